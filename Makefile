@@ -1,0 +1,44 @@
+# Thin wrapper over CMake: `make demo` and `make test` work on a fresh Debian machine.
+PYTHON := /usr/bin/python3
+BUILD := build
+JOBS := $(shell nproc)
+DEBIAN_PACKAGES := llvm-19-dev libzstd-dev libboost-context-dev pybind11-dev doctest-dev \
+	python3-dev python3-numpy libreadline-dev cmake g++ python3-numba python3-pytest clang-format
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build install demo test unit pytest format-check bench clean
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$(PYTHON)
+	cmake --build $(BUILD) -j $(JOBS)
+
+install: build
+	$(SUDO) cmake --install $(BUILD)
+
+demo: install
+	@for f in examples/*.py; do echo "== $$f"; $(PYTHON) $$f || exit 1; done
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure
+
+pytest: build
+	PYTHONPATH=$(CURDIR)/$(BUILD)/python $(PYTHON) -m pytest -q tests/python
+
+test: install unit pytest
+
+format-check:
+	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.h')
+
+bench: install
+	$(PYTHON) bench/run.py
+
+clean:
+	rm -rf $(BUILD)

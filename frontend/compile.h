@@ -1,0 +1,40 @@
+// The frontend's entry points: Python source (+ argument types) -> typed IR.
+#pragma once
+
+#include "frontend/ir.h"
+#include "frontend/resolver.h"
+#include "frontend/types.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+// A compile-time error in a kernel: unsupported syntax, an unknown name, a type error.
+// what() is the full user-facing text:
+//   file.py:12:9: error: unknown name 'foo'
+//       x = foo(1)
+//           ^
+class CompileError : public std::runtime_error {
+public:
+  CompileError(std::string file, int line, int col, std::string message, std::string source_line);
+  const std::string file;
+  const int line;
+  const int col;
+  const std::string message;
+  const std::string source_line;
+};
+
+// Compiles `kernel` for the argument types `arg_types` into a module whose functions[0] is the
+// kernel (returning None) followed by every device function it reaches, specialised per call
+// signature. Throws CompileError.
+ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types);
+
+// Parses a signature as Numba writes it: "void(float32[:], int32)", "(float32[:, ::1],)",
+// "float64(float64, float64)", and Numba type reprs ("array(float32, 2d, C)"). Returns the
+// argument types; `return_type` gets the return type (None when absent or void).
+// Throws std::invalid_argument with a message naming the bad part.
+std::vector<Type> parse_signature(const std::string &signature, Type *return_type = nullptr);
+
+} // namespace simt

@@ -1,0 +1,184 @@
+// The typed IR: the one contract between the frontend and every backend.
+//
+// It is a structured (tree) IR rather than a CFG of basic blocks: Python kernels have only
+// structured control flow, so a tree keeps each statement's source location and each local's
+// name one-to-one with the source (what the debugger steps over and prints), and LLVM builds the
+// CFG for us when it is lowered. Every name, attribute and call in the source is resolved here:
+// a backend never sees a Python name, only typed operations. All implicit conversions are explicit
+// Cast nodes, so the operands of every operation already have the operation's type.
+#pragma once
+
+#include "frontend/types.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simt::ir {
+
+// A source position: 1-based line and column in the owning Function's file.
+struct Loc {
+  int line = 0;
+  int col = 0;
+};
+
+enum class ExprKind : uint8_t {
+  Const,      // scalar constant: int_value (ints, bools) or float_value (floats) by type
+  String,     // string constant (only as a Print argument): text
+  Local,      // read of slot `index`
+  Unary,      // op in {Neg, Pos, Invert, Not}; Not yields bool, the others the operand's type
+  Binary,     // arithmetic/bitwise op on two operands of type `type` (Python semantics, see Op)
+  Compare,    // op in {Eq, Ne, Lt, Le, Gt, Ge} on two operands of one type; yields bool
+  And,        // Python `a and b`: args[0] if it is falsy else args[1]; both already of `type`
+  Or,         // Python `a or b`: args[0] if it is truthy else args[1]; both already of `type`
+  Select,     // `args[1] if args[0] else args[2]`; args[0] is bool
+  Cast,       // args[0] converted to `type` (numeric: C-like; float->int truncates; to bool: != 0)
+  Special,    // op in {ThreadIdx, BlockIdx, BlockDim, GridDim} with index = axis (0=x,1=y,2=z),
+              // or op in {LaneId, WarpSize}; all int32
+  ArrayLoad,  // args[0] = array, args[1..] = one int64 index per dimension; bounds-checked,
+              // negative indices wrap once as in Python
+  ArrayShape, // args[0] = array; extent of axis `index`; int64
+  ArrayStride,// args[0] = array; stride in bytes of axis `index`; int64
+  ArraySize,  // args[0] = array; product of the extents; int64
+  TupleMake,  // args = elements
+  TupleGet,   // element `index` (a constant) of tuple args[0]
+  Call,       // call of Module::functions[index] with args (already cast to the params' types)
+  Intrinsic,  // math/builtin function `name` on args (see the list below); result `type`
+  SharedArray,// the block's shared array Module::shared_arrays[index]
+  LocalArray, // the thread's local array Function::local_arrays[index]
+  ConstArray, // the read-only array Module::const_arrays[index]
+  Atomic,     // op in Atomic*; args[0] = array, args[1 .. 1+ndim) = int64 indices, then value(s)
+              // (AtomicCas: compare then new value); yields the old value, of the dtype
+};
+
+// Intrinsic names (operands and result already of one float type unless said otherwise):
+//   sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp expm1 exp2 log log2 log10
+//   log1p sqrt fabs floor ceil trunc erf erfc lgamma tgamma rint  (1 arg)
+//   atan2 pow hypot copysign fmod remainder ldexp(float, int32)      (2 args)
+//   isnan isinf isfinite (1 float arg -> bool)
+//   iabs (integer abs), imin imax (2 ints), fmin fmax (2 floats; NaN semantics of Python's min:
+//   fmin(a, b) = b < a ? b : a), round_even (float -> float, round half to even)
+
+enum class Op : uint8_t {
+  None,
+  // Unary
+  Neg, Pos, Invert, Not,
+  // Binary. Add/Sub/Mul as C on ints (wrapping) and floats. TrueDiv only on floats.
+  // FloorDiv and Mod follow Python: floor division; result of Mod has the divisor's sign; on
+  // integers a zero divisor raises ZeroDivisionError. Pow on ints: exponent >= 0 by repeated
+  // squaring; on floats: pow(). Shifts/bitwise on ints only.
+  Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
+  // Compare
+  Eq, Ne, Lt, Le, Gt, Ge,
+  // Special registers
+  ThreadIdx, BlockIdx, BlockDim, GridDim, LaneId, WarpSize,
+  // Atomics (cuda.atomic.*)
+  AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor, AtomicExch,
+  AtomicInc, AtomicDec, AtomicCas,
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::Const;
+  Type type;
+  Loc loc;
+  Op op = Op::None;
+  std::vector<ExprPtr> args;
+  int64_t int_value = 0; // Const of integer/bool type
+  double float_value = 0; // Const of float type
+  int index = -1;        // slot, axis, tuple element, function, shared/local/const array
+  std::string name;      // Intrinsic name; String text
+};
+
+enum class StmtKind : uint8_t {
+  Assign,      // slot `slot` = exprs[0] (already of the slot's type)
+  Store,       // exprs[0] = array, exprs[1..n] = int64 indices, exprs.back() = value (of the
+               // dtype); bounds-checked like ArrayLoad
+  Eval,        // evaluate exprs[0] for its effects (a call, an atomic)
+  If,          // if exprs[0] (bool): body else orelse
+  While,       // while exprs[0] (bool): body
+  ForRange,    // for slot `slot` in range(exprs[0], exprs[1], exprs[2]) (int64 each; the step is
+               // checked non-zero at run time, ValueError otherwise): body
+  Break,
+  Continue,
+  Return,      // exprs empty (None) or exprs[0] of the function's return type
+  Raise,       // raise exception class `exc` with `message`
+  Assert,      // if not exprs[0]: raise AssertionError(message)
+  SyncThreads, // cuda.syncthreads()
+  Print,       // print(exprs...): values separated by spaces, then a newline
+};
+
+struct Stmt {
+  StmtKind kind = StmtKind::Eval;
+  Loc loc;
+  int slot = -1;
+  std::vector<ExprPtr> exprs;
+  std::vector<Stmt> body;
+  std::vector<Stmt> orelse;
+  std::string exc;     // Raise: Python exception class name ("ValueError", ...)
+  std::string message; // Raise/Assert message ("" when none)
+};
+
+// A Python local (or parameter, or a compiler temporary). The debugger reads slots by name.
+struct Slot {
+  std::string name; // the Python name; temporaries start with '$'
+  Type type;
+};
+
+struct SharedArrayDecl {
+  Scalar dtype = Scalar::F32;
+  std::vector<int64_t> shape; // empty when dynamic
+  int64_t offset = 0;         // byte offset in the block's shared memory
+  bool dynamic = false;       // shape 0: the launch's dynamic shared memory (all alias it)
+};
+
+struct LocalArrayDecl {
+  Scalar dtype = Scalar::F32;
+  std::vector<int64_t> shape;
+};
+
+struct ConstArrayDecl {
+  Scalar dtype = Scalar::F64;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data; // C order
+};
+
+// What a kernel uses, computed once, so a backend picks its cheapest correct strategy.
+struct Properties {
+  bool uses_barrier = false;
+  bool uses_shared = false;
+  bool uses_atomics = false;
+  bool uses_print = false;
+};
+
+struct Function {
+  std::string name;   // unique within the module (device functions are mangled per signature)
+  std::string python_name;
+  std::string file;
+  int first_line = 0;
+  std::vector<Slot> slots; // the first num_params are the parameters, in order
+  int num_params = 0;
+  Type return_type;        // None for kernels
+  std::vector<Stmt> body;
+  std::vector<LocalArrayDecl> local_arrays;
+  bool is_kernel = false;
+  Properties props;        // of this function and everything it calls
+};
+
+struct Module {
+  std::vector<Function> functions; // functions[0] is the kernel
+  std::vector<SharedArrayDecl> shared_arrays;
+  std::vector<ConstArrayDecl> const_arrays;
+  int64_t static_shared_bytes = 0;  // dynamic shared memory starts here (16-byte aligned)
+  Properties props;                 // == functions[0].props
+
+  const Function &kernel() const { return functions.front(); }
+};
+
+// A readable dump, stable for tests and `inspect_ir`.
+std::string dump(const Module &module);
+
+} // namespace simt::ir

@@ -1,0 +1,69 @@
+// How the frontend learns what a kernel's global and closure names are, without importing Python.
+// pybind implements Resolver from a function's __globals__ and closure cells; C++ tests implement
+// it directly.
+#pragma once
+
+#include "frontend/types.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+class Resolver;
+
+// The source of a Python function the frontend may compile (a kernel or a device function).
+struct FunctionSource {
+  std::string name;        // the Python function's __name__
+  std::string source;      // inspect.getsource(fn), decorators included, possibly indented
+  std::string file;        // the file it came from
+  int first_line = 1;      // line of source's first line in `file`
+  std::shared_ptr<Resolver> resolver; // its own globals and closure
+  uint64_t identity = 0;   // distinguishes functions with equal names (pybind: id(fn))
+};
+
+struct GlobalValue {
+  enum class Kind : uint8_t {
+    Unknown,      // no such name
+    Int,          // int_value (Python int, NumPy integer) of type `scalar`
+    Float,        // float_value (Python float, NumPy float) of type `scalar`
+    Bool,         // int_value 0/1
+    None,         // Python None
+    Tuple,        // elems (constant tuples, e.g. a shape)
+    Array,        // a NumPy array, frozen into the kernel as a constant: scalar, shape, data
+    Module,       // module_name: "cuda", "math", "numpy", "numba", "numba.cuda", "cmath", ...
+    ModuleMember, // a function or object imported from a module: module_name + member
+                  // (e.g. `from math import sqrt` -> ("math", "sqrt"),
+                  //  `from numba import float32` is Dtype instead)
+    Dtype,        // a NumPy dtype or Numba scalar type object (np.float32, numba.float32): scalar
+    ArrayType,    // a Numba array type object (float32[:, ::1]): scalar, ndim, layout
+    Function,     // another jit function: function (device=True, or any @cuda.jit function)
+    Exception,    // a builtin exception class: member is its name ("ValueError")
+    Builtin,      // a Python builtin function object: member ("len", "range", "abs", ...)
+  };
+
+  Kind kind = Kind::Unknown;
+  Scalar scalar = Scalar::I64;
+  int64_t int_value = 0;
+  double float_value = 0;
+  int ndim = 0;
+  char layout = 'A';
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data;
+  std::vector<GlobalValue> elems;
+  std::string module_name;
+  std::string member;
+  std::shared_ptr<FunctionSource> function;
+};
+
+class Resolver {
+public:
+  virtual ~Resolver() = default;
+  // What `name` means in the function's global and closure scope. Python builtins that are not
+  // shadowed need not be reported: the frontend knows `range`, `len`, `min`, ... itself.
+  virtual GlobalValue resolve(const std::string &name) = 0;
+};
+
+} // namespace simt

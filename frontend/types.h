@@ -1,0 +1,78 @@
+// Types of the kernel language, named and promoted as Numba names and promotes them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+// Scalar element types. The order is part of the pybind/runtime contract (dtype codes).
+enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
+
+// Where an array's data lives. Only the GPU backend gives these different address spaces.
+enum class MemSpace : uint8_t { Global, Shared, Local, Const };
+
+struct Type {
+  enum class Kind : uint8_t { None, Scalar, Array, Tuple };
+
+  Kind kind = Kind::None;
+  Scalar scalar = Scalar::I64; // the scalar itself, or an array's dtype
+  int ndim = 0;                // arrays only
+  char layout = 'A';           // arrays only: 'C' (row-major contiguous), 'F', or 'A' (any)
+  MemSpace space = MemSpace::Global;
+  std::vector<Type> elems; // tuples only
+
+  static Type none() { return Type{}; }
+  static Type scalar_of(Scalar s) {
+    Type t;
+    t.kind = Kind::Scalar;
+    t.scalar = s;
+    return t;
+  }
+  static Type array_of(Scalar dtype, int ndim, char layout, MemSpace space = MemSpace::Global) {
+    Type t;
+    t.kind = Kind::Array;
+    t.scalar = dtype;
+    t.ndim = ndim;
+    t.layout = layout;
+    t.space = space;
+    return t;
+  }
+  static Type tuple_of(std::vector<Type> elems) {
+    Type t;
+    t.kind = Kind::Tuple;
+    t.elems = std::move(elems);
+    return t;
+  }
+
+  bool is_none() const { return kind == Kind::None; }
+  bool is_scalar() const { return kind == Kind::Scalar; }
+  bool is_array() const { return kind == Kind::Array; }
+  bool is_tuple() const { return kind == Kind::Tuple; }
+
+  bool operator==(const Type &other) const = default;
+
+  // Numba's spelling: "int32", "float32[:, ::1]" style is used for arrays
+  // ("array(float32, 2d, C)"), "UniTuple(int32 x 2)" / "Tuple(int64, float64)" for tuples.
+  std::string str() const;
+};
+
+bool is_integer(Scalar s);
+bool is_signed(Scalar s);
+bool is_float(Scalar s);
+int bit_width(Scalar s); // Bool is 1
+int byte_size(Scalar s); // Bool is 1
+std::string scalar_name(Scalar s); // "bool", "int8", ... "float64" (Numba's names)
+// Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...). False if unknown.
+bool parse_scalar_name(const std::string &name, Scalar &out);
+
+// Numba's rules for the result type of mixing two scalar operands in arithmetic:
+// int op int -> at least int64 (uint64 when both unsigned, float64 for int64 with uint64),
+// float32 op float32 -> float32, float32 op float64 / any int -> float64, bool counts as int.
+Scalar promote_arithmetic(Scalar a, Scalar b);
+// The type two values unify to when they meet (e.g. a local assigned an int then a float).
+// Returns false when they cannot unify (e.g. array with scalar).
+bool unify(const Type &a, const Type &b, Type &out);
+
+} // namespace simt

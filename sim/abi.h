@@ -1,0 +1,60 @@
+// The binary interface between JIT-compiled kernel code and the simulator runtime.
+// The host Target (sim/host_target.*) emits code against exactly these layouts and functions; the
+// runtime (sim/runtime.*) implements them. Plain C layout: both sides must agree bit for bit.
+#pragma once
+
+#include <cstdint>
+
+namespace simt::sim {
+
+// Kernel arguments: the JIT'd entry points receive `void **args` with args[i] pointing at the
+// i-th argument's storage:
+//   - a scalar: its value (bool as one byte, 0 or 1);
+//   - an array: an ArrayHeader, immediately followed by int64 shape[ndim] then int64
+//     strides[ndim] (in bytes). The pointer is 8-byte aligned.
+struct ArrayHeader {
+  char *data;
+  int64_t dims[]; // shape[ndim], then strides[ndim]
+};
+
+// Per-thread state the JIT'd code reads and writes. One per fiber (fiber mode) or one per worker
+// reused for every thread of a block (flat mode).
+struct ThreadContext {
+  int32_t tid[3];    // threadIdx
+  int32_t ctaid[3];  // blockIdx
+  int32_t ntid[3];   // blockDim
+  int32_t nctaid[3]; // gridDim
+  char *shared;      // this block's shared memory (static arrays first, then dynamic)
+  int32_t status;    // 0 while running; non-zero: return at once (this thread faulted, or the
+                     // launch is being stopped). JIT code checks it after every runtime call that
+                     // can fault or park, and after every call of a device function.
+  int32_t reserved;
+  void *runtime;     // the runtime's own per-thread state; opaque to JIT code
+};
+
+// Entry points the host Target emits for a kernel named K:
+//   void K.thread(void **args, ThreadContext *ctx)  runs one thread (ctx->tid set by the caller);
+//   void K.block(void **args, ThreadContext *ctx)   flat mode only (no barrier reachable): runs
+//       every thread of the block in x-fastest order, setting ctx->tid, and returns as soon as
+//       ctx->status becomes non-zero.
+using KernelEntry = void (*)(void **args, ThreadContext *ctx);
+
+} // namespace simt::sim
+
+// Runtime functions called from JIT code. `loc` indexes KernelCode::locations.
+extern "C" {
+// Records an IndexError ("index 12 is out of bounds for axis 0 with size 10") and sets status.
+void simt_rt_index_error(simt::sim::ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
+                         int32_t loc);
+// Records an exception of class `exception` ("ZeroDivisionError") with `message` and sets status.
+void simt_rt_raise(simt::sim::ThreadContext *ctx, const char *exception, const char *message,
+                   int32_t loc);
+// cuda.syncthreads(): parks this thread's fiber until every live thread of the block arrives.
+void simt_rt_syncthreads(simt::sim::ThreadContext *ctx, int32_t loc);
+// print(): each call appends one item (items are separated by spaces); print_end emits the line.
+void simt_rt_print_i64(simt::sim::ThreadContext *ctx, int64_t value);
+void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);
+void simt_rt_print_f64(simt::sim::ThreadContext *ctx, double value);
+void simt_rt_print_str(simt::sim::ThreadContext *ctx, const char *text);
+void simt_rt_print_end(simt::sim::ThreadContext *ctx);
+}

@@ -1,0 +1,58 @@
+// Launching a compiled kernel on the simulator: blocks over a worker pool, threads as a flat loop
+// or as fibers, and the first fault of the launch reported back.
+#pragma once
+
+#include "sim/abi.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace simt::sim {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int col = 0;
+  std::string function; // the Python function's name
+};
+
+// What the JIT produced for one kernel specialisation.
+struct KernelCode {
+  std::string name;
+  KernelEntry thread_entry = nullptr;
+  KernelEntry block_entry = nullptr; // null when the kernel needs fibers (a barrier is reachable)
+  int64_t static_shared_bytes = 0;
+  std::vector<SourceLocation> locations; // indexed by the `loc` argument of runtime calls
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint64_t dynamic_shared_bytes = 0;
+};
+
+// The first fault of a launch, as the Python layer turns it into an exception.
+struct Fault {
+  std::string exception; // Python exception class name: "IndexError", "ZeroDivisionError", ...
+  std::string message;   // without the thread ids or location
+  Dim3 tid;
+  Dim3 ctaid;
+  SourceLocation where;
+};
+
+// Checks `config` (throws std::invalid_argument: more than 1024 threads per block, a zero
+// dimension, a block dimension over the CUDA limits), runs every block, and returns the first
+// fault, if any. Safe to call from several host threads at once.
+std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args);
+
+// Number of worker threads blocks are spread over (SIMT_THREADS, else one per core).
+unsigned worker_count();
+
+} // namespace simt::sim
