@@ -1,0 +1,124 @@
+// The untyped syntax tree of the kernel subset of Python, as the parser produces it.
+#pragma once
+
+#include "frontend/ir.h" // Loc
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simt::ast {
+
+using ir::Loc;
+
+enum class ExprKind : uint8_t {
+  Name,      // id
+  Int,       // int_value (Python int literal; True/False are Bool)
+  Float,     // float_value
+  Bool,      // int_value 0/1
+  None,      // None
+  String,    // text
+  Tuple,     // elts
+  UnaryOp,   // op (one of "-", "+", "~", "not"), operand = elts[0]
+  BinOp,     // op ("+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "@"),
+             // elts[0] op elts[1]
+  BoolOp,    // op ("and" / "or") over elts (two or more)
+  Compare,   // elts[0] ops[0] elts[1] ops[1] elts[2] ... ("<", "<=", ">", ">=", "==", "!=",
+             // "is", "is not", "in", "not in")
+  IfExp,     // elts[1] if elts[0] else elts[2]
+  Call,      // func = elts[0], positional args = elts[1..]; keywords
+  Attribute, // elts[0].id
+  Subscript, // elts[0][elts[1]] (a tuple index is a Tuple expression; slices are Slice)
+  Slice,     // elts[0]:elts[1]:elts[2], each may be null (absent)
+  List,      // [elts] (only for error messages and literal shapes; not a runtime value)
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Keyword {
+  std::string name;
+  ExprPtr value;
+  Loc loc;
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::None;
+  Loc loc;
+  std::string id;   // Name; Attribute's attribute name
+  std::string op;   // UnaryOp/BinOp/BoolOp operator
+  std::vector<std::string> ops; // Compare operators
+  int64_t int_value = 0;
+  bool int_overflow = false; // an integer literal too large for int64 (an error when used)
+  double float_value = 0;
+  std::string text;
+  std::vector<ExprPtr> elts; // operands, see ExprKind; Slice parts may be null
+  std::vector<Keyword> keywords;
+};
+
+enum class StmtKind : uint8_t {
+  Expr,      // value
+  Assign,    // targets = value (chained: a = b = 1 has two targets); targets may be Tuple/
+             // Name/Subscript/Attribute
+  AugAssign, // target op= value (op as in BinOp, e.g. "+")
+  AnnAssign, // target: annotation = value (value may be null)
+  If,        // test: body else orelse (elif is a nested If as the only orelse statement)
+  While,     // while test: body (else: orelse)
+  For,       // for target in iter: body (else: orelse)
+  Break,
+  Continue,
+  Pass,
+  Return,    // value may be null
+  Raise,     // value may be null (bare raise)
+  Assert,    // test, msg (msg may be null)
+  FunctionDef, // nested def (unsupported in kernels, reported by the typer)
+  Global,    // names
+  Nonlocal,  // names
+  Del,       // targets
+  With, Try, Import, ClassDef, // parsed only far enough to be reported as unsupported
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Stmt {
+  StmtKind kind = StmtKind::Pass;
+  Loc loc;
+  std::vector<ExprPtr> targets;
+  ExprPtr target;   // AugAssign / AnnAssign / For
+  ExprPtr value;    // Expr / Assign / AugAssign / Return / Raise / AnnAssign value
+  ExprPtr test;     // If / While / Assert
+  ExprPtr iter;     // For
+  ExprPtr msg;      // Assert
+  ExprPtr annotation;
+  std::string op;   // AugAssign
+  std::vector<StmtPtr> body;
+  std::vector<StmtPtr> orelse;
+  std::vector<std::string> names;
+};
+
+struct Param {
+  std::string name;
+  Loc loc;
+  ExprPtr default_value; // may be null
+};
+
+struct FunctionDef {
+  std::string name;
+  Loc loc;            // of the `def` keyword
+  std::vector<ExprPtr> decorators;
+  std::vector<Param> params;
+  bool has_varargs = false; // *args / **kwargs (unsupported; reported by the typer)
+  std::vector<StmtPtr> body;
+};
+
+} // namespace simt::ast
+
+namespace simt {
+
+// Lexes and parses `source` (one Python function definition, possibly indented and preceded by
+// decorators, as inspect.getsource returns it). `first_line` is the line of the source's first
+// line in `file`, so every Loc is a real file position. Throws CompileError.
+ast::FunctionDef parse_function(const std::string &source, const std::string &file, int first_line);
+
+} // namespace simt
