@@ -1,0 +1,836 @@
+// A recursive-descent parser for the kernel subset of Python, following CPython's grammar and its
+// error messages. Expression locations follow CPython's AST: a node starts at its first token
+// (a binary operation at its left operand, a call at its callee, a parenthesized tuple at '(').
+#include "frontend/ast.h"
+#include "frontend/compile.h"
+#include "frontend/lexer.h"
+
+#include <algorithm>
+#include <set>
+
+namespace simt {
+
+namespace {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::ExprPtr;
+using ast::Stmt;
+using ast::StmtKind;
+using ast::StmtPtr;
+using ir::Loc;
+
+const std::set<std::string> kKeywords = {
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+
+ExprPtr make_expr(ExprKind kind, Loc loc) {
+  auto expr = std::make_unique<Expr>();
+  expr->kind = kind;
+  expr->loc = loc;
+  return expr;
+}
+
+StmtPtr make_stmt(StmtKind kind, Loc loc) {
+  auto stmt = std::make_unique<Stmt>();
+  stmt->kind = kind;
+  stmt->loc = loc;
+  return stmt;
+}
+
+class Parser {
+public:
+  Parser(const SourceText &source, std::vector<Token> tokens)
+      : source_(source), tokens_(std::move(tokens)) {}
+
+  ast::FunctionDef parse_file() {
+    if (peek().kind == TokenKind::End)
+      error(peek(), "simt: expected a function definition");
+    ast::FunctionDef function = parse_decorated_def();
+    if (peek().kind != TokenKind::End)
+      error(peek(), "simt: expected a single function definition");
+    return function;
+  }
+
+private:
+  // ---- tokens
+
+  const Token &peek(size_t ahead = 0) const {
+    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+  }
+  const Token &next() {
+    const Token &token = peek();
+    if (pos_ < tokens_.size() - 1)
+      ++pos_;
+    return token;
+  }
+  bool is_op(const char *op, size_t ahead = 0) const {
+    const Token &token = peek(ahead);
+    return token.kind == TokenKind::Op && token.text == op;
+  }
+  bool is_keyword(const char *keyword, size_t ahead = 0) const {
+    const Token &token = peek(ahead);
+    return token.kind == TokenKind::Name && token.text == keyword;
+  }
+  bool accept_op(const char *op) {
+    if (!is_op(op))
+      return false;
+    next();
+    return true;
+  }
+  bool accept_keyword(const char *keyword) {
+    if (!is_keyword(keyword))
+      return false;
+    next();
+    return true;
+  }
+  const Token &expect_op(const char *op) {
+    if (!is_op(op))
+      error(peek(), std::string("expected '") + op + "'");
+    return next();
+  }
+  void expect_newline() {
+    if (peek().kind != TokenKind::Newline)
+      error(peek(), "invalid syntax");
+    next();
+  }
+  std::string expect_name() {
+    const Token &token = peek();
+    if (token.kind != TokenKind::Name || kKeywords.count(token.text))
+      error(token, "invalid syntax");
+    return next().text;
+  }
+
+  [[noreturn]] void error(const Token &token, const std::string &message) const {
+    error(token.loc, message);
+  }
+  [[noreturn]] void error(Loc loc, const std::string &message) const {
+    source_.error(loc, message);
+  }
+
+  // ---- definitions
+
+  ast::FunctionDef parse_decorated_def() {
+    std::vector<ExprPtr> decorators;
+    while (accept_op("@")) {
+      decorators.push_back(parse_test());
+      expect_newline();
+    }
+    if (is_keyword("class"))
+      error(peek(), "simt: class definitions are not supported");
+    if (is_keyword("async"))
+      error(peek(), "simt: 'async' functions are not supported");
+    if (!is_keyword("def"))
+      error(peek(), decorators.empty() ? "simt: expected a function definition" : "invalid syntax");
+    ast::FunctionDef function = parse_def();
+    function.decorators = std::move(decorators);
+    return function;
+  }
+
+  ast::FunctionDef parse_def() {
+    ast::FunctionDef function;
+    function.loc = next().loc; // def
+    function.name = expect_name();
+    expect_op("(");
+    parse_params(function);
+    expect_op(")");
+    if (accept_op("->"))
+      parse_test(); // return annotations do not matter to the kernel
+    function.body = parse_suite("function definition", function.loc);
+    return function;
+  }
+
+  void parse_params(ast::FunctionDef &function) {
+    bool seen_default = false;
+    while (!is_op(")")) {
+      if (accept_op("/")) {
+        // the positional-only marker changes nothing for kernels called positionally
+      } else if (is_op("*") || is_op("**")) {
+        // *args, **kwargs and the keyword-only marker '*' all leave the positional signature
+        next();
+        function.has_varargs = true;
+        if (peek().kind == TokenKind::Name) {
+          expect_name();
+          if (accept_op(":"))
+            parse_test();
+        }
+      } else {
+        ast::Param param;
+        param.loc = peek().loc;
+        param.name = expect_name();
+        for (const ast::Param &other : function.params)
+          if (other.name == param.name)
+            error(param.loc, "duplicate argument '" + param.name + "' in function definition");
+        if (accept_op(":"))
+          parse_test(); // parameter annotations do not matter either
+        if (accept_op("=")) {
+          param.default_value = parse_test();
+          seen_default = true;
+        } else if (seen_default && !function.has_varargs) {
+          error(param.loc, "parameter without a default follows parameter with a default");
+        }
+        function.params.push_back(std::move(param));
+      }
+      if (!accept_op(","))
+        break;
+    }
+  }
+
+  // ---- statements
+
+  // The body after a compound statement's header: the ':' and either an indented block or
+  // simple statements on the same line.
+  std::vector<StmtPtr> parse_suite(const std::string &what, Loc header) {
+    expect_op(":");
+    std::vector<StmtPtr> body;
+    if (peek().kind != TokenKind::Newline) {
+      parse_simple_statements(body);
+      return body;
+    }
+    next();
+    if (peek().kind != TokenKind::Indent)
+      error(peek(),
+            "expected an indented block after " + what + " on line " + std::to_string(header.line));
+    next();
+    while (peek().kind != TokenKind::Dedent && peek().kind != TokenKind::End)
+      parse_statement(body);
+    next();
+    return body;
+  }
+
+  void parse_statement(std::vector<StmtPtr> &out) {
+    const Token &token = peek();
+    if (token.kind == TokenKind::Indent)
+      error(token, "unexpected indent");
+    if (token.kind == TokenKind::Name) {
+      const std::string &word = token.text;
+      if (word == "if") {
+        out.push_back(parse_if());
+        return;
+      }
+      if (word == "while") {
+        out.push_back(parse_while());
+        return;
+      }
+      if (word == "for") {
+        out.push_back(parse_for());
+        return;
+      }
+      if (word == "def") {
+        out.push_back(nested_def(parse_def()));
+        return;
+      }
+      if (word == "with")
+        error(token, "simt: 'with' statements are not supported");
+      if (word == "try")
+        error(token, "simt: 'try' statements are not supported");
+      if (word == "class")
+        error(token, "simt: class definitions are not supported");
+      if (word == "async")
+        error(token, "simt: 'async' statements are not supported");
+    }
+    if (token.kind == TokenKind::Op && token.text == "@") {
+      out.push_back(nested_def(parse_decorated_def()));
+      return;
+    }
+    parse_simple_statements(out);
+  }
+
+  // A nested def is kept (without its signature) so that the typer can report it in context.
+  static StmtPtr nested_def(ast::FunctionDef function) {
+    StmtPtr stmt = make_stmt(StmtKind::FunctionDef, function.loc);
+    stmt->names.push_back(std::move(function.name));
+    stmt->body = std::move(function.body);
+    return stmt;
+  }
+
+  StmtPtr parse_if() {
+    const Token &keyword = next(); // if / elif
+    StmtPtr stmt = make_stmt(StmtKind::If, keyword.loc);
+    std::string what = "'" + keyword.text + "' statement";
+    stmt->test = parse_test();
+    stmt->body = parse_suite(what, keyword.loc);
+    if (is_keyword("elif"))
+      stmt->orelse.push_back(parse_if());
+    else
+      parse_else(stmt->orelse);
+    return stmt;
+  }
+
+  void parse_else(std::vector<StmtPtr> &orelse) {
+    if (!is_keyword("else"))
+      return;
+    Loc loc = next().loc;
+    orelse = parse_suite("'else' statement", loc);
+  }
+
+  StmtPtr parse_while() {
+    StmtPtr stmt = make_stmt(StmtKind::While, next().loc);
+    stmt->test = parse_test();
+    stmt->body = parse_suite("'while' statement", stmt->loc);
+    parse_else(stmt->orelse);
+    return stmt;
+  }
+
+  StmtPtr parse_for() {
+    StmtPtr stmt = make_stmt(StmtKind::For, next().loc);
+    stmt->target = parse_expr_list();
+    check_target(*stmt->target, "assign to");
+    if (!accept_keyword("in"))
+      error(peek(), "expected 'in'");
+    stmt->iter = parse_test_list();
+    stmt->body = parse_suite("'for' statement", stmt->loc);
+    parse_else(stmt->orelse);
+    return stmt;
+  }
+
+  void parse_simple_statements(std::vector<StmtPtr> &out) {
+    while (true) {
+      out.push_back(parse_simple_statement());
+      if (!accept_op(";"))
+        break;
+      if (peek().kind == TokenKind::Newline)
+        break;
+    }
+    expect_newline();
+  }
+
+  StmtPtr parse_simple_statement() {
+    const Token &token = peek();
+    Loc loc = token.loc;
+    if (token.kind == TokenKind::Name) {
+      const std::string &word = token.text;
+      if (word == "pass" || word == "break" || word == "continue") {
+        next();
+        return make_stmt(word == "pass"    ? StmtKind::Pass
+                         : word == "break" ? StmtKind::Break
+                                           : StmtKind::Continue,
+                         loc);
+      }
+      if (word == "return") {
+        next();
+        StmtPtr stmt = make_stmt(StmtKind::Return, loc);
+        if (!at_statement_end())
+          stmt->value = parse_test_list();
+        return stmt;
+      }
+      if (word == "raise") {
+        next();
+        StmtPtr stmt = make_stmt(StmtKind::Raise, loc);
+        if (!at_statement_end())
+          stmt->value = parse_test();
+        if (is_keyword("from"))
+          error(peek(), "simt: 'raise ... from' is not supported");
+        return stmt;
+      }
+      if (word == "assert") {
+        next();
+        StmtPtr stmt = make_stmt(StmtKind::Assert, loc);
+        stmt->test = parse_test();
+        if (accept_op(","))
+          stmt->msg = parse_test();
+        return stmt;
+      }
+      if (word == "global" || word == "nonlocal") {
+        next();
+        StmtPtr stmt = make_stmt(word == "global" ? StmtKind::Global : StmtKind::Nonlocal, loc);
+        do
+          stmt->names.push_back(expect_name());
+        while (accept_op(","));
+        return stmt;
+      }
+      if (word == "del") {
+        next();
+        StmtPtr stmt = make_stmt(StmtKind::Del, loc);
+        do {
+          stmt->targets.push_back(parse_expr());
+          check_target(*stmt->targets.back(), "delete");
+        } while (accept_op(",") && !at_statement_end());
+        return stmt;
+      }
+      if (word == "import" || word == "from")
+        error(token, "simt: 'import' statements are not supported");
+    }
+    return parse_expression_statement();
+  }
+
+  bool at_statement_end() const { return peek().kind == TokenKind::Newline || is_op(";"); }
+
+  StmtPtr parse_expression_statement() {
+    Loc loc = peek().loc;
+    ExprPtr first = parse_test_list();
+    if (accept_op(":")) {
+      StmtPtr stmt = make_stmt(StmtKind::AnnAssign, loc);
+      if (first->kind == ExprKind::Tuple || first->kind == ExprKind::List)
+        error(first->loc, std::string("only single target (not ") +
+                              (first->kind == ExprKind::Tuple ? "tuple" : "list") +
+                              ") can be annotated");
+      if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute &&
+          first->kind != ExprKind::Subscript)
+        error(first->loc, "illegal target for annotation");
+      stmt->target = std::move(first);
+      stmt->annotation = parse_test();
+      if (accept_op("="))
+        stmt->value = parse_test_list();
+      return stmt;
+    }
+    const Token &token = peek();
+    if (token.kind == TokenKind::Op && token.text.size() >= 2 && token.text.back() == '=' &&
+        token.text != "==" && token.text != "<=" && token.text != ">=" && token.text != "!=") {
+      next();
+      StmtPtr stmt = make_stmt(StmtKind::AugAssign, loc);
+      if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute &&
+          first->kind != ExprKind::Subscript)
+        error(first->loc,
+              "'" + describe(*first) + "' is an illegal expression for augmented assignment");
+      stmt->op = token.text.substr(0, token.text.size() - 1);
+      stmt->target = std::move(first);
+      stmt->value = parse_test_list();
+      return stmt;
+    }
+    if (!is_op("=")) {
+      StmtPtr stmt = make_stmt(StmtKind::Expr, loc);
+      stmt->value = std::move(first);
+      return stmt;
+    }
+    StmtPtr stmt = make_stmt(StmtKind::Assign, loc);
+    std::vector<ExprPtr> chain;
+    chain.push_back(std::move(first));
+    while (accept_op("="))
+      chain.push_back(parse_test_list());
+    stmt->value = std::move(chain.back());
+    chain.pop_back();
+    for (ExprPtr &target : chain) {
+      check_target(*target, "assign to");
+      stmt->targets.push_back(std::move(target));
+    }
+    return stmt;
+  }
+
+  // What CPython calls an expression in "cannot assign to ..." messages.
+  static std::string describe(const Expr &expr) {
+    switch (expr.kind) {
+    case ExprKind::Call:
+      return "function call";
+    case ExprKind::Int:
+    case ExprKind::Float:
+    case ExprKind::String:
+      return "literal";
+    case ExprKind::Bool:
+      return expr.int_value ? "True" : "False";
+    case ExprKind::None:
+      return "None";
+    case ExprKind::Compare:
+      return "comparison";
+    case ExprKind::IfExp:
+      return "conditional expression";
+    case ExprKind::Tuple:
+      return "tuple";
+    case ExprKind::List:
+      return "list";
+    default:
+      return "expression";
+    }
+  }
+
+  void check_target(const Expr &target, const char *verb) const {
+    switch (target.kind) {
+    case ExprKind::Name:
+    case ExprKind::Subscript:
+    case ExprKind::Attribute:
+      return;
+    case ExprKind::Tuple:
+    case ExprKind::List:
+      for (const ExprPtr &elt : target.elts)
+        check_target(*elt, verb);
+      return;
+    default:
+      error(target.loc, std::string("cannot ") + verb + " " + describe(target));
+    }
+  }
+
+  // ---- expressions
+
+  // Whether the current token can begin an expression (to end a trailing-comma tuple).
+  bool starts_expression() const {
+    const Token &token = peek();
+    switch (token.kind) {
+    case TokenKind::Int:
+    case TokenKind::Float:
+    case TokenKind::String:
+      return true;
+    case TokenKind::Name:
+      return !kKeywords.count(token.text) || token.text == "not" || token.text == "None" ||
+             token.text == "True" || token.text == "False" || token.text == "lambda" ||
+             token.text == "await" || token.text == "yield";
+    case TokenKind::Op:
+      return token.text == "(" || token.text == "[" || token.text == "{" || token.text == "-" ||
+             token.text == "+" || token.text == "~" || token.text == "*" || token.text == "...";
+    default:
+      return false;
+    }
+  }
+
+  // test (',' test)* [','], a Tuple when there is a comma.
+  ExprPtr parse_test_list() { return parse_list_of(&Parser::parse_test); }
+  // expr (',' expr)* [','] (for-loop targets, which stop at 'in').
+  ExprPtr parse_expr_list() { return parse_list_of(&Parser::parse_expr); }
+
+  ExprPtr parse_list_of(ExprPtr (Parser::*element)()) {
+    Loc loc = peek().loc;
+    ExprPtr first = (this->*element)();
+    if (!is_op(","))
+      return first;
+    ExprPtr tuple = make_expr(ExprKind::Tuple, loc);
+    tuple->elts.push_back(std::move(first));
+    while (accept_op(",") && starts_expression())
+      tuple->elts.push_back((this->*element)());
+    return tuple;
+  }
+
+  ExprPtr parse_test() {
+    const Token &token = peek();
+    if (token.kind == TokenKind::Op && token.text == "*")
+      error(token, "simt: star expressions are not supported");
+    if (token.kind == TokenKind::Name && token.text == "lambda")
+      error(token, "simt: lambda expressions are not supported");
+    if (token.kind == TokenKind::Name && token.text == "yield")
+      error(token, "simt: 'yield' is not supported");
+    Loc loc = token.loc;
+    ExprPtr body = parse_or();
+    if (accept_keyword("if")) {
+      ExprPtr test = parse_or();
+      if (!accept_keyword("else"))
+        error(peek(), "expected 'else' after 'if' expression");
+      ExprPtr orelse = parse_test();
+      ExprPtr expr = make_expr(ExprKind::IfExp, loc);
+      expr->elts.push_back(std::move(test));
+      expr->elts.push_back(std::move(body));
+      expr->elts.push_back(std::move(orelse));
+      body = std::move(expr);
+    }
+    if (is_op(":="))
+      error(peek(), "simt: assignment expressions (:=) are not supported");
+    return body;
+  }
+
+  ExprPtr parse_bool_op(const char *op, ExprPtr (Parser::*operand)()) {
+    Loc loc = peek().loc;
+    ExprPtr first = (this->*operand)();
+    if (!is_keyword(op))
+      return first;
+    ExprPtr expr = make_expr(ExprKind::BoolOp, loc);
+    expr->op = op;
+    expr->elts.push_back(std::move(first));
+    while (accept_keyword(op))
+      expr->elts.push_back((this->*operand)());
+    return expr;
+  }
+  ExprPtr parse_or() { return parse_bool_op("or", &Parser::parse_and); }
+  ExprPtr parse_and() { return parse_bool_op("and", &Parser::parse_not); }
+
+  ExprPtr parse_not() {
+    if (!is_keyword("not"))
+      return parse_comparison();
+    ExprPtr expr = make_expr(ExprKind::UnaryOp, next().loc);
+    expr->op = "not";
+    expr->elts.push_back(parse_not());
+    return expr;
+  }
+
+  // The comparison operator at the current token ("" if none), consuming it.
+  std::string accept_comparison_op() {
+    const Token &token = peek();
+    if (token.kind == TokenKind::Op) {
+      static const std::set<std::string> ops = {"<", ">", "==", ">=", "<=", "!="};
+      if (!ops.count(token.text))
+        return "";
+      return next().text;
+    }
+    if (is_keyword("in")) {
+      next();
+      return "in";
+    }
+    if (is_keyword("not") && is_keyword("in", 1)) {
+      next();
+      next();
+      return "not in";
+    }
+    if (is_keyword("is")) {
+      next();
+      return accept_keyword("not") ? "is not" : "is";
+    }
+    return "";
+  }
+
+  ExprPtr parse_comparison() {
+    Loc loc = peek().loc;
+    ExprPtr first = parse_expr();
+    std::string op = accept_comparison_op();
+    if (op.empty())
+      return first;
+    ExprPtr expr = make_expr(ExprKind::Compare, loc);
+    expr->elts.push_back(std::move(first));
+    do {
+      expr->ops.push_back(op);
+      expr->elts.push_back(parse_expr());
+      op = accept_comparison_op();
+    } while (!op.empty());
+    return expr;
+  }
+
+  // Left-associative binary operators `ops` over `operand`.
+  ExprPtr parse_binary(std::initializer_list<const char *> ops, ExprPtr (Parser::*operand)()) {
+    Loc loc = peek().loc;
+    ExprPtr left = (this->*operand)();
+    while (true) {
+      const Token &token = peek();
+      if (token.kind != TokenKind::Op ||
+          std::none_of(ops.begin(), ops.end(), [&](const char *op) { return token.text == op; }))
+        return left;
+      ExprPtr expr = make_expr(ExprKind::BinOp, loc);
+      expr->op = next().text;
+      expr->elts.push_back(std::move(left));
+      expr->elts.push_back((this->*operand)());
+      left = std::move(expr);
+    }
+  }
+  ExprPtr parse_expr() { return parse_binary({"|"}, &Parser::parse_xor); }
+  ExprPtr parse_xor() { return parse_binary({"^"}, &Parser::parse_bitand); }
+  ExprPtr parse_bitand() { return parse_binary({"&"}, &Parser::parse_shift); }
+  ExprPtr parse_shift() { return parse_binary({"<<", ">>"}, &Parser::parse_arith); }
+  ExprPtr parse_arith() { return parse_binary({"+", "-"}, &Parser::parse_term); }
+  ExprPtr parse_term() { return parse_binary({"*", "/", "//", "%", "@"}, &Parser::parse_factor); }
+
+  ExprPtr parse_factor() {
+    if (is_op("-") || is_op("+") || is_op("~")) {
+      const Token &token = next();
+      ExprPtr expr = make_expr(ExprKind::UnaryOp, token.loc);
+      expr->op = token.text;
+      expr->elts.push_back(parse_factor());
+      return expr;
+    }
+    return parse_power();
+  }
+
+  // primary ['**' factor]: right-associative, and tighter than a unary operator on its left.
+  ExprPtr parse_power() {
+    Loc loc = peek().loc;
+    ExprPtr base = parse_primary();
+    if (!accept_op("**"))
+      return base;
+    ExprPtr expr = make_expr(ExprKind::BinOp, loc);
+    expr->op = "**";
+    expr->elts.push_back(std::move(base));
+    expr->elts.push_back(parse_factor());
+    return expr;
+  }
+
+  ExprPtr parse_primary() {
+    if (is_keyword("await"))
+      error(peek(), "simt: 'await' is not supported");
+    Loc loc = peek().loc;
+    ExprPtr expr = parse_atom();
+    while (true) {
+      if (accept_op(".")) {
+        ExprPtr attribute = make_expr(ExprKind::Attribute, loc);
+        attribute->elts.push_back(std::move(expr));
+        attribute->id = expect_name();
+        expr = std::move(attribute);
+      } else if (accept_op("(")) {
+        ExprPtr call = make_expr(ExprKind::Call, loc);
+        call->elts.push_back(std::move(expr));
+        parse_call_arguments(*call);
+        expect_op(")");
+        expr = std::move(call);
+      } else if (accept_op("[")) {
+        ExprPtr subscript = make_expr(ExprKind::Subscript, loc);
+        subscript->elts.push_back(std::move(expr));
+        subscript->elts.push_back(parse_subscripts());
+        expect_op("]");
+        expr = std::move(subscript);
+      } else {
+        return expr;
+      }
+    }
+  }
+
+  void parse_call_arguments(Expr &call) {
+    while (!is_op(")")) {
+      if (is_op("*"))
+        error(peek(), "simt: '*' arguments in calls are not supported");
+      if (is_op("**"))
+        error(peek(), "simt: '**' arguments in calls are not supported");
+      ExprPtr arg = parse_test();
+      reject_comprehension();
+      if (is_op("=")) {
+        if (arg->kind != ExprKind::Name)
+          error(arg->loc, "expression cannot contain assignment, perhaps you meant \"==\"?");
+        next();
+        for (const ast::Keyword &other : call.keywords)
+          if (other.name == arg->id)
+            error(arg->loc, "keyword argument repeated: " + arg->id);
+        ast::Keyword keyword;
+        keyword.name = arg->id;
+        keyword.loc = arg->loc;
+        keyword.value = parse_test();
+        call.keywords.push_back(std::move(keyword));
+      } else {
+        if (!call.keywords.empty())
+          error(arg->loc, "positional argument follows keyword argument");
+        call.elts.push_back(std::move(arg));
+      }
+      if (!accept_op(","))
+        break;
+    }
+  }
+
+  void reject_comprehension() const {
+    if (is_keyword("for") || is_keyword("async"))
+      error(peek(), "simt: comprehensions and generator expressions are not supported");
+  }
+
+  // subscript (',' subscript)* [','], a Tuple when there is a comma.
+  ExprPtr parse_subscripts() {
+    Loc loc = peek().loc;
+    ExprPtr first = parse_subscript();
+    if (!is_op(","))
+      return first;
+    ExprPtr tuple = make_expr(ExprKind::Tuple, loc);
+    tuple->elts.push_back(std::move(first));
+    while (accept_op(",") && (starts_expression() || is_op(":")))
+      tuple->elts.push_back(parse_subscript());
+    return tuple;
+  }
+
+  // test | [test] ':' [test] [':' [test]]
+  ExprPtr parse_subscript() {
+    Loc loc = peek().loc;
+    ExprPtr lower;
+    if (!is_op(":")) {
+      lower = parse_test();
+      if (!is_op(":"))
+        return lower;
+    }
+    next(); // ':'
+    ExprPtr slice = make_expr(ExprKind::Slice, loc);
+    auto optional_part = [&]() -> ExprPtr { return starts_expression() ? parse_test() : nullptr; };
+    slice->elts.push_back(std::move(lower));
+    slice->elts.push_back(optional_part());
+    slice->elts.push_back(accept_op(":") ? optional_part() : nullptr);
+    return slice;
+  }
+
+  ExprPtr parse_atom() {
+    const Token &token = peek();
+    Loc loc = token.loc;
+    switch (token.kind) {
+    case TokenKind::Int: {
+      ExprPtr expr = make_expr(ExprKind::Int, loc);
+      expr->int_value = token.int_value;
+      expr->int_overflow = token.int_overflow;
+      next();
+      return expr;
+    }
+    case TokenKind::Float: {
+      ExprPtr expr = make_expr(ExprKind::Float, loc);
+      expr->float_value = token.float_value;
+      next();
+      return expr;
+    }
+    case TokenKind::String:
+      return parse_strings();
+    case TokenKind::Name:
+      return parse_name_atom();
+    case TokenKind::Op:
+      break;
+    default:
+      error(token, "invalid syntax");
+    }
+    if (token.text == "(")
+      return parse_parenthesized();
+    if (token.text == "[") {
+      next();
+      ExprPtr list = make_expr(ExprKind::List, loc);
+      while (!is_op("]")) {
+        list->elts.push_back(parse_test());
+        reject_comprehension();
+        if (!accept_op(","))
+          break;
+      }
+      expect_op("]");
+      return list;
+    }
+    if (token.text == "{")
+      error(token, "simt: dict and set literals are not supported");
+    if (token.text == "...")
+      error(token, "simt: Ellipsis ('...') is not supported");
+    error(token, "invalid syntax");
+  }
+
+  ExprPtr parse_parenthesized() {
+    Loc loc = next().loc; // '('
+    if (accept_op(")"))
+      return make_expr(ExprKind::Tuple, loc);
+    if (is_keyword("yield"))
+      error(peek(), "simt: 'yield' is not supported");
+    ExprPtr first = parse_test();
+    reject_comprehension();
+    if (accept_op(")"))
+      return first;
+    if (!is_op(","))
+      error(peek(), "invalid syntax");
+    ExprPtr tuple = make_expr(ExprKind::Tuple, loc);
+    tuple->elts.push_back(std::move(first));
+    while (accept_op(",") && !is_op(")"))
+      tuple->elts.push_back(parse_test());
+    expect_op(")");
+    return tuple;
+  }
+
+  ExprPtr parse_name_atom() {
+    const Token &token = next();
+    if (token.text == "True" || token.text == "False") {
+      ExprPtr expr = make_expr(ExprKind::Bool, token.loc);
+      expr->int_value = token.text == "True";
+      return expr;
+    }
+    if (token.text == "None")
+      return make_expr(ExprKind::None, token.loc);
+    if (kKeywords.count(token.text))
+      error(token, "invalid syntax");
+    ExprPtr expr = make_expr(ExprKind::Name, token.loc);
+    expr->id = token.text;
+    return expr;
+  }
+
+  // Adjacent string literals are one string.
+  ExprPtr parse_strings() {
+    const Token &first = next();
+    ExprPtr expr = make_expr(ExprKind::String, first.loc);
+    expr->text = first.text;
+    while (peek().kind == TokenKind::String) {
+      const Token &token = next();
+      if (token.is_bytes != first.is_bytes)
+        error(token, "cannot mix bytes and nonbytes literals");
+      expr->text += token.text;
+    }
+    return expr;
+  }
+
+  const SourceText &source_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+};
+
+} // namespace
+
+ast::FunctionDef parse_function(const std::string &source, const std::string &file,
+                                int first_line) {
+  SourceText text(source, file, first_line);
+  return Parser(text, tokenize(text)).parse_file();
+}
+
+} // namespace simt

@@ -1,0 +1,473 @@
+"""Kernels run both on simt and on Numba's simulator (NUMBA_ENABLE_CUDASIM=1); results must match.
+
+Each case is a function returning (kernel, griddim, blockdim, args, dynamic_shared_bytes). The
+outputs compared are every NumPy array argument after the launch.
+
+Run as a script (`python3 diff_cases.py OUT.npz`) it computes every case with the `cuda` module
+that `from numba import cuda` gives in that process (Numba's simulator under
+NUMBA_ENABLE_CUDASIM=1, simt under SIMT_ENABLE=1), and saves the results.
+"""
+import math
+import sys
+
+import numpy as np
+from numba import cuda, int32
+
+TPB = 32
+CONST_TABLE = np.array([1.5, -2.25, 3.0, 0.125])
+
+
+def ints(n, lo=-50, hi=50, dtype=np.int64, seed=0):
+    return np.random.default_rng(seed).integers(lo, hi, n).astype(dtype)
+
+
+def floats(n, dtype=np.float64, seed=1, lo=-10.0, hi=10.0):
+    return np.random.default_rng(seed).uniform(lo, hi, n).astype(dtype)
+
+
+def case_python_int_semantics():
+    @cuda.jit
+    def k(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = a[i]
+            y = b[i]
+            if y == 0:
+                y = 7
+            out[i, 0] = x // y
+            out[i, 1] = x % y
+            out[i, 2] = x * y - x
+            out[i, 3] = (x << 2) >> 1
+            out[i, 4] = x & y | (x ^ y)
+            out[i, 5] = -x
+            out[i, 6] = ~x
+            out[i, 7] = abs(x) ** 2
+            out[i, 8] = min(x, y, 3)
+            out[i, 9] = max(x, y)
+
+    a, b = ints(64), ints(64, seed=5)
+    return k, 2, TPB, (a, b, np.zeros((64, 10), np.int64)), 0
+
+
+def case_python_float_semantics():
+    @cuda.jit
+    def k(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = a[i]
+            y = b[i]
+            out[i, 0] = x // y
+            out[i, 1] = x % y
+            out[i, 2] = x / y
+            out[i, 3] = x ** 2
+            out[i, 4] = abs(y) ** 0.5
+            out[i, 5] = -x if x > y else y
+            out[i, 6] = round(x)
+            out[i, 7] = int(x)
+            out[i, 8] = float(int(y * 3))
+
+    return k, 2, TPB, (floats(64), floats(64, seed=2), np.zeros((64, 9))), 0
+
+
+def case_int_true_division():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] / 3 + 7 // 2 + 2 ** 3
+
+    return k, 1, TPB, (ints(32), np.zeros(32)), 0
+
+
+def case_float32_stays_float32():
+    @cuda.jit
+    def k(a, out32, out64):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = a[i]
+            out32[i] = x * x + x / x - math.sin(x)
+            out64[i] = x * 1.1
+
+    a = floats(32, np.float32)
+    return k, 1, TPB, (a, np.zeros(32, np.float32), np.zeros(32)), 0
+
+
+def case_math_functions():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = a[i]
+            out[i, 0] = math.sin(x) + math.cos(x) + math.tan(x)
+            out[i, 1] = math.exp(x / 10) + math.log(abs(x) + 1) + math.log10(abs(x) + 1)
+            out[i, 2] = math.sqrt(abs(x)) + math.pow(abs(x), 1.5)
+            out[i, 3] = math.floor(x) + math.ceil(x) + math.trunc(x)
+            out[i, 4] = math.atan2(x, 2.0) + math.hypot(x, 3.0) + math.fabs(x)
+            out[i, 5] = math.tanh(x) + math.asinh(x) + math.erf(x / 5)
+            out[i, 6] = math.copysign(2.0, x) + math.fmod(x, 3.0)
+            out[i, 7] = math.pi * math.e
+            out[i, 8] = 1.0 if math.isnan(x) or math.isinf(x) else 0.0
+
+    return k, 2, TPB, (floats(64), np.zeros((64, 9))), 0
+
+
+def case_control_flow():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i >= a.size:
+            return
+        n = a[i]
+        total = 0
+        j = 0
+        while True:
+            j += 1
+            if j % 3 == 0:
+                continue
+            if j > n:
+                break
+            total += j
+        for m in range(10, 0, -3):
+            total += m
+        for m in range(n):
+            if m == 5:
+                break
+            total -= 1
+        if 0 < n < 10:
+            total += 1000
+        elif n == 10 or n == 11:
+            total += 2000
+        else:
+            total += 3000
+        out[i] = total
+
+    return k, 1, TPB, (np.arange(-2, 30, dtype=np.int64), np.zeros(32, np.int64)), 0
+
+
+def case_and_or_values():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = a[i]
+            out[i, 0] = x and 5
+            out[i, 1] = x or 7
+            out[i, 2] = not x
+            out[i, 3] = (x > 2) and (x < 8)
+            out[i, 4] = 1 if x else 2
+
+    return k, 1, TPB, (np.arange(-5, 27, dtype=np.int64), np.zeros((32, 5), np.int64)), 0
+
+
+def case_device_functions():
+    @cuda.jit(device=True)
+    def divmod_pair(x, y):
+        return x // y, x % y
+
+    @cuda.jit(device=True)
+    def scale(v, f):
+        return v * f
+
+    @cuda.jit
+    def k(a, out, outf):
+        i = cuda.grid(1)
+        if i < a.size:
+            q, r = divmod_pair(a[i], 4)
+            out[i, 0] = q
+            out[i, 1] = r
+            out[i, 2] = scale(a[i], 3)
+            outf[i] = scale(a[i], 0.5)
+
+    return k, 1, TPB, (ints(32), np.zeros((32, 3), np.int64), np.zeros(32)), 0
+
+
+def case_grid_2d_3d():
+    @cuda.jit
+    def k(out):
+        x, y, z = cuda.grid(3)
+        if x < out.shape[0] and y < out.shape[1] and z < out.shape[2]:
+            out[x, y, z] = (x * 100 + y * 10 + z + cuda.threadIdx.z * 1000 + cuda.blockIdx.y
+                            * 10000 + cuda.gridDim.x * 100000 + cuda.blockDim.y * 1000000)
+
+    return k, (2, 2, 2), (4, 3, 2), (np.zeros((7, 5, 3), np.int64),), 0
+
+
+def case_gridsize_stride_loop():
+    @cuda.jit
+    def k(a, out):
+        start = cuda.grid(1)
+        step = cuda.gridsize(1)
+        for i in range(start, a.shape[0], step):
+            out[i] = a[i] * 2
+
+    return k, 3, 16, (floats(1000), np.zeros(1000)), 0
+
+
+def case_strided_views():
+    @cuda.jit
+    def k(a, out):
+        i, j = cuda.grid(2)
+        if i < a.shape[0] and j < a.shape[1]:
+            out[i, j] = a[i, j] + a.shape[1] * 100
+
+    base = np.arange(20 * 30, dtype=np.float64).reshape(20, 30)
+    view = cuda.to_device(base)[::2, 3::3]  # a non-contiguous device view (hosts must be contiguous)
+    return k, (2, 2), (8, 8), (view, np.zeros((10, 9))), 0
+
+
+def case_fortran_order():
+    @cuda.jit
+    def k(a, out):
+        i, j = cuda.grid(2)
+        if i < a.shape[0] and j < a.shape[1]:
+            out[i, j] = a[i, j] * 10 + i - j
+
+    a = np.asfortranarray(np.arange(12 * 7, dtype=np.int32).reshape(12, 7))
+    return k, (1, 1), (16, 8), (a, np.zeros((12, 7), np.int32)), 0
+
+
+def case_negative_indices():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[-1 - i] + a[-a.size]
+
+    return k, 1, TPB, (np.arange(32, dtype=np.float32), np.zeros(32, np.float32)), 0
+
+
+def case_shared_memory_reverse():
+    @cuda.jit
+    def k(a, out):
+        buf = cuda.shared.array(TPB, dtype=np.float64)
+        t = cuda.threadIdx.x
+        i = cuda.grid(1)
+        buf[t] = a[i]
+        cuda.syncthreads()
+        out[i] = buf[TPB - 1 - t]
+
+    return k, 4, TPB, (floats(4 * TPB), np.zeros(4 * TPB)), 0
+
+
+def case_shared_2d_and_dynamic():
+    @cuda.jit
+    def k(a, out):
+        tile = cuda.shared.array((8, 8), dtype=np.int32)
+        dyn = cuda.shared.array(0, dtype=int32)
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        tile[ty, tx] = a[ty, tx]
+        dyn[ty * 8 + tx] = a[ty, tx] * 2
+        cuda.syncthreads()
+        out[ty, tx] = tile[tx, ty] + dyn[63 - (ty * 8 + tx)]
+
+    a = np.arange(64, dtype=np.int32).reshape(8, 8)
+    return k, 1, (8, 8), (a, np.zeros((8, 8), np.int32)), 64 * 4
+
+
+def case_block_reduction():
+    @cuda.jit
+    def k(a, partial):
+        s = cuda.shared.array(64, dtype=np.float32)
+        t = cuda.threadIdx.x
+        i = cuda.grid(1)
+        s[t] = a[i] if i < a.size else 0
+        cuda.syncthreads()
+        step = 32
+        while step > 0:
+            if t < step:
+                s[t] += s[t + step]
+            cuda.syncthreads()
+            step //= 2
+        if t == 0:
+            partial[cuda.blockIdx.x] = s[0]
+
+    a = np.arange(1000, dtype=np.float32) % 17
+    return k, 16, 64, (a, np.zeros(16, np.float32)), 0
+
+
+def case_atomics_int():
+    @cuda.jit
+    def k(vals, out):
+        i = cuda.grid(1)
+        if i < vals.size:
+            v = vals[i]
+            cuda.atomic.add(out, 0, v)
+            cuda.atomic.sub(out, 1, v)
+            cuda.atomic.max(out, 2, v)
+            cuda.atomic.min(out, 3, v)
+            cuda.atomic.and_(out, 4, v | 0xF0)
+            cuda.atomic.or_(out, 5, v & 0x0F)
+            cuda.atomic.xor(out, 6, v)
+            cuda.atomic.add(out, (7,), 1)
+
+    vals = np.arange(1, 257, dtype=np.int32)
+    out = np.array([0, 0, -1000, 1000, -1, 0, 0, 0], dtype=np.int32)
+    return k, 8, 32, (vals, out), 0
+
+
+def case_atomics_float():
+    @cuda.jit
+    def k(vals, out):
+        i = cuda.grid(1)
+        if i < vals.size:
+            cuda.atomic.add(out, 0, 0.5)
+            cuda.atomic.max(out, 1, vals[i])
+            cuda.atomic.min(out, 2, vals[i])
+
+    vals = floats(200)
+    return k, 7, 32, (vals, np.array([0.0, -1e9, 1e9])), 0
+
+
+def case_atomic_inc_dec_cas_exch():
+    @cuda.jit
+    def k(counters, flag, olds):
+        i = cuda.grid(1)
+        if i < olds.shape[0]:
+            cuda.atomic.inc(counters, 0, np.uint32(1000))
+            cuda.atomic.dec(counters, 1, np.uint32(1000))
+            olds[i] = cuda.atomic.compare_and_swap(flag, 0, 1)
+            cuda.atomic.exch(counters, 2, np.uint32(42))
+
+    counters = np.array([5, 5, 0], dtype=np.uint32)
+    return k, 2, 50, (counters, np.zeros(1, np.uint32), np.zeros(100, np.uint32)), 0
+
+
+def case_atomic_returns_old():
+    @cuda.jit
+    def k(counter, slots):
+        i = cuda.grid(1)
+        if i < slots.size:
+            slot = cuda.atomic.add(counter, 0, 1)
+            slots[slot] = 1
+
+    return k, 4, 32, (np.zeros(1, np.int64), np.zeros(128, np.int64)), 0
+
+
+def case_local_array():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            tmp = cuda.local.array(8, dtype=np.float64)
+            for j in range(8):
+                tmp[j] = a[i] * j
+            acc = 0.0
+            for j in range(7, -1, -1):
+                acc = acc * 0.5 + tmp[j]
+            out[i] = acc
+
+    return k, 1, TPB, (floats(32), np.zeros(32)), 0
+
+
+def case_const_array():
+    @cuda.jit
+    def k(out):
+        table = cuda.const.array_like(CONST_TABLE)
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = table[i % 4] * i + CONST_TABLE[(i + 1) % 4]
+
+    return k, 1, TPB, (np.zeros(32),), 0
+
+
+def case_scalar_args():
+    @cuda.jit
+    def k(out, n, scale, flag):
+        i = cuda.grid(1)
+        if i < n:
+            out[i] = i * scale if flag else -1.0
+
+    return k, 1, TPB, (np.zeros(32), 20, 0.25, True), 0
+
+
+def case_small_int_dtypes():
+    @cuda.jit
+    def k(a8, au16, out32, outu8):
+        i = cuda.grid(1)
+        if i < a8.size:
+            out32[i] = a8[i] * au16[i] + 100000
+            outu8[i] = a8[i] + 250
+
+    a8 = ints(32, -100, 100, np.int8)
+    au16 = ints(32, 0, 60000, np.uint16)
+    return k, 1, TPB, (a8, au16, np.zeros(32, np.int32), np.zeros(32, np.uint8)), 0
+
+
+def case_bool_arrays():
+    @cuda.jit
+    def k(a, mask, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            mask[i] = a[i] > 0
+            out[i] = mask[i] + 1
+
+    return k, 1, TPB, (floats(32), np.zeros(32, np.bool_), np.zeros(32, np.int64)), 0
+
+
+def case_numpy_scalar_constructors():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = np.float32(a[i]) * np.float32(2)
+            out[i, 0] = x
+            out[i, 1] = np.int32(a[i] * 3.7)
+            out[i, 2] = np.uint8(7) + np.int16(-3)
+
+    return k, 1, TPB, (floats(32), np.zeros((32, 3))), 0
+
+
+def case_shape_tuple_unpack():
+    @cuda.jit
+    def k(a, out):
+        rows, cols = a.shape
+        i = cuda.grid(1)
+        if i < rows:
+            s = 0.0
+            for j in range(cols):
+                s += a[i, j]
+            out[i] = s + a.ndim + len(a) * 1000 + a.size * 100000
+
+    return k, 1, TPB, (floats(12 * 5).reshape(12, 5), np.zeros(12)), 0
+
+
+def case_syncthreads_in_loop_with_early_exit():
+    @cuda.jit
+    def k(a, out):
+        buf = cuda.shared.array(64, dtype=np.int64)
+        t = cuda.threadIdx.x
+        for it in range(3):
+            buf[t] = a[t] + it
+            cuda.syncthreads()
+            out[it, t] = buf[(t + 1) % 64]
+            cuda.syncthreads()
+        if t >= 32:
+            return
+        out[3, t] = t
+
+    return k, 1, 64, (np.arange(64, dtype=np.int64), np.zeros((4, 64), np.int64)), 0
+
+
+CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
+
+
+def run_case(name):
+    """Runs one case; returns its array arguments after the launch."""
+    kernel, griddim, blockdim, args, shared = CASES[name]()
+    if shared:
+        kernel[griddim, blockdim, 0, shared](*args)
+    else:
+        kernel[griddim, blockdim](*args)
+    return [np.array(a) for a in args if isinstance(a, np.ndarray)]
+
+
+if __name__ == "__main__":
+    results = {}
+    for case in CASES:
+        try:
+            for k, arr in enumerate(run_case(case)):
+                results["%s/%d" % (case, k)] = arr
+        except Exception as e:  # recorded, so one failing case does not hide the others
+            results["%s/error" % case] = np.array("%s: %s" % (type(e).__name__, e))
+    np.savez(sys.argv[1], **results)

@@ -1,0 +1,75 @@
+"""The simulated device, streams and events."""
+import time
+
+import pytest
+
+from simt import cuda
+
+
+def test_is_available_and_marker():
+    assert cuda.is_available()
+    assert cuda.is_simt
+
+
+def test_device_properties():
+    dev = cuda.get_current_device()
+    assert dev.name == "simt"
+    assert dev.compute_capability == (8, 0)
+    assert dev.MAX_THREADS_PER_BLOCK == 1024
+    assert dev.WARP_SIZE == 32
+    assert dev.MAX_SHARED_MEMORY_PER_BLOCK == 48 * 1024
+    assert dev.MULTIPROCESSOR_COUNT >= 1
+    assert cuda.gpus[0] is dev and len(cuda.gpus) == 1 and cuda.gpus.current is dev
+    assert cuda.list_devices() == [dev]
+    assert cuda.select_device(0) is dev
+    with pytest.raises(ValueError):
+        cuda.select_device(1)
+    with cuda.gpus[0]:
+        pass
+    cuda.close()
+    free, total = cuda.current_context().get_memory_info()
+    assert 0 < free <= total
+
+
+def test_detect_prints_the_device(capsys):
+    assert cuda.detect()
+    assert "simt" in capsys.readouterr().out
+
+
+def test_streams():
+    s = cuda.stream()
+    assert s is not cuda.default_stream()
+    s.synchronize()
+    with s.auto_synchronize():
+        pass
+    cuda.synchronize()
+
+
+def test_events_measure_milliseconds():
+    start, end = cuda.event(), cuda.event()
+    start.record()
+    time.sleep(0.01)
+    end.record()
+    end.synchronize()
+    elapsed = start.elapsed_time(end)
+    assert 5 <= elapsed < 1000
+    assert cuda.event_elapsed_time(start, end) == elapsed
+    with pytest.raises(RuntimeError):
+        cuda.event().elapsed_time(end)
+
+
+def test_kernel_only_names_exist_and_refuse_host_use():
+    for name in ("grid", "gridsize", "syncthreads", "threadIdx", "blockIdx", "blockDim",
+                 "gridDim", "shared", "local", "const", "atomic", "laneid", "warpsize",
+                 "shfl_sync", "ballot_sync", "syncwarp", "fma", "cbrt", "popc"):
+        assert hasattr(cuda, name), name
+    with pytest.raises(NotImplementedError, match="inside a kernel"):
+        cuda.grid(1)
+    with pytest.raises(NotImplementedError, match="inside a kernel"):
+        cuda.threadIdx.x
+    with pytest.raises(NotImplementedError, match="inside a kernel"):
+        cuda.atomic.add(None, 0, 1)
+    with pytest.raises(NotImplementedError, match="inside a kernel"):
+        cuda.shared.array(4, float)
+    with pytest.raises(AttributeError):
+        cuda.atomic.nonsense

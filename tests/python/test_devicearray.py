@@ -1,0 +1,137 @@
+"""The host side of numba.cuda's memory API: device arrays over (simulated) device memory."""
+import ctypes
+
+import numpy as np
+import pytest
+
+from simt import cuda
+
+
+def test_to_device_copies_and_copy_to_host_copies_back():
+    host = np.arange(10.0)
+    d = cuda.to_device(host)
+    assert d.shape == (10,) and d.dtype == np.float64 and d.size == 10 and d.ndim == 1
+    assert d.nbytes == 80 and d.strides == (8,) and len(d) == 10
+    host[0] = 99.0
+    back = d.copy_to_host()
+    assert back[0] == 0.0 and back is not host
+    out = np.empty(10)
+    assert d.copy_to_host(out) is out
+    np.testing.assert_array_equal(out, np.arange(10.0))
+
+
+def test_to_device_of_a_device_array_is_that_array():
+    d = cuda.to_device(np.zeros(3))
+    assert cuda.to_device(d) is d
+
+
+def test_to_device_into_an_existing_array():
+    d = cuda.device_array(4, dtype=np.int32)
+    assert cuda.to_device(np.arange(4, dtype=np.int32), to=d) is d
+    np.testing.assert_array_equal(d.copy_to_host(), [0, 1, 2, 3])
+
+
+def test_device_array_shapes_dtypes_and_orders():
+    d = cuda.device_array((3, 4), dtype=np.float32)
+    assert d.shape == (3, 4) and d.dtype == np.float32 and d.is_c_contiguous()
+    f = cuda.device_array((3, 4), order="F")
+    assert f.is_f_contiguous() and not f.is_c_contiguous() and f.dtype == np.float64
+    s = cuda.device_array((2, 3), dtype=np.int32, strides=(4, 8))
+    assert s.strides == (4, 8)
+    like = cuda.device_array_like(np.zeros((5, 2), np.int16, order="F"))
+    assert like.shape == (5, 2) and like.dtype == np.int16 and like.is_f_contiguous()
+    assert cuda.device_array_like(d).shape == (3, 4)
+
+
+def test_views_share_memory():
+    d = cuda.to_device(np.zeros(10))
+    view = d[2:5]
+    assert isinstance(view, cuda.DeviceNDArray) and view.shape == (3,)
+    view[:] = 7.0
+    np.testing.assert_array_equal(d.copy_to_host()[1:6], [0, 7, 7, 7, 0])
+    d[0] = 1.5
+    assert d[0] == 1.5
+    d[5:7] = cuda.to_device(np.array([3.0, 4.0]))
+    assert list(d.copy_to_host()[5:7]) == [3.0, 4.0]
+
+
+def test_reshape_ravel_transpose():
+    d = cuda.to_device(np.arange(12.0))
+    r = d.reshape(3, 4)
+    assert r.shape == (3, 4)
+    assert d.reshape((4, 3)).shape == (4, 3)
+    t = r.T
+    assert t.shape == (4, 3) and not t.is_c_contiguous()
+    np.testing.assert_array_equal(t.copy_to_host(), np.arange(12.0).reshape(3, 4).T)
+    assert r.ravel().shape == (12,)
+    with pytest.raises(NotImplementedError):
+        t.ravel()
+    r[0, 0] = -1.0
+    assert d.copy_to_host()[0] == -1.0
+
+
+def test_copy_to_device_and_size_checks():
+    d = cuda.device_array(4)
+    d.copy_to_device(np.arange(4.0))
+    np.testing.assert_array_equal(d.copy_to_host(), np.arange(4.0))
+    d.copy_to_device(cuda.to_device(np.ones(4)))
+    np.testing.assert_array_equal(np.asarray(d), np.ones(4))
+    with pytest.raises(ValueError):
+        d.copy_to_device(np.arange(5.0))
+
+
+def test_array_protocol_and_cuda_array_interface():
+    host = np.arange(6, dtype=np.int32)
+    d = cuda.to_device(host)
+    np.testing.assert_array_equal(np.asarray(d), host)
+    cai = d.__cuda_array_interface__
+    assert cai["shape"] == (6,) and cai["typestr"] == "<i4" and cai["version"] == 3
+    assert cai["strides"] is None
+    assert cai["data"][0] == d.device_ctypes_pointer.value
+    assert isinstance(d.device_ctypes_pointer, ctypes.c_void_p)
+    assert cuda.is_cuda_array(d) and not cuda.is_cuda_array(host)
+
+
+def test_as_cuda_array_shares_memory():
+    d = cuda.to_device(np.zeros(4))
+    alias = cuda.as_cuda_array(d)
+    alias[1] = 5.0
+    assert d[1] == 5.0
+
+    class Foreign:
+        def __init__(self, ary):
+            self.ary = ary
+            self.__cuda_array_interface__ = {"shape": ary.shape, "strides": None,
+                                             "typestr": ary.dtype.str, "version": 3,
+                                             "data": (ary.ctypes.data, False)}
+
+    host = np.arange(3.0)
+    wrapped = cuda.as_cuda_array(Foreign(host))
+    wrapped[0] = 42.0
+    assert host[0] == 42.0
+    with pytest.raises(TypeError):
+        cuda.as_cuda_array(np.zeros(2))
+
+
+def test_split():
+    parts = cuda.to_device(np.arange(10)).split(4)
+    assert [p.shape for p in parts] == [(4,), (4,), (2,)]
+
+
+def test_host_allocations():
+    for make in (cuda.pinned_array, cuda.mapped_array, cuda.managed_array):
+        a = make((2, 3), dtype=np.float32)
+        assert isinstance(a, np.ndarray) and a.shape == (2, 3) and a.dtype == np.float32
+    host = np.zeros(3)
+    with cuda.pinned(host):
+        pass
+    with cuda.mapped(host) as d:
+        d[0] = 2.0
+    assert host[0] == 2.0
+
+
+def test_record_dtypes_allocate():
+    dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
+    d = cuda.device_array(4, dtype=dtype)
+    d.copy_to_device(np.zeros(4, dtype=dtype))
+    assert d.copy_to_host()["s0"].sum() == 0

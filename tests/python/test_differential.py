@@ -1,0 +1,51 @@
+"""Differential tests: every kernel in diff_cases.py runs on simt and on Numba's simulator
+(NUMBA_ENABLE_CUDASIM=1), each in its own process, and the resulting arrays must match."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import diff_cases
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "diff_cases.py")
+
+
+def _run(tmp_path_factory, name, argv_prefix, env_update):
+    out = str(tmp_path_factory.mktemp(name) / "results.npz")
+    env = dict(os.environ)
+    env.update(env_update)
+    proc = subprocess.run(argv_prefix + [SCRIPT, out], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return dict(np.load(out))
+
+
+@pytest.fixture(scope="session")
+def oracle(tmp_path_factory):
+    return _run(tmp_path_factory, "numba_sim", [sys.executable],
+                {"NUMBA_ENABLE_CUDASIM": "1", "SIMT_ENABLE": "0"})
+
+
+@pytest.fixture(scope="session")
+def simt_results(tmp_path_factory):
+    return _run(tmp_path_factory, "simt", [sys.executable, "-m", "simt", "run"],
+                {"NUMBA_ENABLE_CUDASIM": "0"})
+
+
+@pytest.mark.parametrize("case", sorted(diff_cases.CASES))
+def test_matches_numba_simulator(case, oracle, simt_results):
+    assert "%s/error" % case not in oracle, oracle.get("%s/error" % case)
+    assert "%s/error" % case not in simt_results, str(simt_results["%s/error" % case])
+    keys = sorted(k for k in oracle if k.startswith(case + "/"))
+    assert keys
+    for key in keys:
+        expected, got = oracle[key], simt_results[key]
+        assert got.dtype == expected.dtype, key
+        assert got.shape == expected.shape, key
+        if np.issubdtype(expected.dtype, np.floating):
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0, err_msg=key)
+        else:
+            np.testing.assert_array_equal(got, expected, err_msg=key)

@@ -1,0 +1,110 @@
+"""cuda.jit and the Dispatcher's host-side behaviour: decorator forms, launch configurations and
+their errors (these need no compiled kernel: they fail before anything compiles)."""
+import numpy as np
+import pytest
+
+from simt import cuda
+from simt.dispatcher import Dispatcher
+
+
+def vector_add(r, x, y):
+    """Adds two vectors."""
+    i = cuda.grid(1)
+    if i < r.size:
+        r[i] = x[i] + y[i]
+
+
+def test_decorator_forms_without_signatures():
+    for kernel in (cuda.jit(vector_add), cuda.jit()(vector_add),
+                   cuda.jit(debug=True, opt=False, fastmath=True, lineinfo=True,
+                            cache=True)(vector_add)):
+        assert isinstance(kernel, Dispatcher)
+        assert kernel.py_func is vector_add
+        assert kernel.__name__ == "vector_add" and kernel.__doc__ == "Adds two vectors."
+        assert kernel.overloads == {} and kernel.definitions == {}
+        assert not kernel.device
+
+
+def test_jit_refuses_what_it_cannot_do():
+    with pytest.raises(NotImplementedError, match="not supported yet"):
+        cuda.jit(link=["foo.ptx"])(vector_add)
+    with pytest.raises(TypeError):
+        cuda.jit(cuda.jit(vector_add))
+    with pytest.raises(NotImplementedError):
+        cuda.declare_device("f", "int32(int32)")
+
+
+def test_calling_without_a_launch_configuration():
+    kernel = cuda.jit(vector_add)
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        kernel(np.zeros(3), np.zeros(3), np.zeros(3))
+
+
+def test_device_functions_are_not_callable_from_the_host():
+    @cuda.jit(device=True)
+    def add(a, b):
+        return a + b
+
+    assert add.device and add.py_func(1, 2) == 3
+    with pytest.raises(TypeError, match="device function"):
+        add(1, 2)
+    with pytest.raises(TypeError, match="device function"):
+        add[1, 1]
+
+
+def test_launch_configuration_parsing():
+    kernel = cuda.jit(vector_add)
+    config = kernel[4, 128]
+    assert config.griddim == (4, 1, 1) and config.blockdim == (128, 1, 1)
+    config = kernel[(2, 3), (4, 5, 6)]
+    assert config.griddim == (2, 3, 1) and config.blockdim == (4, 5, 6)
+    config = kernel[np.int64(2), (np.int32(3), np.uint8(2))]
+    assert config.griddim == (2, 1, 1) and config.blockdim == (3, 2, 1)
+    assert type(config.griddim[0]) is int
+    config = kernel[1, 32, cuda.stream(), 256]
+    assert config.sharedmem == 256
+    config = kernel[[2, 2], [8, 8], 0]
+    assert config.griddim == (2, 2, 1)
+    assert kernel[4, 128] is kernel[4, 128]
+
+
+@pytest.mark.parametrize("config, error", [
+    ((1,), ValueError),
+    ((1, 2, 0, 0, 0), ValueError),
+    (("1", 32), TypeError),
+    ((1, 32.0), TypeError),
+    (((1, 2, 3, 4), 32), ValueError),
+    ((1, (1, 1, 1, 1)), ValueError),
+    ((1, 32, 0, -1), ValueError),
+    ((1, 32, 0, 1.5), ValueError),
+])
+def test_bad_launch_configurations(config, error):
+    kernel = cuda.jit(vector_add)
+    with pytest.raises(error):
+        kernel[config]
+
+
+def test_forall_with_no_tasks_does_nothing():
+    cuda.jit(vector_add).forall(0)(np.zeros(0), np.zeros(0), np.zeros(0))
+    with pytest.raises(ValueError):
+        cuda.jit(vector_add).forall(-1)
+
+
+def test_kernel_parameters_must_be_positional():
+    def bad(a, *rest):
+        pass
+
+    with pytest.raises(simt_compile_error()):
+        cuda.jit(bad)
+
+
+def simt_compile_error():
+    from simt.errors import CompileError
+    return CompileError
+
+
+def test_argument_wrappers_pass_their_array():
+    host = np.zeros(3)
+    assert cuda.In(host)._host is host
+    d = cuda.to_device(host)
+    assert cuda.InOut(d)._host is d._host

@@ -1,0 +1,129 @@
+"""What the resolver tells the compiler about a kernel's global and closure names."""
+import math
+from math import sqrt
+
+import numpy as np
+import pytest
+
+import simt
+from simt import cuda
+from simt.resolver import describe, resolver_for
+
+GLOBAL_CONST = 7
+TABLE = np.array([[1.0, 2.0], [3.0, 4.0]])
+
+
+def kernel_using_globals(a):
+    a[0] = GLOBAL_CONST + sqrt(TABLE[0, 0])
+
+
+def test_constants():
+    assert describe(None) == ("none",)
+    assert describe(True) == ("bool", 1)
+    assert describe(np.bool_(False)) == ("bool", 0)
+    assert describe(3) == ("int", "int64", 3)
+    assert describe(2**63) == ("int", "uint64", 2**63)
+    assert describe(2**64) is None
+    assert describe(2.5) == ("float", "float64", 2.5)
+    assert describe(np.float32(1.5)) == ("float", "float32", 1.5)
+    assert describe(np.int16(-3)) == ("int", "int16", -3)
+    assert describe((1, 2.0)) == ("tuple", [("int", "int64", 1), ("float", "float64", 2.0)])
+    assert describe((1, "x")) is None
+    assert describe("text") is None
+
+
+def test_arrays_are_frozen_in_c_order():
+    kind, dtype, shape, data = describe(np.asfortranarray(TABLE))
+    assert (kind, dtype, shape) == ("array", "float64", (2, 2))
+    assert np.frombuffer(data, np.float64).tolist() == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_modules_and_members():
+    import numba
+    assert describe(cuda) == ("module", "cuda")
+    assert describe(math) == ("module", "math")
+    assert describe(np) == ("module", "numpy")
+    assert describe(numba) == ("module", "numba")
+    assert describe(simt) == ("module", "numba")
+    assert describe(sqrt) == ("member", "math", "sqrt")
+    assert describe(np.rint) == ("member", "numpy", "rint")
+    assert describe(np.empty) == ("member", "numpy", "empty")
+    assert describe(cuda.grid) == ("member", "cuda", "grid")
+    assert describe(cuda.atomic) == ("member", "cuda", "atomic")
+    assert describe(cuda.atomic.add) == ("member", "cuda", "atomic.add")
+    assert describe(cuda.threadIdx) == ("member", "cuda", "threadIdx")
+
+
+def test_dtypes_and_array_types():
+    import numba
+    assert describe(np.float32) == ("dtype", "float32")
+    assert describe(np.dtype("int16")) == ("dtype", "int16")
+    assert describe(simt.float32) == ("dtype", "float32")
+    assert describe(numba.float32) == ("dtype", "float32")
+    assert describe(numba.boolean) == ("dtype", "bool")
+    assert describe(simt.int32[:, ::1]) == ("arraytype", "int32", 2, "C")
+    assert describe(numba.float64[::1, :]) == ("arraytype", "float64", 2, "F")
+
+
+def test_exceptions_and_builtins():
+    assert describe(ValueError) == ("exception", "ValueError")
+    assert describe(abs) == ("builtin", "abs")
+    assert describe(len) == ("builtin", "len")
+
+    class Custom(Exception):
+        pass
+
+    assert describe(Custom) is None
+
+
+def test_jit_functions_describe_their_source():
+    @cuda.jit(device=True)
+    def helper(x):
+        return x + 1
+
+    kind, name, source, file, first_line, identity, resolve = describe(helper)
+    assert (kind, name, file) == ("function", "helper", __file__)
+    assert source.lstrip().startswith("@cuda.jit(device=True)")
+    assert "return x + 1" in source
+    assert identity == id(helper.py_func)
+    assert first_line == helper.py_func.__code__.co_firstlineno
+    assert resolve("cuda") == ("module", "cuda")
+
+
+def test_numba_cpu_jit_functions_are_functions():
+    import numba
+
+    @numba.jit
+    def twice(x):
+        return 2 * x
+
+    assert describe(twice)[:2] == ("function", "twice")
+
+
+def test_resolver_reads_closure_then_globals_then_builtin_exceptions():
+    scale = 3.0
+    unbound_later = None
+
+    def kernel(a):
+        a[0] = scale * GLOBAL_CONST + unbound_later + late
+        raise IndexError
+
+    late = 1
+    resolve = resolver_for(kernel)
+    assert resolve("scale") == ("float", "float64", 3.0)
+    assert resolve("GLOBAL_CONST") == ("int", "int64", 7)
+    assert resolve("late") == ("int", "int64", 1)
+    assert resolve("unbound_later") == ("none",)
+    assert resolve("IndexError") == ("exception", "IndexError")
+    assert resolve("range") is None
+    assert resolve("no_such_name") is None
+    resolve_globals = resolver_for(kernel_using_globals)
+    assert resolve_globals("sqrt") == ("member", "math", "sqrt")
+    assert resolve_globals("TABLE")[:3] == ("array", "float64", (2, 2))
+
+
+def test_functions_without_source_raise_a_compile_error():
+    namespace = {}
+    exec("def f(a):\n    a[0] = 1\n", namespace)
+    with pytest.raises(simt.CompileError, match="source"):
+        describe(cuda.jit(device=True)(namespace["f"]))
