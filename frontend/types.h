@@ -68,8 +68,9 @@ std::string scalar_name(Scalar s); // "bool", "int8", ... "float64" (Numba's nam
 bool parse_scalar_name(const std::string &name, Scalar &out);
 
 // Numba's rules for the result type of mixing two scalar operands in arithmetic:
-// int op int -> at least int64 (uint64 when both unsigned, float64 for int64 with uint64),
-// float32 op float32 -> float32, float32 op float64 / any int -> float64, bool counts as int.
+// int op int -> at least int64 (uint64 when both unsigned; int64 with uint64 -> int64),
+// float32 op float32 -> float32, float32 with float64 or an int of 32+ bits (or uint16) ->
+// float64, float32 with bool/int8/int16/uint8 -> float32.
 Scalar promote_arithmetic(Scalar a, Scalar b);
 // The type two values unify to when they meet (e.g. a local assigned an int then a float).
 // Returns false when they cannot unify (e.g. array with scalar).

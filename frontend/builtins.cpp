@@ -1,0 +1,272 @@
+#include "frontend/builtins.h"
+
+#include <algorithm>
+#include <map>
+
+namespace simt {
+
+namespace {
+
+using S = Scalar;
+
+const std::vector<S> kMachineInts = {S::I64, S::U64};
+const std::vector<S> kReals = {S::F32, S::F64};
+const std::vector<S> kSigned = {S::I8, S::I16, S::I32, S::I64};
+const std::vector<S> kUnsigned = {S::U8, S::U16, S::U32, S::U64};
+
+// choose_result_int: at least 64 bits, signed when any input is signed.
+S result_int(S a, S b) { return (is_signed(a) || is_signed(b)) ? S::I64 : S::U64; }
+
+std::vector<Signature> integer_binop_cases() {
+  std::vector<Signature> cases;
+  for (S a : kMachineInts)
+    for (S b : kMachineInts)
+      cases.push_back({result_int(a, b), {a, b}});
+  return cases;
+}
+
+std::vector<Signature> same_type_cases(const std::vector<S> &types) {
+  std::vector<Signature> cases;
+  for (S t : types)
+    cases.push_back({t, {t, t}});
+  return cases;
+}
+
+std::vector<Signature> concat(std::vector<Signature> a, const std::vector<Signature> &b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+const std::vector<Signature> &arithmetic_cases() {
+  static const auto cases = concat(integer_binop_cases(), same_type_cases(kReals));
+  return cases;
+}
+
+const std::vector<Signature> &true_division_cases() {
+  static const auto cases = [] {
+    std::vector<Signature> c;
+    for (S a : kMachineInts)
+      for (S b : kMachineInts)
+        c.push_back({S::F64, {a, b}});
+    return concat(c, same_type_cases(kReals));
+  }();
+  return cases;
+}
+
+const std::vector<Signature> &power_cases() {
+  static const auto cases = [] {
+    auto c = integer_binop_cases();
+    for (S real : kReals)
+      for (S exponent : {S::I32, S::I64, S::U64})
+        c.push_back({real, {real, exponent}});
+    return concat(c, same_type_cases(kReals));
+  }();
+  return cases;
+}
+
+const std::vector<Signature> &shift_cases() {
+  static const auto cases = [] {
+    std::vector<Signature> c;
+    for (S a : kSigned)
+      for (S b : {S::U64, S::I64})
+        c.push_back({S::I64, {a, b}});
+    for (S a : kUnsigned)
+      for (S b : {S::U64, S::I64})
+        c.push_back({S::U64, {a, b}});
+    return c;
+  }();
+  return cases;
+}
+
+const std::vector<Signature> &bitwise_cases() {
+  static const auto cases = concat({Signature{S::Bool, {S::Bool, S::Bool}}}, integer_binop_cases());
+  return cases;
+}
+
+const std::vector<Signature> &compare_cases() {
+  static const auto cases = [] {
+    std::vector<Signature> c = {{S::Bool, {S::Bool, S::Bool}}};
+    for (const auto *domain : {&kSigned, &kUnsigned, &kReals})
+      for (S t : *domain)
+        c.push_back({S::Bool, {t, t}});
+    return c;
+  }();
+  return cases;
+}
+
+// UnaryOp / BitwiseInvert: ints widen to 64 bits keeping their signedness.
+std::vector<Signature> unary_int_cases() {
+  std::vector<Signature> c;
+  for (S t : kUnsigned)
+    c.push_back({S::U64, {t}});
+  for (S t : kSigned)
+    c.push_back({S::I64, {t}});
+  return c;
+}
+
+} // namespace
+
+std::optional<Signature> binary_operator_signature(const std::string &op, Scalar lhs, Scalar rhs) {
+  if (op == "+" || op == "-" || op == "*" || op == "//" || op == "%")
+    return select_overload({lhs, rhs}, arithmetic_cases());
+  if (op == "/")
+    return select_overload({lhs, rhs}, true_division_cases());
+  if (op == "**")
+    return select_overload({lhs, rhs}, power_cases());
+  if (op == "<<" || op == ">>")
+    return select_overload({lhs, rhs}, shift_cases(), false);
+  if (op == "&" || op == "|" || op == "^")
+    return select_overload({lhs, rhs}, bitwise_cases(), false);
+  return std::nullopt;
+}
+
+std::optional<Signature> unary_operator_signature(const std::string &op, Scalar operand) {
+  if (op == "not")
+    return Signature{S::Bool, {operand}};
+  if (op == "~") {
+    static const auto cases = concat({Signature{S::Bool, {S::Bool}}}, unary_int_cases());
+    return select_overload({operand}, cases, false);
+  }
+  static const auto cases = [] {
+    auto c = unary_int_cases();
+    for (S t : kReals)
+      c.push_back({t, {t}});
+    c.push_back({S::I64, {S::Bool}});
+    return c;
+  }();
+  return select_overload({operand}, cases);
+}
+
+std::optional<Signature> compare_signature(Scalar lhs, Scalar rhs) {
+  return select_overload({lhs, rhs}, compare_cases());
+}
+
+Scalar promote_arithmetic(Scalar a, Scalar b) {
+  return select_overload({a, b}, arithmetic_cases())->result;
+}
+
+ir::Op binary_op(const std::string &op) {
+  static const std::map<std::string, ir::Op> ops = {
+      {"+", ir::Op::Add},       {"-", ir::Op::Sub},    {"*", ir::Op::Mul},   {"/", ir::Op::TrueDiv},
+      {"//", ir::Op::FloorDiv}, {"%", ir::Op::Mod},    {"**", ir::Op::Pow},  {"<<", ir::Op::LShift},
+      {">>", ir::Op::RShift},   {"&", ir::Op::BitAnd}, {"|", ir::Op::BitOr}, {"^", ir::Op::BitXor}};
+  auto it = ops.find(op);
+  return it == ops.end() ? ir::Op::None : it->second;
+}
+
+ir::Op compare_op(const std::string &op) {
+  static const std::map<std::string, ir::Op> ops = {{"==", ir::Op::Eq}, {"!=", ir::Op::Ne},
+                                                    {"<", ir::Op::Lt},  {"<=", ir::Op::Le},
+                                                    {">", ir::Op::Gt},  {">=", ir::Op::Ge}};
+  auto it = ops.find(op);
+  return it == ops.end() ? ir::Op::None : it->second;
+}
+
+namespace {
+
+// cudamath.py's case lists.
+const std::vector<Signature> kUnaryMath = {
+    {S::F64, {S::I64}}, {S::F64, {S::U64}}, {S::F32, {S::F32}}, {S::F64, {S::F64}}};
+const std::vector<Signature> kBinaryMathWithInts = {{S::F64, {S::I64, S::I64}},
+                                                    {S::F64, {S::U64, S::U64}},
+                                                    {S::F32, {S::F32, S::F32}},
+                                                    {S::F64, {S::F64, S::F64}}};
+const std::vector<Signature> kBinaryMath = {{S::F32, {S::F32, S::F32}}, {S::F64, {S::F64, S::F64}}};
+const std::vector<Signature> kPowMath = {{S::F32, {S::F32, S::F32}},
+                                         {S::F64, {S::F64, S::F64}},
+                                         {S::F32, {S::F32, S::I32}},
+                                         {S::F64, {S::F64, S::I32}}};
+const std::vector<Signature> kLdexp = {{S::F32, {S::F32, S::I32}}, {S::F64, {S::F64, S::I32}}};
+const std::vector<Signature> kPredicate = {
+    {S::Bool, {S::I64}}, {S::Bool, {S::U64}}, {S::Bool, {S::F32}}, {S::Bool, {S::F64}}};
+
+std::vector<MathFunction> math_functions() {
+  std::vector<MathFunction> fns;
+  for (const char *name :
+       {"acos", "acosh", "asin",  "asinh", "atan",  "atanh",  "ceil",    "cos",    "cosh",  "erf",
+        "erfc", "exp",   "expm1", "fabs",  "floor", "lgamma", "log",     "log2",   "log10", "log1p",
+        "sin",  "sinh",  "sqrt",  "tan",   "tanh",  "trunc",  "degrees", "radians"})
+    fns.push_back({name, name, kUnaryMath});
+  fns.push_back({"gamma", "tgamma", kUnaryMath});
+  fns.push_back({"atan2", "atan2", kBinaryMathWithInts});
+  fns.push_back({"hypot", "hypot", kBinaryMathWithInts});
+  fns.push_back({"copysign", "copysign", kBinaryMath});
+  fns.push_back({"fmod", "fmod", kBinaryMath});
+  fns.push_back({"remainder", "remainder", kBinaryMath});
+  fns.push_back({"pow", "pow", kPowMath});
+  fns.push_back({"ldexp", "ldexp", kLdexp});
+  for (const char *name : {"isnan", "isinf", "isfinite"})
+    fns.push_back({name, name, kPredicate});
+  return fns;
+}
+
+// NumPy ufuncs on scalars with the same meaning (their loops type like cudamath's cases).
+std::vector<MathFunction> numpy_functions() {
+  std::vector<MathFunction> fns;
+  const std::pair<const char *, const char *> unary[] = {
+      {"sin", "sin"},     {"cos", "cos"},         {"tan", "tan"},        {"arcsin", "asin"},
+      {"arccos", "acos"}, {"arctan", "atan"},     {"sinh", "sinh"},      {"cosh", "cosh"},
+      {"tanh", "tanh"},   {"arcsinh", "asinh"},   {"arccosh", "acosh"},  {"arctanh", "atanh"},
+      {"exp", "exp"},     {"expm1", "expm1"},     {"exp2", "exp2"},      {"log", "log"},
+      {"log2", "log2"},   {"log10", "log10"},     {"log1p", "log1p"},    {"sqrt", "sqrt"},
+      {"fabs", "fabs"},   {"floor", "floor"},     {"ceil", "ceil"},      {"trunc", "trunc"},
+      {"rint", "rint"},   {"degrees", "degrees"}, {"radians", "radians"}};
+  for (auto [name, intrinsic] : unary)
+    fns.push_back({name, intrinsic, kUnaryMath});
+  fns.push_back({"arctan2", "atan2", kBinaryMathWithInts});
+  fns.push_back({"hypot", "hypot", kBinaryMathWithInts});
+  fns.push_back({"copysign", "copysign", kBinaryMathWithInts});
+  for (const char *name : {"isnan", "isinf", "isfinite"})
+    fns.push_back({name, name, kPredicate});
+  return fns;
+}
+
+} // namespace
+
+const MathFunction *find_math_function(const std::string &module, const std::string &name) {
+  static const std::vector<MathFunction> math = math_functions();
+  static const std::vector<MathFunction> numpy = numpy_functions();
+  if (module != "math" && module != "numpy")
+    return nullptr;
+  const auto &table = module == "math" ? math : numpy;
+  auto it = std::find_if(table.begin(), table.end(),
+                         [&](const MathFunction &f) { return f.name == name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+const AtomicFunction *find_atomic_function(const std::string &name) {
+  static const std::vector<S> all = {S::F64, S::F32, S::I32, S::U32, S::I64, S::U64};
+  static const std::vector<S> ints = {S::I32, S::U32, S::I64, S::U64};
+  static const std::vector<S> uints = {S::U32, S::U64};
+  static const std::vector<AtomicFunction> table = {{"add", ir::Op::AtomicAdd, all},
+                                                    {"sub", ir::Op::AtomicSub, all},
+                                                    {"max", ir::Op::AtomicMax, all},
+                                                    {"min", ir::Op::AtomicMin, all},
+                                                    {"and_", ir::Op::AtomicAnd, ints},
+                                                    {"or_", ir::Op::AtomicOr, ints},
+                                                    {"xor", ir::Op::AtomicXor, ints},
+                                                    {"exch", ir::Op::AtomicExch, ints},
+                                                    {"inc", ir::Op::AtomicInc, uints},
+                                                    {"dec", ir::Op::AtomicDec, uints},
+                                                    {"compare_and_swap", ir::Op::AtomicCas, ints}};
+  auto it = std::find_if(table.begin(), table.end(),
+                         [&](const AtomicFunction &f) { return f.name == name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+bool is_builtin_exception(const std::string &name) {
+  static const char *const names[] = {
+      "Exception",       "ValueError",         "IndexError",          "KeyError",
+      "TypeError",       "RuntimeError",       "AssertionError",      "ZeroDivisionError",
+      "ArithmeticError", "OverflowError",      "NotImplementedError", "LookupError",
+      "MemoryError",     "FloatingPointError", "StopIteration",       "AttributeError"};
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+bool is_builtin_function(const std::string &name) {
+  static const char *const names[] = {"range", "len",   "abs",  "min",   "max", "round",
+                                      "int",   "float", "bool", "print", "pow"};
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+} // namespace simt

@@ -1,0 +1,45 @@
+// Declarative typing tables of the kernel language, transcribed from Numba's
+// (numba/core/typing/builtins.py, numba/cuda/cudamath.py, numba/cuda/cudadecl.py).
+#pragma once
+
+#include "frontend/conversion.h"
+#include "frontend/ir.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+// Binary operators by Python spelling ("+", "//", "<<", ...): the chosen signature (operands are
+// converted to its params), or nullopt when Numba has no case (e.g. float & int).
+std::optional<Signature> binary_operator_signature(const std::string &op, Scalar lhs, Scalar rhs);
+// Unary "-", "+", "~", "not".
+std::optional<Signature> unary_operator_signature(const std::string &op, Scalar operand);
+// Comparisons: the common operand type in params (the result is bool).
+std::optional<Signature> compare_signature(Scalar lhs, Scalar rhs);
+ir::Op binary_op(const std::string &op);
+ir::Op compare_op(const std::string &op);
+
+// A function of `math` (or the NumPy ufunc with the same meaning) lowered to an intrinsic.
+struct MathFunction {
+  std::string name;      // Python name in its module
+  std::string intrinsic; // ir Intrinsic name; "degrees"/"radians" are expanded by the typer
+  std::vector<Signature> cases;
+};
+const MathFunction *find_math_function(const std::string &module, const std::string &name);
+
+// cuda.atomic.<name>(array, index, value...)
+struct AtomicFunction {
+  std::string name;
+  ir::Op op;
+  std::vector<Scalar> dtypes; // array dtypes Numba accepts
+};
+const AtomicFunction *find_atomic_function(const std::string &name);
+
+// Python's builtin exception classes a kernel may raise.
+bool is_builtin_exception(const std::string &name);
+// Python builtins the frontend implements (when the Resolver does not shadow them).
+bool is_builtin_function(const std::string &name);
+
+} // namespace simt

@@ -1,0 +1,170 @@
+// compile_kernel: the kernel, its device functions and the module-wide arrays.
+#include "frontend/compile.h"
+#include "frontend/module_builder.h"
+#include "frontend/typer.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace simt {
+
+std::string function_key(const FunctionSource &source) {
+  if (source.identity)
+    return std::to_string(source.identity);
+  return source.file + ":" + std::to_string(source.first_line) + ":" + source.name;
+}
+
+ModuleBuilder::ModuleBuilder() { module_.functions.emplace_back(); } // the kernel's place
+
+int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
+                              const std::vector<Type> &arg_types) {
+  std::string identity = function_key(*source);
+  if (std::find(in_progress_.begin(), in_progress_.end(), identity) != in_progress_.end())
+    return -1;
+  std::string key = identity + "(";
+  for (const Type &t : arg_types)
+    key += t.str() + ",";
+  auto found = specializations_.find(key);
+  if (found != specializations_.end())
+    return found->second;
+  sources_.push_back(source);
+  in_progress_.push_back(identity);
+  std::string name = source->name + "$" + std::to_string(next_suffix_++);
+  ir::Function fn = FunctionTyper(*this, *source, arg_types, false, name).run();
+  in_progress_.pop_back();
+  module_.functions.push_back(std::move(fn));
+  int index = static_cast<int>(module_.functions.size()) - 1;
+  specializations_[key] = index;
+  return index;
+}
+
+int ModuleBuilder::shared_array(const std::string &key, const ir::SharedArrayDecl &decl) {
+  auto found = shared_keys_.find(key);
+  if (found != shared_keys_.end()) {
+    module_.shared_arrays[found->second] = decl; // a later typing round may see another shape
+    return found->second;
+  }
+  module_.shared_arrays.push_back(decl);
+  return shared_keys_[key] = static_cast<int>(module_.shared_arrays.size()) - 1;
+}
+
+int ModuleBuilder::const_array(const std::string &key, ir::ConstArrayDecl decl) {
+  auto found = const_keys_.find(key);
+  if (found != const_keys_.end())
+    return found->second;
+  module_.const_arrays.push_back(std::move(decl));
+  return const_keys_[key] = static_cast<int>(module_.const_arrays.size()) - 1;
+}
+
+ir::Module ModuleBuilder::build(const FunctionSource &kernel, const std::vector<Type> &arg_types) {
+  in_progress_.push_back(function_key(kernel));
+  module_.functions[0] = FunctionTyper(*this, kernel, arg_types, true, kernel.name).run();
+  in_progress_.pop_back();
+  prune_and_layout();
+  module_.props = module_.functions[0].props;
+  return std::move(module_);
+}
+
+namespace {
+
+void for_each_expr(std::vector<ir::Stmt> &body, const std::function<void(ir::Expr &)> &visit) {
+  std::function<void(ir::Expr &)> walk = [&](ir::Expr &e) {
+    visit(e);
+    for (auto &a : e.args)
+      walk(*a);
+  };
+  for (ir::Stmt &s : body) {
+    for (auto &e : s.exprs)
+      walk(*e);
+    for_each_expr(s.body, visit);
+    for_each_expr(s.orelse, visit);
+  }
+}
+
+// Old index -> new index for the kept entries (in their original order), -1 for dropped ones.
+std::vector<int> renumbering(const std::vector<bool> &used) {
+  std::vector<int> map(used.size(), -1);
+  int next = 0;
+  for (size_t i = 0; i < used.size(); ++i)
+    if (used[i])
+      map[i] = next++;
+  return map;
+}
+
+template <typename T> std::vector<T> keep(std::vector<T> &items, const std::vector<int> &map) {
+  std::vector<T> kept;
+  for (size_t i = 0; i < items.size(); ++i)
+    if (map[i] >= 0)
+      kept.push_back(std::move(items[i]));
+  return kept;
+}
+
+} // namespace
+
+// Typing rounds may specialise device functions (and declare their arrays) for argument types
+// that later rounds widen; only what the final kernel reaches stays.
+void ModuleBuilder::prune_and_layout() {
+  auto &fns = module_.functions;
+  std::vector<bool> reached(fns.size(), false);
+  std::vector<int> work = {0};
+  reached[0] = true;
+  while (!work.empty()) {
+    int f = work.back();
+    work.pop_back();
+    for_each_expr(fns[f].body, [&](ir::Expr &e) {
+      if (e.kind == ir::ExprKind::Call && !reached[e.index]) {
+        reached[e.index] = true;
+        work.push_back(e.index);
+      }
+    });
+  }
+  std::vector<bool> shared_used(module_.shared_arrays.size(), false);
+  std::vector<bool> const_used(module_.const_arrays.size(), false);
+  for (size_t f = 0; f < fns.size(); ++f)
+    if (reached[f])
+      for_each_expr(fns[f].body, [&](ir::Expr &e) {
+        if (e.kind == ir::ExprKind::SharedArray)
+          shared_used[e.index] = true;
+        if (e.kind == ir::ExprKind::ConstArray)
+          const_used[e.index] = true;
+      });
+  auto fn_map = renumbering(reached);
+  auto shared_map = renumbering(shared_used);
+  auto const_map = renumbering(const_used);
+  for (size_t f = 0; f < fns.size(); ++f)
+    if (reached[f])
+      for_each_expr(fns[f].body, [&](ir::Expr &e) {
+        if (e.kind == ir::ExprKind::Call)
+          e.index = fn_map[e.index];
+        else if (e.kind == ir::ExprKind::SharedArray)
+          e.index = shared_map[e.index];
+        else if (e.kind == ir::ExprKind::ConstArray)
+          e.index = const_map[e.index];
+      });
+  fns = keep(fns, fn_map);
+  module_.shared_arrays = keep(module_.shared_arrays, shared_map);
+  module_.const_arrays = keep(module_.const_arrays, const_map);
+
+  // Static shared arrays each start 16-byte aligned; dynamic ones all alias the space after them.
+  auto align = [](int64_t n) { return (n + 15) / 16 * 16; };
+  int64_t offset = 0;
+  for (ir::SharedArrayDecl &s : module_.shared_arrays) {
+    if (s.dynamic)
+      continue;
+    int64_t bytes = byte_size(s.dtype);
+    for (int64_t d : s.shape)
+      bytes *= d;
+    s.offset = offset;
+    offset = align(offset + bytes);
+  }
+  module_.static_shared_bytes = offset;
+  for (ir::SharedArrayDecl &s : module_.shared_arrays)
+    if (s.dynamic)
+      s.offset = offset;
+}
+
+ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types) {
+  return ModuleBuilder().build(kernel, arg_types);
+}
+
+} // namespace simt

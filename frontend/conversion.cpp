@@ -1,0 +1,93 @@
+#include "frontend/conversion.h"
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+
+namespace simt {
+
+namespace {
+
+constexpr int kScalars = 11;
+using Table = std::array<std::array<Conversion, kScalars>, kScalars>;
+
+int at(Scalar s) { return static_cast<int>(s); }
+
+// Numba's casting rules: each edge gives the conversion both ways, closed transitively (a chain
+// costs its worst step).
+Table build_table() {
+  Table t;
+  for (auto &row : t)
+    row.fill(Conversion::Unsafe);
+  for (int i = 0; i < kScalars; ++i)
+    t[i][i] = Conversion::Exact;
+  struct Rule {
+    Scalar from, to;
+    Conversion forward, backward;
+  };
+  using S = Scalar;
+  using C = Conversion;
+  const Rule rules[] = {
+      {S::Bool, S::I8, C::Safe, C::Unsafe},    {S::Bool, S::U8, C::Safe, C::Unsafe},
+      {S::I8, S::I16, C::Promote, C::Unsafe},  {S::U8, S::U16, C::Promote, C::Unsafe},
+      {S::I16, S::I32, C::Promote, C::Unsafe}, {S::U16, S::U32, C::Promote, C::Unsafe},
+      {S::I32, S::I64, C::Promote, C::Unsafe}, {S::U32, S::U64, C::Promote, C::Unsafe},
+      {S::U8, S::I16, C::Safe, C::Unsafe},     {S::U16, S::I32, C::Safe, C::Unsafe},
+      {S::U32, S::I64, C::Safe, C::Unsafe},    {S::I16, S::F32, C::Safe, C::Unsafe},
+      {S::I32, S::F64, C::Safe, C::Unsafe},    {S::I32, S::F32, C::Unsafe, C::Unsafe},
+      {S::I64, S::F64, C::Safe, C::Unsafe},    {S::U64, S::F64, C::Safe, C::Unsafe},
+      {S::F32, S::F64, C::Promote, C::Unsafe},
+  };
+  for (const Rule &r : rules) {
+    t[at(r.from)][at(r.to)] = std::min(t[at(r.from)][at(r.to)], r.forward);
+    t[at(r.to)][at(r.from)] = std::min(t[at(r.to)][at(r.from)], r.backward);
+  }
+  for (int k = 0; k < kScalars; ++k)
+    for (int i = 0; i < kScalars; ++i)
+      for (int j = 0; j < kScalars; ++j)
+        t[i][j] = std::min(t[i][j], std::max(t[i][k], t[k][j]));
+  return t;
+}
+
+} // namespace
+
+Conversion conversion(Scalar from, Scalar to) {
+  static const Table table = build_table();
+  return table[at(from)][at(to)];
+}
+
+std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
+                                         const std::vector<Signature> &cases, bool allow_unsafe) {
+  std::optional<Signature> best;
+  std::tuple<int, int, int> best_rating;
+  for (const Signature &sig : cases) {
+    if (sig.params.size() != actual.size())
+      continue;
+    int unsafe = 0, safe = 0, promote = 0;
+    for (size_t i = 0; i < actual.size(); ++i) {
+      switch (conversion(actual[i], sig.params[i])) {
+      case Conversion::Exact:
+        break;
+      case Conversion::Promote:
+        ++promote;
+        break;
+      case Conversion::Safe:
+        ++safe;
+        break;
+      case Conversion::Unsafe:
+        ++unsafe;
+        break;
+      }
+    }
+    if (unsafe && !allow_unsafe)
+      continue;
+    auto rating = std::make_tuple(unsafe, safe, promote);
+    if (!best || rating < best_rating) {
+      best = sig;
+      best_rating = rating;
+    }
+  }
+  return best;
+}
+
+} // namespace simt

@@ -1,0 +1,32 @@
+// Numba's implicit scalar conversions and overload selection (numba/core/typeconv/rules.py and
+// BaseContext._rate_arguments): how every operator and math function picks its signature.
+#pragma once
+
+#include "frontend/types.h"
+
+#include <optional>
+#include <vector>
+
+namespace simt {
+
+// Ordered from best to worst, as Numba's Conversion kinds.
+enum class Conversion : uint8_t { Exact, Promote, Safe, Unsafe };
+
+// The cheapest implicit conversion from one scalar type to another (every pair converts, at worst
+// unsafely).
+Conversion conversion(Scalar from, Scalar to);
+
+// One typing case of an overloaded operation: the formal parameter types and the result.
+struct Signature {
+  Scalar result;
+  std::vector<Scalar> params;
+};
+
+// The best case for the actual argument types: fewest unsafe, then safe, then promoting
+// conversions; ties go to the earlier case, as Numba's case order decides. Without
+// `allow_unsafe`, cases needing an unsafe conversion are rejected. nullopt when none fits.
+std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
+                                         const std::vector<Signature> &cases,
+                                         bool allow_unsafe = true);
+
+} // namespace simt

@@ -1,0 +1,47 @@
+// Builds one ir::Module: the kernel, its device functions specialised per argument types, and the
+// module-wide shared and constant arrays.
+#pragma once
+
+#include "frontend/ir.h"
+#include "frontend/resolver.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+class ModuleBuilder {
+public:
+  ModuleBuilder();
+
+  // The index in module().functions of `source` typed for `arg_types`, compiling it on first use;
+  // -1 when `source` is being compiled already (a recursive call).
+  int specialize(const std::shared_ptr<FunctionSource> &source, const std::vector<Type> &arg_types);
+  // A shared array declared at `key` (function + source position): one per declaration site.
+  int shared_array(const std::string &key, const ir::SharedArrayDecl &decl);
+  // A constant array frozen from a global, one per (function identity, name).
+  int const_array(const std::string &key, ir::ConstArrayDecl decl);
+
+  // Compiles the kernel as functions[0], drops what its final typing no longer reaches, and lays
+  // out shared memory.
+  ir::Module build(const FunctionSource &kernel, const std::vector<Type> &arg_types);
+
+  const ir::Module &module() const { return module_; }
+
+private:
+  void prune_and_layout();
+
+  ir::Module module_;
+  std::map<std::string, int> specializations_;
+  std::map<std::string, int> shared_keys_;
+  std::map<std::string, int> const_keys_;
+  std::vector<std::string> in_progress_;
+  std::vector<std::shared_ptr<FunctionSource>> sources_; // keeps callee sources alive
+  int next_suffix_ = 1;
+};
+
+std::string function_key(const FunctionSource &source);
+
+} // namespace simt

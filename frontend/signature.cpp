@@ -1,0 +1,171 @@
+// parse_signature: Numba's string signatures and type reprs.
+#include "frontend/compile.h"
+
+#include <cctype>
+#include <stdexcept>
+
+namespace simt {
+
+namespace {
+
+class SignatureParser {
+public:
+  explicit SignatureParser(const std::string &text) : text_(text) {}
+
+  std::vector<Type> parse(Type *return_type) {
+    skip_space();
+    Type result = Type::none();
+    if (peek() != '(') {
+      result = parse_type(true);
+      skip_space();
+      if (peek() != '(')
+        fail("expected '(' after the return type");
+    }
+    expect('(');
+    std::vector<Type> args;
+    skip_space();
+    while (peek() != ')') {
+      args.push_back(parse_type(false));
+      skip_space();
+      if (peek() == ',') {
+        ++pos_;
+        skip_space();
+      } else if (peek() != ')') {
+        fail("expected ',' or ')'");
+      }
+    }
+    expect(')');
+    skip_space();
+    if (pos_ != text_.size())
+      fail("unexpected text after the signature");
+    if (return_type)
+      *return_type = result;
+    return args;
+  }
+
+private:
+  [[noreturn]] void fail(const std::string &why) const {
+    throw std::invalid_argument("bad signature '" + text_ + "': " + why + " at column " +
+                                std::to_string(pos_ + 1));
+  }
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+  }
+  void expect(char c) {
+    skip_space();
+    if (peek() != c)
+      fail(std::string("expected '") + c + "'");
+    ++pos_;
+  }
+  std::string word() {
+    skip_space();
+    size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+  Scalar scalar(const std::string &name) {
+    Scalar s;
+    if (!parse_scalar_name(name, s))
+      fail("unknown type '" + name + "'");
+    return s;
+  }
+
+  Type parse_type(bool allow_void) {
+    size_t start = pos_;
+    std::string name = word();
+    if (name.empty())
+      fail("expected a type");
+    if (name == "void" || name == "none") {
+      if (!allow_void)
+        fail("'" + name + "' is only a return type");
+      return Type::none();
+    }
+    if (name == "array") {
+      skip_space();
+      if (peek() == '(')
+        return parse_array_repr();
+    }
+    pos_ = start;
+    Scalar dtype = scalar(word());
+    skip_space();
+    if (peek() != '[')
+      return Type::scalar_of(dtype);
+    return parse_array_dims(dtype);
+  }
+
+  // array(float32, 2d, C)
+  Type parse_array_repr() {
+    expect('(');
+    Scalar dtype = scalar(word());
+    expect(',');
+    std::string dims = word();
+    if (dims.size() < 2 || dims.back() != 'd' || !std::isdigit(static_cast<unsigned char>(dims[0])))
+      fail("expected the number of dimensions as '2d'");
+    int ndim = std::stoi(dims.substr(0, dims.size() - 1));
+    expect(',');
+    std::string layout = word();
+    if (layout != "C" && layout != "F" && layout != "A")
+      fail("expected layout C, F or A");
+    skip_space();
+    if (peek() == ',') { // Numba's reprs may add ", readonly" / ", aligned=True"
+      while (peek() && peek() != ')')
+        ++pos_;
+    }
+    expect(')');
+    return Type::array_of(dtype, ndim, layout[0]);
+  }
+
+  // float32[:, ::1]: each dimension ':' or '::1'; '::1' last means C, first means F.
+  Type parse_array_dims(Scalar dtype) {
+    expect('[');
+    std::vector<bool> contiguous;
+    while (true) {
+      expect(':');
+      skip_space();
+      bool unit = false;
+      if (peek() == ':') {
+        ++pos_;
+        skip_space();
+        if (peek() != '1')
+          fail("expected '::1'");
+        ++pos_;
+        unit = true;
+      }
+      contiguous.push_back(unit);
+      skip_space();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      expect(']');
+      break;
+    }
+    int ndim = static_cast<int>(contiguous.size());
+    int units = 0;
+    for (bool u : contiguous)
+      units += u;
+    char layout = 'A';
+    if (units == 1 && contiguous.back())
+      layout = 'C';
+    else if (units == 1 && contiguous.front())
+      layout = 'F';
+    else if (units > 0)
+      fail("'::1' may only mark the first or the last dimension");
+    return Type::array_of(dtype, ndim, layout);
+  }
+
+  const std::string &text_;
+  size_t pos_ = 0;
+};
+
+} // namespace
+
+std::vector<Type> parse_signature(const std::string &signature, Type *return_type) {
+  return SignatureParser(signature).parse(return_type);
+}
+
+} // namespace simt

@@ -1,0 +1,288 @@
+#include "frontend/typer.h"
+
+#include <sstream>
+
+namespace simt {
+
+FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source,
+                             const std::vector<Type> &arg_types, bool is_kernel,
+                             std::string unique_name)
+    : module_(module), source_(source), arg_types_(arg_types), is_kernel_(is_kernel),
+      unique_name_(std::move(unique_name)) {
+  std::istringstream lines(source.source);
+  for (std::string line; std::getline(lines, line);)
+    lines_.push_back(line);
+  def_ = parse_function(source.source, source.file, source.first_line);
+}
+
+ir::Function FunctionTyper::run() {
+  if (def_.has_varargs)
+    error(def_.loc, "simt: *args and **kwargs are not supported yet");
+  if (def_.params.size() != arg_types_.size())
+    error(def_.loc, "function '" + def_.name + "' takes " + std::to_string(def_.params.size()) +
+                        " argument" + (def_.params.size() == 1 ? "" : "s") + ", got " +
+                        std::to_string(arg_types_.size()));
+  for (size_t i = 0; i < def_.params.size(); ++i) {
+    locals_.insert(def_.params[i].name);
+    local_types_[def_.params[i].name] = arg_types_[i];
+  }
+  collect_locals(def_.body);
+  constexpr int kMaxRounds = 64;
+  for (int round = 0;; ++round) {
+    start_round();
+    fn_.body = std::move(prologue_);
+    for (ir::Stmt &s : block(def_.body))
+      fn_.body.push_back(std::move(s));
+    if (!changed_ && !deferred_)
+      break;
+    if (!changed_ || round == kMaxRounds)
+      error(deferred_loc_, "local variable '" + deferred_name_ + "' is used before assignment");
+  }
+  fn_.return_type = is_kernel_ ? Type::none() : return_type_.value_or(Type::none());
+  if (returns_none_ && !fn_.return_type.is_none())
+    error(def_.loc, "simt: returning a value on some paths and None on others is not supported "
+                    "yet");
+  return std::move(fn_);
+}
+
+void FunctionTyper::start_round() {
+  fn_ = ir::Function{};
+  fn_.name = unique_name_;
+  fn_.python_name = def_.name;
+  fn_.file = source_.file;
+  fn_.first_line = def_.loc.line;
+  fn_.is_kernel = is_kernel_;
+  slots_.clear();
+  temps_ = 0;
+  loop_depth_ = 0;
+  changed_ = false;
+  deferred_ = false;
+  returns_none_ = false;
+  // Parameters are the first slots. One that is later assigned another type gets a local of
+  // the unified type, initialised from the parameter (renamed "$name").
+  std::vector<std::pair<std::string, Type>> retyped;
+  for (size_t i = 0; i < def_.params.size(); ++i) {
+    const std::string &name = def_.params[i].name;
+    const Type &unified = local_types_[name];
+    if (unified == arg_types_[i]) {
+      slots_[name] = static_cast<int>(fn_.slots.size());
+      fn_.slots.push_back({name, arg_types_[i]});
+    } else {
+      fn_.slots.push_back({"$" + name, arg_types_[i]});
+      retyped.emplace_back(name, unified);
+    }
+  }
+  fn_.num_params = static_cast<int>(fn_.slots.size());
+  prologue_.clear();
+  for (auto &[name, type] : retyped) {
+    int param = 0;
+    while (fn_.slots[param].name != "$" + name)
+      ++param;
+    ir::Stmt s;
+    s.kind = ir::StmtKind::Assign;
+    s.loc = def_.loc;
+    s.slot = slot_for(name, def_.loc);
+    s.exprs.push_back(cast(local(param, def_.loc), type));
+    prologue_.push_back(std::move(s));
+  }
+}
+
+void FunctionTyper::collect_locals(const std::vector<ast::StmtPtr> &body) {
+  for (const auto &s : body) {
+    for (const auto &t : s->targets)
+      collect_target(*t);
+    if (s->target && (s->kind == ast::StmtKind::AugAssign || s->kind == ast::StmtKind::AnnAssign ||
+                      s->kind == ast::StmtKind::For))
+      collect_target(*s->target);
+    collect_locals(s->body);
+    collect_locals(s->orelse);
+  }
+}
+
+void FunctionTyper::collect_target(const ast::Expr &target) {
+  if (target.kind == ast::ExprKind::Name)
+    locals_.insert(target.id);
+  else if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List)
+    for (const auto &e : target.elts)
+      collect_target(*e);
+}
+
+void FunctionTyper::error(ir::Loc loc, const std::string &message) const {
+  int index = loc.line - source_.first_line;
+  std::string line =
+      index >= 0 && index < static_cast<int>(lines_.size()) ? lines_[index] : std::string();
+  throw CompileError(source_.file, loc.line, loc.col, message, line);
+}
+
+ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
+  if (e->type == to)
+    return e;
+  bool convertible = (e->type.is_scalar() && to.is_scalar()) ||
+                     (e->type.is_array() && to.is_array() && e->type.scalar == to.scalar &&
+                      e->type.ndim == to.ndim && to.layout == 'A');
+  if (e->type.is_tuple() && to.is_tuple() && e->type.elems.size() == to.elems.size() &&
+      e->kind == ir::ExprKind::TupleMake) {
+    for (size_t i = 0; i < e->args.size(); ++i)
+      e->args[i] = cast(std::move(e->args[i]), to.elems[i]);
+    e->type = to;
+    return e;
+  }
+  if (!convertible) {
+    if (changed_)
+      return e; // a round that will be redone: types are still settling
+    error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
+  }
+  if (e->kind == ir::ExprKind::Const && to.is_scalar()) {
+    // fold constant conversions so shapes and literals stay constants
+    Scalar from = e->type.scalar;
+    if (is_float(from) && !is_float(to.scalar))
+      e->int_value = static_cast<int64_t>(e->float_value);
+    else if (!is_float(from) && is_float(to.scalar))
+      e->float_value = is_signed(from) || from == Scalar::Bool
+                           ? static_cast<double>(e->int_value)
+                           : static_cast<double>(static_cast<uint64_t>(e->int_value));
+    if (to.scalar == Scalar::Bool)
+      e->int_value = is_float(from) ? e->float_value != 0 : e->int_value != 0;
+    else if (to.scalar == Scalar::F32)
+      e->float_value = static_cast<float>(e->float_value);
+    else if (!is_float(to.scalar) && bit_width(to.scalar) < 64) {
+      int bits = bit_width(to.scalar);
+      uint64_t mask = (uint64_t{1} << bits) - 1;
+      uint64_t v = static_cast<uint64_t>(e->int_value) & mask;
+      if (is_signed(to.scalar) && (v >> (bits - 1)))
+        v |= ~mask;
+      e->int_value = static_cast<int64_t>(v);
+    }
+    e->type = to;
+    return e;
+  }
+  auto c = std::make_unique<ir::Expr>();
+  c->kind = ir::ExprKind::Cast;
+  c->type = to;
+  c->loc = e->loc;
+  c->args.push_back(std::move(e));
+  return c;
+}
+
+ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) const {
+  if (e->type.is_tuple())
+    return scalar_const(Scalar::Bool, !e->type.elems.empty(), 0, e->loc);
+  if (e->type.is_none())
+    return scalar_const(Scalar::Bool, 0, 0, e->loc);
+  if (!e->type.is_scalar())
+    error(e->loc, "the truth value of an array is ambiguous");
+  return cast(std::move(e), Type::scalar_of(Scalar::Bool));
+}
+
+ir::ExprPtr FunctionTyper::scalar_const(Scalar s, int64_t i, double f, ir::Loc loc) const {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = ir::ExprKind::Const;
+  e->type = Type::scalar_of(s);
+  e->loc = loc;
+  e->int_value = i;
+  e->float_value = f;
+  return e;
+}
+
+ir::ExprPtr FunctionTyper::local(int slot, ir::Loc loc) const {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = ir::ExprKind::Local;
+  e->type = fn_.slots[slot].type;
+  e->loc = loc;
+  e->index = slot;
+  return e;
+}
+
+ir::ExprPtr FunctionTyper::clone(const ir::Expr &e) const {
+  auto c = std::make_unique<ir::Expr>();
+  c->kind = e.kind;
+  c->type = e.type;
+  c->loc = e.loc;
+  c->op = e.op;
+  c->int_value = e.int_value;
+  c->float_value = e.float_value;
+  c->index = e.index;
+  c->name = e.name;
+  for (const auto &a : e.args)
+    c->args.push_back(clone(*a));
+  return c;
+}
+
+namespace {
+
+// Whether evaluating `e` twice is as good as once: no effects, nothing a statement in between
+// could change, and cheap.
+bool is_stable(const ir::Expr &e) {
+  switch (e.kind) {
+  case ir::ExprKind::Const:
+  case ir::ExprKind::Local:
+  case ir::ExprKind::Special:
+  case ir::ExprKind::SharedArray:
+  case ir::ExprKind::LocalArray:
+  case ir::ExprKind::ConstArray:
+    return true;
+  case ir::ExprKind::ArrayShape:
+  case ir::ExprKind::ArrayStride:
+  case ir::ExprKind::ArraySize:
+  case ir::ExprKind::TupleGet:
+  case ir::ExprKind::TupleMake:
+    for (const auto &a : e.args)
+      if (!is_stable(*a))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+ir::ExprPtr FunctionTyper::stable(ir::ExprPtr e) {
+  if (is_stable(*e))
+    return e;
+  ir::Loc loc = e->loc;
+  int slot = new_temp(e->type);
+  ir::Stmt s;
+  s.kind = ir::StmtKind::Assign;
+  s.loc = loc;
+  s.slot = slot;
+  s.exprs.push_back(std::move(e));
+  emit(std::move(s));
+  return local(slot, loc);
+}
+
+int FunctionTyper::slot_for(const std::string &name, ir::Loc loc) {
+  auto it = slots_.find(name);
+  if (it != slots_.end())
+    return it->second;
+  auto type = local_types_.find(name);
+  if (type == local_types_.end()) {
+    if (!deferred_) {
+      deferred_name_ = name;
+      deferred_loc_ = loc;
+    }
+    deferred_ = true;
+    throw Deferred{};
+  }
+  int slot = static_cast<int>(fn_.slots.size());
+  fn_.slots.push_back({name, type->second});
+  slots_[name] = slot;
+  return slot;
+}
+
+int FunctionTyper::new_temp(const Type &type) {
+  int slot = static_cast<int>(fn_.slots.size());
+  std::string name = "$"; // appended, not "$" + ...: GCC 12 warns wrongly (-Wrestrict)
+  name += std::to_string(++temps_);
+  fn_.slots.push_back({name, type});
+  return slot;
+}
+
+void FunctionTyper::merge_props(const ir::Properties &p) {
+  fn_.props.uses_barrier |= p.uses_barrier;
+  fn_.props.uses_shared |= p.uses_shared;
+  fn_.props.uses_atomics |= p.uses_atomics;
+  fn_.props.uses_print |= p.uses_print;
+}
+
+} // namespace simt

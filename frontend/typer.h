@@ -1,0 +1,134 @@
+// Type inference of one Python function: AST -> typed ir::Function, with Numba's rules.
+//
+// Locals get one type each, the unification of everything assigned to them. The typer runs over
+// the body repeatedly until no local's type changes; a read of a local whose type is not known
+// yet (assigned later in a loop) defers its statement to the next round.
+#pragma once
+
+#include "frontend/ast.h"
+#include "frontend/compile.h"
+#include "frontend/module_builder.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace simt {
+
+// What an expression denotes at compile time: a typed run-time value (an ir::Expr), or a module,
+// function, dtype, exception class or None that only calls and attributes can use.
+struct Value {
+  enum class Kind : uint8_t { Expr, Path, Dtype, Function, Exception, None };
+  Kind kind = Kind::None;
+  ir::ExprPtr expr;           // Expr
+  std::string path;           // Path: "cuda", "cuda.atomic.add", "math.sin", "builtins.len", ...
+  Scalar dtype = Scalar::F64; // Dtype
+  std::shared_ptr<FunctionSource> function; // Function
+  std::string exception;                    // Exception
+};
+
+class FunctionTyper {
+public:
+  FunctionTyper(ModuleBuilder &module, const FunctionSource &source,
+                const std::vector<Type> &arg_types, bool is_kernel, std::string unique_name);
+  ir::Function run();
+
+private:
+  struct Deferred {}; // a local's type is not known yet in this round
+
+  // rounds
+  void start_round();
+  void collect_locals(const std::vector<ast::StmtPtr> &body);
+  void collect_target(const ast::Expr &target);
+
+  // statements (typer_stmt.cpp)
+  std::vector<ir::Stmt> block(const std::vector<ast::StmtPtr> &body);
+  void stmt(const ast::Stmt &s);
+  void assign(const ast::Expr &target, Value value, ir::Loc loc);
+  void assign_name(const std::string &name, ir::ExprPtr value, ir::Loc loc);
+  void assign_subscript(const ast::Expr &target, ir::ExprPtr value, ir::Loc loc);
+  void unpack(const ast::Expr &target, ir::ExprPtr value, ir::Loc loc);
+  void aug_assign(const ast::Stmt &s);
+  void if_stmt(const ast::Stmt &s);
+  void while_stmt(const ast::Stmt &s);
+  void for_stmt(const ast::Stmt &s);
+  void return_stmt(const ast::Stmt &s);
+  void raise_stmt(const ast::Stmt &s);
+  void assert_stmt(const ast::Stmt &s);
+  void emit(ir::Stmt s);
+
+  // expressions (typer_expr.cpp)
+  Value value(const ast::Expr &e);
+  ir::ExprPtr rvalue(const ast::Expr &e);
+  ir::ExprPtr condition(const ast::Expr &e);
+  Value name(const ast::Expr &e);
+  Value global(const std::string &name, ir::Loc loc);
+  Value from_global(const GlobalValue &g, const std::string &name, ir::Loc loc);
+  Value attribute(const ast::Expr &e);
+  Value path_attribute(const std::string &path, ir::Loc loc);
+  Value array_attribute(ir::ExprPtr array, const std::string &attr, ir::Loc loc);
+  ir::ExprPtr subscript(const ast::Expr &e);
+  std::vector<ir::ExprPtr> array_indices(const ir::Expr &array, const ast::Expr &index,
+                                         ir::Loc loc);
+  ir::ExprPtr unary(const ast::Expr &e);
+  ir::ExprPtr binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr compare(const ast::Expr &e);
+  ir::ExprPtr compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr bool_op(const ast::Expr &e);
+  ir::ExprPtr if_exp(const ast::Expr &e);
+
+  // calls (typer_call.cpp)
+  Value call(const ast::Expr &e);
+  Value call_path(const std::string &path, const ast::Expr &e);
+  Value call_builtin(const std::string &name, const ast::Expr &e);
+  Value call_cuda(const std::string &name, const ast::Expr &e);
+  Value call_math(const std::string &module, const std::string &name, const ast::Expr &e);
+  Value call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e);
+  Value call_atomic(const std::string &name, const ast::Expr &e);
+  Value array_decl(const std::string &kind, const ast::Expr &e);
+  ir::ExprPtr grid(bool size, const ast::Expr &e);
+  ir::ExprPtr min_max(bool is_max, const ast::Expr &e);
+  ir::ExprPtr round(const ast::Expr &e);
+  std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,
+                                           const std::vector<std::string> &params, size_t required);
+  Scalar dtype_of(const ast::Expr &e);
+  std::vector<int64_t> constant_shape(const ast::Expr &e);
+
+  // helpers (typer.cpp)
+  [[noreturn]] void error(ir::Loc loc, const std::string &message) const;
+  ir::ExprPtr cast(ir::ExprPtr e, const Type &to) const;
+  ir::ExprPtr to_bool(ir::ExprPtr e) const;
+  ir::ExprPtr scalar_const(Scalar s, int64_t i, double f, ir::Loc loc) const;
+  ir::ExprPtr local(int slot, ir::Loc loc) const;
+  ir::ExprPtr clone(const ir::Expr &e) const;
+  ir::ExprPtr stable(ir::ExprPtr e); // a copy-safe expr: itself if pure and cheap, else a temp
+  int slot_for(const std::string &name, ir::Loc loc);
+  int new_temp(const Type &type);
+  void merge_props(const ir::Properties &p);
+
+  ModuleBuilder &module_;
+  const FunctionSource &source_;
+  std::vector<Type> arg_types_;
+  bool is_kernel_;
+  std::string unique_name_;
+  ast::FunctionDef def_;
+  std::vector<std::string> lines_;
+  std::set<std::string> locals_;
+  std::map<std::string, Type> local_types_;
+  std::optional<Type> return_type_;
+  bool returns_none_ = false;
+
+  // the current round
+  ir::Function fn_;
+  std::map<std::string, int> slots_;
+  std::vector<ir::Stmt> prologue_; // copies of retyped parameters into their locals
+  std::vector<ir::Stmt> *out_ = nullptr;
+  int temps_ = 0;
+  int loop_depth_ = 0;
+  bool changed_ = false;
+  bool deferred_ = false;
+  std::string deferred_name_;
+  ir::Loc deferred_loc_;
+};
+
+} // namespace simt

@@ -1,0 +1,475 @@
+// Calls: Python builtins, math/NumPy functions, the cuda module, dtype casts, device functions.
+#include "frontend/builtins.h"
+#include "frontend/typer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace simt {
+
+namespace {
+
+ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = kind;
+  e->type = std::move(type);
+  e->loc = loc;
+  return e;
+}
+
+Value expr_value(ir::ExprPtr e) {
+  Value v;
+  v.kind = Value::Kind::Expr;
+  v.expr = std::move(e);
+  return v;
+}
+
+std::string plural(size_t n, const char *word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+ir::ExprPtr special(ir::Op op, int axis, ir::Loc loc) {
+  auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);
+  s->op = op;
+  s->index = axis;
+  return s;
+}
+
+ir::ExprPtr int32_binary(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
+  auto e = make_expr(ir::ExprKind::Binary, Type::scalar_of(Scalar::I32), loc);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+} // namespace
+
+Value FunctionTyper::call(const ast::Expr &e) {
+  Value fn = value(*e.elts[0]);
+  switch (fn.kind) {
+  case Value::Kind::Path:
+    return call_path(fn.path, e);
+  case Value::Kind::Function:
+    return call_function(fn.function, e);
+  case Value::Kind::Dtype: {
+    auto args = call_args(e, scalar_name(fn.dtype), {"value"}, 1);
+    ir::ExprPtr x = rvalue(*args[0]);
+    if (!x->type.is_scalar())
+      error(args[0]->loc, "cannot convert " + x->type.str() + " to " + scalar_name(fn.dtype));
+    return expr_value(fn.dtype == Scalar::Bool ? to_bool(std::move(x))
+                                               : cast(std::move(x), Type::scalar_of(fn.dtype)));
+  }
+  case Value::Kind::Exception:
+    error(e.loc, "simt: exception classes can only be raised");
+  case Value::Kind::None:
+    error(e.loc, "'NoneType' object is not callable");
+  case Value::Kind::Expr:
+    break;
+  }
+  error(e.loc, "'" + fn.expr->type.str() + "' object is not callable");
+}
+
+std::vector<const ast::Expr *> FunctionTyper::call_args(const ast::Expr &e, const std::string &fn,
+                                                        const std::vector<std::string> &params,
+                                                        size_t required) {
+  std::vector<const ast::Expr *> args(params.size(), nullptr);
+  size_t positional = e.elts.size() - 1;
+  size_t given = positional + e.keywords.size();
+  if (positional > params.size() || given < required || given > params.size()) {
+    std::string expected = required == params.size() ? plural(required, "argument")
+                                                     : std::to_string(required) + " to " +
+                                                           plural(params.size(), "argument");
+    error(e.loc, "function " + fn + " expects " + expected + ", got " + std::to_string(given));
+  }
+  for (size_t i = 0; i < positional; ++i)
+    args[i] = e.elts[i + 1].get();
+  for (const ast::Keyword &k : e.keywords) {
+    auto it = std::find(params.begin(), params.end(), k.name);
+    if (it == params.end())
+      error(k.loc, "function " + fn + " got an unexpected keyword argument '" + k.name + "'");
+    size_t i = it - params.begin();
+    if (args[i])
+      error(k.loc, "function " + fn + " got multiple values for argument '" + k.name + "'");
+    args[i] = k.value.get();
+  }
+  for (size_t i = 0; i < required; ++i)
+    if (!args[i])
+      error(e.loc, "function " + fn + " is missing the argument '" + params[i] + "'");
+  return args;
+}
+
+Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
+  if (path.rfind("builtins.", 0) == 0)
+    return call_builtin(path.substr(9), e);
+  if (path.rfind("cuda.", 0) == 0)
+    return call_cuda(path.substr(5), e);
+  if (path == "numpy.abs" || path == "numpy.absolute")
+    return call_builtin("abs", e);
+  if (path.rfind("math.", 0) == 0)
+    return call_math("math", path.substr(5), e);
+  if (path.rfind("numpy.", 0) == 0)
+    return call_math("numpy", path.substr(6), e);
+  error(e.loc, "simt: calling '" + path + "' is not supported yet");
+}
+
+Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
+  if (name == "range")
+    error(e.loc, "simt: range() outside a for loop is not supported yet");
+  if (name == "print") {
+    if (!e.keywords.empty())
+      error(e.loc, "simt: print() keyword arguments are not supported yet");
+    ir::Stmt s;
+    s.kind = ir::StmtKind::Print;
+    s.loc = e.loc;
+    for (size_t i = 1; i < e.elts.size(); ++i) {
+      Value v = value(*e.elts[i]);
+      if (v.kind != Value::Kind::Expr ||
+          (v.expr->kind != ir::ExprKind::String && !v.expr->type.is_scalar()))
+        error(e.elts[i]->loc, "simt: print() of this value is not supported yet");
+      s.exprs.push_back(std::move(v.expr));
+    }
+    fn_.props.uses_print = true;
+    emit(std::move(s));
+    return Value{};
+  }
+  if (name == "min" || name == "max")
+    return expr_value(min_max(name == "max", e));
+  if (name == "round")
+    return expr_value(round(e));
+  if (name == "pow") {
+    auto args = call_args(e, "pow", {"base", "exp"}, 2);
+    ir::ExprPtr base = rvalue(*args[0]);
+    return expr_value(binary("**", std::move(base), rvalue(*args[1]), e.loc));
+  }
+  auto args = call_args(e, name, {"x"}, 1);
+  ir::ExprPtr x = rvalue(*args[0]);
+  if (name == "len") {
+    if (x->type.is_tuple())
+      return expr_value(scalar_const(Scalar::I64, x->type.elems.size(), 0, e.loc));
+    if (!x->type.is_array())
+      error(e.loc, "object of type " + x->type.str() + " has no len()");
+    auto shape = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), e.loc);
+    shape->index = 0;
+    shape->args.push_back(std::move(x));
+    return expr_value(std::move(shape));
+  }
+  if (!x->type.is_scalar())
+    error(args[0]->loc, "function " + name + " does not accept " + x->type.str());
+  if (name == "int")
+    return expr_value(cast(std::move(x), Type::scalar_of(Scalar::I64)));
+  if (name == "float")
+    return expr_value(cast(std::move(x), Type::scalar_of(Scalar::F64)));
+  if (name == "bool")
+    return expr_value(to_bool(std::move(x)));
+  // abs keeps the operand's type (Numba's Abs cases); bools count as int64
+  Scalar s = x->type.scalar;
+  if (s == Scalar::Bool) {
+    x = cast(std::move(x), Type::scalar_of(Scalar::I64));
+    s = Scalar::I64;
+  }
+  if (is_integer(s) && !is_signed(s))
+    return expr_value(std::move(x));
+  auto a = make_expr(ir::ExprKind::Intrinsic, x->type, e.loc);
+  a->name = is_float(s) ? "fabs" : "iabs";
+  a->args.push_back(std::move(x));
+  return expr_value(std::move(a));
+}
+
+ir::ExprPtr FunctionTyper::min_max(bool is_max, const ast::Expr &e) {
+  const char *fn = is_max ? "max" : "min";
+  if (!e.keywords.empty())
+    error(e.loc, std::string("simt: ") + fn + "() keyword arguments are not supported yet");
+  if (e.elts.size() < 3)
+    error(e.loc, std::string("simt: ") + fn + "() of fewer than 2 arguments is not supported yet");
+  std::vector<ir::ExprPtr> args;
+  Type type;
+  for (size_t i = 1; i < e.elts.size(); ++i) {
+    args.push_back(rvalue(*e.elts[i]));
+    if (!args.back()->type.is_scalar())
+      error(e.elts[i]->loc, std::string("simt: ") + fn + "() of " + args.back()->type.str() +
+                                " is not supported yet");
+    if (i == 1)
+      type = args.back()->type;
+    else
+      unify(type, args.back()->type, type); // Numba unifies the arguments' types
+  }
+  ir::ExprPtr result = cast(std::move(args[0]), type);
+  for (size_t i = 1; i < args.size(); ++i) {
+    ir::ExprPtr next = cast(std::move(args[i]), type);
+    ir::ExprPtr combined;
+    if (type.scalar == Scalar::Bool) {
+      combined = make_expr(ir::ExprKind::Binary, type, e.loc);
+      combined->op = is_max ? ir::Op::BitOr : ir::Op::BitAnd;
+    } else {
+      combined = make_expr(ir::ExprKind::Intrinsic, type, e.loc);
+      combined->name = std::string(is_float(type.scalar) ? "f" : "i") + fn;
+    }
+    combined->args.push_back(std::move(result));
+    combined->args.push_back(std::move(next));
+    result = std::move(combined);
+  }
+  return result;
+}
+
+ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
+  auto args = call_args(e, "round", {"number", "ndigits"}, 1);
+  ir::ExprPtr x = rvalue(*args[0]);
+  if (!x->type.is_scalar())
+    error(args[0]->loc, "function round does not accept " + x->type.str());
+  Type real = Type::scalar_of(is_float(x->type.scalar) ? x->type.scalar : Scalar::F64);
+  auto round_even = [&](ir::ExprPtr v) {
+    auto r = make_expr(ir::ExprKind::Intrinsic, v->type, e.loc);
+    r->name = "round_even";
+    r->args.push_back(std::move(v));
+    return r;
+  };
+  x = cast(std::move(x), real);
+  if (!args[1])
+    return cast(round_even(std::move(x)), Type::scalar_of(Scalar::I64));
+  ir::ExprPtr digits = rvalue(*args[1]);
+  if (digits->kind != ir::ExprKind::Const || !is_integer(digits->type.scalar) ||
+      digits->int_value < -22 || digits->int_value > 22)
+    error(args[1]->loc, "simt: round() digits other than a constant in [-22, 22] are not "
+                        "supported yet");
+  int64_t n = digits->int_value;
+  double scale = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
+  // round(x, n) = round_even(x * 10**n) / 10**n (for n < 0: round_even(x / 10**-n) * 10**-n)
+  auto scaled = make_expr(ir::ExprKind::Binary, real, e.loc);
+  scaled->op = n >= 0 ? ir::Op::Mul : ir::Op::TrueDiv;
+  scaled->args.push_back(std::move(x));
+  scaled->args.push_back(scalar_const(real.scalar, 0, scale, e.loc));
+  auto result = make_expr(ir::ExprKind::Binary, real, e.loc);
+  result->op = n >= 0 ? ir::Op::TrueDiv : ir::Op::Mul;
+  result->args.push_back(round_even(std::move(scaled)));
+  result->args.push_back(scalar_const(real.scalar, 0, scale, e.loc));
+  return result;
+}
+
+Value FunctionTyper::call_math(const std::string &module, const std::string &name,
+                               const ast::Expr &e) {
+  const MathFunction *fn = find_math_function(module, name);
+  std::string full = module + "." + name;
+  if (!fn)
+    error(e.loc, "simt: calling '" + full + "' is not supported yet");
+  if (!e.keywords.empty())
+    error(e.loc, "function " + full + " takes no keyword arguments");
+  size_t arity = fn->cases.front().params.size();
+  if (e.elts.size() - 1 != arity)
+    error(e.loc, "function " + full + " expects " + plural(arity, "argument") + ", got " +
+                     std::to_string(e.elts.size() - 1));
+  std::vector<ir::ExprPtr> args;
+  std::vector<Scalar> types;
+  for (size_t i = 1; i < e.elts.size(); ++i) {
+    args.push_back(rvalue(*e.elts[i]));
+    if (!args.back()->type.is_scalar())
+      error(e.elts[i]->loc, "function " + full + " does not accept " + args.back()->type.str());
+    types.push_back(args.back()->type.scalar);
+  }
+  Signature sig = *select_overload(types, fn->cases);
+  Type result = Type::scalar_of(sig.result);
+  if (fn->intrinsic == "degrees" || fn->intrinsic == "radians") {
+    auto m = make_expr(ir::ExprKind::Binary, result, e.loc);
+    m->op = ir::Op::Mul;
+    m->args.push_back(cast(cast(std::move(args[0]), Type::scalar_of(sig.params[0])), result));
+    double factor = fn->intrinsic == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
+    m->args.push_back(scalar_const(sig.result, 0, factor, e.loc));
+    return expr_value(std::move(m));
+  }
+  auto call = make_expr(ir::ExprKind::Intrinsic, result, e.loc);
+  call->name = fn->intrinsic;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Scalar param = sig.params[i];
+    // intrinsics take floats: integer cases convert to the float of the result (or float64 for
+    // the predicates); ldexp keeps its int32 exponent
+    Scalar operand = param;
+    if (!is_float(param) && !(fn->intrinsic == "ldexp" && i == 1))
+      operand = sig.result == Scalar::Bool ? Scalar::F64 : sig.result;
+    call->args.push_back(
+        cast(cast(std::move(args[i]), Type::scalar_of(param)), Type::scalar_of(operand)));
+  }
+  return expr_value(std::move(call));
+}
+
+Value FunctionTyper::call_cuda(const std::string &name, const ast::Expr &e) {
+  if (name == "grid" || name == "gridsize")
+    return expr_value(grid(name == "gridsize", e));
+  if (name == "syncthreads") {
+    call_args(e, "cuda.syncthreads", {}, 0);
+    ir::Stmt s;
+    s.kind = ir::StmtKind::SyncThreads;
+    s.loc = e.loc;
+    fn_.props.uses_barrier = true;
+    emit(std::move(s));
+    return Value{};
+  }
+  if (name == "shared.array" || name == "local.array")
+    return array_decl(name.substr(0, name.find('.')), e);
+  if (name == "const.array_like") {
+    auto args = call_args(e, "cuda.const.array_like", {"ndarray"}, 1);
+    ir::ExprPtr a = rvalue(*args[0]);
+    if (a->kind != ir::ExprKind::ConstArray)
+      error(args[0]->loc, "cuda.const.array_like expects a global NumPy array");
+    return expr_value(std::move(a));
+  }
+  if (name.rfind("atomic.", 0) == 0)
+    return call_atomic(name.substr(7), e);
+  error(e.loc, "simt: calling 'cuda." + name + "' is not supported yet");
+}
+
+ir::ExprPtr FunctionTyper::grid(bool size, const ast::Expr &e) {
+  const std::string fn = size ? "cuda.gridsize" : "cuda.grid";
+  auto args = call_args(e, fn, {"ndim"}, 1);
+  ir::ExprPtr ndim = rvalue(*args[0]);
+  if (ndim->kind != ir::ExprKind::Const || !is_integer(ndim->type.scalar) || ndim->int_value < 1 ||
+      ndim->int_value > 3)
+    error(args[0]->loc, fn + "() argument must be the constant 1, 2 or 3");
+  int n = static_cast<int>(ndim->int_value);
+  std::vector<ir::ExprPtr> axes;
+  for (int axis = 0; axis < n; ++axis) {
+    if (size) // blockDim * gridDim
+      axes.push_back(int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, axis, e.loc),
+                                  special(ir::Op::GridDim, axis, e.loc), e.loc));
+    else // threadIdx + blockIdx * blockDim
+      axes.push_back(int32_binary(ir::Op::Add, special(ir::Op::ThreadIdx, axis, e.loc),
+                                  int32_binary(ir::Op::Mul, special(ir::Op::BlockIdx, axis, e.loc),
+                                               special(ir::Op::BlockDim, axis, e.loc), e.loc),
+                                  e.loc));
+  }
+  if (n == 1)
+    return std::move(axes[0]);
+  auto t = make_expr(ir::ExprKind::TupleMake,
+                     Type::tuple_of(std::vector<Type>(n, Type::scalar_of(Scalar::I32))), e.loc);
+  t->args = std::move(axes);
+  return t;
+}
+
+Scalar FunctionTyper::dtype_of(const ast::Expr &e) {
+  Scalar s;
+  if (e.kind == ast::ExprKind::String) {
+    if (!parse_scalar_name(e.text, s))
+      error(e.loc, "unknown dtype '" + e.text + "'");
+    return s;
+  }
+  Value v = value(e);
+  if (v.kind != Value::Kind::Dtype)
+    error(e.loc, "expected a dtype such as numpy.float32");
+  return v.dtype;
+}
+
+std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
+  ir::ExprPtr v = rvalue(e);
+  auto is_int_const = [](const ir::Expr &x) {
+    return x.kind == ir::ExprKind::Const && x.type.is_scalar() && is_integer(x.type.scalar);
+  };
+  std::vector<int64_t> shape;
+  if (is_int_const(*v))
+    shape.push_back(v->int_value);
+  else if (v->kind == ir::ExprKind::TupleMake && !v->args.empty() &&
+           std::all_of(v->args.begin(), v->args.end(),
+                       [&](const ir::ExprPtr &x) { return is_int_const(*x); }))
+    for (const auto &x : v->args)
+      shape.push_back(x->int_value);
+  else
+    error(e.loc, "array shapes must be constant integers or tuples of them");
+  for (int64_t d : shape)
+    if (d < 0)
+      error(e.loc, "array dimensions must not be negative");
+  return shape;
+}
+
+Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
+  auto args = call_args(e, "cuda." + kind + ".array", {"shape", "dtype"}, 2);
+  std::vector<int64_t> shape = constant_shape(*args[0]);
+  Scalar dtype = dtype_of(*args[1]);
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
+  int ndim = static_cast<int>(shape.size());
+  if (kind == "local") {
+    if (count == 0)
+      error(args[0]->loc, "local arrays need a non-zero size");
+    fn_.local_arrays.push_back({dtype, shape});
+    auto a = make_expr(ir::ExprKind::LocalArray, Type::array_of(dtype, ndim, 'C', MemSpace::Local),
+                       e.loc);
+    a->index = static_cast<int>(fn_.local_arrays.size()) - 1;
+    return expr_value(std::move(a));
+  }
+  ir::SharedArrayDecl decl;
+  decl.dtype = dtype;
+  decl.dynamic = count == 0;
+  if (decl.dynamic && ndim != 1)
+    error(args[0]->loc, "dynamic shared arrays (size 0) must be 1-dimensional");
+  if (!decl.dynamic)
+    decl.shape = shape;
+  std::string key =
+      unique_name_ + "@" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col);
+  auto a = make_expr(ir::ExprKind::SharedArray, Type::array_of(dtype, ndim, 'C', MemSpace::Shared),
+                     e.loc);
+  a->index = module_.shared_array(key, decl);
+  fn_.props.uses_shared = true;
+  return expr_value(std::move(a));
+}
+
+Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
+  const AtomicFunction *fn = find_atomic_function(name);
+  std::string full = "cuda.atomic." + name;
+  if (!fn)
+    error(e.loc, "simt: calling '" + full + "' is not supported yet");
+  bool cas = fn->op == ir::Op::AtomicCas;
+  auto args = call_args(e, full,
+                        cas ? std::vector<std::string>{"ary", "old", "val"}
+                            : std::vector<std::string>{"ary", "idx", "val"},
+                        3);
+  ir::ExprPtr array = rvalue(*args[0]);
+  if (!array->type.is_array())
+    error(args[0]->loc, full + " expects an array, got " + array->type.str());
+  if (array->type.space == MemSpace::Const)
+    error(args[0]->loc, "cannot store to a read-only constant array");
+  Scalar dtype = array->type.scalar;
+  if (std::find(fn->dtypes.begin(), fn->dtypes.end(), dtype) == fn->dtypes.end())
+    error(e.loc, full + " does not support " + scalar_name(dtype) + " arrays");
+  std::vector<ir::ExprPtr> indices;
+  if (cas) {
+    if (array->type.ndim != 1)
+      error(args[0]->loc, full + " expects a 1-dimensional array");
+    indices.push_back(scalar_const(Scalar::I64, 0, 0, e.loc)); // Numba swaps ary[0]
+  } else {
+    indices = array_indices(*array, *args[1], args[1]->loc);
+  }
+  auto atomic = make_expr(ir::ExprKind::Atomic, Type::scalar_of(dtype), e.loc);
+  atomic->op = fn->op;
+  atomic->args.push_back(std::move(array));
+  for (auto &i : indices)
+    atomic->args.push_back(std::move(i));
+  for (size_t i = cas ? 1 : 2; i < 3; ++i) {
+    ir::ExprPtr v = rvalue(*args[i]);
+    if (!v->type.is_scalar())
+      error(args[i]->loc, full + " expects a number, got " + v->type.str());
+    atomic->args.push_back(cast(std::move(v), Type::scalar_of(dtype)));
+  }
+  fn_.props.uses_atomics = true;
+  return expr_value(std::move(atomic));
+}
+
+Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e) {
+  if (!e.keywords.empty())
+    error(e.loc, "simt: keyword arguments to device functions are not supported yet");
+  std::vector<ir::ExprPtr> args;
+  std::vector<Type> types;
+  for (size_t i = 1; i < e.elts.size(); ++i) {
+    args.push_back(rvalue(*e.elts[i]));
+    types.push_back(args.back()->type);
+  }
+  int index = module_.specialize(fn, types);
+  if (index < 0)
+    error(e.loc, "simt: recursive device functions are not supported yet");
+  const ir::Function &callee = module_.module().functions[index];
+  merge_props(callee.props);
+  auto call = make_expr(ir::ExprKind::Call, callee.return_type, e.loc);
+  call->index = index;
+  call->args = std::move(args);
+  return expr_value(std::move(call));
+}
+
+} // namespace simt

@@ -1,0 +1,530 @@
+// Expressions -> ir::Expr, with Numba's typing of names, operators and attributes.
+#include "frontend/builtins.h"
+#include "frontend/typer.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace simt {
+
+namespace {
+
+ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = kind;
+  e->type = std::move(type);
+  e->loc = loc;
+  return e;
+}
+
+Value expr_value(ir::ExprPtr e) {
+  Value v;
+  v.kind = Value::Kind::Expr;
+  v.expr = std::move(e);
+  return v;
+}
+
+Value path_value(std::string path) {
+  Value v;
+  v.kind = Value::Kind::Path;
+  v.path = std::move(path);
+  return v;
+}
+
+// Paths a kernel may name (calls are checked again by the call typer).
+bool is_known_path(const std::string &path) {
+  static const std::set<std::string> cuda = {
+      "cuda.grid",        "cuda.gridsize",     "cuda.syncthreads",
+      "cuda.shared",      "cuda.shared.array", "cuda.local",
+      "cuda.local.array", "cuda.const",        "cuda.const.array_like",
+      "cuda.atomic",      "cuda.threadIdx",    "cuda.blockIdx",
+      "cuda.blockDim",    "cuda.gridDim"};
+  if (cuda.count(path))
+    return true;
+  if (path.rfind("cuda.atomic.", 0) == 0)
+    return find_atomic_function(path.substr(12)) != nullptr;
+  auto dot = path.find('.');
+  if (dot == std::string::npos)
+    return false;
+  std::string module = path.substr(0, dot), name = path.substr(dot + 1);
+  if (module == "builtins")
+    return is_builtin_function(name);
+  if (module == "numpy" && (name == "abs" || name == "absolute"))
+    return true;
+  return find_math_function(module, name) != nullptr;
+}
+
+std::string canonical_module(const std::string &name) {
+  if (name == "numba.cuda" || name == "cuda")
+    return "cuda";
+  if (name == "numba.types" || name == "numba.core.types")
+    return "numba";
+  return name;
+}
+
+ir::Op special_register(const std::string &name) {
+  if (name == "threadIdx")
+    return ir::Op::ThreadIdx;
+  if (name == "blockIdx")
+    return ir::Op::BlockIdx;
+  if (name == "blockDim")
+    return ir::Op::BlockDim;
+  return ir::Op::GridDim;
+}
+
+} // namespace
+
+Value FunctionTyper::value(const ast::Expr &e) {
+  switch (e.kind) {
+  case ast::ExprKind::Name:
+    return name(e);
+  case ast::ExprKind::Int:
+    if (e.int_overflow)
+      error(e.loc, "integer literal too large for int64");
+    return expr_value(scalar_const(Scalar::I64, e.int_value, 0, e.loc));
+  case ast::ExprKind::Float:
+    return expr_value(scalar_const(Scalar::F64, 0, e.float_value, e.loc));
+  case ast::ExprKind::Bool:
+    return expr_value(scalar_const(Scalar::Bool, e.int_value, 0, e.loc));
+  case ast::ExprKind::None:
+    return Value{};
+  case ast::ExprKind::String: {
+    auto s = make_expr(ir::ExprKind::String, Type::none(), e.loc);
+    s->name = e.text;
+    return expr_value(std::move(s));
+  }
+  case ast::ExprKind::Tuple: {
+    std::vector<ir::ExprPtr> elems;
+    std::vector<Type> types;
+    for (const auto &elt : e.elts) {
+      elems.push_back(rvalue(*elt));
+      types.push_back(elems.back()->type);
+    }
+    auto t = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(types), e.loc);
+    t->args = std::move(elems);
+    return expr_value(std::move(t));
+  }
+  case ast::ExprKind::UnaryOp:
+    return expr_value(unary(e));
+  case ast::ExprKind::BinOp: {
+    ir::ExprPtr lhs = rvalue(*e.elts[0]);
+    return expr_value(binary(e.op, std::move(lhs), rvalue(*e.elts[1]), e.loc));
+  }
+  case ast::ExprKind::BoolOp:
+    return expr_value(bool_op(e));
+  case ast::ExprKind::Compare:
+    return expr_value(compare(e));
+  case ast::ExprKind::IfExp:
+    return expr_value(if_exp(e));
+  case ast::ExprKind::Call:
+    return call(e);
+  case ast::ExprKind::Attribute:
+    return attribute(e);
+  case ast::ExprKind::Subscript:
+    return expr_value(subscript(e));
+  case ast::ExprKind::Slice:
+    error(e.loc, "simt: array slicing/views are not supported yet");
+  case ast::ExprKind::List:
+    error(e.loc, "simt: lists are not supported yet");
+  }
+  error(e.loc, "simt: this expression is not supported yet");
+}
+
+ir::ExprPtr FunctionTyper::rvalue(const ast::Expr &e) {
+  Value v = value(e);
+  switch (v.kind) {
+  case Value::Kind::Expr:
+    if (v.expr->kind == ir::ExprKind::String)
+      error(e.loc, "simt: strings are only supported as print arguments and messages");
+    return std::move(v.expr);
+  case Value::Kind::None:
+    error(e.loc, "simt: None is not supported as a value here");
+  case Value::Kind::Path:
+    error(e.loc, "simt: '" + v.path + "' is not supported as a value");
+  case Value::Kind::Dtype:
+    error(e.loc, "simt: the type " + scalar_name(v.dtype) + " is not supported as a value");
+  case Value::Kind::Function:
+    error(e.loc, "simt: functions are not supported as values yet");
+  case Value::Kind::Exception:
+    error(e.loc, "simt: exception classes are not supported as values");
+  }
+  error(e.loc, "simt: this expression is not supported yet");
+}
+
+ir::ExprPtr FunctionTyper::condition(const ast::Expr &e) { return to_bool(rvalue(e)); }
+
+Value FunctionTyper::name(const ast::Expr &e) {
+  if (locals_.count(e.id))
+    return expr_value(local(slot_for(e.id, e.loc), e.loc));
+  return global(e.id, e.loc);
+}
+
+Value FunctionTyper::global(const std::string &name, ir::Loc loc) {
+  GlobalValue g;
+  if (source_.resolver)
+    g = source_.resolver->resolve(name);
+  return from_global(g, name, loc);
+}
+
+Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, ir::Loc loc) {
+  using K = GlobalValue::Kind;
+  switch (g.kind) {
+  case K::Unknown:
+    if (is_builtin_function(name))
+      return path_value("builtins." + name);
+    if (is_builtin_exception(name)) {
+      Value v;
+      v.kind = Value::Kind::Exception;
+      v.exception = name;
+      return v;
+    }
+    error(loc, "unknown name '" + name + "'");
+  case K::Int:
+    return expr_value(scalar_const(g.scalar, g.int_value, 0, loc));
+  case K::Float:
+    return expr_value(scalar_const(g.scalar, 0, g.float_value, loc));
+  case K::Bool:
+    return expr_value(scalar_const(Scalar::Bool, g.int_value != 0, 0, loc));
+  case K::None:
+    return Value{};
+  case K::Tuple: {
+    std::vector<ir::ExprPtr> elems;
+    std::vector<Type> types;
+    for (const GlobalValue &elem : g.elems) {
+      Value v = from_global(elem, name, loc);
+      if (v.kind != Value::Kind::Expr)
+        error(loc, "simt: global tuple '" + name + "' holds something other than numbers");
+      types.push_back(v.expr->type);
+      elems.push_back(std::move(v.expr));
+    }
+    auto t = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(types), loc);
+    t->args = std::move(elems);
+    return expr_value(std::move(t));
+  }
+  case K::Array: {
+    ir::ConstArrayDecl decl;
+    decl.dtype = g.scalar;
+    decl.shape = g.shape;
+    decl.data = g.data;
+    int index = module_.const_array(function_key(source_) + ":" + name, std::move(decl));
+    auto a = make_expr(
+        ir::ExprKind::ConstArray,
+        Type::array_of(g.scalar, static_cast<int>(g.shape.size()), 'C', MemSpace::Const), loc);
+    a->index = index;
+    return expr_value(std::move(a));
+  }
+  case K::Module: {
+    std::string module = canonical_module(g.module_name);
+    if (module != "cuda" && module != "math" && module != "numpy" && module != "numba")
+      error(loc, "simt: module '" + g.module_name + "' is not supported yet");
+    return path_value(module);
+  }
+  case K::ModuleMember:
+    return path_attribute(canonical_module(g.module_name) + "." + g.member, loc);
+  case K::Dtype: {
+    Value v;
+    v.kind = Value::Kind::Dtype;
+    v.dtype = g.scalar;
+    return v;
+  }
+  case K::ArrayType:
+    error(loc, "simt: array types are only supported in signatures");
+  case K::Function: {
+    Value v;
+    v.kind = Value::Kind::Function;
+    v.function = g.function;
+    return v;
+  }
+  case K::Exception: {
+    Value v;
+    v.kind = Value::Kind::Exception;
+    v.exception = g.member;
+    return v;
+  }
+  case K::Builtin:
+    if (!is_builtin_function(g.member))
+      error(loc, "simt: the builtin '" + g.member + "' is not supported yet");
+    return path_value("builtins." + g.member);
+  }
+  error(loc, "unknown name '" + name + "'");
+}
+
+Value FunctionTyper::attribute(const ast::Expr &e) {
+  Value base = value(*e.elts[0]);
+  if (base.kind == Value::Kind::Path)
+    return path_attribute(base.path + "." + e.id, e.loc);
+  if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
+    return array_attribute(std::move(base.expr), e.id, e.loc);
+  if (base.kind == Value::Kind::Expr)
+    error(e.loc, "unknown attribute '" + e.id + "' of " + base.expr->type.str());
+  error(e.loc, "unknown attribute '" + e.id + "'");
+}
+
+Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
+  auto dot = path.rfind('.');
+  std::string owner = path.substr(0, dot), attr = path.substr(dot + 1);
+  if (owner == "cuda.threadIdx" || owner == "cuda.blockIdx" || owner == "cuda.blockDim" ||
+      owner == "cuda.gridDim") {
+    if (attr != "x" && attr != "y" && attr != "z")
+      error(loc, "unknown attribute '" + path + "'");
+    auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);
+    s->op = special_register(owner.substr(5));
+    s->index = attr[0] - 'x';
+    return expr_value(std::move(s));
+  }
+  if (path == "cuda.laneid" || path == "cuda.warpsize") {
+    auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);
+    s->op = path == "cuda.laneid" ? ir::Op::LaneId : ir::Op::WarpSize;
+    return expr_value(std::move(s));
+  }
+  if (owner == "math" || owner == "numpy") {
+    static const std::map<std::string, double> constants = {{"pi", std::numbers::pi},
+                                                            {"e", std::numbers::e},
+                                                            {"tau", 2 * std::numbers::pi},
+                                                            {"inf", HUGE_VAL},
+                                                            {"nan", std::nan("")}};
+    auto c = constants.find(attr);
+    if (c != constants.end() && (owner == "math" || attr != "tau"))
+      return expr_value(scalar_const(Scalar::F64, 0, c->second, loc));
+  }
+  Scalar dtype;
+  if ((owner == "numpy" || owner == "numba") && parse_scalar_name(attr, dtype)) {
+    Value v;
+    v.kind = Value::Kind::Dtype;
+    v.dtype = dtype;
+    return v;
+  }
+  if (path == "numba.cuda")
+    return path_value("cuda");
+  if (!is_known_path(path))
+    error(loc, "unknown attribute '" + path + "'");
+  return path_value(path);
+}
+
+Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr, ir::Loc loc) {
+  const Type type = array->type;
+  if (attr == "shape" || attr == "strides") {
+    array = stable(std::move(array));
+    std::vector<Type> types(type.ndim, Type::scalar_of(Scalar::I64));
+    auto t = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(types), loc);
+    for (int axis = 0; axis < type.ndim; ++axis) {
+      auto e = make_expr(attr == "shape" ? ir::ExprKind::ArrayShape : ir::ExprKind::ArrayStride,
+                         Type::scalar_of(Scalar::I64), loc);
+      e->index = axis;
+      e->args.push_back(clone(*array));
+      t->args.push_back(std::move(e));
+    }
+    return expr_value(std::move(t));
+  }
+  if (attr == "size") {
+    auto e = make_expr(ir::ExprKind::ArraySize, Type::scalar_of(Scalar::I64), loc);
+    e->args.push_back(std::move(array));
+    return expr_value(std::move(e));
+  }
+  if (attr == "ndim")
+    return expr_value(scalar_const(Scalar::I64, type.ndim, 0, loc));
+  if (attr == "dtype") {
+    Value v;
+    v.kind = Value::Kind::Dtype;
+    v.dtype = type.scalar;
+    return v;
+  }
+  error(loc, "unknown attribute '" + attr + "' of " + type.str());
+}
+
+ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
+  ir::ExprPtr base = rvalue(*e.elts[0]);
+  if (base->type.is_array()) {
+    auto indices = array_indices(*base, *e.elts[1], e.loc);
+    auto load = make_expr(ir::ExprKind::ArrayLoad, Type::scalar_of(base->type.scalar), e.loc);
+    load->args.push_back(std::move(base));
+    for (auto &i : indices)
+      load->args.push_back(std::move(i));
+    return load;
+  }
+  if (!base->type.is_tuple())
+    error(e.loc, "cannot index " + base->type.str());
+  if (e.elts[1]->kind == ast::ExprKind::Slice)
+    error(e.loc, "simt: tuple slicing is not supported yet");
+  ir::ExprPtr index = rvalue(*e.elts[1]);
+  if (index->kind != ir::ExprKind::Const || !index->type.is_scalar() ||
+      is_float(index->type.scalar))
+    error(e.elts[1]->loc, "simt: tuple indices must be constant integers");
+  int64_t size = static_cast<int64_t>(base->type.elems.size());
+  int64_t i = index->int_value < 0 ? index->int_value + size : index->int_value;
+  if (i < 0 || i >= size)
+    error(e.elts[1]->loc, "tuple index out of range");
+  if (base->kind == ir::ExprKind::TupleMake)
+    return std::move(base->args[i]);
+  auto get = make_expr(ir::ExprKind::TupleGet, base->type.elems[i], e.loc);
+  get->index = static_cast<int>(i);
+  get->args.push_back(std::move(base));
+  return get;
+}
+
+std::vector<ir::ExprPtr> FunctionTyper::array_indices(const ir::Expr &array, const ast::Expr &index,
+                                                      ir::Loc loc) {
+  auto is_slice = [](const ast::Expr &x) { return x.kind == ast::ExprKind::Slice; };
+  std::vector<ir::ExprPtr> indices;
+  if (index.kind == ast::ExprKind::Tuple) {
+    for (const auto &elt : index.elts) {
+      if (is_slice(*elt))
+        error(elt->loc, "simt: array slicing/views are not supported yet");
+      indices.push_back(rvalue(*elt));
+    }
+  } else {
+    if (is_slice(index))
+      error(index.loc, "simt: array slicing/views are not supported yet");
+    ir::ExprPtr v = rvalue(index);
+    if (v->type.is_tuple() && v->kind == ir::ExprKind::TupleMake) {
+      for (auto &a : v->args)
+        indices.push_back(std::move(a));
+    } else if (v->type.is_tuple()) {
+      v = stable(std::move(v));
+      for (size_t i = 0; i < v->type.elems.size(); ++i) {
+        auto get = make_expr(ir::ExprKind::TupleGet, v->type.elems[i], v->loc);
+        get->index = static_cast<int>(i);
+        get->args.push_back(clone(*v));
+        indices.push_back(std::move(get));
+      }
+    } else {
+      indices.push_back(std::move(v));
+    }
+  }
+  int ndim = array.type.ndim;
+  if (static_cast<int>(indices.size()) < ndim)
+    error(loc, "simt: array slicing/views are not supported yet");
+  if (static_cast<int>(indices.size()) > ndim)
+    error(loc, "wrong number of indices: " + std::to_string(indices.size()) + " for a " +
+                   std::to_string(ndim) + "-dimensional array");
+  for (auto &i : indices) {
+    if (!i->type.is_scalar() || !is_integer(i->type.scalar))
+      error(i->loc, "array indices must be integers, not " + i->type.str());
+    i = cast(std::move(i), Type::scalar_of(Scalar::I64));
+  }
+  return indices;
+}
+
+ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
+  ir::ExprPtr operand = rvalue(*e.elts[0]);
+  if (e.op == "not") {
+    auto n = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), e.loc);
+    n->op = ir::Op::Not;
+    n->args.push_back(to_bool(std::move(operand)));
+    return n;
+  }
+  if (!operand->type.is_scalar())
+    error(e.loc, "bad operand type for unary " + e.op + ": " + operand->type.str());
+  auto sig = unary_operator_signature(e.op, operand->type.scalar);
+  if (!sig)
+    error(e.loc, "bad operand type for unary " + e.op + ": " + operand->type.str());
+  Type result = Type::scalar_of(sig->result);
+  auto u = make_expr(ir::ExprKind::Unary, result, e.loc);
+  u->op = e.op == "-" ? ir::Op::Neg : e.op == "+" ? ir::Op::Pos : ir::Op::Invert;
+  if (e.op == "~" && sig->result == Scalar::Bool)
+    u->op = ir::Op::Not; // Numba follows NumPy: ~ on a bool is logical not
+  u->args.push_back(cast(cast(std::move(operand), Type::scalar_of(sig->params[0])), result));
+  return u;
+}
+
+ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
+                                  ir::Loc loc) {
+  auto fail = [&] {
+    error(loc, "unsupported operand types for " + op + ": " + lhs->type.str() + " and " +
+                   rhs->type.str());
+  };
+  if (op == "@")
+    error(loc, "simt: the @ operator is not supported yet");
+  if (!lhs->type.is_scalar() || !rhs->type.is_scalar())
+    fail();
+  auto sig = binary_operator_signature(op, lhs->type.scalar, rhs->type.scalar);
+  if (!sig)
+    fail();
+  Type result = Type::scalar_of(sig->result);
+  auto b = make_expr(ir::ExprKind::Binary, result, loc);
+  b->op = binary_op(op);
+  b->args.push_back(cast(cast(std::move(lhs), Type::scalar_of(sig->params[0])), result));
+  b->args.push_back(cast(cast(std::move(rhs), Type::scalar_of(sig->params[1])), result));
+  return b;
+}
+
+ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
+  for (const std::string &op : e.ops)
+    if (compare_op(op) == ir::Op::None)
+      error(e.loc, "simt: '" + op + "' comparisons are not supported yet");
+  ir::ExprPtr lhs = rvalue(*e.elts[0]);
+  ir::ExprPtr result;
+  for (size_t i = 0; i < e.ops.size(); ++i) {
+    ir::ExprPtr rhs = rvalue(*e.elts[i + 1]);
+    bool last = i + 1 == e.ops.size();
+    if (!last)
+      rhs = stable(std::move(rhs)); // the middle operand is evaluated once
+    ir::ExprPtr next =
+        compare_pair(e.ops[i], std::move(lhs), last ? std::move(rhs) : clone(*rhs), e.loc);
+    if (!last)
+      lhs = std::move(rhs);
+    if (!result) {
+      result = std::move(next);
+      continue;
+    }
+    auto both = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
+    both->args.push_back(std::move(result));
+    both->args.push_back(std::move(next));
+    result = std::move(both);
+  }
+  return result;
+}
+
+ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
+                                        ir::Loc loc) {
+  if (!lhs->type.is_scalar() || !rhs->type.is_scalar())
+    error(loc, "simt: comparing " + lhs->type.str() + " and " + rhs->type.str() +
+                   " is not supported yet");
+  auto sig = compare_signature(lhs->type.scalar, rhs->type.scalar);
+  Type operand = Type::scalar_of(sig->params[0]);
+  auto c = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
+  c->op = compare_op(op);
+  c->args.push_back(cast(std::move(lhs), operand));
+  c->args.push_back(cast(std::move(rhs), operand));
+  return c;
+}
+
+ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
+  std::vector<ir::ExprPtr> operands;
+  Type type;
+  for (const auto &elt : e.elts) {
+    operands.push_back(rvalue(*elt));
+    if (!operands.back()->type.is_scalar())
+      error(elt->loc,
+            "simt: '" + e.op + "' on " + operands.back()->type.str() + " is not supported yet");
+    if (operands.size() == 1)
+      type = operands.back()->type;
+    else
+      unify(type, operands.back()->type, type);
+  }
+  ir::ExprPtr result = cast(std::move(operands.back()), type);
+  for (size_t i = operands.size() - 1; i-- > 0;) {
+    auto op = make_expr(e.op == "and" ? ir::ExprKind::And : ir::ExprKind::Or, type, e.loc);
+    op->args.push_back(cast(std::move(operands[i]), type));
+    op->args.push_back(std::move(result));
+    result = std::move(op);
+  }
+  return result;
+}
+
+ir::ExprPtr FunctionTyper::if_exp(const ast::Expr &e) {
+  ir::ExprPtr test = condition(*e.elts[0]);
+  ir::ExprPtr yes = rvalue(*e.elts[1]);
+  ir::ExprPtr no = rvalue(*e.elts[2]);
+  Type type;
+  if (!unify(yes->type, no->type, type))
+    error(e.loc, "cannot unify " + yes->type.str() + " and " + no->type.str() +
+                     " in a conditional expression");
+  auto s = make_expr(ir::ExprKind::Select, type, e.loc);
+  s->args.push_back(std::move(test));
+  s->args.push_back(cast(std::move(yes), type));
+  s->args.push_back(cast(std::move(no), type));
+  return s;
+}
+
+} // namespace simt

@@ -1,0 +1,475 @@
+// Statements -> ir::Stmt.
+#include "frontend/typer.h"
+
+namespace simt {
+
+namespace {
+
+ir::Stmt make_stmt(ir::StmtKind kind, ir::Loc loc) {
+  ir::Stmt s;
+  s.kind = kind;
+  s.loc = loc;
+  return s;
+}
+
+bool is_string(const ast::Expr *e) { return e && e->kind == ast::ExprKind::String; }
+
+// Evaluating it later gives the same value: constants and thread/block ids only.
+bool is_constant_tree(const ir::Expr &e) {
+  if (e.kind != ir::ExprKind::Const && e.kind != ir::ExprKind::Special &&
+      e.kind != ir::ExprKind::Binary && e.kind != ir::ExprKind::Cast)
+    return false;
+  for (const auto &a : e.args)
+    if (!is_constant_tree(*a))
+      return false;
+  return true;
+}
+
+const char *unsupported_statement(ast::StmtKind kind) {
+  switch (kind) {
+  case ast::StmtKind::FunctionDef:
+    return "nested functions";
+  case ast::StmtKind::Global:
+    return "global statements";
+  case ast::StmtKind::Nonlocal:
+    return "nonlocal statements";
+  case ast::StmtKind::Del:
+    return "del statements";
+  case ast::StmtKind::With:
+    return "with statements";
+  case ast::StmtKind::Try:
+    return "try statements";
+  case ast::StmtKind::Import:
+    return "import statements in kernels";
+  case ast::StmtKind::ClassDef:
+    return "class definitions";
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace
+
+void FunctionTyper::emit(ir::Stmt s) { out_->push_back(std::move(s)); }
+
+std::vector<ir::Stmt> FunctionTyper::block(const std::vector<ast::StmtPtr> &body) {
+  std::vector<ir::Stmt> out;
+  std::vector<ir::Stmt> *saved = out_;
+  out_ = &out;
+  for (const auto &s : body) {
+    size_t mark = out.size();
+    try {
+      stmt(*s);
+    } catch (const Deferred &) {
+      out.resize(mark); // retried next round, when the local's type is known
+    }
+  }
+  out_ = saved;
+  return out;
+}
+
+void FunctionTyper::stmt(const ast::Stmt &s) {
+  if (const char *what = unsupported_statement(s.kind))
+    error(s.loc, std::string("simt: ") + what + " are not supported yet");
+  switch (s.kind) {
+  case ast::StmtKind::Expr: {
+    if (is_string(s.value.get()))
+      return; // docstring
+    Value v = value(*s.value);
+    if (v.kind == Value::Kind::Expr && v.expr->kind != ir::ExprKind::String) {
+      ir::Stmt e = make_stmt(ir::StmtKind::Eval, s.loc);
+      e.exprs.push_back(std::move(v.expr));
+      emit(std::move(e));
+    }
+    return;
+  }
+  case ast::StmtKind::Assign: {
+    Value v = value(*s.value);
+    if (s.targets.size() == 1) {
+      assign(*s.targets[0], std::move(v), s.loc);
+      return;
+    }
+    if (v.kind != Value::Kind::Expr)
+      error(s.value->loc, "simt: only values can be assigned to variables");
+    ir::ExprPtr shared = stable(std::move(v.expr));
+    for (const auto &t : s.targets) {
+      Value copy;
+      copy.kind = Value::Kind::Expr;
+      copy.expr = clone(*shared);
+      assign(*t, std::move(copy), s.loc);
+    }
+    return;
+  }
+  case ast::StmtKind::AnnAssign:
+    if (s.value)
+      assign(*s.target, value(*s.value), s.loc);
+    return;
+  case ast::StmtKind::AugAssign:
+    aug_assign(s);
+    return;
+  case ast::StmtKind::If:
+    if_stmt(s);
+    return;
+  case ast::StmtKind::While:
+    while_stmt(s);
+    return;
+  case ast::StmtKind::For:
+    for_stmt(s);
+    return;
+  case ast::StmtKind::Break:
+  case ast::StmtKind::Continue:
+    if (loop_depth_ == 0)
+      error(s.loc, std::string("'") + (s.kind == ast::StmtKind::Break ? "break" : "continue") +
+                       "' outside a loop");
+    emit(make_stmt(s.kind == ast::StmtKind::Break ? ir::StmtKind::Break : ir::StmtKind::Continue,
+                   s.loc));
+    return;
+  case ast::StmtKind::Pass:
+    return;
+  case ast::StmtKind::Return:
+    return_stmt(s);
+    return;
+  case ast::StmtKind::Raise:
+    raise_stmt(s);
+    return;
+  case ast::StmtKind::Assert:
+    assert_stmt(s);
+    return;
+  default:
+    error(s.loc, "simt: this statement is not supported yet");
+  }
+}
+
+void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
+  if (v.kind != Value::Kind::Expr) {
+    const char *what = v.kind == Value::Kind::None ? "None" : "a module, function or type";
+    error(loc, std::string("simt: assigning ") + what + " to a variable is not supported yet");
+  }
+  if (v.expr->kind == ir::ExprKind::String)
+    error(v.expr->loc, "simt: strings are only supported as print arguments and messages");
+  switch (target.kind) {
+  case ast::ExprKind::Name:
+    assign_name(target.id, std::move(v.expr), loc);
+    return;
+  case ast::ExprKind::Subscript:
+    assign_subscript(target, std::move(v.expr), loc);
+    return;
+  case ast::ExprKind::Tuple:
+  case ast::ExprKind::List:
+    unpack(target, std::move(v.expr), loc);
+    return;
+  default:
+    error(target.loc, "simt: assigning to this kind of target is not supported yet");
+  }
+}
+
+void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::Loc loc) {
+  if (!value->type.is_scalar() && !value->type.is_array() && !value->type.is_tuple())
+    error(value->loc, "simt: assigning " + value->type.str() +
+                          " to a variable is not supported "
+                          "yet");
+  auto known = local_types_.find(name);
+  if (known == local_types_.end()) {
+    local_types_[name] = value->type;
+    changed_ = true;
+  } else {
+    Type unified;
+    if (!unify(known->second, value->type, unified))
+      error(loc, "cannot assign " + value->type.str() + " to '" + name + "', which holds " +
+                     known->second.str());
+    if (unified != known->second) {
+      known->second = unified;
+      changed_ = true;
+    }
+  }
+  ir::Stmt s = make_stmt(ir::StmtKind::Assign, loc);
+  s.slot = slot_for(name, loc);
+  s.exprs.push_back(cast(std::move(value), fn_.slots[s.slot].type));
+  emit(std::move(s));
+}
+
+void FunctionTyper::assign_subscript(const ast::Expr &target, ir::ExprPtr value, ir::Loc loc) {
+  ir::ExprPtr array = rvalue(*target.elts[0]);
+  if (array->type.is_tuple())
+    error(target.loc, "tuples are immutable: cannot assign to an element of " + array->type.str());
+  if (!array->type.is_array())
+    error(target.elts[0]->loc, "cannot index " + array->type.str());
+  if (array->type.space == MemSpace::Const)
+    error(target.loc, "cannot store to a read-only constant array");
+  auto indices = array_indices(*array, *target.elts[1], target.loc);
+  if (!value->type.is_scalar())
+    error(value->loc,
+          "cannot store " + value->type.str() + " into an element of " + array->type.str());
+  ir::Stmt s = make_stmt(ir::StmtKind::Store, loc);
+  Type dtype = Type::scalar_of(array->type.scalar);
+  s.exprs.push_back(std::move(array));
+  for (auto &i : indices)
+    s.exprs.push_back(std::move(i));
+  s.exprs.push_back(cast(std::move(value), dtype));
+  emit(std::move(s));
+}
+
+void FunctionTyper::unpack(const ast::Expr &target, ir::ExprPtr value, ir::Loc loc) {
+  if (!value->type.is_tuple())
+    error(value->loc, "cannot unpack " + value->type.str());
+  size_t n = value->type.elems.size();
+  if (n != target.elts.size())
+    error(loc, "cannot unpack " + std::to_string(n) + " values into " +
+                   std::to_string(target.elts.size()) + " targets");
+  std::vector<ir::ExprPtr> parts;
+  if (value->kind == ir::ExprKind::TupleMake) {
+    // every value is evaluated before any target is assigned (a, b = b, a)
+    for (auto &e : value->args)
+      parts.push_back(is_constant_tree(*e) ? std::move(e) : stable(std::move(e)));
+    for (auto &p : parts)
+      if (p->kind == ir::ExprKind::Local) {
+        int slot = new_temp(p->type);
+        ir::Stmt s = make_stmt(ir::StmtKind::Assign, loc);
+        s.slot = slot;
+        ir::Loc ploc = p->loc;
+        s.exprs.push_back(std::move(p));
+        emit(std::move(s));
+        p = local(slot, ploc);
+      }
+  } else {
+    ir::ExprPtr tuple =
+        value->kind == ir::ExprKind::Local ? std::move(value) : stable(std::move(value));
+    for (size_t i = 0; i < n; ++i) {
+      auto get = std::make_unique<ir::Expr>();
+      get->kind = ir::ExprKind::TupleGet;
+      get->type = tuple->type.elems[i];
+      get->loc = tuple->loc;
+      get->index = static_cast<int>(i);
+      get->args.push_back(clone(*tuple));
+      parts.push_back(std::move(get));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    Value v;
+    v.kind = Value::Kind::Expr;
+    v.expr = std::move(parts[i]);
+    assign(*target.elts[i], std::move(v), loc);
+  }
+}
+
+void FunctionTyper::aug_assign(const ast::Stmt &s) {
+  const ast::Expr &target = *s.target;
+  if (target.kind == ast::ExprKind::Name) {
+    ir::ExprPtr current = rvalue(target);
+    ir::ExprPtr result = binary(s.op, std::move(current), rvalue(*s.value), s.loc);
+    assign_name(target.id, std::move(result), s.loc);
+    return;
+  }
+  if (target.kind != ast::ExprKind::Subscript)
+    error(target.loc, "simt: augmented assignment to this kind of target is not supported yet");
+  ir::ExprPtr array = stable(rvalue(*target.elts[0]));
+  if (!array->type.is_array())
+    error(target.elts[0]->loc, "cannot index " + array->type.str());
+  if (array->type.space == MemSpace::Const)
+    error(target.loc, "cannot store to a read-only constant array");
+  auto indices = array_indices(*array, *target.elts[1], target.loc);
+  for (auto &i : indices)
+    i = stable(std::move(i));
+  auto load = std::make_unique<ir::Expr>();
+  load->kind = ir::ExprKind::ArrayLoad;
+  load->type = Type::scalar_of(array->type.scalar);
+  load->loc = target.loc;
+  load->args.push_back(clone(*array));
+  for (auto &i : indices)
+    load->args.push_back(clone(*i));
+  ir::ExprPtr result = binary(s.op, std::move(load), rvalue(*s.value), s.loc);
+  ir::Stmt store = make_stmt(ir::StmtKind::Store, s.loc);
+  Type dtype = Type::scalar_of(array->type.scalar);
+  store.exprs.push_back(std::move(array));
+  for (auto &i : indices)
+    store.exprs.push_back(std::move(i));
+  store.exprs.push_back(cast(std::move(result), dtype));
+  emit(std::move(store));
+}
+
+void FunctionTyper::if_stmt(const ast::Stmt &s) {
+  ir::ExprPtr test;
+  try {
+    test = condition(*s.test);
+  } catch (const Deferred &) {
+  }
+  ir::Stmt out = make_stmt(ir::StmtKind::If, s.loc);
+  out.body = block(s.body);
+  out.orelse = block(s.orelse);
+  if (!test)
+    throw Deferred{};
+  out.exprs.push_back(std::move(test));
+  emit(std::move(out));
+}
+
+void FunctionTyper::while_stmt(const ast::Stmt &s) {
+  if (!s.orelse.empty())
+    error(s.loc, "simt: while/else is not supported yet");
+  std::vector<ir::Stmt> pre; // statements the test needs, run before each test
+  std::vector<ir::Stmt> *saved = out_;
+  out_ = &pre;
+  ir::ExprPtr test;
+  try {
+    test = condition(*s.test);
+  } catch (const Deferred &) {
+  }
+  out_ = saved;
+  ++loop_depth_;
+  std::vector<ir::Stmt> body = block(s.body);
+  --loop_depth_;
+  if (!test)
+    throw Deferred{};
+  ir::Stmt loop = make_stmt(ir::StmtKind::While, s.loc);
+  if (pre.empty()) {
+    loop.exprs.push_back(std::move(test));
+    loop.body = std::move(body);
+  } else {
+    loop.exprs.push_back(scalar_const(Scalar::Bool, 1, 0, s.loc));
+    loop.body = std::move(pre);
+    ir::Stmt exit = make_stmt(ir::StmtKind::If, s.loc);
+    auto negated = std::make_unique<ir::Expr>();
+    negated->kind = ir::ExprKind::Unary;
+    negated->op = ir::Op::Not;
+    negated->type = Type::scalar_of(Scalar::Bool);
+    negated->loc = test->loc;
+    negated->args.push_back(std::move(test));
+    exit.exprs.push_back(std::move(negated));
+    exit.body.push_back(make_stmt(ir::StmtKind::Break, s.loc));
+    loop.body.push_back(std::move(exit));
+    for (auto &b : body)
+      loop.body.push_back(std::move(b));
+  }
+  emit(std::move(loop));
+}
+
+void FunctionTyper::for_stmt(const ast::Stmt &s) {
+  if (!s.orelse.empty())
+    error(s.loc, "simt: for/else is not supported yet");
+  const ast::Expr &iter = *s.iter;
+  bool is_range = false;
+  if (iter.kind == ast::ExprKind::Call) {
+    Value fn = value(*iter.elts[0]);
+    is_range = fn.kind == Value::Kind::Path && fn.path == "builtins.range";
+  }
+  if (!is_range)
+    error(iter.loc, "simt: for loops over anything but range() are not supported yet");
+  if (s.target->kind != ast::ExprKind::Name)
+    error(s.target->loc, "simt: a range() loop needs a single loop variable");
+  if (!iter.keywords.empty())
+    error(iter.loc, "range() takes no keyword arguments");
+  size_t nargs = iter.elts.size() - 1;
+  if (nargs < 1 || nargs > 3)
+    error(iter.loc, "range expects 1 to 3 arguments, got " + std::to_string(nargs));
+  std::vector<ir::ExprPtr> bounds;
+  bool deferred = false;
+  try {
+    for (size_t i = 1; i <= nargs; ++i) {
+      ir::ExprPtr b = rvalue(*iter.elts[i]);
+      if (!b->type.is_scalar() || !(is_integer(b->type.scalar) || b->type.scalar == Scalar::Bool))
+        error(b->loc, "range() arguments must be integers, not " + b->type.str());
+      bounds.push_back(cast(std::move(b), Type::scalar_of(Scalar::I64)));
+    }
+  } catch (const Deferred &) {
+    deferred = true;
+  }
+  if (nargs == 1)
+    bounds.insert(bounds.begin(), scalar_const(Scalar::I64, 0, 0, iter.loc));
+  if (nargs < 3)
+    bounds.push_back(scalar_const(Scalar::I64, 1, 0, iter.loc));
+
+  const std::string &name = s.target->id;
+  Type i64 = Type::scalar_of(Scalar::I64);
+  auto known = local_types_.find(name);
+  if (known == local_types_.end()) {
+    local_types_[name] = i64;
+    changed_ = true;
+  } else {
+    Type unified;
+    if (!unify(known->second, i64, unified))
+      error(s.target->loc, "cannot use '" + name + "', which holds " + known->second.str() +
+                               ", as a range() loop variable");
+    if (unified != known->second) {
+      known->second = unified;
+      changed_ = true;
+    }
+  }
+  ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, s.loc);
+  loop.slot = slot_for(name, s.target->loc);
+  if (fn_.slots[loop.slot].type != i64 && !changed_)
+    error(s.target->loc, "simt: a range() loop variable that also holds " +
+                             fn_.slots[loop.slot].type.str() + " values is not supported yet");
+  ++loop_depth_;
+  loop.body = block(s.body);
+  --loop_depth_;
+  if (deferred)
+    throw Deferred{};
+  loop.exprs = std::move(bounds);
+  emit(std::move(loop));
+}
+
+void FunctionTyper::return_stmt(const ast::Stmt &s) {
+  ir::Stmt out = make_stmt(ir::StmtKind::Return, s.loc);
+  Value v;
+  if (s.value)
+    v = value(*s.value);
+  if (v.kind == Value::Kind::None) {
+    returns_none_ = true;
+    emit(std::move(out));
+    return;
+  }
+  if (is_kernel_)
+    error(s.loc, "a kernel cannot return a value");
+  if (v.kind != Value::Kind::Expr || v.expr->kind == ir::ExprKind::String)
+    error(s.value->loc, "simt: returning this value is not supported yet");
+  if (!return_type_) {
+    return_type_ = v.expr->type;
+    changed_ = true;
+  } else {
+    Type unified;
+    if (!unify(*return_type_, v.expr->type, unified))
+      error(s.loc, "cannot return " + v.expr->type.str() + " from a function that returns " +
+                       return_type_->str());
+    if (unified != *return_type_) {
+      return_type_ = unified;
+      changed_ = true;
+    }
+  }
+  out.exprs.push_back(cast(std::move(v.expr), *return_type_));
+  emit(std::move(out));
+}
+
+void FunctionTyper::raise_stmt(const ast::Stmt &s) {
+  if (!s.value)
+    error(s.loc, "simt: a bare raise is not supported yet");
+  const ast::Expr *exc = s.value.get();
+  const ast::Expr *message = nullptr;
+  if (exc->kind == ast::ExprKind::Call) {
+    if (exc->elts.size() > 2 || !exc->keywords.empty() ||
+        (exc->elts.size() == 2 && !is_string(exc->elts[1].get())))
+      error(exc->loc, "simt: exception arguments other than one string literal are not "
+                      "supported yet");
+    if (exc->elts.size() == 2)
+      message = exc->elts[1].get();
+    exc = exc->elts[0].get();
+  }
+  Value v = value(*exc);
+  if (v.kind != Value::Kind::Exception)
+    error(exc->loc, "exceptions must derive from BaseException");
+  ir::Stmt out = make_stmt(ir::StmtKind::Raise, s.loc);
+  out.exc = v.exception;
+  if (message)
+    out.message = message->text;
+  emit(std::move(out));
+}
+
+void FunctionTyper::assert_stmt(const ast::Stmt &s) {
+  if (s.msg && !is_string(s.msg.get()))
+    error(s.msg->loc, "simt: assert messages other than a string literal are not supported yet");
+  ir::Stmt out = make_stmt(ir::StmtKind::Assert, s.loc);
+  out.exprs.push_back(condition(*s.test));
+  if (s.msg)
+    out.message = s.msg->text;
+  emit(std::move(out));
+}
+
+} // namespace simt

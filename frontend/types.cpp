@@ -1,0 +1,178 @@
+#include "frontend/types.h"
+
+#include <algorithm>
+#include <map>
+
+namespace simt {
+
+bool is_integer(Scalar s) { return s != Scalar::Bool && s != Scalar::F32 && s != Scalar::F64; }
+
+bool is_signed(Scalar s) {
+  switch (s) {
+  case Scalar::I8:
+  case Scalar::I16:
+  case Scalar::I32:
+  case Scalar::I64:
+  case Scalar::F32:
+  case Scalar::F64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool is_float(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+
+int bit_width(Scalar s) {
+  switch (s) {
+  case Scalar::Bool:
+    return 1;
+  case Scalar::I8:
+  case Scalar::U8:
+    return 8;
+  case Scalar::I16:
+  case Scalar::U16:
+    return 16;
+  case Scalar::I32:
+  case Scalar::U32:
+  case Scalar::F32:
+    return 32;
+  default:
+    return 64;
+  }
+}
+
+int byte_size(Scalar s) { return s == Scalar::Bool ? 1 : bit_width(s) / 8; }
+
+std::string scalar_name(Scalar s) {
+  static const char *const names[] = {"bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
+                                      "uint16", "uint32", "uint64", "float32", "float64"};
+  return names[static_cast<int>(s)];
+}
+
+bool parse_scalar_name(const std::string &name, Scalar &out) {
+  static const std::map<std::string, Scalar> names = {
+      {"bool", Scalar::Bool},  {"bool_", Scalar::Bool},    {"boolean", Scalar::Bool},
+      {"b1", Scalar::Bool},    {"?", Scalar::Bool},        {"int8", Scalar::I8},
+      {"i1", Scalar::I8},      {"byte", Scalar::I8},       {"int16", Scalar::I16},
+      {"i2", Scalar::I16},     {"short", Scalar::I16},     {"int32", Scalar::I32},
+      {"i4", Scalar::I32},     {"intc", Scalar::I32},      {"int64", Scalar::I64},
+      {"i8", Scalar::I64},     {"int", Scalar::I64},       {"intp", Scalar::I64},
+      {"int_", Scalar::I64},   {"long", Scalar::I64},      {"longlong", Scalar::I64},
+      {"uint8", Scalar::U8},   {"u1", Scalar::U8},         {"ubyte", Scalar::U8},
+      {"uint16", Scalar::U16}, {"u2", Scalar::U16},        {"ushort", Scalar::U16},
+      {"uint32", Scalar::U32}, {"u4", Scalar::U32},        {"uintc", Scalar::U32},
+      {"uint64", Scalar::U64}, {"u8", Scalar::U64},        {"uint", Scalar::U64},
+      {"uintp", Scalar::U64},  {"ulonglong", Scalar::U64}, {"float32", Scalar::F32},
+      {"f4", Scalar::F32},     {"single", Scalar::F32},    {"float64", Scalar::F64},
+      {"f8", Scalar::F64},     {"float", Scalar::F64},     {"double", Scalar::F64},
+      {"float_", Scalar::F64},
+  };
+  auto it = names.find(name);
+  if (it == names.end())
+    return false;
+  out = it->second;
+  return true;
+}
+
+std::string Type::str() const {
+  switch (kind) {
+  case Kind::None:
+    return "none";
+  case Kind::Scalar:
+    return scalar_name(scalar);
+  case Kind::Array:
+    return "array(" + scalar_name(scalar) + ", " + std::to_string(ndim) + "d, " +
+           std::string(1, layout) + ")";
+  case Kind::Tuple: {
+    bool uniform = !elems.empty() && std::all_of(elems.begin(), elems.end(),
+                                                 [&](const Type &t) { return t == elems[0]; });
+    if (uniform)
+      return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
+    std::string out = "Tuple(";
+    for (size_t i = 0; i < elems.size(); ++i)
+      out += (i ? ", " : "") + elems[i].str();
+    return out + ")";
+  }
+  }
+  return "?";
+}
+
+namespace {
+
+Scalar signed_of_bits(int bits) {
+  switch (bits) {
+  case 8:
+    return Scalar::I8;
+  case 16:
+    return Scalar::I16;
+  case 32:
+    return Scalar::I32;
+  default:
+    return Scalar::I64;
+  }
+}
+
+// numpy.promote_types, which Numba uses to unify two numbers (Number.unify).
+Scalar numpy_promote(Scalar a, Scalar b) {
+  if (a == b || b == Scalar::Bool)
+    return a;
+  if (a == Scalar::Bool)
+    return b;
+  if (is_float(a) || is_float(b)) {
+    if (is_float(a) && is_float(b))
+      return bit_width(a) >= bit_width(b) ? a : b;
+    Scalar integer = is_float(a) ? b : a;
+    Scalar real = is_float(a) ? a : b;
+    if (real == Scalar::F32 && bit_width(integer) <= 16)
+      return Scalar::F32;
+    return Scalar::F64;
+  }
+  if (is_signed(a) == is_signed(b))
+    return bit_width(a) >= bit_width(b) ? a : b;
+  Scalar s = is_signed(a) ? a : b;
+  Scalar u = is_signed(a) ? b : a;
+  if (bit_width(s) > bit_width(u))
+    return s;
+  if (bit_width(u) == 64)
+    return Scalar::F64;
+  return signed_of_bits(bit_width(u) * 2);
+}
+
+} // namespace
+
+bool unify(const Type &a, const Type &b, Type &out) {
+  if (a == b) {
+    out = a;
+    return true;
+  }
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case Type::Kind::None:
+    out = a;
+    return true;
+  case Type::Kind::Scalar:
+    out = Type::scalar_of(numpy_promote(a.scalar, b.scalar));
+    return true;
+  case Type::Kind::Array:
+    if (a.scalar != b.scalar || a.ndim != b.ndim || a.space != b.space)
+      return false;
+    out = a;
+    out.layout = 'A';
+    return true;
+  case Type::Kind::Tuple: {
+    if (a.elems.size() != b.elems.size())
+      return false;
+    std::vector<Type> elems(a.elems.size());
+    for (size_t i = 0; i < elems.size(); ++i)
+      if (!unify(a.elems[i], b.elems[i], elems[i]))
+        return false;
+    out = Type::tuple_of(std::move(elems));
+    return true;
+  }
+  }
+  return false;
+}
+
+} // namespace simt

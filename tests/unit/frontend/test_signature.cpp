@@ -1,0 +1,52 @@
+#include "frontend/compile.h"
+
+#include <doctest/doctest.h>
+
+using namespace simt;
+
+TEST_CASE("parse_signature reads Numba's string signatures") {
+  Type ret;
+  auto args = parse_signature("void(float32[:], int32)", &ret);
+  REQUIRE(args.size() == 2);
+  CHECK(args[0] == Type::array_of(Scalar::F32, 1, 'A'));
+  CHECK(args[1] == Type::scalar_of(Scalar::I32));
+  CHECK(ret.is_none());
+
+  args = parse_signature("(float32[::1], float32[:, :])");
+  REQUIRE(args.size() == 2);
+  CHECK(args[0] == Type::array_of(Scalar::F32, 1, 'C'));
+  CHECK(args[1] == Type::array_of(Scalar::F32, 2, 'A'));
+
+  args = parse_signature("float64(float64, float64)", &ret);
+  CHECK(args.size() == 2);
+  CHECK(ret == Type::scalar_of(Scalar::F64));
+
+  args = parse_signature("(int8[:, ::1], uint8[::1, :], float64[:, :, ::1],)");
+  CHECK(args[0] == Type::array_of(Scalar::I8, 2, 'C'));
+  CHECK(args[1] == Type::array_of(Scalar::U8, 2, 'F'));
+  CHECK(args[2] == Type::array_of(Scalar::F64, 3, 'C'));
+}
+
+TEST_CASE("parse_signature reads Numba type reprs and dtype names") {
+  auto args =
+      parse_signature("(array(float32, 1d, C), array(int64, 2d, A), boolean, bool_, uint8)");
+  REQUIRE(args.size() == 5);
+  CHECK(args[0] == Type::array_of(Scalar::F32, 1, 'C'));
+  CHECK(args[1] == Type::array_of(Scalar::I64, 2, 'A'));
+  CHECK(args[2] == Type::scalar_of(Scalar::Bool));
+  CHECK(args[3] == Type::scalar_of(Scalar::Bool));
+  CHECK(args[4] == Type::scalar_of(Scalar::U8));
+  CHECK(parse_signature("()").empty());
+}
+
+TEST_CASE("parse_signature rejects bad signatures") {
+  CHECK_THROWS_AS(parse_signature("void(floot32)"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_signature("void(float32"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_signature("(float32[:, ::2])"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_signature("(void)"), std::invalid_argument);
+  try {
+    parse_signature("void(int32, floot32)");
+  } catch (const std::invalid_argument &e) {
+    CHECK(std::string(e.what()).find("floot32") != std::string::npos);
+  }
+}

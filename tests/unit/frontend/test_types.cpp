@@ -1,0 +1,72 @@
+#include "frontend/conversion.h"
+#include "frontend/types.h"
+
+#include <doctest/doctest.h>
+
+using namespace simt;
+
+TEST_CASE("Type::str spells types as Numba does") {
+  CHECK(Type::scalar_of(Scalar::F32).str() == "float32");
+  CHECK(Type::scalar_of(Scalar::Bool).str() == "bool");
+  CHECK(Type::array_of(Scalar::I64, 2, 'C').str() == "array(int64, 2d, C)");
+  CHECK(Type::tuple_of({Type::scalar_of(Scalar::I32), Type::scalar_of(Scalar::I32)}).str() ==
+        "UniTuple(int32 x 2)");
+  CHECK(Type::tuple_of({Type::scalar_of(Scalar::I64), Type::scalar_of(Scalar::F64)}).str() ==
+        "Tuple(int64, float64)");
+  CHECK(Type::none().str() == "none");
+}
+
+TEST_CASE("scalar names and sizes") {
+  Scalar s;
+  REQUIRE(parse_scalar_name("f4", s));
+  CHECK(s == Scalar::F32);
+  REQUIRE(parse_scalar_name("bool_", s));
+  CHECK(s == Scalar::Bool);
+  REQUIRE(parse_scalar_name("intp", s));
+  CHECK(s == Scalar::I64);
+  CHECK_FALSE(parse_scalar_name("complex64", s));
+  CHECK(byte_size(Scalar::U16) == 2);
+  CHECK(bit_width(Scalar::Bool) == 1);
+  CHECK(is_signed(Scalar::I8));
+  CHECK_FALSE(is_signed(Scalar::U64));
+  CHECK(is_integer(Scalar::U8));
+  CHECK_FALSE(is_integer(Scalar::Bool));
+}
+
+TEST_CASE("arithmetic promotion matches Numba's operator typing") {
+  // checked against numba 0.56's typing context
+  CHECK(promote_arithmetic(Scalar::I32, Scalar::I32) == Scalar::I64);
+  CHECK(promote_arithmetic(Scalar::U8, Scalar::U8) == Scalar::U64);
+  CHECK(promote_arithmetic(Scalar::I64, Scalar::U64) == Scalar::I64);
+  CHECK(promote_arithmetic(Scalar::F32, Scalar::F32) == Scalar::F32);
+  CHECK(promote_arithmetic(Scalar::F32, Scalar::F64) == Scalar::F64);
+  CHECK(promote_arithmetic(Scalar::F32, Scalar::I64) == Scalar::F64);
+  CHECK(promote_arithmetic(Scalar::F32, Scalar::I32) == Scalar::F64);
+  CHECK(promote_arithmetic(Scalar::F32, Scalar::I16) == Scalar::F32);
+  CHECK(promote_arithmetic(Scalar::F32, Scalar::Bool) == Scalar::F32);
+  CHECK(promote_arithmetic(Scalar::Bool, Scalar::Bool) == Scalar::I64);
+}
+
+TEST_CASE("unification follows numpy.promote_types") {
+  auto s = [](Scalar x) { return Type::scalar_of(x); };
+  Type out;
+  REQUIRE(unify(s(Scalar::I64), s(Scalar::F64), out));
+  CHECK(out == s(Scalar::F64));
+  REQUIRE(unify(s(Scalar::I32), s(Scalar::F32), out));
+  CHECK(out == s(Scalar::F64));
+  REQUIRE(unify(s(Scalar::I8), s(Scalar::U8), out));
+  CHECK(out == s(Scalar::I16));
+  REQUIRE(unify(s(Scalar::Bool), s(Scalar::I32), out));
+  CHECK(out == s(Scalar::I32));
+  REQUIRE(unify(Type::array_of(Scalar::F32, 1, 'C'), Type::array_of(Scalar::F32, 1, 'F'), out));
+  CHECK(out == Type::array_of(Scalar::F32, 1, 'A'));
+  CHECK_FALSE(unify(s(Scalar::F32), Type::array_of(Scalar::F32, 1, 'C'), out));
+}
+
+TEST_CASE("conversion kinds") {
+  CHECK(conversion(Scalar::I32, Scalar::I64) == Conversion::Promote);
+  CHECK(conversion(Scalar::I64, Scalar::F64) == Conversion::Safe);
+  CHECK(conversion(Scalar::F64, Scalar::I64) == Conversion::Unsafe);
+  CHECK(conversion(Scalar::Bool, Scalar::I64) == Conversion::Safe);
+  CHECK(conversion(Scalar::F32, Scalar::F32) == Conversion::Exact);
+}
