@@ -45,8 +45,8 @@ struct Keyword {
 struct Expr {
   ExprKind kind = ExprKind::None;
   Loc loc;
-  std::string id;   // Name; Attribute's attribute name
-  std::string op;   // UnaryOp/BinOp/BoolOp operator
+  std::string id;               // Name; Attribute's attribute name
+  std::string op;               // UnaryOp/BinOp/BoolOp operator
   std::vector<std::string> ops; // Compare operators
   int64_t int_value = 0;
   bool int_overflow = false; // an integer literal too large for int64 (an error when used)
@@ -68,14 +68,17 @@ enum class StmtKind : uint8_t {
   Break,
   Continue,
   Pass,
-  Return,    // value may be null
-  Raise,     // value may be null (bare raise)
-  Assert,    // test, msg (msg may be null)
+  Return,      // value may be null
+  Raise,       // value may be null (bare raise)
+  Assert,      // test, msg (msg may be null)
   FunctionDef, // nested def (unsupported in kernels, reported by the typer)
-  Global,    // names
-  Nonlocal,  // names
-  Del,       // targets
-  With, Try, Import, ClassDef, // parsed only far enough to be reported as unsupported
+  Global,      // names
+  Nonlocal,    // names
+  Del,         // targets
+  With,
+  Try,
+  Import,
+  ClassDef, // parsed only far enough to be reported as unsupported
 };
 
 struct Stmt;
@@ -85,13 +88,13 @@ struct Stmt {
   StmtKind kind = StmtKind::Pass;
   Loc loc;
   std::vector<ExprPtr> targets;
-  ExprPtr target;   // AugAssign / AnnAssign / For
-  ExprPtr value;    // Expr / Assign / AugAssign / Return / Raise / AnnAssign value
-  ExprPtr test;     // If / While / Assert
-  ExprPtr iter;     // For
-  ExprPtr msg;      // Assert
+  ExprPtr target; // AugAssign / AnnAssign / For
+  ExprPtr value;  // Expr / Assign / AugAssign / Return / Raise / AnnAssign value
+  ExprPtr test;   // If / While / Assert
+  ExprPtr iter;   // For
+  ExprPtr msg;    // Assert
   ExprPtr annotation;
-  std::string op;   // AugAssign
+  std::string op; // AugAssign
   std::vector<StmtPtr> body;
   std::vector<StmtPtr> orelse;
   std::vector<std::string> names;
@@ -105,7 +108,7 @@ struct Param {
 
 struct FunctionDef {
   std::string name;
-  Loc loc;            // of the `def` keyword
+  Loc loc; // of the `def` keyword
   std::vector<ExprPtr> decorators;
   std::vector<Param> params;
   bool has_varargs = false; // *args / **kwargs (unsupported; reported by the typer)

@@ -24,32 +24,32 @@ struct Loc {
 };
 
 enum class ExprKind : uint8_t {
-  Const,      // scalar constant: int_value (ints, bools) or float_value (floats) by type
-  String,     // string constant (only as a Print argument): text
-  Local,      // read of slot `index`
-  Unary,      // op in {Neg, Pos, Invert, Not}; Not yields bool, the others the operand's type
-  Binary,     // arithmetic/bitwise op on two operands of type `type` (Python semantics, see Op)
-  Compare,    // op in {Eq, Ne, Lt, Le, Gt, Ge} on two operands of one type; yields bool
-  And,        // Python `a and b`: args[0] if it is falsy else args[1]; both already of `type`
-  Or,         // Python `a or b`: args[0] if it is truthy else args[1]; both already of `type`
-  Select,     // `args[1] if args[0] else args[2]`; args[0] is bool
-  Cast,       // args[0] converted to `type` (numeric: C-like; float->int truncates; to bool: != 0)
-  Special,    // op in {ThreadIdx, BlockIdx, BlockDim, GridDim} with index = axis (0=x,1=y,2=z),
-              // or op in {LaneId, WarpSize}; all int32
-  ArrayLoad,  // args[0] = array, args[1..] = one int64 index per dimension; bounds-checked,
-              // negative indices wrap once as in Python
-  ArrayShape, // args[0] = array; extent of axis `index`; int64
-  ArrayStride,// args[0] = array; stride in bytes of axis `index`; int64
-  ArraySize,  // args[0] = array; product of the extents; int64
-  TupleMake,  // args = elements
-  TupleGet,   // element `index` (a constant) of tuple args[0]
-  Call,       // call of Module::functions[index] with args (already cast to the params' types)
-  Intrinsic,  // math/builtin function `name` on args (see the list below); result `type`
-  SharedArray,// the block's shared array Module::shared_arrays[index]
-  LocalArray, // the thread's local array Function::local_arrays[index]
-  ConstArray, // the read-only array Module::const_arrays[index]
-  Atomic,     // op in Atomic*; args[0] = array, args[1 .. 1+ndim) = int64 indices, then value(s)
-              // (AtomicCas: compare then new value); yields the old value, of the dtype
+  Const,       // scalar constant: int_value (ints, bools) or float_value (floats) by type
+  String,      // string constant (only as a Print argument): text
+  Local,       // read of slot `index`
+  Unary,       // op in {Neg, Pos, Invert, Not}; Not yields bool, the others the operand's type
+  Binary,      // arithmetic/bitwise op on two operands of type `type` (Python semantics, see Op)
+  Compare,     // op in {Eq, Ne, Lt, Le, Gt, Ge} on two operands of one type; yields bool
+  And,         // Python `a and b`: args[0] if it is falsy else args[1]; both already of `type`
+  Or,          // Python `a or b`: args[0] if it is truthy else args[1]; both already of `type`
+  Select,      // `args[1] if args[0] else args[2]`; args[0] is bool
+  Cast,        // args[0] converted to `type` (numeric: C-like; float->int truncates; to bool: != 0)
+  Special,     // op in {ThreadIdx, BlockIdx, BlockDim, GridDim} with index = axis (0=x,1=y,2=z),
+               // or op in {LaneId, WarpSize}; all int32
+  ArrayLoad,   // args[0] = array, args[1..] = one int64 index per dimension; bounds-checked,
+               // negative indices wrap once as in Python
+  ArrayShape,  // args[0] = array; extent of axis `index`; int64
+  ArrayStride, // args[0] = array; stride in bytes of axis `index`; int64
+  ArraySize,   // args[0] = array; product of the extents; int64
+  TupleMake,   // args = elements
+  TupleGet,    // element `index` (a constant) of tuple args[0]
+  Call,        // call of Module::functions[index] with args (already cast to the params' types)
+  Intrinsic,   // math/builtin function `name` on args (see the list below); result `type`
+  SharedArray, // the block's shared array Module::shared_arrays[index]
+  LocalArray,  // the thread's local array Function::local_arrays[index]
+  ConstArray,  // the read-only array Module::const_arrays[index]
+  Atomic,      // op in Atomic*; args[0] = array, args[1 .. 1+ndim) = int64 indices, then value(s)
+               // (AtomicCas: compare then new value); yields the old value, of the dtype
 };
 
 // Intrinsic names (operands and result already of one float type unless said otherwise):
@@ -63,19 +63,52 @@ enum class ExprKind : uint8_t {
 enum class Op : uint8_t {
   None,
   // Unary
-  Neg, Pos, Invert, Not,
+  Neg,
+  Pos,
+  Invert,
+  Not,
   // Binary. Add/Sub/Mul as C on ints (wrapping) and floats. TrueDiv only on floats.
   // FloorDiv and Mod follow Python: floor division; result of Mod has the divisor's sign; on
   // integers a zero divisor raises ZeroDivisionError. Pow on ints: exponent >= 0 by repeated
   // squaring; on floats: pow(). Shifts/bitwise on ints only.
-  Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
+  Add,
+  Sub,
+  Mul,
+  TrueDiv,
+  FloorDiv,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  BitAnd,
+  BitOr,
+  BitXor,
   // Compare
-  Eq, Ne, Lt, Le, Gt, Ge,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
   // Special registers
-  ThreadIdx, BlockIdx, BlockDim, GridDim, LaneId, WarpSize,
+  ThreadIdx,
+  BlockIdx,
+  BlockDim,
+  GridDim,
+  LaneId,
+  WarpSize,
   // Atomics (cuda.atomic.*)
-  AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor, AtomicExch,
-  AtomicInc, AtomicDec, AtomicCas,
+  AtomicAdd,
+  AtomicSub,
+  AtomicMax,
+  AtomicMin,
+  AtomicAnd,
+  AtomicOr,
+  AtomicXor,
+  AtomicExch,
+  AtomicInc,
+  AtomicDec,
+  AtomicCas,
 };
 
 struct Expr;
@@ -87,21 +120,21 @@ struct Expr {
   Loc loc;
   Op op = Op::None;
   std::vector<ExprPtr> args;
-  int64_t int_value = 0; // Const of integer/bool type
+  int64_t int_value = 0;  // Const of integer/bool type
   double float_value = 0; // Const of float type
-  int index = -1;        // slot, axis, tuple element, function, shared/local/const array
-  std::string name;      // Intrinsic name; String text
+  int index = -1;         // slot, axis, tuple element, function, shared/local/const array
+  std::string name;       // Intrinsic name; String text
 };
 
 enum class StmtKind : uint8_t {
-  Assign,      // slot `slot` = exprs[0] (already of the slot's type)
-  Store,       // exprs[0] = array, exprs[1..n] = int64 indices, exprs.back() = value (of the
-               // dtype); bounds-checked like ArrayLoad
-  Eval,        // evaluate exprs[0] for its effects (a call, an atomic)
-  If,          // if exprs[0] (bool): body else orelse
-  While,       // while exprs[0] (bool): body
-  ForRange,    // for slot `slot` in range(exprs[0], exprs[1], exprs[2]) (int64 each; the step is
-               // checked non-zero at run time, ValueError otherwise): body
+  Assign,   // slot `slot` = exprs[0] (already of the slot's type)
+  Store,    // exprs[0] = array, exprs[1..n] = int64 indices, exprs.back() = value (of the
+            // dtype); bounds-checked like ArrayLoad
+  Eval,     // evaluate exprs[0] for its effects (a call, an atomic)
+  If,       // if exprs[0] (bool): body else orelse
+  While,    // while exprs[0] (bool): body
+  ForRange, // for slot `slot` in range(exprs[0], exprs[1], exprs[2]) (int64 each; the step is
+            // checked non-zero at run time, ValueError otherwise): body
   Break,
   Continue,
   Return,      // exprs empty (None) or exprs[0] of the function's return type
@@ -155,25 +188,25 @@ struct Properties {
 };
 
 struct Function {
-  std::string name;   // unique within the module (device functions are mangled per signature)
+  std::string name; // unique within the module (device functions are mangled per signature)
   std::string python_name;
   std::string file;
   int first_line = 0;
   std::vector<Slot> slots; // the first num_params are the parameters, in order
   int num_params = 0;
-  Type return_type;        // None for kernels
+  Type return_type; // None for kernels
   std::vector<Stmt> body;
   std::vector<LocalArrayDecl> local_arrays;
   bool is_kernel = false;
-  Properties props;        // of this function and everything it calls
+  Properties props; // of this function and everything it calls
 };
 
 struct Module {
   std::vector<Function> functions; // functions[0] is the kernel
   std::vector<SharedArrayDecl> shared_arrays;
   std::vector<ConstArrayDecl> const_arrays;
-  int64_t static_shared_bytes = 0;  // dynamic shared memory starts here (16-byte aligned)
-  Properties props;                 // == functions[0].props
+  int64_t static_shared_bytes = 0; // dynamic shared memory starts here (16-byte aligned)
+  Properties props;                // == functions[0].props
 
   const Function &kernel() const { return functions.front(); }
 };

@@ -16,12 +16,12 @@ class Resolver;
 
 // The source of a Python function the frontend may compile (a kernel or a device function).
 struct FunctionSource {
-  std::string name;        // the Python function's __name__
-  std::string source;      // inspect.getsource(fn), decorators included, possibly indented
-  std::string file;        // the file it came from
-  int first_line = 1;      // line of source's first line in `file`
+  std::string name;   // the Python function's __name__
+  std::string source; // inspect.getsource(fn), decorators included, possibly indented
+  std::string file;   // the file it came from
+  int first_line = 1; // line of source's first line in `file`
   std::shared_ptr<Resolver> resolver; // its own globals and closure
-  uint64_t identity = 0;   // distinguishes functions with equal names (pybind: id(fn))
+  uint64_t identity = 0;              // distinguishes functions with equal names (pybind: id(fn))
 };
 
 struct GlobalValue {

@@ -61,10 +61,11 @@ struct Type {
 bool is_integer(Scalar s);
 bool is_signed(Scalar s);
 bool is_float(Scalar s);
-int bit_width(Scalar s); // Bool is 1
-int byte_size(Scalar s); // Bool is 1
+int bit_width(Scalar s);           // Bool is 1
+int byte_size(Scalar s);           // Bool is 1
 std::string scalar_name(Scalar s); // "bool", "int8", ... "float64" (Numba's names)
-// Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...). False if unknown.
+// Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...). False if
+// unknown.
 bool parse_scalar_name(const std::string &name, Scalar &out);
 
 // Numba's rules for the result type of mixing two scalar operands in arithmetic:

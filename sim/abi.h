@@ -29,7 +29,9 @@ struct ThreadContext {
                      // launch is being stopped). JIT code checks it after every runtime call that
                      // can fault or park, and after every call of a device function.
   int32_t reserved;
-  void *runtime;     // the runtime's own per-thread state; opaque to JIT code
+  void *runtime;                    // the runtime's own per-thread state; opaque to JIT code
+  int64_t dynamic_shared_bytes = 0; // the launch's dynamic shared memory (sizes the dynamic
+                                    // shared array, cuda.shared.array(0, dtype))
 };
 
 // Entry points the host Target emits for a kernel named K:
