@@ -108,3 +108,8 @@ def test_argument_wrappers_pass_their_array():
     assert cuda.In(host)._host is host
     d = cuda.to_device(host)
     assert cuda.InOut(d)._host is d._host
+
+
+def test_kernel_signatures_must_return_void():
+    with pytest.raises(TypeError, match="returns void"):
+        cuda.jit("float32(float32[:])")(vector_add)

@@ -116,3 +116,27 @@ def test_numba_cuda_random_imports_under_the_hook():
             "assert len(set(states.copy_to_host()['s0'])) == 8\n")
     proc = run_python(["-c", code])
     assert proc.returncode == 0, proc.stderr
+
+
+def test_simt_cuda_works_without_numba(tmp_path):
+    script = _script(tmp_path, """
+        import sys
+        sys.modules["numba"] = None  # as if Numba were not installed
+        import numpy as np
+        import simt
+        from simt import cuda
+
+        @cuda.jit(simt.void(simt.float32[::1], simt.float32))
+        def fill(a, v):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] = v
+
+        a = np.zeros(5, np.float32)
+        fill[1, 8](a, 2.5)
+        assert a.tolist() == [2.5] * 5, a
+        print("ok")
+        """)
+    proc = run_python([script])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok"

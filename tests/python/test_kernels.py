@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import simt
-from simt import cuda, float32, int32, void
+from simt import cuda, float32, void
 from conftest import run_python
 
 SCALE = 3

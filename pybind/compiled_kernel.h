@@ -1,0 +1,43 @@
+// One kernel specialisation as Python sees it: its typed IR, its JIT'd code, and launching it.
+#pragma once
+
+#include "frontend/ir.h"
+#include "frontend/resolver.h"
+#include "frontend/types.h"
+#include "sim/launch.h"
+
+#include <pybind11/pybind11.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simt::bindings {
+
+class CompiledKernel {
+public:
+  // Compiles `source` for `arg_types` (frontend, then JIT). Throws CompileError.
+  CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types);
+
+  // Launches on the simulator with `args` (a tuple of Python objects). The GIL is released
+  // while the kernel runs. Returns None, or the first fault as the tuple
+  // (exception, message, tid, ctaid, file, line, col, function).
+  pybind11::object launch(const std::array<int64_t, 3> &griddim,
+                          const std::array<int64_t, 3> &blockdim, int64_t dynamic_shared_bytes,
+                          const pybind11::tuple &args) const;
+
+  const std::string &name() const { return code_.name; }
+  const std::vector<Type> &arg_types() const { return arg_types_; }
+  int64_t static_shared_bytes() const { return code_.static_shared_bytes; }
+  bool uses_barrier() const { return module_.props.uses_barrier; }
+  std::string ir() const;
+  std::string llvm_ir() const;
+
+private:
+  std::vector<Type> arg_types_;
+  ir::Module module_;
+  sim::KernelCode code_;
+};
+
+} // namespace simt::bindings

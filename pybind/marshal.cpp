@@ -1,0 +1,140 @@
+#include "pybind/marshal.h"
+
+#include "sim/abi.h"
+
+#include <pybind11/numpy.h>
+
+#include <cstring>
+#include <string>
+
+namespace py = pybind11;
+
+namespace simt::bindings {
+
+namespace {
+
+std::string describe_argument(size_t index, const Type &type) {
+  return "argument " + std::to_string(index + 1) + " (" + type.str() + ")";
+}
+
+// The NumPy array an argument stands for, or null.
+PyObject *array_of(PyObject *object, py::object &holder) {
+  auto &api = py::detail::npy_api::get();
+  if (api.PyArray_Check_(object))
+    return object;
+  if (!PyObject_HasAttrString(object, "_host"))
+    return nullptr;
+  holder = py::reinterpret_steal<py::object>(PyObject_GetAttrString(object, "_host"));
+  if (!holder || !api.PyArray_Check_(holder.ptr())) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  return holder.ptr();
+}
+
+bool dtype_is(PyObject *array, Scalar scalar) {
+  auto *descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(array)->descr);
+  if (descr->byteorder == '>')
+    return false;
+  char kind = is_float(scalar) ? 'f' : scalar == Scalar::Bool ? 'b' : is_signed(scalar) ? 'i' : 'u';
+  return descr->kind == kind && descr->elsize == byte_size(scalar);
+}
+
+std::string array_text(PyObject *array) {
+  return py::str(py::handle(array).attr("dtype")).cast<std::string>() + " array of " +
+         std::to_string(py::detail::array_proxy(array)->nd) + " dimension(s)";
+}
+
+void store_array(PyObject *array, const Type &type, size_t index, int64_t *slot) {
+  auto *proxy = py::detail::array_proxy(array);
+  using api = py::detail::npy_api;
+  bool c_order = proxy->flags & api::NPY_ARRAY_C_CONTIGUOUS_;
+  bool f_order = proxy->flags & api::NPY_ARRAY_F_CONTIGUOUS_;
+  if (!dtype_is(array, type.scalar) || proxy->nd != type.ndim || (type.layout == 'C' && !c_order) ||
+      (type.layout == 'F' && !f_order))
+    throw py::type_error(describe_argument(index, type) + ": got a " +
+                         (c_order || f_order ? "" : "non-contiguous ") + array_text(array));
+  auto *header = reinterpret_cast<sim::ArrayHeader *>(slot);
+  header->data = proxy->data;
+  for (int axis = 0; axis < type.ndim; ++axis) {
+    header->dims[axis] = proxy->dimensions[axis];
+    header->dims[type.ndim + axis] = proxy->strides[axis];
+  }
+}
+
+void store_scalar(PyObject *object, const Type &type, size_t index, int64_t *slot) {
+  if (!PyNumber_Check(object) || py::detail::npy_api::get().PyArray_Check_(object))
+    throw py::type_error(describe_argument(index, type) + ": expected a number, got " +
+                         std::string(Py_TYPE(object)->tp_name));
+  Scalar scalar = type.scalar;
+  if (scalar == Scalar::Bool) {
+    int truth = PyObject_IsTrue(object);
+    if (truth < 0)
+      throw py::error_already_set();
+    *reinterpret_cast<uint8_t *>(slot) = static_cast<uint8_t>(truth);
+    return;
+  }
+  if (is_float(scalar)) {
+    double value = PyFloat_AsDouble(object);
+    if (value == -1.0 && PyErr_Occurred())
+      throw py::error_already_set();
+    if (scalar == Scalar::F32) {
+      float narrow = static_cast<float>(value);
+      std::memcpy(slot, &narrow, sizeof narrow);
+    } else {
+      std::memcpy(slot, &value, sizeof value);
+    }
+    return;
+  }
+  uint64_t bits;
+  if (PyIndex_Check(object)) {
+    py::object integer = py::reinterpret_steal<py::object>(PyNumber_Index(object));
+    if (!integer)
+      throw py::error_already_set();
+    // Wraps modulo 2**64 like a C conversion; the narrow store below keeps the low bits.
+    bits = PyLong_AsUnsignedLongLongMask(integer.ptr());
+    if (bits == static_cast<uint64_t>(-1) && PyErr_Occurred())
+      throw py::error_already_set();
+  } else {
+    double value = PyFloat_AsDouble(object);
+    if (value == -1.0 && PyErr_Occurred())
+      throw py::error_already_set();
+    bits = scalar == Scalar::U64 ? static_cast<uint64_t>(value)
+                                 : static_cast<uint64_t>(static_cast<int64_t>(value));
+  }
+  // Little-endian: the low bytes of the slot hold the narrow value.
+  std::memcpy(slot, &bits, sizeof bits);
+}
+
+int slots_for(const Type &type) { return type.is_array() ? 1 + 2 * type.ndim : 1; }
+
+} // namespace
+
+KernelArguments::KernelArguments(const std::vector<Type> &types, const py::tuple &args) {
+  size_t total = 0;
+  for (const Type &type : types) {
+    if (!type.is_scalar() && !type.is_array())
+      throw py::type_error("simt: " + type.str() + " kernel arguments are not supported yet");
+    total += slots_for(type);
+  }
+  storage_.assign(total, 0);
+  pointers_.resize(types.size());
+  int64_t *slot = storage_.data();
+  for (size_t i = 0; i < types.size(); ++i) {
+    PyObject *object = args[i].ptr();
+    pointers_[i] = slot;
+    if (types[i].is_array()) {
+      py::object holder;
+      PyObject *array = array_of(object, holder);
+      if (!array)
+        throw py::type_error(describe_argument(i, types[i]) + ": expected an array, got " +
+                             std::string(Py_TYPE(object)->tp_name));
+      store_array(array, types[i], i, slot);
+    } else {
+      store_scalar(object, types[i], i, slot);
+    }
+    slot += slots_for(types[i]);
+  }
+}
+
+} // namespace simt::bindings

@@ -1,0 +1,29 @@
+// Python kernel arguments -> the `void **args` buffer of sim/abi.h, converted to the kernel's
+// parameter types the way Numba's dispatcher converts them.
+#pragma once
+
+#include "frontend/types.h"
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace simt::bindings {
+
+class KernelArguments {
+public:
+  // Scalars convert from any Python or NumPy number (floats truncate for integer parameters);
+  // arrays (NumPy arrays, or objects holding one as `_host`: device arrays, cuda.In/Out) must
+  // have the parameter's dtype and ndim, and be C/F-contiguous when it says so. Throws
+  // pybind11::type_error naming the argument otherwise. The arrays must outlive the launch.
+  KernelArguments(const std::vector<Type> &types, const pybind11::tuple &args);
+
+  void **pointers() { return pointers_.data(); }
+
+private:
+  std::vector<int64_t> storage_;
+  std::vector<void *> pointers_;
+};
+
+} // namespace simt::bindings

@@ -1,0 +1,107 @@
+// simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
+#include "frontend/compile.h"
+#include "pybind/compiled_kernel.h"
+#include "pybind/py_resolver.h"
+#include "sim/launch.h"
+
+#include <pybind11/stl.h>
+
+#include <memory>
+
+namespace py = pybind11;
+
+namespace simt::bindings {
+
+namespace {
+
+// A type as the Python side rebuilds it: None, ("scalar", name), ("array", dtype, ndim, layout)
+// or ("tuple", [types]).
+py::object describe_type(const Type &type) {
+  switch (type.kind) {
+  case Type::Kind::None:
+    return py::none();
+  case Type::Kind::Scalar:
+    return py::make_tuple("scalar", scalar_name(type.scalar));
+  case Type::Kind::Array:
+    return py::make_tuple("array", scalar_name(type.scalar), type.ndim,
+                          std::string(1, type.layout));
+  case Type::Kind::Tuple: {
+    py::list elems;
+    for (const Type &elem : type.elems)
+      elems.append(describe_type(elem));
+    return py::make_tuple("tuple", elems);
+  }
+  }
+  return py::none();
+}
+
+py::tuple parse_signature_for_python(const std::string &text) {
+  Type return_type;
+  py::list args;
+  for (const Type &arg : parse_signature(text, &return_type))
+    args.append(describe_type(arg));
+  return py::make_tuple(args, describe_type(return_type));
+}
+
+std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
+                                        int first_line, uint64_t identity, py::object describe,
+                                        const std::string &signature) {
+  FunctionSource kernel;
+  kernel.name = std::move(name);
+  kernel.source = std::move(source);
+  kernel.file = std::move(file);
+  kernel.first_line = first_line;
+  kernel.identity = identity;
+  kernel.resolver = std::make_shared<PyResolver>(std::move(describe));
+  return std::make_shared<CompiledKernel>(kernel, parse_signature(signature));
+}
+
+// CompileError -> simt.errors.CompileError, with the parts as attributes.
+void translate_compile_error(std::exception_ptr error) {
+  try {
+    if (error)
+      std::rethrow_exception(error);
+  } catch (const CompileError &e) {
+    py::object cls = py::module_::import("simt.errors").attr("CompileError");
+    py::object exc = cls(e.what(), e.file, e.line, e.col, e.message, e.source_line);
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+  }
+}
+
+} // namespace
+
+} // namespace simt::bindings
+
+PYBIND11_MODULE(_simt, m) {
+  using namespace simt::bindings;
+  m.doc() = "simt's compiler and simulator";
+  py::register_exception_translator(translate_compile_error);
+
+  m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
+        "Parses a Numba signature: ([argument types], return type), each type None, "
+        "('scalar', name), ('array', dtype, ndim, layout) or ('tuple', [types]).");
+  m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
+        py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
+        "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
+        "describes its global and closure names (simt/resolver.py).");
+  m.def("worker_count", &simt::sim::worker_count,
+        "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
+
+  py::class_<CompiledKernel, std::shared_ptr<CompiledKernel>>(m, "Kernel")
+      .def_property_readonly("name", &CompiledKernel::name)
+      .def_property_readonly("static_shared_bytes", &CompiledKernel::static_shared_bytes)
+      .def_property_readonly("uses_barrier", &CompiledKernel::uses_barrier)
+      .def_property_readonly("signature",
+                             [](const CompiledKernel &k) {
+                               std::string text = "void(";
+                               for (size_t i = 0; i < k.arg_types().size(); ++i)
+                                 text += (i ? ", " : "") + k.arg_types()[i].str();
+                               return text + ")";
+                             })
+      .def("ir", &CompiledKernel::ir, "The typed IR dump.")
+      .def("llvm_ir", &CompiledKernel::llvm_ir, "The optimised LLVM IR the simulator runs.")
+      .def("launch", &CompiledKernel::launch, py::arg("griddim"), py::arg("blockdim"),
+           py::arg("sharedmem"), py::arg("args"),
+           "Runs the kernel; returns None or the first fault as (exception, message, tid, "
+           "ctaid, file, line, col, function).");
+}

@@ -1,0 +1,107 @@
+#include "pybind/py_resolver.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace py = pybind11;
+
+namespace simt::bindings {
+
+PyResolver::PyResolver(py::object describe) : describe_(std::move(describe)) {}
+
+PyResolver::~PyResolver() {
+  // The frontend may drop a resolver while the GIL is released; dropping a Python reference
+  // needs the GIL.
+  py::gil_scoped_acquire gil;
+  describe_ = py::object();
+}
+
+GlobalValue PyResolver::resolve(const std::string &name) {
+  py::gil_scoped_acquire gil;
+  return global_value_from(describe_(name));
+}
+
+namespace {
+
+Scalar scalar_named(py::handle name) {
+  Scalar scalar;
+  if (!parse_scalar_name(name.cast<std::string>(), scalar))
+    throw std::invalid_argument("simt: unknown scalar type '" + name.cast<std::string>() + "'");
+  return scalar;
+}
+
+} // namespace
+
+GlobalValue global_value_from(py::handle description) {
+  using Kind = GlobalValue::Kind;
+  GlobalValue value;
+  if (description.is_none())
+    return value;
+  auto fields = description.cast<py::tuple>();
+  auto kind = fields[0].cast<std::string>();
+  if (kind == "none") {
+    value.kind = Kind::None;
+  } else if (kind == "bool") {
+    value.kind = Kind::Bool;
+    value.scalar = Scalar::Bool;
+    value.int_value = fields[1].cast<int64_t>();
+  } else if (kind == "int") {
+    value.kind = Kind::Int;
+    value.scalar = scalar_named(fields[1]);
+    value.int_value = value.scalar == Scalar::U64 ? static_cast<int64_t>(fields[2].cast<uint64_t>())
+                                                  : fields[2].cast<int64_t>();
+  } else if (kind == "float") {
+    value.kind = Kind::Float;
+    value.scalar = scalar_named(fields[1]);
+    value.float_value = fields[2].cast<double>();
+  } else if (kind == "tuple") {
+    value.kind = Kind::Tuple;
+    for (auto elem : fields[1])
+      value.elems.push_back(global_value_from(elem));
+  } else if (kind == "array") {
+    value.kind = Kind::Array;
+    value.scalar = scalar_named(fields[1]);
+    for (auto extent : fields[2])
+      value.shape.push_back(extent.cast<int64_t>());
+    value.ndim = static_cast<int>(value.shape.size());
+    value.layout = 'C';
+    auto bytes = fields[3].cast<std::string_view>();
+    value.data.assign(bytes.begin(), bytes.end());
+  } else if (kind == "module") {
+    value.kind = Kind::Module;
+    value.module_name = fields[1].cast<std::string>();
+  } else if (kind == "member") {
+    value.kind = Kind::ModuleMember;
+    value.module_name = fields[1].cast<std::string>();
+    value.member = fields[2].cast<std::string>();
+  } else if (kind == "dtype") {
+    value.kind = Kind::Dtype;
+    value.scalar = scalar_named(fields[1]);
+  } else if (kind == "arraytype") {
+    value.kind = Kind::ArrayType;
+    value.scalar = scalar_named(fields[1]);
+    value.ndim = fields[2].cast<int>();
+    value.layout = fields[3].cast<std::string>().at(0);
+  } else if (kind == "function") {
+    value.kind = Kind::Function;
+    auto source = std::make_shared<FunctionSource>();
+    source->name = fields[1].cast<std::string>();
+    source->source = fields[2].cast<std::string>();
+    source->file = fields[3].cast<std::string>();
+    source->first_line = fields[4].cast<int>();
+    source->identity = fields[5].cast<uint64_t>();
+    source->resolver = std::make_shared<PyResolver>(py::reinterpret_borrow<py::object>(fields[6]));
+    value.function = std::move(source);
+  } else if (kind == "exception") {
+    value.kind = Kind::Exception;
+    value.member = fields[1].cast<std::string>();
+  } else if (kind == "builtin") {
+    value.kind = Kind::Builtin;
+    value.member = fields[1].cast<std::string>();
+  } else {
+    throw std::invalid_argument("simt: unknown name description '" + kind + "'");
+  }
+  return value;
+}
+
+} // namespace simt::bindings

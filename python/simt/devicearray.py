@@ -1,0 +1,229 @@
+"""Device arrays. simt's device memory is host memory: a DeviceNDArray wraps a private NumPy array
+(`_host`) that kernels read and write in place, so copies happen exactly where Numba copies."""
+import contextlib
+import ctypes
+
+import numpy as np
+
+__all__ = ["DeviceNDArray", "to_device", "device_array", "device_array_like", "pinned_array",
+           "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
+           "mapped", "is_cuda_array", "as_cuda_array", "from_cuda_array_interface",
+           "is_device_array"]
+
+
+class DeviceNDArray:
+    """An array in (simulated) device memory, with numba.cuda's DeviceNDArray interface."""
+
+    __cuda_memory__ = True
+
+    def __init__(self, host, stream=0):
+        self._host = host
+        self.stream = stream
+
+    # Shape and layout.
+    shape = property(lambda self: self._host.shape)
+    strides = property(lambda self: self._host.strides)
+    dtype = property(lambda self: self._host.dtype)
+    ndim = property(lambda self: self._host.ndim)
+    size = property(lambda self: self._host.size)
+    nbytes = property(lambda self: self._host.nbytes)
+    alloc_size = property(lambda self: self._host.nbytes)
+
+    def __len__(self):
+        return len(self._host)
+
+    def is_c_contiguous(self):
+        return self._host.flags.c_contiguous
+
+    def is_f_contiguous(self):
+        return self._host.flags.f_contiguous
+
+    @property
+    def flags(self):
+        return self._host.flags
+
+    @property
+    def __cuda_array_interface__(self):
+        host = self._host
+        return {"shape": host.shape,
+                "strides": None if host.flags.c_contiguous else host.strides,
+                "data": (host.__array_interface__["data"][0], False),
+                "typestr": host.dtype.str,
+                "descr": host.dtype.descr,
+                "stream": None,
+                "version": 3}
+
+    @property
+    def device_ctypes_pointer(self):
+        return ctypes.c_void_p(self._host.__array_interface__["data"][0])
+
+    # Copies between host and device.
+    def copy_to_host(self, ary=None, stream=0):
+        if ary is None:
+            return np.array(self._host, copy=True, order="K")
+        _check_same_size(ary, self._host)
+        np.copyto(ary, self._host.reshape(ary.shape) if ary.shape != self.shape else self._host)
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        source = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
+        _check_same_size(source, self._host)
+        if source.shape != self.shape:
+            source = source.reshape(self.shape)
+        np.copyto(self._host, source, casting="unsafe")
+
+    def bind(self, stream=0):
+        return DeviceNDArray(self._host, stream)
+
+    # Views: they share this array's memory, as device views do.
+    def __getitem__(self, item):
+        result = self._host[item]
+        if isinstance(result, np.ndarray):
+            return DeviceNDArray(result, self.stream)
+        return result
+
+    getitem = __getitem__
+
+    def __setitem__(self, key, value):
+        self._host[key] = value._host if isinstance(value, DeviceNDArray) else value
+
+    setitem = __setitem__
+
+    def reshape(self, *newshape, order="C"):
+        if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):
+            newshape = tuple(newshape[0])
+        return DeviceNDArray(_view_or_fail(self._host.reshape(newshape, order=order),
+                                           self._host), self.stream)
+
+    def ravel(self, order="C", stream=0):
+        return DeviceNDArray(_view_or_fail(self._host.ravel(order=order), self._host), stream)
+
+    def transpose(self, axes=None):
+        return DeviceNDArray(self._host.transpose(axes), self.stream)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def view(self, dtype):
+        return DeviceNDArray(self._host.view(dtype), self.stream)
+
+    def split(self, section, stream=0):
+        if self.ndim != 1 or not self.is_c_contiguous():
+            raise ValueError("only one-dimensional contiguous arrays can be split")
+        return [DeviceNDArray(self._host[begin:begin + section], stream)
+                for begin in range(0, self.size, section)]
+
+    def __array__(self, dtype=None):
+        return self.copy_to_host() if dtype is None else self.copy_to_host().astype(dtype)
+
+    def __repr__(self):
+        return "<simt.cuda.DeviceNDArray shape=%s dtype=%s>" % (self.shape, self.dtype)
+
+
+def _check_same_size(a, b):
+    if a.size != b.size or a.dtype.itemsize != b.dtype.itemsize:
+        raise ValueError("incompatible shape or dtype: %s %s and %s %s"
+                         % (a.shape, a.dtype, b.shape, b.dtype))
+
+
+def _view_or_fail(result, base):
+    if result.size and not np.shares_memory(result, base):
+        raise NotImplementedError("operation requires copying")
+    return result
+
+
+def is_device_array(obj):
+    return isinstance(obj, DeviceNDArray)
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """Copies a host array to a new device array (or into `to`). A device array is returned as
+    is, as in Numba."""
+    if to is not None:
+        to.copy_to_device(obj, stream=stream)
+        return to
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    host = np.asarray(obj)
+    return DeviceNDArray(np.array(host, copy=True, order="K") if copy
+                         else np.empty_like(host, order="K"), stream)
+
+
+def _allocate(shape, dtype, strides, order):
+    dtype = np.dtype(dtype)
+    if strides is None:
+        return np.empty(shape, dtype=dtype, order=order)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    extent = sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + dtype.itemsize
+    buffer = np.empty(extent if all(shape) else 0, dtype=np.uint8)
+    return np.ndarray(shape, dtype=dtype, buffer=buffer, strides=strides)
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    return DeviceNDArray(_allocate(shape, dtype, strides, order), stream)
+
+
+def device_array_like(ary, stream=0):
+    host = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
+    return DeviceNDArray(np.empty_like(host, order="K"), stream)
+
+
+def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
+    return _allocate(shape, dtype, strides, order)
+
+
+def pinned_array_like(ary):
+    return np.empty_like(np.asarray(ary), order="K")
+
+
+def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False,
+                 wc=False):
+    return _allocate(shape, dtype, strides, order)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    return np.empty_like(np.asarray(ary), order="K")
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
+                  attach_global=True):
+    return _allocate(shape, dtype, strides, order)
+
+
+@contextlib.contextmanager
+def pinned(*arylist):
+    """Host memory is always "pinned" here: a no-op context manager, as in Numba's API."""
+    yield
+
+
+@contextlib.contextmanager
+def mapped(*arylist, stream=0):
+    """Maps host arrays into device memory: the device arrays share the host arrays' memory."""
+    devarys = [DeviceNDArray(np.asarray(a), stream) for a in arylist]
+    yield devarys[0] if len(devarys) == 1 else devarys
+
+
+def is_cuda_array(obj):
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+class _InterfaceHolder:
+    def __init__(self, desc, owner):
+        self.__array_interface__ = {"shape": tuple(desc["shape"]), "typestr": desc["typestr"],
+                                    "data": tuple(desc["data"]), "strides": desc.get("strides"),
+                                    "version": 3}
+        self.owner = owner
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A device array over memory described by a __cuda_array_interface__ (host memory here)."""
+    return DeviceNDArray(np.asarray(_InterfaceHolder(desc, owner)))
+
+
+def as_cuda_array(obj, sync=True):
+    if isinstance(obj, DeviceNDArray):
+        return DeviceNDArray(obj._host, obj.stream)
+    if not is_cuda_array(obj):
+        raise TypeError("*obj* doesn't implement the cuda array interface.")
+    return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)

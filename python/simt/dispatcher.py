@@ -1,0 +1,338 @@
+"""cuda.jit and the kernel Dispatcher: compile once per argument-type tuple, launch with
+`kernel[griddim, blockdim, stream, sharedmem](*args)` as numba.cuda does."""
+import functools
+import inspect
+import numbers
+import sys
+import types as pytypes
+
+import numpy as np
+
+from . import types as simt_types
+from .devicearray import DeviceNDArray
+from .errors import CompileError, fault_exception
+from .resolver import function_source, resolver_for
+from .types import array_layout, signature_text, typeof
+
+__all__ = ["jit", "declare_device", "Dispatcher", "In", "Out", "InOut",
+           "missing_launch_config_msg"]
+
+missing_launch_config_msg = """
+Kernel launch configuration was not specified. Use the syntax:
+
+kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)
+"""
+
+# Threads per block .forall() launches with.
+FORALL_THREADS_PER_BLOCK = 256
+
+
+def _extension():
+    from . import _simt
+    return _simt
+
+
+class _ArgumentWrapper:
+    """cuda.In / cuda.Out / cuda.InOut: transfer hints; the array is passed as is."""
+
+    def __init__(self, value, stream=0):
+        self.value = value
+        self.stream = stream
+
+    @property
+    def _host(self):
+        return self.value._host if isinstance(self.value, DeviceNDArray) else self.value
+
+
+class In(_ArgumentWrapper):
+    pass
+
+
+class Out(_ArgumentWrapper):
+    pass
+
+
+class InOut(_ArgumentWrapper):
+    pass
+
+
+def _type_from_description(desc):
+    """simt type from the C++ signature parser's description of a type."""
+    if desc is None:
+        return simt_types.none
+    kind = desc[0]
+    if kind == "scalar":
+        return simt_types._SCALARS[desc[1]]
+    if kind == "array":
+        return simt_types.ArrayType(simt_types._SCALARS[desc[1]], desc[2], desc[3])
+    return simt_types.TupleType(_type_from_description(e) for e in desc[1])
+
+
+def parse_signature(sig):
+    """(argument types, return type) of a signature in any spelling Numba accepts."""
+    args, ret = _extension().parse_signature(signature_text(sig))
+    return tuple(_type_from_description(a) for a in args), _type_from_description(ret)
+
+
+def _argument_key(args):
+    """A cheap hashable key of the argument types, for the per-launch overload lookup."""
+    key = []
+    for a in args:
+        cls = type(a)
+        if cls is not np.ndarray and cls not in (int, float, bool):
+            host = getattr(a, "_host", None)
+            if host is not None:
+                a, cls = host, type(host)
+        if isinstance(a, np.ndarray):
+            key.append((a.dtype, a.ndim, array_layout(a)))
+        elif cls is tuple:
+            key.append(typeof(a))
+        else:
+            key.append(cls)
+    return tuple(key)
+
+
+def _converts(actual, declared):
+    """Whether an argument of type `actual` may be passed for a parameter of type `declared`
+    (Numba's dispatcher: scalars convert, arrays need the same dtype and dimensions and a layout
+    at least as contiguous)."""
+    if isinstance(declared, simt_types.ScalarType):
+        return isinstance(actual, simt_types.ScalarType)
+    if isinstance(declared, simt_types.ArrayType):
+        return (isinstance(actual, simt_types.ArrayType) and actual.dtype == declared.dtype
+                and actual.ndim == declared.ndim
+                and declared.layout in ("A", actual.layout))
+    return actual == declared
+
+
+def _normalize_dim(dim, name):
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if not 1 <= len(dims) <= 3:
+        raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, dim))
+    for v in dims:
+        if not isinstance(v, numbers.Integral) or isinstance(v, (bool, np.bool_)):
+            raise TypeError("%s must be a sequence of integers, got %r" % (name, dim))
+    return tuple(int(v) for v in dims) + (1,) * (3 - len(dims))
+
+
+class _LaunchConfiguration:
+    def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
+        if not isinstance(sharedmem, numbers.Integral) or sharedmem < 0:
+            raise ValueError("sharedmem must be a non-negative integer, got %r" % (sharedmem,))
+        self.dispatcher = dispatcher
+        self.griddim = _normalize_dim(griddim, "griddim")
+        self.blockdim = _normalize_dim(blockdim, "blockdim")
+        self.stream = stream
+        self.sharedmem = int(sharedmem)
+
+    def __call__(self, *args):
+        self.dispatcher._launch(args, self.griddim, self.blockdim, self.sharedmem)
+
+
+class _ForAll:
+    def __init__(self, dispatcher, ntasks, tpb, stream, sharedmem):
+        if ntasks < 0:
+            raise ValueError("Can't create ForAll with negative task count: %s" % ntasks)
+        self.dispatcher = dispatcher
+        self.ntasks = ntasks
+        self.tpb = tpb or FORALL_THREADS_PER_BLOCK
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        if self.ntasks == 0:
+            return
+        blocks = (self.ntasks + self.tpb - 1) // self.tpb
+        self.dispatcher[blocks, self.tpb, self.stream, self.sharedmem](*args)
+
+
+class Dispatcher:
+    """A @cuda.jit function: a kernel (launched with a configuration) or a device function
+    (called only from kernels)."""
+
+    _simt_dispatcher = True
+
+    def __init__(self, py_func, sigs=None, device=False, targetoptions=None):
+        if not isinstance(py_func, pytypes.FunctionType):
+            raise TypeError("simt: cuda.jit decorates Python functions, not %r" % (py_func,))
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self.device = device
+        self.targetoptions = dict(targetoptions or {})
+        params = inspect.signature(py_func).parameters.values()
+        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+            raise CompileError("simt: kernel parameters must be plain positional parameters"
+                               " (%s)" % py_func.__name__)
+        self._nparams = len(params)
+        self.overloads = {}
+        self._by_key = {}
+        self._configurations = {}
+        self._explicit = sigs is not None
+        self._specialized = False
+        self.signatures = []
+        for sig in sigs or ():
+            argtypes, return_type = parse_signature(sig)
+            if not device and return_type != simt_types.none:
+                raise TypeError("simt: a kernel returns void, not %s (%s)"
+                                % (return_type, py_func.__name__))
+            self.signatures.append(simt_types.Signature(return_type, argtypes))
+            if not device:
+                self.compile(argtypes)
+
+    def __repr__(self):
+        return "<simt.cuda.Dispatcher %s%s>" % (self.py_func.__qualname__,
+                                                " (device)" if self.device else "")
+
+    # -- compiling ---------------------------------------------------------------------------
+    @property
+    def definitions(self):
+        return self.overloads
+
+    @property
+    def specialized(self):
+        return self._specialized
+
+    def compile(self, sig):
+        """Compiles the kernel for `sig` (argument types, or a signature) and returns it."""
+        if self.device:
+            raise TypeError("simt: device functions are compiled with the kernels that call them")
+        argtypes = tuple(sig) if isinstance(sig, (tuple, list)) else parse_signature(sig)[0]
+        argtypes = tuple(t if isinstance(t, simt_types.Type) else parse_signature((t,))[0][0]
+                         for t in argtypes)
+        kernel = self.overloads.get(argtypes)
+        if kernel is None:
+            if len(argtypes) != self._nparams:
+                raise TypeError("kernel %s takes %d arguments, %d given in its signature"
+                                % (self.py_func.__name__, self._nparams, len(argtypes)))
+            name, source, file, first_line = function_source(self.py_func)
+            kernel = _extension().compile(name, source, file, first_line, id(self.py_func),
+                                          resolver_for(self.py_func),
+                                          signature_text(argtypes))
+            self.overloads[argtypes] = kernel
+        return kernel
+
+    def specialize(self, *args):
+        """A dispatcher compiled for the types of `args` only."""
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        argtypes = tuple(typeof(a) for a in args)
+        specialization = Dispatcher(self.py_func, [argtypes], self.device, self.targetoptions)
+        specialization._specialized = True
+        return specialization
+
+    def _overload_for(self, args):
+        key = _argument_key(args)
+        kernel = self._by_key.get(key)
+        if kernel is None:
+            kernel = self._resolve_overload(args)
+            self._by_key[key] = kernel
+        return kernel
+
+    def _resolve_overload(self, args):
+        if len(args) != self._nparams:
+            raise TypeError("kernel %s takes %d arguments, %d given"
+                            % (self.py_func.__name__, self._nparams, len(args)))
+        argtypes = tuple(typeof(a) for a in args)
+        if not self._explicit:
+            return self.compile(argtypes)
+        if argtypes in self.overloads:
+            return self.overloads[argtypes]
+        for declared, kernel in self.overloads.items():
+            if all(_converts(a, d) for a, d in zip(argtypes, declared)):
+                return kernel
+        raise TypeError("No matching definition for argument type(s) %s"
+                        % ", ".join(str(t) for t in argtypes))
+
+    # -- launching ---------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            raise TypeError("simt: %s is a device function: call it from a kernel, not from the"
+                            " host" % self.py_func.__name__)
+        raise ValueError(missing_launch_config_msg)
+
+    def configure(self, griddim, blockdim, stream=0, sharedmem=0):
+        if self.device:
+            raise TypeError("simt: %s is a device function; only kernels are launched"
+                            % self.py_func.__name__)
+        return _LaunchConfiguration(self, griddim, blockdim, stream, sharedmem)
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
+            raise ValueError("must specify at least the griddim and blockdim")
+        try:
+            launcher = self._configurations.get(config)
+        except TypeError:  # unhashable (lists): configure each time
+            return self.configure(*config)
+        if launcher is None:
+            launcher = self.configure(*config)
+            if len(self._configurations) < 128:
+                self._configurations[config] = launcher
+        return launcher
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        return _ForAll(self, ntasks, tpb, stream, sharedmem)
+
+    def _launch(self, args, griddim, blockdim, sharedmem):
+        kernel = self._overload_for(args)
+        sys.stdout.flush()  # kernel print() writes to the C stdout: keep the order
+        fault = kernel.launch(griddim, blockdim, sharedmem, args)
+        if fault is not None:
+            raise fault_exception(fault)
+
+    # -- inspection --------------------------------------------------------------------------
+    def _per_signature(self, signature, text_of):
+        if signature is not None:
+            argtypes = getattr(signature, "args", signature)
+            return text_of(self.overloads[tuple(argtypes)])
+        return {argtypes: text_of(kernel) for argtypes, kernel in self.overloads.items()}
+
+    def inspect_ir(self, signature=None):
+        """The typed IR, per signature (or for one)."""
+        return self._per_signature(signature, lambda kernel: kernel.ir())
+
+    def inspect_llvm(self, signature=None):
+        """The optimised LLVM IR the simulator runs, per signature (or for one)."""
+        return self._per_signature(signature, lambda kernel: kernel.llvm_ir())
+
+    def inspect_types(self, file=None, signature=None):
+        """Prints the typed IR of each compiled signature."""
+        file = file or sys.stdout
+        for argtypes, text in self._per_signature(None, lambda kernel: kernel.ir()).items():
+            if signature is None or tuple(getattr(signature, "args", signature)) == argtypes:
+                print("%s (%s)" % (self.py_func.__name__, ", ".join(map(str, argtypes))),
+                      file=file)
+                print(text, file=file)
+
+    def inspect_asm(self, signature=None):
+        raise NotImplementedError("simt: inspect_asm (PTX) is not supported yet; use"
+                                  " inspect_llvm()")
+
+    def get_shared_mem_per_block(self, signature=None):
+        return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)
+
+
+def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=True,
+        lineinfo=False, cache=False, fastmath=False, max_registers=None, **kws):
+    """numba.cuda.jit: `@jit`, `@jit()`, `@jit("void(float32[:])")`, `@jit([sig, ...])`,
+    `@jit(device=True)`."""
+    if link:
+        raise NotImplementedError("simt: linking external code (link=) is not supported yet")
+    options = dict(debug=debug, opt=opt, lineinfo=lineinfo, cache=cache, fastmath=fastmath,
+                   inline=inline, max_registers=max_registers, **kws)
+    if isinstance(func_or_sig, Dispatcher):
+        raise TypeError("A jit decorator was called on an already jitted function %s" %
+                        func_or_sig)
+    if isinstance(func_or_sig, pytypes.FunctionType):
+        return Dispatcher(func_or_sig, None, device, options)
+    if func_or_sig is None:
+        sigs = None
+    elif isinstance(func_or_sig, list):
+        sigs = func_or_sig
+    else:
+        sigs = [func_or_sig]
+    return lambda py_func: Dispatcher(py_func, sigs, device, options)
+
+
+def declare_device(name, sig):
+    raise NotImplementedError("simt: declare_device (external device functions) is not"
+                              " supported yet")

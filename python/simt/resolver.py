@@ -1,0 +1,171 @@
+"""What a kernel's global and closure names are, described for the C++ frontend's Resolver.
+
+`resolver_for(py_func)` returns a callable name -> description, read by pybind/py_resolver.cpp:
+  None                                   unknown name
+  ("none",) ("bool", v) ("int", dtype, v) ("float", dtype, v)   constants
+  ("tuple", [descriptions])              constant tuples
+  ("array", dtype, shape, bytes)         NumPy arrays, frozen as constants (C order)
+  ("module", name)  ("member", module, name)
+  ("dtype", name)   ("arraytype", dtype, ndim, layout)
+  ("function", name, source, file, first_line, identity, resolver)   another jit function
+  ("exception", name)  ("builtin", name)
+"""
+import builtins
+import inspect
+import types as pytypes
+
+import numpy as np
+
+from . import types as simt_types
+
+__all__ = ["resolver_for", "describe", "function_source"]
+
+# Modules kernels may use, by the name the frontend knows them by.
+_MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "numba",
+                 "numba.cuda": "cuda", "simt.cuda": "cuda", "simt": "numba",
+                 "numba.types": "numba", "numba.core.types": "numba"}
+
+
+def _module_name(module):
+    name = module.__name__
+    return _MODULE_NAMES.get(name, name)
+
+
+def _scalar_name(dtype):
+    try:
+        return simt_types.from_dtype(dtype).name
+    except TypeError:
+        return None
+
+
+def _describe_type_object(value):
+    """simt or Numba type objects: scalars and arrays."""
+    if isinstance(value, simt_types.ScalarType):
+        return ("dtype", value.name)
+    if isinstance(value, simt_types.ArrayType):
+        return ("arraytype", value.dtype.name, value.ndim, value.layout)
+    if not simt_types._is_type_object(value):
+        return None
+    text = str(value)
+    if text.startswith("array("):
+        dtype, ndim, layout = [part.strip() for part in text[6:-1].split(",")][:3]
+        return ("arraytype", dtype, int(ndim.rstrip("d")), layout)
+    name = "bool" if text == "bool" else text
+    if name in simt_types._SCALARS:
+        return ("dtype", name)
+    return None
+
+
+def function_source(py_func):
+    """(name, source, file, first_line) of a Python function, as the frontend compiles it."""
+    code = py_func.__code__
+    try:
+        lines, first_line = inspect.getsourcelines(py_func)
+    except (OSError, TypeError) as error:
+        from .errors import CompileError
+        raise CompileError("simt: cannot read the source of %r (%s); kernels must be defined in a"
+                           " source file" % (py_func.__name__, error), code.co_filename,
+                           code.co_firstlineno) from None
+    return (py_func.__name__, "".join(lines), code.co_filename, first_line)
+
+
+def _describe_function(dispatcher_or_func):
+    py_func = getattr(dispatcher_or_func, "py_func", dispatcher_or_func)
+    name, source, file, first_line = function_source(py_func)
+    return ("function", name, source, file, first_line, id(py_func), resolver_for(py_func))
+
+
+def _module_member(value):
+    """("member", module, name) for functions and objects imported from kernel modules."""
+    cuda_name = getattr(value, "_simt_cuda_name", None)
+    if cuda_name is not None:
+        return ("member", "cuda", cuda_name)
+    module = getattr(value, "__module__", None)
+    name = getattr(value, "__name__", None)
+    if name is None:
+        return None
+    if isinstance(value, np.ufunc) or module == "numpy" or (module or "").startswith("numpy."):
+        if getattr(np, name, None) is value:
+            return ("member", "numpy", name)
+        return None
+    if module in ("math", "cmath"):
+        return ("member", module, name)
+    if module and module.startswith("numba.cuda"):
+        return ("member", "cuda", name)
+    return None
+
+
+def describe(value):
+    """The description of one value (see the module docstring), or None if kernels can't use it."""
+    if value is None:
+        return ("none",)
+    if isinstance(value, (bool, np.bool_)):
+        return ("bool", int(value))
+    if isinstance(value, int):
+        if -2**63 <= value < 2**63:
+            return ("int", "int64", value)
+        return ("int", "uint64", value) if 0 <= value < 2**64 else None
+    if isinstance(value, float):
+        return ("float", "float64", value)
+    if isinstance(value, np.generic):
+        name = _scalar_name(value.dtype)
+        if name is None:
+            return None
+        kind = "float" if value.dtype.kind == "f" else "int"
+        return (kind, name, float(value) if kind == "float" else int(value))
+    if isinstance(value, tuple):
+        elems = [describe(e) for e in value]
+        return None if any(e is None for e in elems) else ("tuple", elems)
+    if isinstance(value, np.ndarray):
+        name = _scalar_name(value.dtype)
+        if name is None:
+            return None
+        return ("array", name, tuple(value.shape), np.ascontiguousarray(value).tobytes())
+    if isinstance(value, pytypes.ModuleType):
+        return ("module", _module_name(value))
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        name = _scalar_name(value)
+        return None if name is None else ("dtype", name)
+    type_description = _describe_type_object(value)
+    if type_description is not None:
+        return type_description
+    if getattr(value, "_simt_dispatcher", False) or _is_numba_dispatcher(value):
+        return _describe_function(value)
+    if isinstance(value, type) and issubclass(value, BaseException):
+        return ("exception", value.__name__) if value.__module__ == "builtins" else None
+    if isinstance(value, pytypes.BuiltinFunctionType) and \
+            getattr(builtins, value.__name__, None) is value:
+        return ("builtin", value.__name__)
+    return _module_member(value)
+
+
+def _is_numba_dispatcher(value):
+    """Numba's own jit functions (e.g. numba.cuda.random's @jit helpers) compile as device
+    functions from their Python source."""
+    return type(value).__module__.startswith("numba.") and \
+        isinstance(getattr(value, "py_func", None), pytypes.FunctionType)
+
+
+def resolver_for(py_func):
+    """The name -> description callable for `py_func`'s closure, globals and builtins."""
+    code = py_func.__code__
+    closure = {}
+    for name, cell in zip(code.co_freevars, py_func.__closure__ or ()):
+        try:
+            closure[name] = cell.cell_contents
+        except ValueError:  # an empty cell: the name is not bound yet
+            pass
+    scope = py_func.__globals__
+
+    def resolve(name):
+        if name in closure:
+            return describe(closure[name])
+        if name in scope:
+            return describe(scope[name])
+        value = getattr(builtins, name, None)
+        if isinstance(value, type) and issubclass(value, BaseException):
+            return ("exception", name)
+        return None
+
+    return resolve
+

@@ -1,0 +1,211 @@
+"""simt's own type objects, named, printed and used as Numba's are: `float32`, `float32[:, ::1]`,
+`void(float32[:], int32)`. They exist so `from simt import cuda` needs no Numba; Numba's own type
+objects are accepted wherever these are (both print the same and the C++ side parses the text)."""
+import numpy as np
+
+__all__ = ["Type", "ScalarType", "ArrayType", "TupleType", "NoneType", "Signature", "void",
+           "none", "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
+           "uint32", "uint64", "float32", "float64", "intp", "uintp", "byte", "char", "uchar",
+           "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
+           "float_", "double", "f4", "f8", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
+           "typeof", "from_dtype", "signature_text", "type_text"]
+
+
+class Type:
+    """Base of every simt type object. Calling one on a value casts it (`float32(1.5)`), calling
+    it on types makes a signature (`void(float32[:])`), as with Numba's types."""
+
+    def __call__(self, *args):
+        if len(args) == 1 and not _is_type_object(args[0]):
+            return self.cast_python_value(args[0])
+        return Signature(self, args)
+
+    def cast_python_value(self, value):
+        raise TypeError("simt: %s cannot be called on a value" % self)
+
+    def __repr__(self):
+        return str(self)
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and str(self) == str(other)
+
+    def __hash__(self):
+        return hash(str(self))
+
+
+class ScalarType(Type):
+    def __init__(self, name):
+        self.name = name
+        self.dtype = np.dtype("bool" if name == "bool" else name)
+
+    def __str__(self):
+        return self.name
+
+    def cast_python_value(self, value):
+        return self.dtype.type(value)
+
+    def __getitem__(self, index):
+        """`float32[:]`, `float32[:, ::1]` (C order), `float32[::1, :]` (F order)."""
+        dims = index if isinstance(index, tuple) else (index,)
+        if not dims or not all(isinstance(d, slice) for d in dims):
+            raise TypeError("simt: array types are spelt with slices, e.g. float32[:, ::1]")
+        for d in dims:
+            if d.start is not None or d.stop is not None or d.step not in (None, 1):
+                raise TypeError("simt: array types take ':' or '::1' per dimension")
+        unit = [d.step == 1 for d in dims]
+        layout = "A"
+        if len(dims) == 1 and unit[0]:
+            layout = "C"
+        elif len(dims) > 1 and unit[-1] and not any(unit[:-1]):
+            layout = "C"
+        elif len(dims) > 1 and unit[0] and not any(unit[1:]):
+            layout = "F"
+        elif any(unit):
+            raise TypeError("simt: a contiguous dimension must be the first or the last")
+        return ArrayType(self, len(dims), layout)
+
+
+class ArrayType(Type):
+    def __init__(self, dtype, ndim, layout="A"):
+        self.dtype = dtype if isinstance(dtype, ScalarType) else from_dtype(dtype)
+        self.ndim = ndim
+        self.layout = layout
+
+    def __str__(self):
+        return "array(%s, %dd, %s)" % (self.dtype, self.ndim, self.layout)
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+
+class TupleType(Type):
+    def __init__(self, elems):
+        self.elems = tuple(elems)
+
+    def __str__(self):
+        if self.elems and all(e == self.elems[0] for e in self.elems):
+            return "UniTuple(%s x %d)" % (self.elems[0], len(self.elems))
+        return "Tuple(%s)" % ", ".join(str(e) for e in self.elems)
+
+
+class NoneType(Type):
+    def __str__(self):
+        return "none"
+
+
+class Signature:
+    """A function signature: `void(float32[:], int32)`. Prints like Numba's."""
+
+    def __init__(self, return_type, args):
+        self.return_type = return_type
+        self.args = tuple(args)
+
+    def __str__(self):
+        return "(%s) -> %s" % (", ".join(str(a) for a in self.args), self.return_type)
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and str(self) == str(other)
+
+    def __hash__(self):
+        return hash(str(self))
+
+
+none = NoneType()
+void = none
+
+_SCALARS = {}
+for _name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+              "float32", "float64"):
+    _SCALARS[_name] = ScalarType(_name)
+del _name
+
+boolean = bool_ = b1 = _SCALARS["bool"]
+int8 = byte = i1 = _SCALARS["int8"]
+int16 = short = i2 = _SCALARS["int16"]
+int32 = intc = i4 = _SCALARS["int32"]
+int64 = intp = long_ = longlong = i8 = _SCALARS["int64"]
+uint8 = char = uchar = u1 = _SCALARS["uint8"]
+uint16 = ushort = u2 = _SCALARS["uint16"]
+uint32 = uintc = u4 = _SCALARS["uint32"]
+uint64 = uintp = ulong = ulonglong = u8 = _SCALARS["uint64"]
+float32 = f4 = _SCALARS["float32"]
+float64 = float_ = double = f8 = _SCALARS["float64"]
+
+
+def from_dtype(dtype):
+    """The scalar type of a NumPy dtype (or anything np.dtype accepts)."""
+    dt = np.dtype(dtype)
+    if dt.names:
+        raise TypeError("simt: record dtypes (fields %s) are not supported yet"
+                        % ", ".join(dt.names))
+    name = "bool" if dt.kind == "b" else dt.name
+    if name not in _SCALARS or not dt.isnative:
+        raise TypeError("simt: dtype %s is not supported yet" % dt)
+    return _SCALARS[name]
+
+
+def _is_type_object(value):
+    """True for simt and Numba type objects (Numba's without importing Numba)."""
+    if isinstance(value, Type):
+        return True
+    cls = type(value)
+    return cls.__module__.startswith("numba.") and hasattr(value, "key") and hasattr(value, "name")
+
+
+def array_layout(ary):
+    """Numba's layout letter for an ndarray: C, F (only when ndim > 1), else A."""
+    flags = ary.flags
+    if flags.c_contiguous:
+        return "C"
+    if flags.f_contiguous and ary.ndim > 1:
+        return "F"
+    return "A"
+
+
+def typeof(value):
+    """The simt type of a kernel argument, by Numba's typeof rules."""
+    host = getattr(value, "_host", None)
+    if host is not None:
+        value = host
+    if isinstance(value, np.ndarray):
+        return ArrayType(from_dtype(value.dtype), value.ndim, array_layout(value))
+    if isinstance(value, (bool, np.bool_)):
+        return boolean
+    if isinstance(value, int):
+        return int64 if -2**63 <= value < 2**63 else uint64
+    if isinstance(value, float):
+        return float64
+    if isinstance(value, np.generic) and value.dtype.kind in "iuf":
+        return from_dtype(value.dtype)
+    if isinstance(value, (complex, np.complexfloating)):
+        raise TypeError("simt: complex numbers are not supported yet")
+    if isinstance(value, tuple):
+        return TupleType(typeof(v) for v in value)
+    raise TypeError("simt: cannot pass an argument of type %s to a kernel"
+                    % type(value).__name__)
+
+
+def type_text(t):
+    """Text the C++ signature parser reads, for simt types, Numba types and NumPy dtypes."""
+    if isinstance(t, str):
+        return t
+    if isinstance(t, Type) or _is_type_object(t):
+        return "void" if str(t) == "none" else str(t)
+    if isinstance(t, type) and issubclass(t, np.generic) or isinstance(t, np.dtype):
+        return str(from_dtype(t))
+    raise TypeError("simt: %r is not a type" % (t,))
+
+
+def signature_text(sig):
+    """Text of a signature given as a string, a simt/Numba signature, or a tuple of arg types."""
+    if isinstance(sig, str):
+        return sig
+    if isinstance(sig, (tuple, list)):
+        return "void(%s)" % ", ".join(type_text(a) for a in sig)
+    args = getattr(sig, "args", None)
+    if args is None:
+        raise TypeError("simt: %r is not a signature" % (sig,))
+    ret = getattr(sig, "return_type", none)
+    return "%s(%s)" % (type_text(ret), ", ".join(type_text(a) for a in args))
