@@ -1,0 +1,113 @@
+#include "codegen/llvm_types.h"
+
+#include <stdexcept>
+
+namespace simt::codegen {
+
+bool scalar_is_float(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+
+bool scalar_is_signed(Scalar s) {
+  return s == Scalar::I8 || s == Scalar::I16 || s == Scalar::I32 || s == Scalar::I64;
+}
+
+int scalar_bits(Scalar s) {
+  switch (s) {
+  case Scalar::Bool:
+    return 1;
+  case Scalar::I8:
+  case Scalar::U8:
+    return 8;
+  case Scalar::I16:
+  case Scalar::U16:
+    return 16;
+  case Scalar::I32:
+  case Scalar::U32:
+  case Scalar::F32:
+    return 32;
+  case Scalar::I64:
+  case Scalar::U64:
+  case Scalar::F64:
+    return 64;
+  }
+  return 64;
+}
+
+int scalar_bytes(Scalar s) { return s == Scalar::Bool ? 1 : scalar_bits(s) / 8; }
+
+llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
+  switch (type.kind) {
+  case Type::Kind::None:
+    return llvm::Type::getVoidTy(ctx);
+  case Type::Kind::Scalar:
+    if (type.scalar == Scalar::F32)
+      return llvm::Type::getFloatTy(ctx);
+    if (type.scalar == Scalar::F64)
+      return llvm::Type::getDoubleTy(ctx);
+    return llvm::IntegerType::get(ctx, scalar_bits(type.scalar));
+  case Type::Kind::Array:
+    return array_struct_type(ctx, type.ndim);
+  case Type::Kind::Tuple: {
+    std::vector<llvm::Type *> elems;
+    for (const Type &elem : type.elems)
+      elems.push_back(register_type(ctx, elem));
+    return llvm::StructType::get(ctx, elems);
+  }
+  }
+  throw std::logic_error("simt: unknown type kind");
+}
+
+llvm::Type *memory_type(llvm::LLVMContext &ctx, Scalar s) {
+  if (s == Scalar::Bool)
+    return llvm::Type::getInt8Ty(ctx);
+  return register_type(ctx, Type::scalar_of(s));
+}
+
+llvm::StructType *array_struct_type(llvm::LLVMContext &ctx, int ndim) {
+  llvm::Type *dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(ctx), ndim);
+  return llvm::StructType::get(ctx, {llvm::PointerType::getUnqual(ctx), dims, dims});
+}
+
+llvm::Value *memory_to_register(llvm::IRBuilderBase &b, llvm::Value *value, Scalar s) {
+  if (s != Scalar::Bool)
+    return value;
+  return b.CreateICmpNE(value, b.getInt8(0));
+}
+
+llvm::Value *register_to_memory(llvm::IRBuilderBase &b, llvm::Value *value, Scalar s) {
+  if (s != Scalar::Bool)
+    return value;
+  return b.CreateZExt(value, b.getInt8Ty());
+}
+
+llvm::Value *make_array_value(llvm::IRBuilderBase &b, int ndim, llvm::Value *data,
+                              llvm::ArrayRef<llvm::Value *> shape,
+                              llvm::ArrayRef<llvm::Value *> strides) {
+  llvm::Value *array = llvm::PoisonValue::get(array_struct_type(b.getContext(), ndim));
+  array = b.CreateInsertValue(array, data, {0});
+  for (int k = 0; k < ndim; ++k) {
+    array = b.CreateInsertValue(array, shape[k], {1, unsigned(k)});
+    array = b.CreateInsertValue(array, strides[k], {2, unsigned(k)});
+  }
+  return array;
+}
+
+// The header never changes during a launch: invariant loads let LLVM hoist them out of loops.
+static llvm::LoadInst *invariant(llvm::LoadInst *load) {
+  load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                    llvm::MDNode::get(load->getContext(), {}));
+  return load;
+}
+
+llvm::Value *load_array_header(llvm::IRBuilderBase &b, llvm::Value *header, int ndim) {
+  llvm::Value *data = invariant(b.CreateAlignedLoad(b.getPtrTy(), header, llvm::Align(8), "data"));
+  std::vector<llvm::Value *> shape, strides;
+  for (int k = 0; k < 2 * ndim; ++k) {
+    llvm::Value *addr = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), header, 8 + 8 * k);
+    llvm::Value *dim = invariant(
+        b.CreateAlignedLoad(b.getInt64Ty(), addr, llvm::Align(8), k < ndim ? "shape" : "stride"));
+    (k < ndim ? shape : strides).push_back(dim);
+  }
+  return make_array_value(b, ndim, data, shape, strides);
+}
+
+} // namespace simt::codegen

@@ -1,0 +1,1109 @@
+#include "codegen/lower.h"
+
+#include "codegen/llvm_types.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+namespace simt::codegen {
+
+llvm::Value *Target::local_memory(Emitter &e, int64_t bytes) {
+  llvm::AllocaInst *memory = e.b.CreateAlloca(e.b.getInt8Ty(), e.b.getInt64(bytes), "local");
+  memory->setAlignment(llvm::Align(16));
+  return memory;
+}
+
+llvm::Value *Target::const_memory(llvm::Module &module, const ir::ConstArrayDecl &decl,
+                                  const std::string &name) {
+  llvm::Constant *data = llvm::ConstantDataArray::get(module.getContext(), decl.data);
+  auto *global = new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
+                                          llvm::GlobalValue::PrivateLinkage, data, name);
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  global->setAlignment(llvm::Align(16));
+  return global;
+}
+
+namespace {
+
+[[noreturn]] void unsupported(const std::string &what) {
+  throw std::runtime_error("simt: " + what + " is not supported yet");
+}
+
+// Error paths are cold: branch weights keep them out of the hot code's layout.
+llvm::MDNode *unlikely(llvm::LLVMContext &ctx) {
+  return llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20);
+}
+
+class ModuleLowering;
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleLowering &m, int index);
+  void run();
+
+private:
+  struct Loop {
+    llvm::BasicBlock *next;
+    llvm::BasicBlock *exit;
+  };
+
+  llvm::LLVMContext &ctx() { return fn_->getContext(); }
+  int32_t loc(ir::Loc where);
+  llvm::BasicBlock *block(const char *name) { return llvm::BasicBlock::Create(ctx(), name, fn_); }
+  // After a terminator: later statements of the same list are unreachable.
+  void start_dead_block() { b_.SetInsertPoint(block("dead")); }
+  bool terminated() { return b_.GetInsertBlock()->getTerminator() != nullptr; }
+  // Branches to `error` when `failed` holds (cold), and continues in a fresh block.
+  llvm::BasicBlock *error_branch(llvm::Value *failed, const char *name);
+  void check_status();
+  void return_from_function(bool stopped);
+  void raise_if(llvm::Value *failed, const std::string &exception, const std::string &message,
+                ir::Loc where);
+
+  void statements(const std::vector<ir::Stmt> &stmts);
+  void statement(const ir::Stmt &s);
+  void if_statement(const ir::Stmt &s);
+  void while_statement(const ir::Stmt &s);
+  void for_range(const ir::Stmt &s);
+  void print(const ir::Stmt &s);
+
+  llvm::Value *expr(const ir::Expr &e);
+  llvm::Value *constant(const ir::Expr &e);
+  llvm::Value *unary(const ir::Expr &e);
+  llvm::Value *binary(const ir::Expr &e);
+  llvm::Value *int_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where);
+  llvm::Value *float_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y);
+  llvm::Value *int_pow(Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where);
+  llvm::Value *compare(const ir::Expr &e);
+  llvm::Value *short_circuit(const ir::Expr &e);
+  llvm::Value *select(const ir::Expr &e);
+  llvm::Value *cast(llvm::Value *value, const Type &from, const Type &to);
+  llvm::Value *truth(llvm::Value *value, const Type &type);
+  llvm::Value *intrinsic(const ir::Expr &e);
+  llvm::Value *call(const ir::Expr &e);
+  llvm::Value *memory_array(llvm::Value *data, Scalar dtype, const std::vector<int64_t> &shape);
+  llvm::Value *shared_array(const ir::Expr &e);
+  llvm::Value *array_size(llvm::Value *array, int ndim);
+  // The bounds-checked address of array[indices] (`first` = index of the first index expr).
+  llvm::Value *element_address(const std::vector<ir::ExprPtr> &operands, size_t first,
+                               ir::Loc where);
+  llvm::Value *atomic(const ir::Expr &e);
+  llvm::Value *float_atomic_minmax(ir::Op op, llvm::Type *type, llvm::Value *addr,
+                                   llvm::Value *value);
+
+  ModuleLowering &m_;
+  int index_;
+  const ir::Function &f_;
+  Target &target_;
+  llvm::Function *fn_;
+  llvm::IRBuilder<> b_;
+  Emitter emitter_;
+  std::vector<llvm::AllocaInst *> slots_;
+  std::vector<llvm::Value *> local_arrays_;
+  std::vector<Loop> loops_;
+  llvm::BasicBlock *bail_ = nullptr; // returns at once: this thread must stop
+};
+
+class ModuleLowering {
+public:
+  ModuleLowering(const ir::Module &ir, Target &target, llvm::LLVMContext &ctx,
+                 const std::string &prefix)
+      : ir(ir), target(target), prefix(prefix),
+        module(std::make_unique<llvm::Module>(prefix + ir.kernel().name, ctx)) {}
+
+  LoweredModule run() {
+    target.configure(*module);
+    for (size_t i = 0; i < ir.functions.size(); ++i)
+      functions.push_back(declare(int(i)));
+    for (size_t i = 0; i < ir.const_arrays.size(); ++i)
+      const_arrays.push_back(
+          target.const_memory(*module, ir.const_arrays[i], prefix + "const." + std::to_string(i)));
+    for (size_t i = 0; i < ir.functions.size(); ++i)
+      FunctionLowering(*this, int(i)).run();
+    std::string symbol = prefix + ir.kernel().name;
+    target.emit_entry_points(*module, functions[0], ir, symbol);
+    return LoweredModule{std::move(module), symbol, std::move(locations)};
+  }
+
+  int32_t location(int function, ir::Loc where) {
+    auto key = std::make_tuple(function, where.line, where.col);
+    auto found = location_index.find(key);
+    if (found != location_index.end())
+      return found->second;
+    const ir::Function &f = ir.functions[function];
+    locations.push_back(CodeLocation{f.file, where.line, where.col, f.python_name});
+    int32_t index = int32_t(locations.size() - 1);
+    location_index.emplace(key, index);
+    return index;
+  }
+
+  // Whether a call of function `index` can set the thread's status (so the caller checks it).
+  bool may_fault(int index) {
+    auto known = faulting.find(index);
+    if (known != faulting.end())
+      return known->second;
+    faulting[index] = true; // a recursive call is assumed to fault
+    bool result = stmts_may_fault(ir.functions[index].body);
+    faulting[index] = result;
+    return result;
+  }
+
+  const ir::Module &ir;
+  Target &target;
+  std::string prefix;
+  std::unique_ptr<llvm::Module> module;
+  std::vector<llvm::Function *> functions;
+  std::vector<llvm::Value *> const_arrays;
+  llvm::Function *int_pow_helper(Scalar s);
+
+private:
+  llvm::Function *declare(int index) {
+    const ir::Function &f = ir.functions[index];
+    llvm::LLVMContext &ctx = module->getContext();
+    std::vector<llvm::Type *> params;
+    llvm::Type *env = target.environment_type(ctx);
+    if (env)
+      params.push_back(env);
+    for (int i = 0; i < f.num_params; ++i)
+      params.push_back(register_type(ctx, f.slots[i].type));
+    llvm::Type *result =
+        f.is_kernel ? llvm::Type::getInt1Ty(ctx) : register_type(ctx, f.return_type);
+    auto *type = llvm::FunctionType::get(result, params, false);
+    auto *fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                      prefix + f.name + (f.is_kernel ? ".body" : ""), *module);
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    // The kernel body is inlined into each entry point; device functions are left to LLVM.
+    fn->addFnAttr(f.is_kernel ? llvm::Attribute::AlwaysInline : llvm::Attribute::InlineHint);
+    if (env)
+      fn->addParamAttr(0, llvm::Attribute::NoAlias);
+    return fn;
+  }
+
+  bool expr_may_fault(const ir::Expr &e) {
+    switch (e.kind) {
+    case ir::ExprKind::ArrayLoad:
+    case ir::ExprKind::Atomic:
+      return true;
+    case ir::ExprKind::Call:
+      if (may_fault(e.index))
+        return true;
+      break;
+    case ir::ExprKind::Binary:
+      if (e.op == ir::Op::FloorDiv || e.op == ir::Op::Mod || e.op == ir::Op::Pow)
+        return true;
+      break;
+    default:
+      break;
+    }
+    for (const ir::ExprPtr &arg : e.args)
+      if (expr_may_fault(*arg))
+        return true;
+    return false;
+  }
+
+  bool stmts_may_fault(const std::vector<ir::Stmt> &stmts) {
+    for (const ir::Stmt &s : stmts) {
+      switch (s.kind) {
+      case ir::StmtKind::Store:
+      case ir::StmtKind::ForRange:
+      case ir::StmtKind::Raise:
+      case ir::StmtKind::Assert:
+      case ir::StmtKind::SyncThreads:
+        return true;
+      default:
+        break;
+      }
+      for (const ir::ExprPtr &e : s.exprs)
+        if (expr_may_fault(*e))
+          return true;
+      if (stmts_may_fault(s.body) || stmts_may_fault(s.orelse))
+        return true;
+    }
+    return false;
+  }
+
+  std::map<std::tuple<int, int, int>, int32_t> location_index;
+  std::vector<CodeLocation> locations;
+  std::map<int, bool> faulting;
+  std::map<Scalar, llvm::Function *> int_pow_helpers;
+};
+
+// x ** y for integers of one type by repeated squaring; negative exponents (signed types) give
+// what Python's int(x ** y) would: 1 for x == 1, +-1 for x == -1, 0 otherwise (x == 0 is
+// checked by the caller, it raises).
+llvm::Function *ModuleLowering::int_pow_helper(Scalar s) {
+  auto found = int_pow_helpers.find(s);
+  if (found != int_pow_helpers.end())
+    return found->second;
+  llvm::LLVMContext &ctx = module->getContext();
+  llvm::Type *t = register_type(ctx, Type::scalar_of(s));
+  auto *fn = llvm::Function::Create(llvm::FunctionType::get(t, {t, t}, false),
+                                    llvm::GlobalValue::InternalLinkage,
+                                    prefix + "ipow." + std::to_string(int(s)), *module);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(llvm::Attribute::AlwaysInline);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  llvm::Value *base = fn->getArg(0), *exp = fn->getArg(1);
+  auto *loop = llvm::BasicBlock::Create(ctx, "loop", fn);
+  auto *done = llvm::BasicBlock::Create(ctx, "done", fn);
+  llvm::ConstantInt *zero = llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(t), 0);
+  llvm::ConstantInt *one = llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(t), 1);
+  if (scalar_is_signed(s)) {
+    auto *negative = llvm::BasicBlock::Create(ctx, "negative", fn);
+    auto *positive = llvm::BasicBlock::Create(ctx, "positive", fn);
+    b.CreateCondBr(b.CreateICmpSLT(exp, zero), negative, positive);
+    b.SetInsertPoint(negative);
+    llvm::Value *minus_one = llvm::ConstantInt::getSigned(t, -1);
+    llvm::Value *odd = b.CreateICmpNE(b.CreateAnd(exp, one), zero);
+    llvm::Value *result = b.CreateSelect(
+        b.CreateICmpEQ(base, one), one,
+        b.CreateSelect(b.CreateICmpEQ(base, minus_one), b.CreateSelect(odd, minus_one, one), zero));
+    b.CreateRet(result);
+    b.SetInsertPoint(positive);
+  }
+  llvm::BasicBlock *entry = b.GetInsertBlock();
+  b.CreateCondBr(b.CreateICmpEQ(exp, zero), done, loop);
+  b.SetInsertPoint(loop);
+  llvm::PHINode *r = b.CreatePHI(t, 2), *a = b.CreatePHI(t, 2), *e = b.CreatePHI(t, 2);
+  llvm::Value *odd = b.CreateICmpNE(b.CreateAnd(e, one), zero);
+  llvm::Value *r_next = b.CreateSelect(odd, b.CreateMul(r, a), r);
+  llvm::Value *e_next = b.CreateLShr(e, one);
+  llvm::Value *a_next = b.CreateMul(a, a);
+  r->addIncoming(one, entry);
+  a->addIncoming(base, entry);
+  e->addIncoming(exp, entry);
+  r->addIncoming(r_next, loop);
+  a->addIncoming(a_next, loop);
+  e->addIncoming(e_next, loop);
+  b.CreateCondBr(b.CreateICmpEQ(e_next, zero), done, loop);
+  b.SetInsertPoint(done);
+  llvm::PHINode *result = b.CreatePHI(t, 2);
+  result->addIncoming(one, entry);
+  result->addIncoming(r_next, loop);
+  b.CreateRet(result);
+  int_pow_helpers[s] = fn;
+  return fn;
+}
+
+FunctionLowering::FunctionLowering(ModuleLowering &m, int index)
+    : m_(m), index_(index), f_(m.ir.functions[index]), target_(m.target), fn_(m.functions[index]),
+      b_(fn_->getContext()), emitter_{b_, nullptr} {}
+
+int32_t FunctionLowering::loc(ir::Loc where) { return m_.location(index_, where); }
+
+void FunctionLowering::run() {
+  llvm::BasicBlock *entry = block("entry");
+  b_.SetInsertPoint(entry);
+  unsigned first_param = 0;
+  if (target_.environment_type(ctx())) {
+    emitter_.env = fn_->getArg(0);
+    emitter_.env->setName("env");
+    first_param = 1;
+  }
+  for (int i = 0; i < f_.num_params; ++i)
+    fn_->getArg(first_param + i)->setName(f_.slots[i].name);
+  for (const ir::Slot &slot : f_.slots) {
+    if (slot.type.is_none())
+      unsupported("a variable of type none ('" + slot.name + "')");
+    slots_.push_back(b_.CreateAlloca(register_type(ctx(), slot.type), nullptr, slot.name));
+  }
+  for (const ir::LocalArrayDecl &decl : f_.local_arrays) {
+    int64_t count = 1;
+    for (int64_t extent : decl.shape)
+      count *= extent;
+    local_arrays_.push_back(target_.local_memory(emitter_, count * scalar_bytes(decl.dtype)));
+  }
+  for (int i = 0; i < f_.num_params; ++i) {
+    b_.CreateStore(fn_->getArg(first_param + i), slots_[i]);
+  }
+
+  llvm::BasicBlock *body = block("body");
+  b_.CreateBr(body);
+  b_.SetInsertPoint(body);
+  statements(f_.body);
+  if (!terminated())
+    return_from_function(false);
+  if (bail_) {
+    b_.SetInsertPoint(bail_);
+    return_from_function(true);
+  }
+  llvm::removeUnreachableBlocks(*fn_);
+}
+
+llvm::BasicBlock *FunctionLowering::error_branch(llvm::Value *failed, const char *name) {
+  llvm::BasicBlock *error = block(name);
+  llvm::BasicBlock *next = block("ok");
+  b_.CreateCondBr(failed, error, next, unlikely(ctx()));
+  b_.SetInsertPoint(next);
+  return error;
+}
+
+// A kernel returns whether its thread stopped early; a device function's value is unused when it
+// stopped (its caller checks the status), and the typer guarantees a value on normal paths.
+void FunctionLowering::return_from_function(bool stopped) {
+  if (f_.is_kernel)
+    b_.CreateRet(b_.getInt1(stopped));
+  else if (fn_->getReturnType()->isVoidTy())
+    b_.CreateRetVoid();
+  else
+    b_.CreateRet(llvm::PoisonValue::get(fn_->getReturnType()));
+}
+
+void FunctionLowering::check_status() {
+  if (!bail_)
+    bail_ = block("bail");
+  llvm::BasicBlock *next = block("running");
+  b_.CreateCondBr(target_.must_return(emitter_), bail_, next, unlikely(ctx()));
+  b_.SetInsertPoint(next);
+}
+
+void FunctionLowering::raise_if(llvm::Value *failed, const std::string &exception,
+                                const std::string &message, ir::Loc where) {
+  llvm::BasicBlock *error = error_branch(failed, "raise");
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(error);
+  target_.raise(emitter_, exception, message, loc(where));
+  if (!bail_)
+    bail_ = block("bail");
+  b_.CreateBr(bail_);
+}
+
+// ---- statements ----
+
+void FunctionLowering::statements(const std::vector<ir::Stmt> &stmts) {
+  for (const ir::Stmt &s : stmts) {
+    if (terminated())
+      start_dead_block();
+    statement(s);
+  }
+}
+
+void FunctionLowering::statement(const ir::Stmt &s) {
+  switch (s.kind) {
+  case ir::StmtKind::Assign:
+    b_.CreateStore(expr(*s.exprs[0]), slots_[s.slot]);
+    return;
+  case ir::StmtKind::Store: {
+    // Python evaluates the value before the target.
+    Scalar dtype = s.exprs[0]->type.scalar;
+    llvm::Value *value = register_to_memory(b_, expr(*s.exprs.back()), dtype);
+    llvm::Value *addr = element_address(s.exprs, 1, s.loc);
+    b_.CreateAlignedStore(value, addr, llvm::Align(scalar_bytes(dtype)));
+    return;
+  }
+  case ir::StmtKind::Eval:
+    expr(*s.exprs[0]);
+    return;
+  case ir::StmtKind::If:
+    if_statement(s);
+    return;
+  case ir::StmtKind::While:
+    while_statement(s);
+    return;
+  case ir::StmtKind::ForRange:
+    for_range(s);
+    return;
+  case ir::StmtKind::Break:
+  case ir::StmtKind::Continue:
+    if (loops_.empty())
+      throw std::logic_error("simt: break/continue outside a loop");
+    b_.CreateBr(s.kind == ir::StmtKind::Break ? loops_.back().exit : loops_.back().next);
+    return;
+  case ir::StmtKind::Return:
+    if (!s.exprs.empty() && !f_.is_kernel && !fn_->getReturnType()->isVoidTy()) {
+      b_.CreateRet(expr(*s.exprs[0]));
+      return;
+    }
+    if (!s.exprs.empty())
+      expr(*s.exprs[0]);
+    return_from_function(false);
+    return;
+  case ir::StmtKind::Raise:
+    target_.raise(emitter_, s.exc, s.message, loc(s.loc));
+    if (!bail_)
+      bail_ = block("bail");
+    b_.CreateBr(bail_);
+    return;
+  case ir::StmtKind::Assert:
+    raise_if(b_.CreateNot(expr(*s.exprs[0])), "AssertionError", s.message, s.loc);
+    return;
+  case ir::StmtKind::SyncThreads:
+    target_.barrier(emitter_, loc(s.loc));
+    check_status();
+    return;
+  case ir::StmtKind::Print:
+    print(s);
+    return;
+  }
+}
+
+void FunctionLowering::if_statement(const ir::Stmt &s) {
+  llvm::Value *cond = expr(*s.exprs[0]);
+  llvm::BasicBlock *then_block = block("then");
+  llvm::BasicBlock *else_block = s.orelse.empty() ? nullptr : block("else");
+  llvm::BasicBlock *merge = block("endif");
+  b_.CreateCondBr(cond, then_block, else_block ? else_block : merge);
+  b_.SetInsertPoint(then_block);
+  statements(s.body);
+  if (!terminated())
+    b_.CreateBr(merge);
+  if (else_block) {
+    b_.SetInsertPoint(else_block);
+    statements(s.orelse);
+    if (!terminated())
+      b_.CreateBr(merge);
+  }
+  b_.SetInsertPoint(merge);
+}
+
+void FunctionLowering::while_statement(const ir::Stmt &s) {
+  llvm::BasicBlock *head = block("while");
+  llvm::BasicBlock *body = block("while.body");
+  llvm::BasicBlock *exit = block("while.end");
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  b_.CreateCondBr(expr(*s.exprs[0]), body, exit);
+  b_.SetInsertPoint(body);
+  loops_.push_back({head, exit});
+  statements(s.body);
+  loops_.pop_back();
+  if (!terminated())
+    b_.CreateBr(head);
+  b_.SetInsertPoint(exit);
+}
+
+// for slot in range(start, stop, step): the loop variable runs in a register; the slot gets
+// each value, so it keeps the last one after the loop as in Python.
+void FunctionLowering::for_range(const ir::Stmt &s) {
+  llvm::Value *start = expr(*s.exprs[0]);
+  llvm::Value *stop = expr(*s.exprs[1]);
+  llvm::Value *step = expr(*s.exprs[2]);
+  llvm::Value *zero = b_.getInt64(0);
+  raise_if(b_.CreateICmpEQ(step, zero), "ValueError", "range() arg 3 must not be zero", s.loc);
+  llvm::Value *ascending = b_.CreateICmpSGT(step, zero);
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::BasicBlock *head = block("for");
+  llvm::BasicBlock *body = block("for.body");
+  llvm::BasicBlock *next = block("for.next");
+  llvm::BasicBlock *exit = block("for.end");
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+  i->addIncoming(start, before);
+  llvm::Value *more =
+      b_.CreateSelect(ascending, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
+  b_.CreateCondBr(more, body, exit);
+  b_.SetInsertPoint(body);
+  b_.CreateStore(i, slots_[s.slot]);
+  loops_.push_back({next, exit});
+  statements(s.body);
+  loops_.pop_back();
+  if (!terminated())
+    b_.CreateBr(next);
+  b_.SetInsertPoint(next);
+  llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
+  i->addIncoming(i_next, next);
+  b_.CreateBr(head);
+  b_.SetInsertPoint(exit);
+}
+
+void FunctionLowering::print(const ir::Stmt &s) {
+  std::vector<PrintItem> items;
+  for (const ir::ExprPtr &e : s.exprs) {
+    if (e->kind == ir::ExprKind::String) {
+      items.push_back(PrintItem{nullptr, e->type, e->name});
+      continue;
+    }
+    if (!e->type.is_scalar())
+      unsupported("printing a value of type " + e->type.str());
+    items.push_back(PrintItem{expr(*e), e->type, ""});
+  }
+  target_.print(emitter_, items);
+}
+
+// ---- expressions ----
+
+llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
+  switch (e.kind) {
+  case ir::ExprKind::Const:
+    return constant(e);
+  case ir::ExprKind::String:
+    unsupported("a string outside print()");
+  case ir::ExprKind::Local:
+    return b_.CreateLoad(register_type(ctx(), e.type), slots_[e.index],
+                         m_.ir.functions[index_].slots[e.index].name);
+  case ir::ExprKind::Unary:
+    return unary(e);
+  case ir::ExprKind::Binary:
+    return binary(e);
+  case ir::ExprKind::Compare:
+    return compare(e);
+  case ir::ExprKind::And:
+  case ir::ExprKind::Or:
+    return short_circuit(e);
+  case ir::ExprKind::Select:
+    return select(e);
+  case ir::ExprKind::Cast:
+    return cast(expr(*e.args[0]), e.args[0]->type, e.type);
+  case ir::ExprKind::Special:
+    return target_.special_register(emitter_, e.op, e.index);
+  case ir::ExprKind::ArrayLoad: {
+    llvm::Value *addr = element_address(e.args, 1, e.loc);
+    Scalar dtype = e.args[0]->type.scalar;
+    llvm::Value *value =
+        b_.CreateAlignedLoad(memory_type(ctx(), dtype), addr, llvm::Align(scalar_bytes(dtype)));
+    return memory_to_register(b_, value, dtype);
+  }
+  case ir::ExprKind::ArrayShape:
+    return b_.CreateExtractValue(expr(*e.args[0]), {1, unsigned(e.index)});
+  case ir::ExprKind::ArrayStride:
+    return b_.CreateExtractValue(expr(*e.args[0]), {2, unsigned(e.index)});
+  case ir::ExprKind::ArraySize:
+    return array_size(expr(*e.args[0]), e.args[0]->type.ndim);
+  case ir::ExprKind::TupleMake: {
+    llvm::Value *tuple = llvm::PoisonValue::get(register_type(ctx(), e.type));
+    for (size_t k = 0; k < e.args.size(); ++k)
+      tuple = b_.CreateInsertValue(tuple, expr(*e.args[k]), {unsigned(k)});
+    return tuple;
+  }
+  case ir::ExprKind::TupleGet:
+    return b_.CreateExtractValue(expr(*e.args[0]), {unsigned(e.index)});
+  case ir::ExprKind::Call:
+    return call(e);
+  case ir::ExprKind::Intrinsic:
+    return intrinsic(e);
+  case ir::ExprKind::SharedArray:
+    return shared_array(e);
+  case ir::ExprKind::LocalArray: {
+    const ir::LocalArrayDecl &decl = f_.local_arrays[e.index];
+    return memory_array(local_arrays_[e.index], decl.dtype, decl.shape);
+  }
+  case ir::ExprKind::ConstArray: {
+    const ir::ConstArrayDecl &decl = m_.ir.const_arrays[e.index];
+    return memory_array(m_.const_arrays[e.index], decl.dtype, decl.shape);
+  }
+  case ir::ExprKind::Atomic:
+    return atomic(e);
+  }
+  throw std::logic_error("simt: unknown expression kind");
+}
+
+llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
+  if (!e.type.is_scalar())
+    unsupported("a constant of type " + e.type.str());
+  llvm::Type *t = register_type(ctx(), e.type);
+  if (scalar_is_float(e.type.scalar))
+    return llvm::ConstantFP::get(t, e.float_value);
+  if (e.type.scalar == Scalar::Bool)
+    return b_.getInt1(e.int_value != 0);
+  return llvm::ConstantInt::get(t, uint64_t(e.int_value), scalar_is_signed(e.type.scalar));
+}
+
+llvm::Value *FunctionLowering::truth(llvm::Value *value, const Type &type) {
+  if (!type.is_scalar())
+    unsupported("the truth value of " + type.str());
+  if (type.scalar == Scalar::Bool)
+    return value;
+  if (scalar_is_float(type.scalar)) // NaN is truthy
+    return b_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
+  return b_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
+}
+
+llvm::Value *FunctionLowering::unary(const ir::Expr &e) {
+  llvm::Value *x = expr(*e.args[0]);
+  const Type &type = e.args[0]->type;
+  switch (e.op) {
+  case ir::Op::Not:
+    return b_.CreateNot(truth(x, type));
+  case ir::Op::Pos:
+    return x;
+  case ir::Op::Neg:
+    return scalar_is_float(type.scalar) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
+  case ir::Op::Invert:
+    if (scalar_is_float(type.scalar))
+      unsupported("~ on floats");
+    return b_.CreateNot(x);
+  default:
+    throw std::logic_error("simt: bad unary operator");
+  }
+}
+
+llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
+  llvm::Value *x = expr(*e.args[0]);
+  llvm::Value *y = expr(*e.args[1]);
+  if (!e.type.is_scalar())
+    unsupported("arithmetic on " + e.type.str());
+  if (scalar_is_float(e.type.scalar))
+    return float_binary(e.op, e.type.scalar, x, y);
+  return int_binary(e.op, e.type.scalar, x, y, e.loc);
+}
+
+llvm::Value *FunctionLowering::int_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y,
+                                          ir::Loc where) {
+  llvm::Type *t = x->getType();
+  bool is_signed = scalar_is_signed(s);
+  llvm::Value *zero = llvm::ConstantInt::get(t, 0);
+  switch (op) {
+  case ir::Op::Add:
+    return b_.CreateAdd(x, y);
+  case ir::Op::Sub:
+    return b_.CreateSub(x, y);
+  case ir::Op::Mul:
+    return b_.CreateMul(x, y);
+  case ir::Op::BitAnd:
+    return b_.CreateAnd(x, y);
+  case ir::Op::BitOr:
+    return b_.CreateOr(x, y);
+  case ir::Op::BitXor:
+    return b_.CreateXor(x, y);
+  case ir::Op::LShift:
+  case ir::Op::RShift: {
+    // A count of the width or more (or negative) shifts everything out instead of being poison.
+    llvm::Value *width = llvm::ConstantInt::get(t, t->getIntegerBitWidth());
+    llvm::Value *too_far = b_.CreateICmpUGE(y, width);
+    llvm::Value *count = b_.CreateSelect(too_far, zero, y);
+    if (op == ir::Op::LShift)
+      return b_.CreateSelect(too_far, zero, b_.CreateShl(x, count));
+    if (!is_signed)
+      return b_.CreateSelect(too_far, zero, b_.CreateLShr(x, count));
+    llvm::Value *fill = b_.CreateAShr(x, llvm::ConstantInt::get(t, t->getIntegerBitWidth() - 1));
+    return b_.CreateSelect(too_far, fill, b_.CreateAShr(x, count));
+  }
+  case ir::Op::FloorDiv:
+  case ir::Op::Mod: {
+    bool div = op == ir::Op::FloorDiv;
+    raise_if(b_.CreateICmpEQ(y, zero), "ZeroDivisionError",
+             div ? "integer division by zero" : "integer modulo by zero", where);
+    if (!is_signed)
+      return div ? b_.CreateUDiv(x, y) : b_.CreateURem(x, y);
+    // MIN // -1 would trap in hardware: divide by 1 and negate instead (wrapping, as C does).
+    llvm::Value *minus_one = b_.CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1));
+    llvm::Value *safe_y = b_.CreateSelect(minus_one, llvm::ConstantInt::get(t, 1), y);
+    llvm::Value *q = b_.CreateSDiv(x, safe_y);
+    llvm::Value *r = b_.CreateSRem(x, safe_y);
+    q = b_.CreateSelect(minus_one, b_.CreateNeg(x), q);
+    // C truncates; Python floors: when the remainder's sign differs from the divisor's, adjust.
+    llvm::Value *adjust =
+        b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateICmpSLT(b_.CreateXor(r, y), zero));
+    if (div)
+      return b_.CreateSelect(adjust, b_.CreateSub(q, llvm::ConstantInt::get(t, 1)), q);
+    return b_.CreateSelect(adjust, b_.CreateAdd(r, y), r);
+  }
+  case ir::Op::Pow:
+    return int_pow(s, x, y, where);
+  default:
+    unsupported("this operator on integers");
+  }
+}
+
+llvm::Value *FunctionLowering::int_pow(Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where) {
+  if (scalar_is_signed(s)) {
+    llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
+    raise_if(b_.CreateAnd(b_.CreateICmpEQ(x, zero), b_.CreateICmpSLT(y, zero)), "ZeroDivisionError",
+             "0 cannot be raised to a negative power", where);
+  }
+  return b_.CreateCall(m_.int_pow_helper(s), {x, y});
+}
+
+llvm::Value *FunctionLowering::float_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y) {
+  llvm::Type *t = x->getType();
+  auto c = [&](double v) { return llvm::ConstantFP::get(t, v); };
+  switch (op) {
+  case ir::Op::Add:
+    return b_.CreateFAdd(x, y);
+  case ir::Op::Sub:
+    return b_.CreateFSub(x, y);
+  case ir::Op::Mul:
+    return b_.CreateFMul(x, y);
+  case ir::Op::TrueDiv: // Numba's CUDA error model ('numpy'): x / 0.0 is inf or nan, no error
+    return b_.CreateFDiv(x, y);
+  case ir::Op::Pow:
+    return target_.math(emitter_, "pow", {x, y}, s);
+  case ir::Op::FloorDiv:
+  case ir::Op::Mod: {
+    // CPython's float_divmod, as Numba lowers it; a zero divisor gives x / y and fmod's nan.
+    llvm::Value *mod = b_.CreateFRem(x, y);
+    llvm::Value *div = b_.CreateFDiv(b_.CreateFSub(x, mod), y);
+    llvm::Value *mod_nonzero = b_.CreateFCmpUNE(mod, c(0));
+    llvm::Value *signs_differ =
+        b_.CreateXor(b_.CreateFCmpOLT(y, c(0)), b_.CreateFCmpOLT(mod, c(0)));
+    llvm::Value *fix = b_.CreateAnd(mod_nonzero, signs_differ);
+    llvm::Value *copysign_y = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c(0), y);
+    mod =
+        b_.CreateSelect(mod_nonzero, b_.CreateSelect(fix, b_.CreateFAdd(mod, y), mod), copysign_y);
+    div = b_.CreateSelect(fix, b_.CreateFSub(div, c(1)), div);
+    llvm::Value *floor = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, div);
+    llvm::Value *snapped = b_.CreateSelect(b_.CreateFCmpOGT(b_.CreateFSub(div, floor), c(0.5)),
+                                           b_.CreateFAdd(floor, c(1)), floor);
+    llvm::Value *quotient = b_.CreateFDiv(x, y);
+    llvm::Value *signed_zero = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c(0), quotient);
+    llvm::Value *floordiv = b_.CreateSelect(b_.CreateFCmpUNE(div, c(0)), snapped, signed_zero);
+    llvm::Value *y_zero = b_.CreateFCmpOEQ(y, c(0));
+    if (op == ir::Op::FloorDiv)
+      return b_.CreateSelect(y_zero, quotient, floordiv);
+    return b_.CreateSelect(y_zero, b_.CreateFRem(x, y), mod);
+  }
+  default:
+    unsupported("this operator on floats");
+  }
+}
+
+llvm::Value *FunctionLowering::compare(const ir::Expr &e) {
+  llvm::Value *x = expr(*e.args[0]);
+  llvm::Value *y = expr(*e.args[1]);
+  const Type &type = e.args[0]->type;
+  if (!type.is_scalar())
+    unsupported("comparing values of type " + type.str());
+  using P = llvm::CmpInst::Predicate;
+  P p;
+  if (scalar_is_float(type.scalar)) {
+    switch (e.op) {
+    case ir::Op::Eq:
+      p = P::FCMP_OEQ;
+      break;
+    case ir::Op::Ne:
+      p = P::FCMP_UNE;
+      break;
+    case ir::Op::Lt:
+      p = P::FCMP_OLT;
+      break;
+    case ir::Op::Le:
+      p = P::FCMP_OLE;
+      break;
+    case ir::Op::Gt:
+      p = P::FCMP_OGT;
+      break;
+    case ir::Op::Ge:
+      p = P::FCMP_OGE;
+      break;
+    default:
+      throw std::logic_error("simt: bad comparison");
+    }
+    return b_.CreateFCmp(p, x, y);
+  }
+  bool s = scalar_is_signed(type.scalar);
+  switch (e.op) {
+  case ir::Op::Eq:
+    p = P::ICMP_EQ;
+    break;
+  case ir::Op::Ne:
+    p = P::ICMP_NE;
+    break;
+  case ir::Op::Lt:
+    p = s ? P::ICMP_SLT : P::ICMP_ULT;
+    break;
+  case ir::Op::Le:
+    p = s ? P::ICMP_SLE : P::ICMP_ULE;
+    break;
+  case ir::Op::Gt:
+    p = s ? P::ICMP_SGT : P::ICMP_UGT;
+    break;
+  case ir::Op::Ge:
+    p = s ? P::ICMP_SGE : P::ICMP_UGE;
+    break;
+  default:
+    throw std::logic_error("simt: bad comparison");
+  }
+  return b_.CreateICmp(p, x, y);
+}
+
+llvm::Value *FunctionLowering::short_circuit(const ir::Expr &e) {
+  llvm::Value *first = expr(*e.args[0]);
+  llvm::Value *first_true = truth(first, e.args[0]->type);
+  llvm::BasicBlock *from = b_.GetInsertBlock();
+  llvm::BasicBlock *second_block = block(e.kind == ir::ExprKind::And ? "and.rhs" : "or.rhs");
+  llvm::BasicBlock *merge = block("logic.end");
+  if (e.kind == ir::ExprKind::And)
+    b_.CreateCondBr(first_true, second_block, merge);
+  else
+    b_.CreateCondBr(first_true, merge, second_block);
+  b_.SetInsertPoint(second_block);
+  llvm::Value *second = expr(*e.args[1]);
+  llvm::BasicBlock *second_end = b_.GetInsertBlock();
+  b_.CreateBr(merge);
+  b_.SetInsertPoint(merge);
+  llvm::PHINode *result = b_.CreatePHI(first->getType(), 2);
+  result->addIncoming(first, from);
+  result->addIncoming(second, second_end);
+  return result;
+}
+
+llvm::Value *FunctionLowering::select(const ir::Expr &e) {
+  llvm::Value *cond = expr(*e.args[0]);
+  llvm::BasicBlock *then_block = block("sel.then");
+  llvm::BasicBlock *else_block = block("sel.else");
+  llvm::BasicBlock *merge = block("sel.end");
+  b_.CreateCondBr(cond, then_block, else_block);
+  b_.SetInsertPoint(then_block);
+  llvm::Value *then_value = expr(*e.args[1]);
+  llvm::BasicBlock *then_end = b_.GetInsertBlock();
+  b_.CreateBr(merge);
+  b_.SetInsertPoint(else_block);
+  llvm::Value *else_value = expr(*e.args[2]);
+  llvm::BasicBlock *else_end = b_.GetInsertBlock();
+  b_.CreateBr(merge);
+  b_.SetInsertPoint(merge);
+  llvm::PHINode *result = b_.CreatePHI(then_value->getType(), 2);
+  result->addIncoming(then_value, then_end);
+  result->addIncoming(else_value, else_end);
+  return result;
+}
+
+llvm::Value *FunctionLowering::cast(llvm::Value *value, const Type &from, const Type &to) {
+  if (from == to)
+    return value;
+  if (!from.is_scalar() || !to.is_scalar())
+    unsupported("converting " + from.str() + " to " + to.str());
+  if (to.scalar == Scalar::Bool)
+    return truth(value, from);
+  llvm::Type *t = register_type(ctx(), to);
+  bool from_float = scalar_is_float(from.scalar), to_float = scalar_is_float(to.scalar);
+  if (from_float && to_float)
+    return b_.CreateFPCast(value, t);
+  if (from_float) // truncates toward zero; saturating, so out-of-range values are not poison
+    return b_.CreateIntrinsic(scalar_is_signed(to.scalar) ? llvm::Intrinsic::fptosi_sat
+                                                          : llvm::Intrinsic::fptoui_sat,
+                              {t, value->getType()}, {value});
+  if (to_float)
+    return scalar_is_signed(from.scalar) ? b_.CreateSIToFP(value, t) : b_.CreateUIToFP(value, t);
+  return b_.CreateIntCast(value, t, scalar_is_signed(from.scalar));
+}
+
+llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
+  std::vector<llvm::Value *> args;
+  for (const ir::ExprPtr &arg : e.args)
+    args.push_back(expr(*arg));
+  const std::string &name = e.name;
+  Scalar arg_type = e.args.empty() ? e.type.scalar : e.args[0]->type.scalar;
+  bool is_signed = scalar_is_signed(arg_type);
+  if (name == "iabs")
+    return is_signed ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, args[0], b_.getFalse())
+                     : args[0];
+  if (name == "imin")
+    return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin,
+                                    args[0], args[1]);
+  if (name == "imax")
+    return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
+                                    args[0], args[1]);
+  if (name == "fmin") // Python's min(a, b): b < a ? b : a
+    return b_.CreateSelect(b_.CreateFCmpOLT(args[1], args[0]), args[1], args[0]);
+  if (name == "fmax")
+    return b_.CreateSelect(b_.CreateFCmpOGT(args[1], args[0]), args[1], args[0]);
+  if (name == "isnan")
+    return b_.CreateFCmpUNO(args[0], args[0]);
+  if (name == "isinf" || name == "isfinite") {
+    llvm::Value *magnitude = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]);
+    llvm::Value *inf = llvm::ConstantFP::getInfinity(args[0]->getType());
+    return name == "isinf" ? b_.CreateFCmpOEQ(magnitude, inf) : b_.CreateFCmpONE(magnitude, inf);
+  }
+  if (name == "round_even")
+    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, args[0]);
+  if (!e.type.is_scalar() || !scalar_is_float(e.type.scalar))
+    unsupported("the intrinsic '" + name + "' on " + e.type.str());
+  return target_.math(emitter_, name, args, e.type.scalar);
+}
+
+llvm::Value *FunctionLowering::call(const ir::Expr &e) {
+  std::vector<llvm::Value *> args;
+  if (emitter_.env)
+    args.push_back(emitter_.env);
+  for (const ir::ExprPtr &arg : e.args)
+    args.push_back(expr(*arg));
+  llvm::Value *result = b_.CreateCall(m_.functions[e.index], args);
+  if (m_.may_fault(e.index))
+    check_status();
+  return result;
+}
+
+// An array over `data` (shared, local or const memory): C layout, constant shape.
+llvm::Value *FunctionLowering::memory_array(llvm::Value *data, Scalar dtype,
+                                            const std::vector<int64_t> &shape) {
+  int ndim = int(shape.size());
+  std::vector<llvm::Value *> extents(ndim), strides(ndim);
+  int64_t stride = scalar_bytes(dtype);
+  for (int k = ndim - 1; k >= 0; --k) {
+    extents[k] = b_.getInt64(shape[k]);
+    strides[k] = b_.getInt64(stride);
+    stride *= shape[k];
+  }
+  return make_array_value(b_, ndim, data, extents, strides);
+}
+
+llvm::Value *FunctionLowering::shared_array(const ir::Expr &e) {
+  const ir::SharedArrayDecl &decl = m_.ir.shared_arrays[e.index];
+  if (!decl.dynamic)
+    return memory_array(target_.shared_memory(emitter_, decl.offset), decl.dtype, decl.shape);
+  // The dynamic array is 1-D over the whole of the launch's dynamic shared memory.
+  llvm::Value *data = target_.shared_memory(emitter_, m_.ir.static_shared_bytes);
+  int64_t itemsize = scalar_bytes(decl.dtype);
+  llvm::Value *extent =
+      b_.CreateUDiv(target_.dynamic_shared_bytes(emitter_), b_.getInt64(itemsize));
+  return make_array_value(b_, 1, data, {extent}, {b_.getInt64(itemsize)});
+}
+
+llvm::Value *FunctionLowering::array_size(llvm::Value *array, int ndim) {
+  llvm::Value *size = b_.getInt64(1);
+  for (int k = 0; k < ndim; ++k)
+    size = b_.CreateMul(size, b_.CreateExtractValue(array, {1, unsigned(k)}));
+  return size;
+}
+
+llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &operands,
+                                               size_t first, ir::Loc where) {
+  const Type &type = operands[0]->type;
+  llvm::Value *array = expr(*operands[0]);
+  int ndim = type.ndim;
+  int64_t itemsize = scalar_bytes(type.scalar);
+  std::vector<llvm::Value *> shape(ndim);
+  for (int k = 0; k < ndim; ++k)
+    shape[k] = b_.CreateExtractValue(array, {1, unsigned(k)});
+  // Contiguous layouts: strides follow from the shape, so LLVM sees unit-stride accesses.
+  std::vector<llvm::Value *> strides(ndim);
+  if (type.layout == 'C' || type.layout == 'F') {
+    llvm::Value *stride = b_.getInt64(itemsize);
+    for (int j = 0; j < ndim; ++j) {
+      int k = type.layout == 'C' ? ndim - 1 - j : j;
+      strides[k] = stride;
+      stride = b_.CreateMul(stride, shape[k]);
+    }
+  } else {
+    for (int k = 0; k < ndim; ++k)
+      strides[k] = b_.CreateExtractValue(array, {2, unsigned(k)});
+  }
+  llvm::Value *offset = b_.getInt64(0);
+  for (int k = 0; k < ndim; ++k) {
+    llvm::Value *index = expr(*operands[first + k]);
+    llvm::Value *zero = b_.getInt64(0);
+    llvm::Value *wrapped =
+        b_.CreateSelect(b_.CreateICmpSLT(index, zero), b_.CreateAdd(index, shape[k]), index);
+    llvm::BasicBlock *error = error_branch(b_.CreateICmpUGE(wrapped, shape[k]), "index.error");
+    {
+      llvm::IRBuilderBase::InsertPointGuard guard(b_);
+      b_.SetInsertPoint(error);
+      target_.index_error(emitter_, index, k, shape[k], loc(where));
+      if (!bail_)
+        bail_ = block("bail");
+      b_.CreateBr(bail_);
+    }
+    offset = b_.CreateAdd(offset, b_.CreateMul(wrapped, strides[k]));
+  }
+  llvm::Value *data = b_.CreateExtractValue(array, {0});
+  return b_.CreateInBoundsGEP(b_.getInt8Ty(), data, offset);
+}
+
+llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
+  const Type &array_type = e.args[0]->type;
+  Scalar dtype = array_type.scalar;
+  size_t first_value = 1 + size_t(array_type.ndim);
+  llvm::Value *addr = element_address(e.args, 1, e.loc);
+  std::vector<llvm::Value *> values;
+  for (size_t k = first_value; k < e.args.size(); ++k)
+    values.push_back(expr(*e.args[k]));
+  llvm::Type *t = memory_type(ctx(), dtype);
+  llvm::Align align(scalar_bytes(dtype));
+  auto order = llvm::AtomicOrdering::Monotonic;
+  bool is_float = scalar_is_float(dtype), is_signed = scalar_is_signed(dtype);
+  if (dtype == Scalar::Bool)
+    unsupported("atomics on bool arrays");
+  if (e.op == ir::Op::AtomicCas) {
+    llvm::Value *compare = values[0], *replacement = values[1];
+    if (is_float) {
+      llvm::Type *bits = b_.getIntNTy(scalar_bits(dtype));
+      compare = b_.CreateBitCast(compare, bits);
+      replacement = b_.CreateBitCast(replacement, bits);
+    }
+    auto *cas = b_.CreateAtomicCmpXchg(addr, compare, replacement, align, order, order);
+    llvm::Value *old = b_.CreateExtractValue(cas, {0});
+    return is_float ? b_.CreateBitCast(old, t) : old;
+  }
+  if (is_float && (e.op == ir::Op::AtomicMax || e.op == ir::Op::AtomicMin))
+    return float_atomic_minmax(e.op, t, addr, values[0]);
+  using B = llvm::AtomicRMWInst::BinOp;
+  B op;
+  switch (e.op) {
+  case ir::Op::AtomicAdd:
+    op = is_float ? B::FAdd : B::Add;
+    break;
+  case ir::Op::AtomicSub:
+    op = is_float ? B::FSub : B::Sub;
+    break;
+  case ir::Op::AtomicMax:
+    op = is_signed ? B::Max : B::UMax;
+    break;
+  case ir::Op::AtomicMin:
+    op = is_signed ? B::Min : B::UMin;
+    break;
+  case ir::Op::AtomicAnd:
+    op = B::And;
+    break;
+  case ir::Op::AtomicOr:
+    op = B::Or;
+    break;
+  case ir::Op::AtomicXor:
+    op = B::Xor;
+    break;
+  case ir::Op::AtomicExch:
+    op = B::Xchg;
+    break;
+  case ir::Op::AtomicInc:
+    op = B::UIncWrap;
+    break; // old >= val ? 0 : old + 1
+  case ir::Op::AtomicDec:
+    op = B::UDecWrap;
+    break; // (old == 0 || old > val) ? val : old - 1
+  default:
+    throw std::logic_error("simt: bad atomic operator");
+  }
+  if (is_float && op != B::FAdd && op != B::FSub && op != B::Xchg)
+    unsupported("this atomic operation on floats");
+  return b_.CreateAtomicRMW(op, addr, values[0], align, order);
+}
+
+// atomic.max/min on floats, as Numba's CUDA helpers: NaN in either operand wins. A
+// compare-exchange loop, since LLVM's fmax/fmin rmw ignore NaN.
+llvm::Value *FunctionLowering::float_atomic_minmax(ir::Op op, llvm::Type *t, llvm::Value *addr,
+                                                   llvm::Value *value) {
+  llvm::Type *bits = b_.getIntNTy(t->getPrimitiveSizeInBits());
+  llvm::Align align(t->getPrimitiveSizeInBits() / 8);
+  auto order = llvm::AtomicOrdering::Monotonic;
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::LoadInst *initial = b_.CreateAlignedLoad(bits, addr, align);
+  initial->setAtomic(order);
+  llvm::BasicBlock *loop = block("atomic.loop");
+  llvm::BasicBlock *exchange = block("atomic.cas");
+  llvm::BasicBlock *done = block("atomic.done");
+  b_.CreateBr(loop);
+  b_.SetInsertPoint(loop);
+  llvm::PHINode *old_bits = b_.CreatePHI(bits, 2);
+  old_bits->addIncoming(initial, before);
+  llvm::Value *old = b_.CreateBitCast(old_bits, t);
+  llvm::Value *keep_old =
+      op == ir::Op::AtomicMax ? b_.CreateFCmpUGE(old, value) : b_.CreateFCmpULE(old, value);
+  // keep_old holds when old is NaN or already wins; a NaN `value` wins otherwise.
+  keep_old = b_.CreateAnd(keep_old, b_.CreateFCmpORD(value, value));
+  keep_old = b_.CreateOr(keep_old, b_.CreateFCmpUNO(old, old));
+  b_.CreateCondBr(keep_old, done, exchange);
+  b_.SetInsertPoint(exchange);
+  auto *cas =
+      b_.CreateAtomicCmpXchg(addr, old_bits, b_.CreateBitCast(value, bits), align, order, order);
+  old_bits->addIncoming(b_.CreateExtractValue(cas, {0}), exchange);
+  b_.CreateCondBr(b_.CreateExtractValue(cas, {1}), done, loop);
+  b_.SetInsertPoint(done);
+  return b_.CreateBitCast(old_bits, t);
+}
+
+} // namespace
+
+LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext &ctx,
+                    const std::string &prefix) {
+  if (module.functions.empty() || !module.kernel().is_kernel)
+    throw std::logic_error("simt: a module's first function must be its kernel");
+  return ModuleLowering(module, target, ctx, prefix).run();
+}
+
+} // namespace simt::codegen

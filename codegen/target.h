@@ -1,0 +1,79 @@
+// The Target interface: exactly what differs between the CPU simulator and a GPU backend.
+//
+// The generic lowering (codegen/lower.h) turns the typed IR into LLVM IR and asks the Target
+// whenever code depends on where it runs: special registers, where shared/local/const memory
+// lives, barriers, error reporting, print, math library calls and the kernel's entry points.
+#pragma once
+
+#include "frontend/ir.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simt::codegen {
+
+// What a Target hook emits code with: the builder (positioned where the code goes) and the
+// target's per-thread environment value (the host passes a ThreadContext*), null when none.
+struct Emitter {
+  llvm::IRBuilder<> &b;
+  llvm::Value *env;
+};
+
+// One argument of print(): a String expression (text) or a scalar value of `type`.
+struct PrintItem {
+  llvm::Value *value = nullptr; // null for text
+  Type type;
+  std::string text;
+};
+
+class Target {
+public:
+  virtual ~Target() = default;
+
+  // Sets the module's target triple and data layout.
+  virtual void configure(llvm::Module &module) = 0;
+  // The type of the environment parameter every lowered function takes first; null for none.
+  virtual llvm::Type *environment_type(llvm::LLVMContext &ctx) = 0;
+
+  // ThreadIdx/BlockIdx/BlockDim/GridDim of `axis`, LaneId or WarpSize, as i32.
+  virtual llvm::Value *special_register(Emitter &e, ir::Op op, int axis) = 0;
+  // Pointer to the block's shared memory at byte `offset`.
+  virtual llvm::Value *shared_memory(Emitter &e, int64_t offset) = 0;
+  // The launch's dynamic shared memory size in bytes, as i64.
+  virtual llvm::Value *dynamic_shared_bytes(Emitter &e) = 0;
+  // Pointer to `bytes` of this thread's private memory; called in the function's entry block.
+  virtual llvm::Value *local_memory(Emitter &e, int64_t bytes);
+  // The storage of a read-only array (its data in C order) in `module`.
+  virtual llvm::Value *const_memory(llvm::Module &module, const ir::ConstArrayDecl &decl,
+                                    const std::string &name);
+
+  // cuda.syncthreads(). The lowering checks `must_return` afterwards.
+  virtual void barrier(Emitter &e, int32_t loc) = 0;
+  // Reports an IndexError for `index` (the index as written) on `axis` of extent `size` (i64).
+  virtual void index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
+                           int32_t loc) = 0;
+  // Reports a Python exception of class `exception`.
+  virtual void raise(Emitter &e, const std::string &exception, const std::string &message,
+                     int32_t loc) = 0;
+  // i1: true when this thread must return at once (it faulted, or the launch is stopping).
+  virtual llvm::Value *must_return(Emitter &e) = 0;
+  // print(items...): space separated, then a newline.
+  virtual void print(Emitter &e, const std::vector<PrintItem> &items) = 0;
+  // Math library function `name` (see ir.h's intrinsic list; the generic lowering handles the
+  // integer ones, fmin/fmax, isnan/isinf/isfinite and round_even) on float type `type`.
+  virtual llvm::Value *math(Emitter &e, const std::string &name, llvm::ArrayRef<llvm::Value *> args,
+                            Scalar type) = 0;
+
+  // Emits the kernel's externally visible entry points around `body`, the lowered kernel
+  // function: i1 (environment, then one register-typed parameter per kernel parameter), which
+  // returns true when the thread stopped early (`must_return` held: it faulted, or the launch is
+  // stopping). `symbol` is the module-unique name the entry points derive their names from.
+  virtual void emit_entry_points(llvm::Module &module, llvm::Function *body,
+                                 const ir::Module &ir_module, const std::string &symbol) = 0;
+};
+
+} // namespace simt::codegen

@@ -1,0 +1,303 @@
+#include "sim/host_target.h"
+
+#include "codegen/llvm_types.h"
+#include "sim/abi.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+
+namespace simt::sim {
+
+using codegen::Emitter;
+
+std::string thread_entry_name(const std::string &symbol) { return symbol + ".thread"; }
+std::string block_entry_name(const std::string &symbol) { return symbol + ".block"; }
+
+namespace {
+
+llvm::Value *field_address(llvm::IRBuilderBase &b, llvm::Value *ctx, size_t offset) {
+  return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ctx, offset);
+}
+
+llvm::Value *load_field(llvm::IRBuilderBase &b, llvm::Value *ctx, size_t offset, llvm::Type *type,
+                        const char *name) {
+  return b.CreateLoad(type, field_address(b, ctx, offset), name);
+}
+
+size_t special_offset(ir::Op op, int axis) {
+  switch (op) {
+  case ir::Op::ThreadIdx:
+    return offsetof(ThreadContext, tid) + 4 * axis;
+  case ir::Op::BlockIdx:
+    return offsetof(ThreadContext, ctaid) + 4 * axis;
+  case ir::Op::BlockDim:
+    return offsetof(ThreadContext, ntid) + 4 * axis;
+  case ir::Op::GridDim:
+    return offsetof(ThreadContext, nctaid) + 4 * axis;
+  default:
+    throw std::logic_error("simt: not a special register");
+  }
+}
+
+// A runtime function of sim/abi.h (the context first); error reports are cold so LLVM keeps them
+// off the hot path.
+llvm::FunctionCallee runtime_function(llvm::Module &m, const char *name, llvm::Type *result,
+                                      llvm::ArrayRef<llvm::Type *> params, bool cold = false) {
+  llvm::FunctionCallee callee =
+      m.getOrInsertFunction(name, llvm::FunctionType::get(result, params, false));
+  auto *fn = llvm::cast<llvm::Function>(callee.getCallee());
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  // The runtime keeps no copy of the context pointer: LLVM may then keep the context's fields
+  // in registers across stores to array data.
+  fn->addParamAttr(0, llvm::Attribute::NoCapture);
+  if (cold)
+    fn->addFnAttr(llvm::Attribute::Cold);
+  return callee;
+}
+
+llvm::Module &module_of(Emitter &e) { return *e.b.GetInsertBlock()->getModule(); }
+
+} // namespace
+
+void HostTarget::configure(llvm::Module &module) {
+  module.setTargetTriple(triple_);
+  module.setDataLayout(data_layout_);
+}
+
+llvm::Type *HostTarget::environment_type(llvm::LLVMContext &ctx) {
+  return llvm::PointerType::getUnqual(ctx);
+}
+
+llvm::Value *HostTarget::special_register(Emitter &e, ir::Op op, int axis) {
+  llvm::IRBuilder<> &b = e.b;
+  if (op == ir::Op::WarpSize)
+    return b.getInt32(32);
+  if (op == ir::Op::LaneId) {
+    // Lanes are linear thread ids in groups of 32, x fastest.
+    auto reg = [&](ir::Op which, int k) { return special_register(e, which, k); };
+    llvm::Value *linear = b.CreateAdd(
+        reg(ir::Op::ThreadIdx, 0),
+        b.CreateMul(reg(ir::Op::BlockDim, 0),
+                    b.CreateAdd(reg(ir::Op::ThreadIdx, 1),
+                                b.CreateMul(reg(ir::Op::BlockDim, 1), reg(ir::Op::ThreadIdx, 2)))));
+    return b.CreateAnd(linear, b.getInt32(31), "laneid");
+  }
+  return load_field(b, e.env, special_offset(op, axis), b.getInt32Ty(), "sreg");
+}
+
+llvm::Value *HostTarget::shared_memory(Emitter &e, int64_t offset) {
+  llvm::Value *base =
+      load_field(e.b, e.env, offsetof(ThreadContext, shared), e.b.getPtrTy(), "shared");
+  return e.b.CreateConstInBoundsGEP1_64(e.b.getInt8Ty(), base, offset);
+}
+
+llvm::Value *HostTarget::dynamic_shared_bytes(Emitter &e) {
+  return load_field(e.b, e.env, offsetof(ThreadContext, dynamic_shared_bytes), e.b.getInt64Ty(),
+                    "dynamic_shared_bytes");
+}
+
+void HostTarget::barrier(Emitter &e, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_syncthreads", b.getVoidTy(),
+                                {b.getPtrTy(), b.getInt32Ty()}),
+               {e.env, b.getInt32(loc)});
+}
+
+void HostTarget::index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
+                             int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(
+                   module_of(e), "simt_rt_index_error", b.getVoidTy(),
+                   {b.getPtrTy(), b.getInt64Ty(), b.getInt32Ty(), b.getInt64Ty(), b.getInt32Ty()},
+                   true),
+               {e.env, index, b.getInt32(axis), size, b.getInt32(loc)});
+}
+
+void HostTarget::raise(Emitter &e, const std::string &exception, const std::string &message,
+                       int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_raise", b.getVoidTy(),
+                                {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt32Ty()}, true),
+               {e.env, b.CreateGlobalString(exception, "exception"),
+                b.CreateGlobalString(message, "message"), b.getInt32(loc)});
+}
+
+llvm::Value *HostTarget::must_return(Emitter &e) {
+  llvm::Value *status =
+      load_field(e.b, e.env, offsetof(ThreadContext, status), e.b.getInt32Ty(), "status");
+  return e.b.CreateICmpNE(status, e.b.getInt32(0));
+}
+
+void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items) {
+  llvm::IRBuilder<> &b = e.b;
+  llvm::Module &m = module_of(e);
+  llvm::Type *ptr = b.getPtrTy(), *void_type = b.getVoidTy();
+  auto print_str = runtime_function(m, "simt_rt_print_str", void_type, {ptr, ptr});
+  for (const codegen::PrintItem &item : items) {
+    if (!item.value) {
+      b.CreateCall(print_str, {e.env, b.CreateGlobalString(item.text, "text")});
+      continue;
+    }
+    Scalar s = item.type.scalar;
+    if (s == Scalar::Bool) {
+      llvm::Value *text = b.CreateSelect(item.value, b.CreateGlobalString("True", "true"),
+                                         b.CreateGlobalString("False", "false"));
+      b.CreateCall(print_str, {e.env, text});
+    } else if (codegen::scalar_is_float(s)) {
+      b.CreateCall(runtime_function(m, "simt_rt_print_f64", void_type, {ptr, b.getDoubleTy()}),
+                   {e.env, b.CreateFPExt(item.value, b.getDoubleTy())});
+    } else if (codegen::scalar_is_signed(s)) {
+      b.CreateCall(runtime_function(m, "simt_rt_print_i64", void_type, {ptr, b.getInt64Ty()}),
+                   {e.env, b.CreateSExt(item.value, b.getInt64Ty())});
+    } else {
+      b.CreateCall(runtime_function(m, "simt_rt_print_u64", void_type, {ptr, b.getInt64Ty()}),
+                   {e.env, b.CreateZExt(item.value, b.getInt64Ty())});
+    }
+  }
+  b.CreateCall(runtime_function(m, "simt_rt_print_end", void_type, {ptr}), {e.env});
+}
+
+llvm::Value *HostTarget::math(Emitter &e, const std::string &name,
+                              llvm::ArrayRef<llvm::Value *> args, Scalar type) {
+  static const std::map<std::string, llvm::Intrinsic::ID> intrinsics = {
+      {"sqrt", llvm::Intrinsic::sqrt},        {"fabs", llvm::Intrinsic::fabs},
+      {"floor", llvm::Intrinsic::floor},      {"ceil", llvm::Intrinsic::ceil},
+      {"trunc", llvm::Intrinsic::trunc},      {"rint", llvm::Intrinsic::rint},
+      {"sin", llvm::Intrinsic::sin},          {"cos", llvm::Intrinsic::cos},
+      {"exp", llvm::Intrinsic::exp},          {"exp2", llvm::Intrinsic::exp2},
+      {"log", llvm::Intrinsic::log},          {"log2", llvm::Intrinsic::log2},
+      {"log10", llvm::Intrinsic::log10},      {"pow", llvm::Intrinsic::pow},
+      {"copysign", llvm::Intrinsic::copysign}};
+  static const std::map<std::string, int> libm = {
+      {"tan", 1},  {"asin", 1},      {"acos", 1},   {"atan", 1},   {"sinh", 1},  {"cosh", 1},
+      {"tanh", 1}, {"asinh", 1},     {"acosh", 1},  {"atanh", 1},  {"expm1", 1}, {"log1p", 1},
+      {"erf", 1},  {"erfc", 1},      {"lgamma", 1}, {"tgamma", 1}, {"atan2", 2}, {"hypot", 2},
+      {"fmod", 2}, {"remainder", 2}, {"ldexp", 2}};
+  llvm::IRBuilder<> &b = e.b;
+  auto intrinsic = intrinsics.find(name);
+  if (intrinsic != intrinsics.end()) {
+    llvm::Function *fn =
+        llvm::Intrinsic::getDeclaration(&module_of(e), intrinsic->second, {args[0]->getType()});
+    return b.CreateCall(fn, args);
+  }
+  auto arity = libm.find(name);
+  if (arity == libm.end() || size_t(arity->second) != args.size())
+    throw std::runtime_error("simt: the math function '" + name + "' is not supported yet");
+  std::vector<llvm::Type *> params;
+  for (llvm::Value *arg : args)
+    params.push_back(arg->getType());
+  llvm::Type *result = args[0]->getType();
+  std::string symbol = type == Scalar::F32 ? name + "f" : name;
+  llvm::FunctionCallee fn =
+      module_of(e).getOrInsertFunction(symbol, llvm::FunctionType::get(result, params, false));
+  return b.CreateCall(fn, args);
+}
+
+namespace {
+
+// The kernel's parameters, read from `args` (sim/abi.h: args[i] points at the i-th argument).
+std::vector<llvm::Value *> load_params(llvm::IRBuilder<> &b, llvm::Value *args,
+                                       const ir::Function &kernel) {
+  std::vector<llvm::Value *> params;
+  for (int i = 0; i < kernel.num_params; ++i) {
+    const Type &type = kernel.slots[i].type;
+    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getPtrTy(), args, i);
+    llvm::Value *storage = b.CreateLoad(b.getPtrTy(), slot, kernel.slots[i].name + ".arg");
+    if (type.is_array()) {
+      params.push_back(codegen::load_array_header(b, storage, type.ndim));
+    } else if (type.is_scalar()) {
+      llvm::Value *value = b.CreateLoad(codegen::memory_type(b.getContext(), type.scalar), storage,
+                                        kernel.slots[i].name);
+      params.push_back(codegen::memory_to_register(b, value, type.scalar));
+    } else {
+      throw std::runtime_error("simt: a kernel parameter of type " + type.str() +
+                               " is not supported yet");
+    }
+  }
+  return params;
+}
+
+llvm::Function *create_entry(llvm::Module &module, const std::string &name) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *fn =
+      llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr}, false),
+                             llvm::GlobalValue::ExternalLinkage, name, module);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->getArg(0)->setName("args");
+  fn->getArg(1)->setName("ctx");
+  fn->addParamAttr(0, llvm::Attribute::NoAlias);
+  fn->addParamAttr(0, llvm::Attribute::ReadOnly);
+  fn->addParamAttr(1, llvm::Attribute::NoAlias);
+  return fn;
+}
+
+void emit_block_entry(llvm::Module &module, llvm::Function *body, const ir::Function &kernel,
+                      const std::string &name) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Function *fn = create_entry(module, name);
+  llvm::Value *context = fn->getArg(1);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  std::vector<llvm::Value *> call_args{context};
+  for (llvm::Value *param : load_params(b, fn->getArg(0), kernel))
+    call_args.push_back(param);
+  llvm::Value *extent[3];
+  for (int axis = 0; axis < 3; ++axis)
+    extent[axis] =
+        load_field(b, context, special_offset(ir::Op::BlockDim, axis), b.getInt32Ty(), "ntid");
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "exit", fn);
+  // Three nested loops, z outermost; each loop's header tests its counter against the extent.
+  llvm::BasicBlock *heads[3], *latches[3];
+  llvm::PHINode *counters[3];
+  llvm::BasicBlock *outer = b.GetInsertBlock();
+  for (int axis = 2; axis >= 0; --axis) {
+    heads[axis] = llvm::BasicBlock::Create(ctx, "loop", fn);
+    latches[axis] = llvm::BasicBlock::Create(ctx, "next", fn);
+    b.CreateBr(heads[axis]);
+    b.SetInsertPoint(heads[axis]);
+    counters[axis] = b.CreatePHI(b.getInt32Ty(), 2, "tid");
+    counters[axis]->addIncoming(b.getInt32(0), outer);
+    llvm::BasicBlock *inside = llvm::BasicBlock::Create(ctx, "inside", fn);
+    b.CreateCondBr(b.CreateICmpSLT(counters[axis], extent[axis]), inside,
+                   axis == 2 ? exit : latches[axis + 1]);
+    b.SetInsertPoint(inside);
+    outer = inside;
+  }
+  for (int axis = 0; axis < 3; ++axis)
+    b.CreateStore(counters[axis],
+                  field_address(b, context, offsetof(ThreadContext, tid) + 4 * axis));
+  // The body returns whether the thread stopped: then ctx->status is set and the block ends.
+  // Branching on the result (not reloading the status) keeps the error paths out of the loop.
+  llvm::Value *stopped = b.CreateCall(body, call_args);
+  b.CreateCondBr(stopped, exit, latches[0], llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
+  for (int axis = 0; axis < 3; ++axis) {
+    b.SetInsertPoint(latches[axis]);
+    llvm::Value *next = b.CreateAdd(counters[axis], b.getInt32(1), "tid.next", true, true);
+    counters[axis]->addIncoming(next, latches[axis]);
+    b.CreateBr(heads[axis]);
+  }
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+}
+
+} // namespace
+
+void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
+                                   const ir::Module &ir_module, const std::string &symbol) {
+  const ir::Function &kernel = ir_module.kernel();
+  llvm::Function *fn = create_entry(module, thread_entry_name(symbol));
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", fn));
+  std::vector<llvm::Value *> call_args{fn->getArg(1)};
+  for (llvm::Value *param : load_params(b, fn->getArg(0), kernel))
+    call_args.push_back(param);
+  b.CreateCall(body, call_args);
+  b.CreateRetVoid();
+  if (!ir_module.props.uses_barrier)
+    emit_block_entry(module, body, kernel, block_entry_name(symbol));
+}
+
+} // namespace simt::sim

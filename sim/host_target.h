@@ -1,0 +1,42 @@
+// The host Target: kernels for the simulator, run on the CPU against the runtime ABI (sim/abi.h).
+#pragma once
+
+#include "codegen/target.h"
+
+#include <string>
+
+namespace simt::sim {
+
+// Entry point names for the kernel whose module-unique symbol is `symbol`.
+std::string thread_entry_name(const std::string &symbol);
+std::string block_entry_name(const std::string &symbol);
+
+class HostTarget final : public codegen::Target {
+public:
+  // `triple` and `data_layout` of the host machine the JIT compiles for.
+  HostTarget(std::string triple, std::string data_layout)
+      : triple_(std::move(triple)), data_layout_(std::move(data_layout)) {}
+
+  void configure(llvm::Module &module) override;
+  llvm::Type *environment_type(llvm::LLVMContext &ctx) override;
+  llvm::Value *special_register(codegen::Emitter &e, ir::Op op, int axis) override;
+  llvm::Value *shared_memory(codegen::Emitter &e, int64_t offset) override;
+  llvm::Value *dynamic_shared_bytes(codegen::Emitter &e) override;
+  void barrier(codegen::Emitter &e, int32_t loc) override;
+  void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
+                   int32_t loc) override;
+  void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,
+             int32_t loc) override;
+  llvm::Value *must_return(codegen::Emitter &e) override;
+  void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;
+  llvm::Value *math(codegen::Emitter &e, const std::string &name,
+                    llvm::ArrayRef<llvm::Value *> args, Scalar type) override;
+  void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
+                         const std::string &symbol) override;
+
+private:
+  std::string triple_;
+  std::string data_layout_;
+};
+
+} // namespace simt::sim

@@ -1,0 +1,224 @@
+// The generic lowering, through a minimal Target that records what it was asked for.
+#include "codegen/lower.h"
+#include "tests/unit/ir_builder.h"
+
+#include <doctest/doctest.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+using namespace simt;
+using namespace simt::irb;
+
+namespace {
+
+// Emits every target-specific operation as a call of an external function named after it, so
+// tests can see what the lowering asked for.
+class RecordingTarget final : public codegen::Target {
+public:
+  std::vector<std::string> entry_points;
+
+  void configure(llvm::Module &) override {}
+  llvm::Type *environment_type(llvm::LLVMContext &ctx) override {
+    return llvm::PointerType::getUnqual(ctx);
+  }
+  llvm::Value *special_register(codegen::Emitter &e, ir::Op op, int axis) override {
+    return external(e, "sreg", e.b.getInt32Ty(), {e.b.getInt32(int(op)), e.b.getInt32(axis)});
+  }
+  llvm::Value *shared_memory(codegen::Emitter &e, int64_t offset) override {
+    return external(e, "shared", e.b.getPtrTy(), {e.b.getInt64(offset)});
+  }
+  llvm::Value *dynamic_shared_bytes(codegen::Emitter &e) override {
+    return external(e, "dynamic_shared_bytes", e.b.getInt64Ty(), {});
+  }
+  void barrier(codegen::Emitter &e, int32_t loc) override {
+    external(e, "barrier", e.b.getVoidTy(), {e.b.getInt32(loc)});
+  }
+  void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
+                   int32_t loc) override {
+    external(e, "index_error", e.b.getVoidTy(),
+             {index, e.b.getInt32(axis), size, e.b.getInt32(loc)});
+  }
+  void raise(codegen::Emitter &e, const std::string &exception, const std::string &,
+             int32_t loc) override {
+    external(e, "raise." + exception, e.b.getVoidTy(), {e.b.getInt32(loc)});
+  }
+  llvm::Value *must_return(codegen::Emitter &e) override {
+    return external(e, "must_return", e.b.getInt1Ty(), {});
+  }
+  void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override {
+    external(e, "print", e.b.getVoidTy(), {e.b.getInt32(int(items.size()))});
+  }
+  llvm::Value *math(codegen::Emitter &e, const std::string &name,
+                    llvm::ArrayRef<llvm::Value *> args, Scalar) override {
+    return external(e, "math." + name, args[0]->getType(), args);
+  }
+  void emit_entry_points(llvm::Module &, llvm::Function *body, const ir::Module &,
+                         const std::string &symbol) override {
+    body->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    entry_points.push_back(symbol);
+  }
+
+private:
+  llvm::Value *external(codegen::Emitter &e, const std::string &name, llvm::Type *result,
+                        std::vector<llvm::Value *> args) {
+    std::vector<llvm::Type *> params{e.env->getType()};
+    for (llvm::Value *arg : args)
+      params.push_back(arg->getType());
+    args.insert(args.begin(), e.env);
+    llvm::Module &m = *e.b.GetInsertBlock()->getModule();
+    return e.b.CreateCall(
+        m.getOrInsertFunction("target." + name, llvm::FunctionType::get(result, params, false)),
+        args);
+  }
+};
+
+struct Lowered {
+  llvm::LLVMContext ctx;
+  RecordingTarget target;
+  codegen::LoweredModule result;
+  std::string text;
+
+  explicit Lowered(const ir::Module &module) {
+    result = codegen::lower(module, target, ctx, "t0.");
+    std::string problems;
+    llvm::raw_string_ostream errors(problems);
+    bool broken = llvm::verifyModule(*result.module, &errors);
+    INFO(problems);
+    CHECK_FALSE(broken);
+    llvm::raw_string_ostream out(text);
+    result.module->print(out, nullptr);
+  }
+  bool has(const std::string &needle) const { return text.find(needle) != std::string::npos; }
+};
+
+// kernel(a: float32[:], out: float32[:]): out[i] = a[i] * 2 for i = cuda.grid(1).
+ir::Module scale_kernel() {
+  FunctionBuilder k("scale", true);
+  int a = k.param("a", array(Scalar::F32, 1));
+  int out = k.param("out", array(Scalar::F32, 1));
+  int i = k.var("i", i64());
+  k.f.body = block(
+      assign(i, grid_x()),
+      store(k.get(out), list(k.get(i)),
+            binary(Op::Mul, at(load(k.get(a), list(k.get(i))), 3), float_const(2, f32())), 3));
+  return module_of(std::move(k.f));
+}
+
+} // namespace
+
+TEST_CASE("lowering a kernel gives a valid module with bounds checks on the cold path") {
+  Lowered l(scale_kernel());
+  CHECK(l.result.symbol == "t0.scale");
+  REQUIRE(l.target.entry_points.size() == 1);
+  CHECK(l.has(
+      "define dso_local i1 @t0.scale.body(ptr noalias %env, { ptr, [1 x i64], [1 x i64] } %a"));
+  CHECK(l.has("call void @target.index_error"));
+  CHECK(l.has("!prof")); // error branches carry branch weights
+  CHECK(l.has("fmul float"));
+  // Both accesses at line 3 share one location.
+  REQUIRE(l.result.locations.size() == 1);
+  CHECK(l.result.locations[0].line == 3);
+  CHECK(l.result.locations[0].file == "kernel.py");
+  CHECK(l.result.locations[0].function == "scale");
+}
+
+TEST_CASE("integer floor division raises on zero, float division does not") {
+  FunctionBuilder k("div", true);
+  int x = k.param("x", i64());
+  int y = k.param("y", f64());
+  int q = k.var("q", i64());
+  int r = k.var("r", f64());
+  k.f.body = block(assign(q, binary(Op::FloorDiv, k.get(x), k.get(x))),
+                   assign(r, binary(Op::TrueDiv, k.get(y), k.get(y))),
+                   assign(r, binary(Op::Mod, k.get(y), k.get(y))));
+  Lowered l(module_of(std::move(k.f)));
+  CHECK(l.has("call void @target.raise.ZeroDivisionError"));
+  CHECK(l.has("sdiv i64"));
+  CHECK(l.has("fdiv double"));
+  CHECK(l.has("frem double"));
+}
+
+TEST_CASE("atomics lower to real atomic instructions") {
+  FunctionBuilder k("atomics", true);
+  int f = k.param("f", array(Scalar::F64, 1));
+  int u = k.param("u", array(Scalar::U32, 1));
+  int n = k.param("n", array(Scalar::I64, 2));
+  k.f.body = block(
+      eval(atomic(Op::AtomicAdd, k.get(f), list(int_const(0)), list(float_const(1)))),
+      eval(atomic(Op::AtomicMax, k.get(f), list(int_const(0)), list(float_const(1)))),
+      eval(atomic(Op::AtomicInc, k.get(u), list(int_const(0)), list(int_const(5, u32())))),
+      eval(atomic(Op::AtomicDec, k.get(u), list(int_const(0)), list(int_const(5, u32())))),
+      eval(atomic(Op::AtomicMin, k.get(n), list(int_const(0), int_const(1)), list(int_const(3)))),
+      eval(atomic(Op::AtomicCas, k.get(n), list(int_const(0), int_const(1)),
+                  list(int_const(3), int_const(4)))));
+  Lowered l(module_of(std::move(k.f)));
+  CHECK(l.has("atomicrmw fadd ptr"));
+  CHECK(l.has("atomicrmw uinc_wrap ptr"));
+  CHECK(l.has("atomicrmw udec_wrap ptr"));
+  CHECK(l.has("atomicrmw min ptr"));
+  CHECK(l.has("cmpxchg ptr"));
+  CHECK_FALSE(l.has("atomicrmw fmax")); // NaN-propagating max is a compare-exchange loop
+}
+
+TEST_CASE("device calls are followed by a status check only when the callee can fault") {
+  FunctionBuilder pure("pure", false, i64());
+  int p = pure.param("v", i64());
+  pure.f.body = block(ret(binary(Op::Add, pure.get(p), int_const(1))));
+  FunctionBuilder faulty("faulty", false, i64());
+  int q = faulty.param("v", i64());
+  faulty.f.body = block(ret(binary(Op::FloorDiv, int_const(10), faulty.get(q))));
+
+  FunctionBuilder k("caller", true);
+  int x = k.var("x", i64());
+  k.f.body = block(assign(x, call(1, i64(), list(int_const(1)))),
+                   assign(x, call(2, i64(), list(k.get(x)))));
+  Lowered l(module_of(std::move(k.f), std::move(pure.f), std::move(faulty.f)));
+  CHECK(l.has("define internal i64 @t0.pure(ptr noalias %env, i64 %v)"));
+  // One must_return query: after the call of `faulty` only.
+  size_t first = l.text.find("call i1 @target.must_return");
+  REQUIRE(first != std::string::npos);
+  CHECK(l.text.find("call i1 @target.must_return", first + 1) == std::string::npos);
+}
+
+TEST_CASE("for range checks the step, tuples are structs, casts saturate") {
+  FunctionBuilder k("loops", true);
+  int n = k.param("n", i64());
+  int step = k.param("step", i64());
+  int i = k.var("i", i64());
+  int t = k.var("t", Type::tuple_of({i64(), f64()}));
+  int z = k.var("z", i32());
+  k.f.body = block(
+      for_range(i, int_const(0), k.get(n), k.get(step), block(print(list(text("i"), k.get(i))))),
+      assign(t, tuple(list(k.get(i), float_const(2.5)))), assign(z, cast(get(k.get(t), 1), i32())));
+  Lowered l(module_of(std::move(k.f)));
+  CHECK(l.has("call void @target.raise.ValueError"));
+  CHECK(l.has("call void @target.print"));
+  CHECK(l.has("alloca { i64, double }"));
+  CHECK(l.has("llvm.fptosi.sat.i32.f64"));
+}
+
+TEST_CASE("shared, local and const arrays") {
+  FunctionBuilder k("memories", true);
+  ir::Module m;
+  ir::SharedArrayDecl shared{Scalar::F32, {4, 8}, 16, false};
+  ir::SharedArrayDecl dynamic{Scalar::F64, {}, 0, true};
+  ir::LocalArrayDecl local{Scalar::I32, {3}};
+  ir::ConstArrayDecl constant{Scalar::I64, {2}, std::vector<uint8_t>(16, 1)};
+  k.f.local_arrays.push_back(local);
+  int x = k.var("x", f64());
+  k.f.body =
+      block(store(shared_array(0, shared), list(int_const(1), int_const(2)), float_const(1, f32())),
+            store(local_array(0, local), list(int_const(2)), int_const(7, i32())),
+            assign(x, load(shared_array(1, dynamic), list(int_const(0)))),
+            assign(x, cast(load(const_array(0, constant), list(int_const(1))), f64())));
+  m.functions.push_back(std::move(k.f));
+  m.shared_arrays = {shared, dynamic};
+  m.const_arrays = {constant};
+  m.static_shared_bytes = 144;
+  Lowered l(m);
+  CHECK(l.has("call ptr @target.shared(ptr %env, i64 16)"));
+  CHECK(l.has("call ptr @target.shared(ptr %env, i64 144)"));
+  CHECK(l.has("call i64 @target.dynamic_shared_bytes"));
+  CHECK(l.has("alloca i8, i64 12, align 16"));
+  CHECK(l.has("@t0.const.0 = private unnamed_addr constant [16 x i8]"));
+}
