@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace simt::sim {
@@ -178,6 +179,17 @@ llvm::Value *HostTarget::math(Emitter &e, const std::string &name,
       {"erf", 1},  {"erfc", 1},      {"lgamma", 1}, {"tgamma", 1}, {"atan2", 2}, {"hypot", 2},
       {"fmod", 2}, {"remainder", 2}, {"ldexp", 2}};
   llvm::IRBuilder<> &b = e.b;
+  // float32 transcendental functions are evaluated in double and rounded once, which is correctly
+  // rounded in practice and matches Numba's simulator (the differential-test oracle) bit for bit;
+  // libm's float variants may be 1 ulp off. Exact operations stay in float32.
+  static const std::set<std::string> exact_in_float32 = {"sqrt",  "fabs", "floor",   "ceil",
+                                                         "trunc", "rint", "copysign"};
+  if (type == Scalar::F32 && !exact_in_float32.count(name)) {
+    std::vector<llvm::Value *> widened;
+    for (llvm::Value *arg : args)
+      widened.push_back(arg->getType()->isFloatTy() ? b.CreateFPExt(arg, b.getDoubleTy()) : arg);
+    return b.CreateFPTrunc(math(e, name, widened, Scalar::F64), b.getFloatTy());
+  }
   auto intrinsic = intrinsics.find(name);
   if (intrinsic != intrinsics.end()) {
     llvm::Function *fn =

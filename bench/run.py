@@ -1,0 +1,434 @@
+#!/usr/bin/python3
+"""simt benchmark suite: simt against Numba's CUDA simulator and plain C++ loops.
+
+Runs the kernels of bench/kernels.py with simt and with Numba's simulator (each kernel in a fresh
+subprocess), times bench/baselines.cpp built with g++ -O2, verifies every result with NumPy, prints
+a table and writes it with the machine information to docs/benchmarks.md.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH_DIR)
+KERNELS = ("vector_add", "matmul", "reduction")
+BARRIER_FREE = ("vector_add",)
+TPB = 256
+TILE = 16
+
+# Targets the simulator is held to.
+MIN_SPEEDUP_VS_NUMBA = 1000.0
+MAX_RATIO_VS_CPP = 3.0
+MAX_FIRST_CALL_MS = 100.0
+
+
+class Problem:
+    """One kernel at one size: inputs, a launch of `blocks` blocks, and the check of its output.
+
+    `size` is the full problem (elements, or the matrix edge for matmul). A launch of fewer
+    blocks does the same work per thread on a prefix of the problem, so per-thread costs of a
+    scaled-down run compare with those of a full one.
+    """
+
+    def __init__(self, kernel, size):
+        self.kernel = kernel
+        self.size = size
+        if kernel == "matmul":
+            if size % TILE:
+                raise ValueError("matmul size must be a multiple of %d" % TILE)
+            self.full_blocks = (size // TILE) ** 2
+        else:
+            self.full_blocks = (size + TPB - 1) // TPB
+
+    def launch_shape(self, blocks):
+        if self.kernel == "matmul":
+            per_row = self.size // TILE
+            if blocks <= per_row:
+                return (blocks, 1), (TILE, TILE)
+            return (per_row, blocks // per_row), (TILE, TILE)
+        return blocks, TPB
+
+    def threads(self, blocks):
+        grid, block = self.launch_shape(blocks)
+        return int(np.prod(grid)) * int(np.prod(block))
+
+    def elements(self):
+        """Work items of the C++ loop: output elements (matmul) or input elements."""
+        return self.size * self.size if self.kernel == "matmul" else self.size
+
+    def inputs(self, blocks):
+        """Host arrays (inputs, output) for a launch of `blocks` blocks."""
+        if self.kernel == "matmul":
+            a = input_values(self.size * self.size, 1000).reshape(self.size, self.size)
+            b = input_values(self.size * self.size, 777).reshape(self.size, self.size)
+            return [a, b], np.zeros((self.size, self.size), np.float32)
+        n = min(self.size, blocks * TPB)
+        if self.kernel == "vector_add":
+            return [input_values(n, 1000), input_values(n, 777)], np.zeros(n, np.float32)
+        return [input_values(n, 1000)], np.zeros(blocks, np.float32)
+
+    def args(self, inputs, output):
+        """Kernel arguments in the kernel's parameter order."""
+        if self.kernel == "vector_add":
+            return [output] + inputs
+        return inputs + [output]
+
+    def check(self, blocks, inputs, output):
+        if self.kernel == "vector_add":
+            np.testing.assert_array_equal(output, inputs[0] + inputs[1])
+        elif self.kernel == "matmul":
+            (gx, gy), _ = self.launch_shape(blocks)
+            rows, cols = gy * TILE, gx * TILE
+            expected = inputs[0][:rows].astype(np.float64) @ inputs[1][:, :cols]
+            np.testing.assert_allclose(output[:rows, :cols], expected, rtol=1e-4)
+        else:
+            values = np.zeros(blocks * TPB, np.float64)
+            values[: inputs[0].size] = inputs[0]
+            expected = values.reshape(blocks, TPB).sum(axis=1)
+            np.testing.assert_allclose(output, expected, rtol=1e-5)
+
+    def cpp_checksum(self):
+        """What baselines.cpp must print as its checksum (it sums the output in double)."""
+        if self.kernel == "vector_add":
+            n = self.size
+            return float((input_values(n, 1000) + input_values(n, 777)).astype(np.float64).sum())
+        if self.kernel == "matmul":
+            n = self.size
+            a = input_values(n * n, 1000).reshape(n, n).astype(np.float64)
+            b = input_values(n * n, 777).reshape(n, n).astype(np.float64)
+            return float((a @ b).sum())
+        return float(input_values(self.size, 1000).astype(np.float64).sum())
+
+
+def input_values(n, period):
+    """The inputs baselines.cpp builds: (i % period) / period in float32."""
+    return (np.arange(n) % period).astype(np.float32) / np.float32(period)
+
+
+# ---------------------------------------------------------------------------------------------
+# Worker: runs in a fresh subprocess, imports one backend, times one kernel, prints JSON.
+
+
+def worker(backend, kernel, size, blocks, repeats, target_s):
+    if backend == "numba":
+        os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    os.environ["BENCH_BACKEND"] = backend
+    sys.path.insert(0, BENCH_DIR)
+    import kernels
+
+    cuda = kernels.cuda
+    function = {"vector_add": kernels.vector_add, "matmul": kernels.matmul,
+                "reduction": kernels.block_sum}[kernel]
+    problem = Problem(kernel, size)
+
+    def launch(count):
+        """One timed launch of `count` blocks on fresh device arrays, checked afterwards."""
+        inputs, output = problem.inputs(count)
+        device_args = [cuda.to_device(a) for a in problem.args(inputs, output)]
+        grid, block = problem.launch_shape(count)
+        cuda.synchronize()
+        start = time.perf_counter()
+        function[grid, block](*device_args)
+        cuda.synchronize()
+        seconds = time.perf_counter() - start
+        out_index = 0 if kernel == "vector_add" else len(device_args) - 1
+        problem.check(count, inputs, device_args[out_index].copy_to_host())
+        return seconds
+
+    result = {"backend": backend, "kernel": kernel}
+    if backend == "numba":
+        # Numba's simulator runs a Python thread per CUDA thread: size the measured launch from
+        # growing probes (the first also warms up) so that it takes about target_s.
+        probe_blocks, probe = 1, launch(1)
+        while probe < target_s / 8 and probe_blocks * 2 <= problem.full_blocks:
+            probe_blocks *= 2
+            probe = launch(probe_blocks)
+        blocks = max(1, min(problem.full_blocks, int(target_s * probe_blocks / probe)))
+        if kernel == "matmul":
+            per_row = size // TILE
+            blocks = blocks if blocks <= per_row else blocks // per_row * per_row
+        best = launch(blocks)
+    else:
+        # The first call compiles and launches; nothing ran in this process before it.
+        result["first_call_s"] = launch(blocks)
+        best = min(launch(blocks) for _ in range(repeats + 1))
+    result.update(blocks=blocks, threads=problem.threads(blocks), best_s=best)
+    print("BENCH_RESULT " + json.dumps(result))
+
+
+# ---------------------------------------------------------------------------------------------
+# Driver.
+
+
+def run_worker(backend, kernel, size, blocks, repeats, target_s, env):
+    command = [sys.executable, os.path.abspath(__file__), "--worker", backend, kernel,
+               "--size", str(size), "--blocks", str(blocks), "--repeats", str(repeats),
+               "--target-s", str(target_s)]
+    proc = subprocess.run(command, env=env, capture_output=True, text=True)
+    for line in proc.stdout.splitlines():
+        if line.startswith("BENCH_RESULT "):
+            return json.loads(line[len("BENCH_RESULT "):])
+    raise RuntimeError("%s %s failed (exit %d):\n%s%s" % (backend, kernel, proc.returncode,
+                                                            proc.stdout, proc.stderr[-4000:]))
+
+
+def simt_env(simt_path):
+    """Environment for the simt workers: simt importable, an empty compile cache."""
+    env = dict(os.environ)
+    env.pop("NUMBA_ENABLE_CUDASIM", None)
+    env.pop("SIMT_ENABLE", None)
+    if simt_path:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (simt_path, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def find_simt_path():
+    """None when simt is importable as is; else the first build tree that holds it."""
+    probe = subprocess.run([sys.executable, "-c", "import simt"], capture_output=True)
+    if probe.returncode == 0:
+        return None
+    builds = sorted(b for b in os.listdir(ROOT) if b.startswith("build"))
+    for build in sorted(builds, key=lambda b: b != "build"):
+        package = os.path.join(ROOT, build, "python", "simt")
+        if os.path.isdir(package) and any(f.startswith("_simt") and f.endswith(".so")
+                                          for f in os.listdir(package)):
+            return os.path.dirname(package)
+    return None
+
+
+def build_baselines(directory):
+    binary = os.path.join(directory, "baselines")
+    subprocess.run(["g++", "-O2", "-std=c++20", "-o", binary,
+                    os.path.join(BENCH_DIR, "baselines.cpp")], check=True)
+    return binary
+
+
+def run_baseline(binary, problem):
+    out = subprocess.run([binary, problem.kernel, str(problem.size)], check=True,
+                         capture_output=True, text=True).stdout.split()
+    seconds, checksum = float(out[0]), float(out[1])
+    expected = problem.cpp_checksum()
+    # The reduction adds 2^20 floats into one float sequentially: allow float32 rounding drift.
+    rtol = 1e-2 if problem.kernel == "reduction" else 1e-5
+    if not math.isclose(checksum, expected, rel_tol=rtol):
+        raise AssertionError("C++ %s checksum %r, expected %r" % (problem.kernel, checksum,
+                                                                 expected))
+    return seconds
+
+
+def machine_info():
+    model = "unknown"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    gxx = subprocess.run(["g++", "--version"], capture_output=True, text=True).stdout
+    return {
+        "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "nproc": os.cpu_count(),
+        "load": "%.1f" % os.getloadavg()[0],
+        "cpu": model,
+        "python": "%s (%s)" % (platform.python_version(), sys.executable),
+        "numpy": np.__version__,
+        "numba": package_version("numba"),
+        "gxx": gxx.splitlines()[0] if gxx else "unknown",
+    }
+
+
+def package_version(name):
+    try:
+        module = __import__(name)
+        return module.__version__
+    except ImportError:
+        return "not installed"
+
+
+def fmt(value, digits=1):
+    if value is None:
+        return "n/a"
+    if value >= 100:
+        return "{:,.0f}".format(value)
+    return "%.*f" % (digits, value)
+
+
+def rows_of(results):
+    rows = []
+    for kernel in KERNELS:
+        r = results[kernel]
+        simt_ns, numba_ns, cpp_ns = r.get("simt_ns"), r.get("numba_ns"), r.get("cpp_ns")
+        rows.append({
+            "kernel": kernel,
+            "simt_ns": simt_ns,
+            "numba_ns": numba_ns,
+            "cpp_ns": cpp_ns,
+            "speedup": numba_ns / simt_ns if simt_ns and numba_ns else None,
+            "ratio": simt_ns / cpp_ns if simt_ns and cpp_ns else None,
+            "first_ms": r.get("first_ms"),
+            "launch_ms": r.get("launch_ms"),
+        })
+    return rows
+
+
+HEADER = ("kernel", "simt per-thread ns", "numba-sim per-thread ns", "C++ per-element ns",
+          "simt vs numba-sim speedup", "simt / C++ ratio", "simt first-call ms")
+
+
+def table_cells(row):
+    return (row["kernel"], fmt(row["simt_ns"], 2), fmt(row["numba_ns"]), fmt(row["cpp_ns"], 2),
+            fmt(row["speedup"]) + ("x" if row["speedup"] else ""), fmt(row["ratio"], 2),
+            fmt(row["first_ms"]))
+
+
+def targets_of(rows):
+    """(target, kernel, measured, met) for every target that applies to a kernel."""
+    checks = []
+    for row in rows:
+        checks.append(("simt >= %gx faster than Numba's simulator" % MIN_SPEEDUP_VS_NUMBA,
+                       row["kernel"], row["speedup"], lambda v: v >= MIN_SPEEDUP_VS_NUMBA, "x"))
+        if row["kernel"] in BARRIER_FREE:
+            checks.append(("barrier-free kernel within %gx of the C++ loop" % MAX_RATIO_VS_CPP,
+                           row["kernel"], row["ratio"], lambda v: v <= MAX_RATIO_VS_CPP, "x"))
+        # The first call includes one full launch: show how much of it the launch alone takes.
+        launch = row["launch_ms"]
+        checks.append(("first call < %g ms" % MAX_FIRST_CALL_MS, row["kernel"], row["first_ms"],
+                       lambda v: v < MAX_FIRST_CALL_MS,
+                       " ms" + (" (launch alone %s ms)" % fmt(launch, 2) if launch else "")))
+    return [(name, kernel, "n/a" if v is None else fmt(v, 2) + unit,
+             "not measured" if v is None else ("met" if ok(v) else "not met"))
+            for name, kernel, v, ok, unit in checks]
+
+
+def print_table(rows, targets):
+    cells = [HEADER] + [table_cells(r) for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADER))]
+    for i, line in enumerate(cells):
+        print(" | ".join(c.rjust(w) if j else c.ljust(w) for j, (c, w) in
+                         enumerate(zip(line, widths))))
+        if i == 0:
+            print("-+-".join("-" * w for w in widths))
+    print()
+    for name, kernel, measured, met in targets:
+        print("%-46s %-10s %-36s %s" % (name, kernel, measured, met))
+
+
+def markdown(rows, targets, info, sizes, numba_threads, numba_target_s, quick):
+    lines = ["# simt benchmarks", "",
+             "Generated by `bench/run.py`%s on %s. Machine: %s, %d cores (`nproc`), load "
+             "average %s at the end of the run; %s; Python %s; NumPy %s; Numba %s."
+             % (" --quick" if quick else "", info["date"], info["cpu"], info["nproc"],
+                info["load"], info["gxx"], info["python"], info["numpy"], info["numba"]),
+             "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(table_cells(r)) + " |" for r in rows]
+    lines += ["", "## Targets", "", "| target | kernel | measured | met |", "|---|---|---|---|"]
+    lines += ["| %s | %s | %s | %s |" % t for t in targets]
+    lines += ["", "## What is measured", "",
+              "- Kernels (bench/kernels.py, the same source for simt and Numba's simulator):",
+              "  `vector_add` on %d float32 (one thread per element, %d threads per block); "
+              "`matmul`, %dx%d float32 with %dx%d shared-memory tiles and `cuda.syncthreads`; "
+              "`reduction`, a shared-memory tree sum of %d float32 per block of %d threads, "
+              "block partials written to an output array."
+              % (sizes["vector_add"], TPB, sizes["matmul"], sizes["matmul"], TILE, TILE,
+                 sizes["reduction"], TPB),
+              "- simt: device arrays from `cuda.to_device`; the best of several launches after a "
+              "warm-up, each ended by `cuda.synchronize()`, divided by the threads launched. "
+              "First call: compile and first launch, in a fresh process with an empty compile "
+              "cache. simt uses its worker pool (one thread per core).",
+              "- Numba's simulator (`NUMBA_ENABLE_CUDASIM=1`, a fresh process per kernel): one "
+              "launch scaled down to about %g s by launching fewer blocks with the same work per "
+              "thread (%s threads), divided by the threads launched."
+              % (numba_target_s, ", ".join(
+                  "%s %s" % (k, "{:,}".format(numba_threads[k]) if numba_threads.get(k) else "n/a")
+                  for k in KERNELS)),
+              "- C++ (bench/baselines.cpp, `g++ -O2`, one thread): the best of repeated runs of "
+              "a plain loop nest, divided by the elements: `vector_add` per element, `matmul` "
+              "per output element (naive i-j-k triple loop, no tiling), `reduction` per input "
+              "element (sequential float sum).",
+              "- Every result is checked against NumPy in every run (C++ through a checksum).",
+              ""]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
+    parser.add_argument("--no-numba", action="store_true", help="skip Numba's simulator")
+    parser.add_argument("--output", help="markdown report (default docs/benchmarks.md; "
+                        "--quick writes none unless given)")
+    parser.add_argument("--simt-path", help="directory that holds the simt package")
+    parser.add_argument("--worker", nargs=2, metavar=("BACKEND", "KERNEL"), help=argparse.SUPPRESS)
+    parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--blocks", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--repeats", type=int, default=5, help=argparse.SUPPRESS)
+    parser.add_argument("--target-s", type=float, default=10.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker[0], args.worker[1], args.size, args.blocks, args.repeats,
+               args.target_s)
+        return 0
+
+    sizes = ({"vector_add": 1 << 16, "matmul": 64, "reduction": 1 << 16} if args.quick else
+             {"vector_add": 1 << 20, "matmul": 256, "reduction": 1 << 20})
+    numba_target_s = 1.0 if args.quick else 10.0
+    repeats = 3 if args.quick else 10
+    output = args.output or (None if args.quick else os.path.join(ROOT, "docs", "benchmarks.md"))
+    simt_path = args.simt_path or find_simt_path()
+    env = simt_env(simt_path)
+    failures = []
+    results = {k: {} for k in KERNELS}
+    numba_threads = {}
+    started = time.perf_counter()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = build_baselines(tmp)
+        # An empty cache directory: the first call must compile.
+        env["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+        for kernel in KERNELS:
+            problem = Problem(kernel, sizes[kernel])
+            try:
+                results[kernel]["cpp_ns"] = run_baseline(binary, problem) / problem.elements() * 1e9
+            except (subprocess.CalledProcessError, AssertionError) as error:
+                failures.append("C++ %s: %s" % (kernel, error))
+            try:
+                r = run_worker("simt", kernel, problem.size, problem.full_blocks, repeats, 0, env)
+                results[kernel]["simt_ns"] = r["best_s"] / r["threads"] * 1e9
+                results[kernel]["first_ms"] = r["first_call_s"] * 1e3
+                results[kernel]["launch_ms"] = r["best_s"] * 1e3
+            except RuntimeError as error:
+                failures.append(str(error))
+            if not args.no_numba:
+                try:
+                    r = run_worker("numba", kernel, problem.size, 0, 0, numba_target_s,
+                                   dict(os.environ, NUMBA_ENABLE_CUDASIM="1"))
+                    results[kernel]["numba_ns"] = r["best_s"] / r["threads"] * 1e9
+                    numba_threads[kernel] = r["threads"]
+                except RuntimeError as error:
+                    failures.append(str(error))
+            print("%s done (%.0f s)" % (kernel, time.perf_counter() - started), flush=True)
+
+    rows = rows_of(results)
+    targets = targets_of(rows)
+    print()
+    print_table(rows, targets)
+    if output:
+        with open(output, "w") as f:
+            f.write(markdown(rows, targets, machine_info(), sizes, numba_threads,
+                             numba_target_s, args.quick))
+        print("\nwrote", output)
+    sys.stdout.flush()
+    for failure in failures:
+        print("\nFAILED: " + failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+#include "sim/block_scheduler.h"
+
+#include "sim/launch_state.h"
+#include "sim/stack_pool.h"
+
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+
+namespace simt::sim {
+
+namespace {
+std::string triple(const int32_t (&v)[3]) {
+  char text[48];
+  std::snprintf(text, sizeof text, "(%d, %d, %d)", v[0], v[1], v[2]);
+  return text;
+}
+
+std::string file_line(const SourceLocation &where) {
+  return where.file + ":" + std::to_string(where.line);
+}
+} // namespace
+
+BlockScheduler &BlockScheduler::for_this_thread() {
+  thread_local BlockScheduler scheduler;
+  return scheduler;
+}
+
+void BlockScheduler::start_threads(LaunchState &launch, const ThreadContext &block, size_t count) {
+  contexts_.resize(count);
+  states_.resize(count);
+  const int32_t nx = block.ntid[0], ny = block.ntid[1];
+  for (size_t i = 0; i < count; ++i) {
+    ThreadContext &ctx = contexts_[i];
+    ctx = block;
+    ctx.tid[0] = int32_t(i % size_t(nx));
+    ctx.tid[1] = int32_t(i / size_t(nx) % size_t(ny));
+    ctx.tid[2] = int32_t(i / (size_t(nx) * size_t(ny)));
+    ctx.status = 0;
+    ctx.runtime = &states_[i];
+    ThreadState &state = states_[i];
+    state.launch = &launch;
+    state.fiber_mode = true;
+    state.phase = ThreadState::Phase::NotStarted;
+    state.barrier_loc = -1;
+    state.print_line.clear();
+  }
+}
+
+size_t BlockScheduler::run_until_parked(LaunchState &launch) {
+  using Phase = ThreadState::Phase;
+  const KernelEntry entry = launch.kernel.thread_entry;
+  void **const args = launch.args;
+  size_t live = 0;
+  for (size_t i = 0; i < states_.size(); ++i) {
+    ThreadState &state = states_[i];
+    if (state.phase == Phase::NotStarted) {
+      // Fibers are created only when first run, so a stopping launch never creates (and never has
+      // to unwind) the fibers of threads that did not start.
+      if (launch.stopped()) {
+        state.phase = Phase::Finished;
+        continue;
+      }
+      ThreadContext *ctx = &contexts_[i];
+      try {
+        state.self = boost::context::fiber(
+            std::allocator_arg, PooledStackAllocator(StackPool::for_this_thread()),
+            [&state, ctx, entry, args](boost::context::fiber &&scheduler) {
+              state.scheduler = std::move(scheduler);
+              entry(args, ctx);
+              state.phase = Phase::Finished;
+              return std::move(state.scheduler);
+            });
+      } catch (const std::bad_alloc &) {
+        // No stack for this thread: a fault, so that the threads already parked are stopped.
+        launch.record_fault(ctx, "MemoryError", "simt: out of memory for the stacks of fibers", -1);
+        state.phase = Phase::Finished;
+        continue;
+      }
+      state.phase = Phase::Runnable;
+    }
+    if (state.phase == Phase::Runnable)
+      state.self = std::move(state.self).resume();
+    if (state.phase != Phase::Finished)
+      ++live;
+  }
+  return live;
+}
+
+void BlockScheduler::release_barrier(LaunchState &launch) {
+  using Phase = ThreadState::Phase;
+  size_t first = 0;
+  while (states_[first].phase != Phase::Parked)
+    ++first;
+  const int32_t loc = states_[first].barrier_loc;
+  for (size_t i = first + 1; i < states_.size(); ++i) {
+    if (states_[i].phase != Phase::Parked || states_[i].barrier_loc == loc)
+      continue;
+    ThreadContext &a = contexts_[first];
+    ThreadContext &b = contexts_[i];
+    launch.record_fault(&a, "RuntimeError",
+                        "simt: threads of block " + triple(a.ctaid) +
+                            " wait at different syncthreads: thread " + triple(a.tid) + " at " +
+                            file_line(launch.location(loc)) + " and thread " + triple(b.tid) +
+                            " at " + file_line(launch.location(states_[i].barrier_loc)),
+                        loc);
+    break;
+  }
+  const bool stopping = launch.stopped();
+  for (size_t i = first; i < states_.size(); ++i) {
+    if (states_[i].phase != Phase::Parked)
+      continue;
+    states_[i].phase = Phase::Runnable;
+    if (stopping)
+      contexts_[i].status = 1;
+  }
+}
+
+void BlockScheduler::run(LaunchState &launch, const ThreadContext &block) {
+  start_threads(launch, block,
+                size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]));
+  // Every fiber runs to completion: destroying a suspended one would unwind it by exception.
+  while (run_until_parked(launch) > 0)
+    release_barrier(launch);
+}
+
+} // namespace simt::sim

@@ -1,0 +1,35 @@
+// Runs one block in fiber mode: one fiber per thread, resumed round-robin until each parks at a
+// barrier or finishes; a barrier releases once every live thread waits at the same call site.
+#pragma once
+
+#include "sim/abi.h"
+#include "sim/thread_state.h"
+
+#include <vector>
+
+namespace simt::sim {
+
+class LaunchState;
+
+class BlockScheduler {
+public:
+  // The calling worker thread's scheduler (its per-thread buffers are reused block after block).
+  static BlockScheduler &for_this_thread();
+
+  // Runs every thread of the block described by `block` (ctaid, ntid, nctaid and shared set) to
+  // completion.
+  void run(LaunchState &launch, const ThreadContext &block);
+
+private:
+  void start_threads(LaunchState &launch, const ThreadContext &block, size_t count);
+  // Resumes every runnable thread until it parks or finishes; returns how many are still alive.
+  size_t run_until_parked(LaunchState &launch);
+  // Every live thread is parked: releases the barrier, or stops the block when the threads wait
+  // at different call sites or the launch is stopping.
+  void release_barrier(LaunchState &launch);
+
+  std::vector<ThreadContext> contexts_;
+  std::vector<ThreadState> states_;
+};
+
+} // namespace simt::sim

@@ -1,0 +1,47 @@
+// The state one launch shares between its workers: the kernel, the block counter, the stop flag
+// and the first fault.
+#pragma once
+
+#include "sim/launch.h"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace simt::sim {
+
+class LaunchState {
+public:
+  LaunchState(const KernelCode &kernel, const LaunchConfig &config, void **args);
+
+  const KernelCode &kernel;
+  const LaunchConfig &config;
+  void **const args;
+  const uint64_t block_count;
+  const uint64_t shared_bytes; // static + dynamic, per block
+
+  // Hands out the next block's linear index, or nothing once every block is taken or the launch
+  // has stopped.
+  std::optional<uint64_t> next_block();
+
+  bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+
+  // Records a fault of the thread running on `ctx` (the first one of the launch wins), marks the
+  // thread as done (ctx->status) and stops the launch.
+  void record_fault(ThreadContext *ctx, std::string exception, std::string message, int32_t loc);
+
+  // The source location of `loc`, or an empty one when the kernel has no such entry.
+  SourceLocation location(int32_t loc) const;
+
+  std::optional<Fault> take_fault();
+
+private:
+  std::atomic<uint64_t> next_block_{0};
+  std::atomic<bool> stopped_{false};
+  std::mutex fault_mutex_;
+  std::optional<Fault> fault_;
+};
+
+} // namespace simt::sim

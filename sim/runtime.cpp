@@ -1,0 +1,63 @@
+// The runtime functions JIT-compiled kernels call (see sim/abi.h).
+#include "sim/abi.h"
+#include "sim/launch_state.h"
+#include "sim/print_format.h"
+#include "sim/thread_state.h"
+
+#include <string>
+#include <utility>
+
+using simt::sim::LaunchState;
+using simt::sim::ThreadContext;
+using simt::sim::ThreadState;
+
+extern "C" {
+
+void simt_rt_index_error(ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
+                         int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  state.launch->record_fault(ctx, "IndexError",
+                             "index " + std::to_string(index) + " is out of bounds for axis " +
+                                 std::to_string(axis) + " with size " + std::to_string(size),
+                             loc);
+}
+
+void simt_rt_raise(ThreadContext *ctx, const char *exception, const char *message, int32_t loc) {
+  simt::sim::thread_state(ctx).launch->record_fault(ctx, exception, message, loc);
+}
+
+void simt_rt_syncthreads(ThreadContext *ctx, int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  if (!state.fiber_mode) {
+    // The JIT only picks the flat mode when no barrier is reachable; reaching one is a JIT bug,
+    // reported rather than silently ignored.
+    state.launch->record_fault(
+        ctx, "RuntimeError", "simt: syncthreads reached in a kernel launched without fibers", loc);
+    return;
+  }
+  state.barrier_loc = loc;
+  state.phase = ThreadState::Phase::Parked;
+  state.scheduler = std::move(state.scheduler).resume();
+  // Resumed: either the barrier released (status unchanged) or the launch is stopping, in which
+  // case the scheduler has set ctx->status and the JIT code returns at once.
+}
+
+void simt_rt_print_i64(ThreadContext *ctx, int64_t value) {
+  simt::sim::thread_state(ctx).print_line.append(simt::sim::format_int(value));
+}
+
+void simt_rt_print_u64(ThreadContext *ctx, uint64_t value) {
+  simt::sim::thread_state(ctx).print_line.append(simt::sim::format_uint(value));
+}
+
+void simt_rt_print_f64(ThreadContext *ctx, double value) {
+  simt::sim::thread_state(ctx).print_line.append(simt::sim::format_float(value));
+}
+
+void simt_rt_print_str(ThreadContext *ctx, const char *text) {
+  simt::sim::thread_state(ctx).print_line.append(text);
+}
+
+void simt_rt_print_end(ThreadContext *ctx) { simt::sim::thread_state(ctx).print_line.emit(); }
+
+} // extern "C"
