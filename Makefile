@@ -24,7 +24,7 @@ install: build
 	$(SUDO) cmake --install $(BUILD)
 
 demo: install
-	@for f in examples/*.py; do echo "== $$f"; $(PYTHON) $$f || exit 1; done
+	@for f in examples/*.py; do echo "== $$f"; simt run $$f || exit 1; done
 
 unit: build
 	cd $(BUILD) && ctest --output-on-failure

@@ -39,6 +39,10 @@ llvm::MDNode *unlikely(llvm::LLVMContext &ctx) {
   return llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20);
 }
 
+llvm::MDNode *likely(llvm::LLVMContext &ctx) {
+  return llvm::MDBuilder(ctx).createBranchWeights(1 << 20, 1);
+}
+
 class ModuleLowering;
 
 class FunctionLowering {
@@ -978,10 +982,19 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
   llvm::Value *offset = b_.getInt64(0);
   for (int k = 0; k < ndim; ++k) {
     llvm::Value *index = expr(*operands[first + k]);
-    llvm::Value *zero = b_.getInt64(0);
-    llvm::Value *wrapped =
-        b_.CreateSelect(b_.CreateICmpSLT(index, zero), b_.CreateAdd(index, shape[k]), index);
-    llvm::BasicBlock *error = error_branch(b_.CreateICmpUGE(wrapped, shape[k]), "index.error");
+    // The hot path is one unsigned compare (a negative index looks huge), a form IRCE can remove
+    // from loops so they vectorise; wrapping a negative index is on the cold path with the error.
+    llvm::BasicBlock *in_range = block("in.range");
+    llvm::BasicBlock *not_in_range = block("not.in.range");
+    llvm::BasicBlock *fast_block = b_.GetInsertBlock();
+    b_.CreateCondBr(b_.CreateICmpULT(index, shape[k]), in_range, not_in_range, likely(ctx()));
+    b_.SetInsertPoint(not_in_range);
+    llvm::Value *wrapped = b_.CreateAdd(index, shape[k]);
+    llvm::Value *wraps = b_.CreateAnd(b_.CreateICmpSLT(index, b_.getInt64(0)),
+                                      b_.CreateICmpSGE(wrapped, b_.getInt64(0)));
+    llvm::BasicBlock *error = error_branch(b_.CreateNot(wraps), "index.error");
+    llvm::BasicBlock *wrapped_block = b_.GetInsertBlock();
+    b_.CreateBr(in_range);
     {
       llvm::IRBuilderBase::InsertPointGuard guard(b_);
       b_.SetInsertPoint(error);
@@ -990,7 +1003,11 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
         bail_ = block("bail");
       b_.CreateBr(bail_);
     }
-    offset = b_.CreateAdd(offset, b_.CreateMul(wrapped, strides[k]));
+    b_.SetInsertPoint(in_range);
+    llvm::PHINode *element = b_.CreatePHI(b_.getInt64Ty(), 2, "index");
+    element->addIncoming(index, fast_block);
+    element->addIncoming(wrapped, wrapped_block);
+    offset = b_.CreateAdd(offset, b_.CreateMul(element, strides[k]));
   }
   llvm::Value *data = b_.CreateExtractValue(array, {0});
   return b_.CreateInBoundsGEP(b_.getInt8Ty(), data, offset);
