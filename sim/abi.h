@@ -34,9 +34,10 @@ struct ThreadContext {
                                     // shared array, cuda.shared.array(0, dtype))
 };
 
-// Entry points the host Target emits for a kernel named K:
-//   void K.thread(void **args, ThreadContext *ctx)  runs one thread (ctx->tid set by the caller);
-//   void K.block(void **args, ThreadContext *ctx)   flat mode only (no barrier reachable): runs
+// Entry points the host Target emits for a kernel named K (exactly one of them):
+//   void K.thread(void **args, ThreadContext *ctx)  fiber mode (a barrier is reachable): runs one
+//       thread (ctx->tid set by the caller);
+//   void K.block(void **args, ThreadContext *ctx)   flat mode (no barrier reachable): runs
 //       every thread of the block in x-fastest order, setting ctx->tid, and returns as soon as
 //       ctx->status becomes non-zero.
 using KernelEntry = void (*)(void **args, ThreadContext *ctx);

@@ -301,6 +301,12 @@ void emit_block_entry(llvm::Module &module, llvm::Function *body, const ir::Func
 void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
                                    const ir::Module &ir_module, const std::string &symbol) {
   const ir::Function &kernel = ir_module.kernel();
+  // One entry point per kernel: code generation is half of the compile time, and a flat kernel's
+  // thread body is only ever reached through the block loop.
+  if (!ir_module.props.uses_barrier) {
+    emit_block_entry(module, body, kernel, block_entry_name(symbol));
+    return;
+  }
   llvm::Function *fn = create_entry(module, thread_entry_name(symbol));
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", fn));
   std::vector<llvm::Value *> call_args{fn->getArg(1)};
@@ -308,8 +314,6 @@ void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
     call_args.push_back(param);
   b.CreateCall(body, call_args);
   b.CreateRetVoid();
-  if (!ir_module.props.uses_barrier)
-    emit_block_entry(module, body, kernel, block_entry_name(symbol));
 }
 
 } // namespace simt::sim

@@ -61,8 +61,9 @@ public:
       fail("adding a kernel to the JIT", std::move(error));
     KernelCode code;
     code.name = module.kernel().python_name;
-    code.thread_entry = entry(thread_entry_name(lowered.symbol));
-    if (!module.props.uses_barrier)
+    if (module.props.uses_barrier)
+      code.thread_entry = entry(thread_entry_name(lowered.symbol));
+    else
       code.block_entry = entry(block_entry_name(lowered.symbol));
     code.static_shared_bytes = module.static_shared_bytes;
     for (const codegen::CodeLocation &where : lowered.locations)

@@ -37,7 +37,7 @@ void check_dims(const char *what, const Dim3 &dims, const uint64_t (&limits)[3])
 }
 
 void validate(const KernelCode &kernel, const LaunchConfig &config) {
-  if (kernel.thread_entry == nullptr)
+  if (kernel.block_entry == nullptr && kernel.thread_entry == nullptr)
     throw std::invalid_argument("simt: kernel " + kernel.name + " has no compiled entry point");
   const Dim3 &grid = config.grid, &block = config.block;
   if (grid.count() == 0 || block.count() == 0)

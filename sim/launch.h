@@ -26,8 +26,8 @@ struct SourceLocation {
 // What the JIT produced for one kernel specialisation.
 struct KernelCode {
   std::string name;
-  KernelEntry thread_entry = nullptr;
-  KernelEntry block_entry = nullptr; // null when the kernel needs fibers (a barrier is reachable)
+  KernelEntry thread_entry = nullptr; // fiber mode: a barrier is reachable
+  KernelEntry block_entry = nullptr;  // flat mode: no barrier; the entry loops over the threads
   int64_t static_shared_bytes = 0;
   std::vector<SourceLocation> locations; // indexed by the `loc` argument of runtime calls
 };
