@@ -5,8 +5,6 @@ folds a block-strided run of elements, each block folds its threads' values in s
 tree of halvings, as many rounds as log2 of the block size) into one partial per block, and a
 last one-block launch folds the partials. The user's function is compiled as a device function
 into a kernel generated for the array's dtype."""
-import numpy as np
-
 from .sourcegen import function_from_source
 
 __all__ = ["Reduce"]
