@@ -6,7 +6,7 @@ same entry lets compile errors and kernel faults quote the generated line."""
 import itertools
 import linecache
 
-__all__ = ["function_from_source"]
+__all__ = ["function_from_source", "device_function"]
 
 _serial = itertools.count(1)
 
@@ -21,3 +21,14 @@ def function_from_source(source, name, globals_dict, description):
     namespace.setdefault("__name__", "simt.generated")
     exec(compile(source, filename, "exec"), namespace)
     return namespace[name]
+
+
+def device_function(func):
+    """`func` as a device function: a Python function is compiled with cuda.jit(device=True); a
+    device function already jitted (by simt or Numba) is used as it is."""
+    from . import cuda
+    if getattr(func, "_simt_dispatcher", False):
+        if not func.device:
+            raise TypeError("simt: %s is a kernel; a device function is needed" % func.__name__)
+        return func
+    return cuda.jit(device=True)(getattr(func, "py_func", func))

@@ -21,7 +21,7 @@ from . import types as simt_types
 from .devicearray import DeviceNDArray, as_cuda_array, is_cuda_array
 from .dispatcher import parse_signature
 from .errors import CompileError
-from .sourcegen import function_from_source
+from .sourcegen import device_function, function_from_source
 
 __all__ = ["vectorize", "guvectorize", "CUDAVectorize", "CUDAGUFuncVectorize",
            "CUDAUFuncDispatcher", "CUDAGeneralizedUFunc", "TARGETS"]
@@ -133,7 +133,7 @@ class CUDAVectorize:
                                 "in %r for %s" % (t, sig, name))
         cuda = _cuda()
         if self._core is None:
-            self._core = cuda.jit(device=True)(self.py_func)
+            self._core = device_function(self.py_func)
         args = ["a%d" % i for i in range(len(argtypes))]
         source = _VECTORIZE_SOURCE.format(
             name=name, args=", ".join(args), argitems=", ".join("%s[__tid__]" % a for a in args))
@@ -337,7 +337,7 @@ def parse_gufunc_signature(signature):
 def _index_source(name, core_ndim, argtype):
     """How the generated kernel passes argument `name` of element __tid__ to the core."""
     if core_ndim > 0:
-        return "%s[%s]" % (name, ", ".join(["__tid__"] + [":"] * core_ndim))
+        return "%s[__tid__]" % name  # the element's sub-array: a view
     if isinstance(argtype, simt_types.ArrayType) and argtype.ndim - 1 == core_ndim:
         return "%s[__tid__:(__tid__ + 1)]" % name  # a 0-d core dimension of a 1-d array
     return "%s[__tid__]" % name
@@ -398,7 +398,7 @@ class CUDAGUFuncVectorize:
         outer = tuple(_outer_type(t, nd) for t, nd in zip(argtypes, dims))
         cuda = _cuda()
         if self._core is None:
-            self._core = cuda.jit(device=True)(self.py_func)
+            self._core = device_function(self.py_func)
         args = ["arg%d" % i for i in range(len(dims))]
         source = _GUFUNC_SOURCE.format(
             name=name, args=", ".join(args),

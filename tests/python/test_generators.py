@@ -74,6 +74,23 @@ def test_reduce_of_nothing_is_init():
     assert res.copy_to_host()[0] == 7.0  # as in Numba, res is not written
 
 
+@cuda.jit(device=True)
+def product(a, b):
+    return a * b
+
+
+@cuda.jit
+def a_kernel(a, b):
+    pass
+
+
+def test_reduce_with_a_jitted_device_function():
+    assert cuda.reduce(product)(np.arange(1.0, 11.0)) == 0.0  # init 0 folded in
+    assert cuda.reduce(product)(np.arange(1.0, 11.0), init=1) == 3628800.0
+    with pytest.raises(TypeError, match="a_kernel is a kernel; a device function is needed"):
+        cuda.reduce(a_kernel)(np.ones(3))
+
+
 def test_reduce_needs_a_1d_array():
     with pytest.raises(TypeError, match="only support 1D array"):
         sum_reduce(np.ones((2, 2)))
