@@ -4,6 +4,7 @@ from .devicearray import *  # noqa: F401,F403
 from .device import *  # noqa: F401,F403
 from .dispatcher import In, InOut, Out, declare_device, jit  # noqa: F401
 from .errors import CompileError  # noqa: F401
+from .reduction import Reduce
 from .stubs import *  # noqa: F401,F403
 from . import devicearray as _devicearray
 
@@ -13,6 +14,7 @@ simulator = True
 
 DeviceNDArray = _devicearray.DeviceNDArray
 auto_device = _devicearray.to_device
+reduce = Reduce
 
 
 def compile_ptx(*args, **kwargs):

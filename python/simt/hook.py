@@ -5,7 +5,11 @@ simt.cuda in sys.modules in its place (the import system returns what sys.module
 loading), so `import numba.cuda`, `from numba import cuda` and `numba.cuda.jit` all give simt's
 module while Numba itself (numba.float32, numba.types, numba.jit) stays Numba's. simt.cuda gets
 Numba's cuda folder as __path__ so Numba's pure-Python submodules (numba.cuda.random,
-numba.cuda.testing) still import. Nothing is imported until numba.cuda is."""
+numba.cuda.testing) still import. Nothing is imported until numba.cuda is.
+
+numba.vectorize / numba.guvectorize choose their builder from a per-target registry in
+numba.np.ufunc: once that package has loaded (Numba's own loader runs first), the targets 'cuda'
+and 'gpu' are pointed at simt.vectorizers."""
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -39,11 +43,47 @@ class _Loader(importlib.abc.Loader):
         sys.modules["numba.cuda"] = _simt_cuda()
 
 
+_UFUNC_PACKAGE = "numba.np.ufunc"
+
+
+def _register_vectorizers(ufunc_package):
+    from simt import vectorizers
+    vectorizers.register_with_numba(ufunc_package)
+
+
+class _PatchingLoader(importlib.abc.Loader):
+    """Numba's loader for a module, then simt's registrations in it."""
+
+    def __init__(self, loader, patch):
+        self._loader = loader
+        self._patch = patch
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._patch(module)
+
+
 class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
-        if fullname != "numba.cuda":
-            return None
-        return importlib.machinery.ModuleSpec(fullname, _Loader())
+        if fullname == "numba.cuda":
+            return importlib.machinery.ModuleSpec(fullname, _Loader())
+        if fullname == _UFUNC_PACKAGE:
+            return self._patched_spec(fullname, path, target)
+        return None
+
+    def _patched_spec(self, fullname, path, target):
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _PatchingLoader(spec.loader, _register_vectorizers)
+                return spec
+        return None
 
 
 _FINDER = _Finder()
@@ -57,6 +97,8 @@ def install():
     """Makes numba.cuda simt's cuda module from now on (idempotent)."""
     if not installed():
         sys.meta_path.insert(0, _FINDER)
+    if _UFUNC_PACKAGE in sys.modules:
+        _register_vectorizers(sys.modules[_UFUNC_PACKAGE])
     if "numba.cuda" in sys.modules:
         cuda = _simt_cuda()
         sys.modules["numba.cuda"] = cuda
