@@ -2,18 +2,23 @@
 
 #include "codegen/lower.h"
 #include "sim/host_target.h"
+#include "sim/object_cache.h"
 
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 
-#include <atomic>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -39,35 +44,47 @@ public:
     return jit;
   }
 
-  // Lowers and optimises `module` under a fresh, unique prefix.
+  // Lowers and optimises `module` (for inspection: nothing is added to the JIT).
   codegen::LoweredModule lower(const ir::Module &module, llvm::LLVMContext &ctx) {
-    std::string prefix = "simt" + std::to_string(next_module_++) + ".";
-    HostTarget target(triple_, data_layout_);
-    codegen::LoweredModule lowered = codegen::lower(module, target, ctx, prefix);
-    std::string problems;
-    llvm::raw_string_ostream out(problems);
-    if (llvm::verifyModule(*lowered.module, &out))
-      throw std::runtime_error("simt: LLVM rejected the lowered kernel: " + problems);
+    codegen::LoweredModule lowered = lower_unoptimised(module, ctx);
     optimise(*lowered.module);
     return lowered;
   }
 
   KernelCode compile(const ir::Module &module) {
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    codegen::LoweredModule lowered = lower(module, *ctx);
-    std::lock_guard<std::mutex> lock(mutex_);
-    llvm::orc::ThreadSafeModule tsm(std::move(lowered.module), std::move(ctx));
-    if (llvm::Error error = jit_->addIRModule(std::move(tsm)))
-      fail("adding a kernel to the JIT", std::move(error));
+    codegen::LoweredModule lowered = lower_unoptimised(module, *ctx);
+    const bool fibers = module.props.uses_barrier;
+    auto entry_name = [&](const std::string &symbol) {
+      return fibers ? thread_entry_name(symbol) : block_entry_name(symbol);
+    };
+    // Equal modules get equal keys, so the entry's name is unique per distinct kernel and a
+    // kernel compiled twice in a process (or found in the on-disk cache) is added only once.
+    const std::string key = cache_key(*lowered.module);
+    llvm::Function *entry_fn = lowered.module->getFunction(entry_name(lowered.symbol));
     KernelCode code;
     code.name = module.kernel().python_name;
-    if (module.props.uses_barrier)
-      code.thread_entry = entry(thread_entry_name(lowered.symbol));
-    else
-      code.block_entry = entry(block_entry_name(lowered.symbol));
     code.static_shared_bytes = module.static_shared_bytes;
     for (const codegen::CodeLocation &where : lowered.locations)
       code.locations.push_back(SourceLocation{where.file, where.line, where.col, where.function});
+
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto known = entries_.find(key);
+    if (known == entries_.end()) {
+      std::string symbol = "simt_" + key.substr(0, 32) + "_" + std::to_string(entries_.size());
+      entry_fn->setName(entry_name(symbol));
+      KernelEntry entry = load_cached(key, entry_name(symbol));
+      if (!entry) {
+        optimise(*lowered.module);
+        lowered.module->setModuleIdentifier(key); // names the on-disk cache entry
+        llvm::orc::ThreadSafeModule tsm(std::move(lowered.module), std::move(ctx));
+        if (llvm::Error error = jit_->addIRModule(std::move(tsm)))
+          fail("adding a kernel to the JIT", std::move(error));
+        entry = lookup(entry_name(symbol));
+      }
+      known = entries_.emplace(key, entry).first;
+    }
+    (fibers ? code.thread_entry : code.block_entry) = known->second;
     return code;
   }
 
@@ -80,8 +97,21 @@ private:
     machine_ = take("creating the target machine", builder.createTargetMachine());
     triple_ = machine_->getTargetTriple().str();
     data_layout_ = machine_->createDataLayout().getStringRepresentation();
-    jit_ = take("creating the JIT",
-                llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(builder).create());
+    cpu_ = machine_->getTargetCPU().str() + " " + machine_->getTargetFeatureString().str();
+    jit_ =
+        take("creating the JIT",
+             llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(builder)
+                 .setCompileFunctionCreator(
+                     [this](llvm::orc::JITTargetMachineBuilder target)
+                         -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                       auto compiler_machine = target.createTargetMachine();
+                       if (!compiler_machine)
+                         return compiler_machine.takeError();
+                       return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(
+                           std::move(*compiler_machine), &cache_);
+                     })
+                 .create());
     llvm::orc::JITDylib &main = jit_->getMainJITDylib();
     main.addGenerator(take("opening the process's symbols",
                            llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -102,6 +132,49 @@ private:
     add("simt_rt_print_end", &simt_rt_print_end);
     if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(std::move(runtime))))
       fail("registering the runtime", std::move(error));
+  }
+
+  codegen::LoweredModule lower_unoptimised(const ir::Module &module, llvm::LLVMContext &ctx) {
+    HostTarget target(triple_, data_layout_);
+    codegen::LoweredModule lowered = codegen::lower(module, target, ctx, "simt.");
+    std::string problems;
+    llvm::raw_string_ostream out(problems);
+    if (llvm::verifyModule(*lowered.module, &out))
+      throw std::runtime_error("simt: LLVM rejected the lowered kernel: " + problems);
+    return lowered;
+  }
+
+  // What determines the machine code: the unoptimised module, LLVM, the host CPU, and this
+  // file's build (which fixes the optimisation pipeline).
+  std::string cache_key(const llvm::Module &module) const {
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    module.print(out, nullptr);
+    out << "\n" << LLVM_VERSION_STRING << "\n" << cpu_ << "\n" << __DATE__ " " __TIME__;
+    out.flush();
+    llvm::SHA256 hash;
+    hash.update(text);
+    return llvm::toHex(hash.final(), /*LowerCase=*/true);
+  }
+
+  // The entry of a previously compiled object, or null when there is none or it is unusable.
+  KernelEntry load_cached(const std::string &key, const std::string &entry_name) {
+    std::unique_ptr<llvm::MemoryBuffer> object = cache_.load(key);
+    if (!object)
+      return nullptr;
+    if (llvm::Error error = jit_->addObjectFile(std::move(object))) {
+      llvm::consumeError(std::move(error));
+      cache_.forget(key);
+      return nullptr;
+    }
+    auto address = jit_->lookup(entry_name);
+    if (!address) {
+      // The damaged object's symbols stay behind under this name; the caller picks another.
+      llvm::consumeError(address.takeError());
+      cache_.forget(key);
+      return nullptr;
+    }
+    return address->toPtr<KernelEntry>();
   }
 
   void optimise(llvm::Module &module) {
@@ -125,7 +198,7 @@ private:
     passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
   }
 
-  KernelEntry entry(const std::string &name) {
+  KernelEntry lookup(const std::string &name) {
     auto address = take("looking up " + name, jit_->lookup(name));
     return address.toPtr<KernelEntry>();
   }
@@ -133,10 +206,12 @@ private:
   std::unique_ptr<llvm::TargetMachine> machine_;
   std::string triple_;
   std::string data_layout_;
+  std::string cpu_;
+  ObjectCache cache_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  std::mutex mutex_;
+  std::mutex mutex_;                           // guards the JIT's contents and entries_
+  std::map<std::string, KernelEntry> entries_; // by cache key
   std::mutex machine_mutex_;
-  std::atomic<uint64_t> next_module_{0};
 };
 
 } // namespace

@@ -4,9 +4,15 @@ import os
 import subprocess
 import sys
 
+import tempfile
+
 import pytest
 
-import simt
+# Tests never read or fill the user's compile cache: one fresh cache for the whole session (set
+# before simt loads, and inherited by every subprocess the tests start).
+os.environ["SIMT_CACHE_DIR"] = tempfile.mkdtemp(prefix="simt-test-cache-")
+
+import simt  # noqa: E402
 
 # The folder holding the staged simt package (and simt-enable.pth).
 STAGE = os.path.dirname(os.path.dirname(os.path.abspath(simt.__file__)))
