@@ -96,6 +96,12 @@ private:
   // The bounds-checked address of array[indices] (`first` = index of the first index expr).
   llvm::Value *element_address(const std::vector<ir::ExprPtr> &operands, size_t first,
                                ir::Loc where);
+  llvm::Value *array_view(const ir::Expr &e);
+  // `index` wrapped once if negative and checked against `extent` (IndexError on `axis`).
+  llvm::Value *checked_index(llvm::Value *index, llvm::Value *extent, int axis, ir::Loc where);
+  llvm::Value *tuple_index(const ir::Expr &e);
+  // Runs `orelse` of a loop that ended other than by break, then continues at `exit`.
+  void loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exit, llvm::BasicBlock *exit);
   llvm::Value *atomic(const ir::Expr &e);
   llvm::Value *float_atomic_minmax(ir::Op op, llvm::Type *type, llvm::Value *addr,
                                    llvm::Value *value);
@@ -192,6 +198,8 @@ private:
     switch (e.kind) {
     case ir::ExprKind::ArrayLoad:
     case ir::ExprKind::Atomic:
+    case ir::ExprKind::ArrayView:
+    case ir::ExprKind::TupleIndex:
       return true;
     case ir::ExprKind::Call:
       if (may_fault(e.index))
@@ -469,15 +477,27 @@ void FunctionLowering::while_statement(const ir::Stmt &s) {
   llvm::BasicBlock *head = block("while");
   llvm::BasicBlock *body = block("while.body");
   llvm::BasicBlock *exit = block("while.end");
+  llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("while.else");
   b_.CreateBr(head);
   b_.SetInsertPoint(head);
-  b_.CreateCondBr(expr(*s.exprs[0]), body, exit);
+  b_.CreateCondBr(expr(*s.exprs[0]), body, normal_exit);
   b_.SetInsertPoint(body);
   loops_.push_back({head, exit});
   statements(s.body);
   loops_.pop_back();
   if (!terminated())
     b_.CreateBr(head);
+  loop_else(s, normal_exit, exit);
+}
+
+void FunctionLowering::loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exit,
+                                 llvm::BasicBlock *exit) {
+  if (normal_exit != exit) {
+    b_.SetInsertPoint(normal_exit);
+    statements(s.orelse);
+    if (!terminated())
+      b_.CreateBr(exit);
+  }
   b_.SetInsertPoint(exit);
 }
 
@@ -495,13 +515,14 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
   llvm::BasicBlock *body = block("for.body");
   llvm::BasicBlock *next = block("for.next");
   llvm::BasicBlock *exit = block("for.end");
+  llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("for.else");
   b_.CreateBr(head);
   b_.SetInsertPoint(head);
   llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
   i->addIncoming(start, before);
   llvm::Value *more =
       b_.CreateSelect(ascending, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
-  b_.CreateCondBr(more, body, exit);
+  b_.CreateCondBr(more, body, normal_exit);
   b_.SetInsertPoint(body);
   b_.CreateStore(i, slots_[s.slot]);
   loops_.push_back({next, exit});
@@ -513,7 +534,7 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
   llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
   i->addIncoming(i_next, next);
   b_.CreateBr(head);
-  b_.SetInsertPoint(exit);
+  loop_else(s, normal_exit, exit);
 }
 
 void FunctionLowering::print(const ir::Stmt &s) {
@@ -593,6 +614,12 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
   }
   case ir::ExprKind::Atomic:
     return atomic(e);
+  case ir::ExprKind::ArrayView:
+    return array_view(e);
+  case ir::ExprKind::Slice:
+    throw std::logic_error("simt: a slice outside an array view");
+  case ir::ExprKind::TupleIndex:
+    return tuple_index(e);
   }
   throw std::logic_error("simt: unknown expression kind");
 }
@@ -861,6 +888,8 @@ llvm::Value *FunctionLowering::select(const ir::Expr &e) {
 llvm::Value *FunctionLowering::cast(llvm::Value *value, const Type &from, const Type &to) {
   if (from == to)
     return value;
+  if (from.is_array() && to.is_array() && from.ndim == to.ndim)
+    return value; // layouts share one representation, with real strides
   if (!from.is_scalar() || !to.is_scalar())
     unsupported("converting " + from.str() + " to " + to.str());
   if (to.scalar == Scalar::Bool)
@@ -1011,6 +1040,86 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
   }
   llvm::Value *data = b_.CreateExtractValue(array, {0});
   return b_.CreateInBoundsGEP(b_.getInt8Ty(), data, offset);
+}
+
+llvm::Value *FunctionLowering::checked_index(llvm::Value *index, llvm::Value *extent, int axis,
+                                             ir::Loc where) {
+  llvm::Value *wrapped =
+      b_.CreateSelect(b_.CreateICmpSLT(index, b_.getInt64(0)), b_.CreateAdd(index, extent), index);
+  llvm::BasicBlock *error = error_branch(b_.CreateICmpUGE(wrapped, extent), "index.error");
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(error);
+  target_.index_error(emitter_, index, axis, extent, loc(where));
+  if (!bail_)
+    bail_ = block("bail");
+  b_.CreateBr(bail_);
+  return wrapped;
+}
+
+// A view shares the array's data: an index moves the data pointer and drops its axis; a slice
+// moves it to the clamped start and scales the axis' stride by the step (PySlice_AdjustIndices).
+llvm::Value *FunctionLowering::array_view(const ir::Expr &e) {
+  const Type &type = e.args[0]->type;
+  llvm::Value *array = expr(*e.args[0]);
+  llvm::Value *data = b_.CreateExtractValue(array, {0});
+  llvm::Value *zero = b_.getInt64(0), *one = b_.getInt64(1), *minus_one = b_.getInt64(-1);
+  std::vector<llvm::Value *> shape, strides;
+  for (int axis = 0; axis < type.ndim; ++axis) {
+    llvm::Value *extent = b_.CreateExtractValue(array, {1, unsigned(axis)});
+    llvm::Value *stride = b_.CreateExtractValue(array, {2, unsigned(axis)});
+    size_t operand = size_t(axis) + 1;
+    if (operand >= e.args.size()) {
+      shape.push_back(extent);
+      strides.push_back(stride);
+      continue;
+    }
+    const ir::Expr &index = *e.args[operand];
+    if (index.kind != ir::ExprKind::Slice) {
+      llvm::Value *i = checked_index(expr(index), extent, axis, e.loc);
+      data = b_.CreateGEP(b_.getInt8Ty(), data, b_.CreateMul(i, stride));
+      continue;
+    }
+    llvm::Value *start = expr(*index.args[0]);
+    llvm::Value *stop = expr(*index.args[1]);
+    llvm::Value *step = expr(*index.args[2]);
+    raise_if(b_.CreateICmpEQ(step, zero), "ValueError", "slice step cannot be zero", e.loc);
+    llvm::Value *backward = b_.CreateICmpSLT(step, zero);
+    llvm::Value *low = b_.CreateSelect(backward, minus_one, zero);
+    llvm::Value *high = b_.CreateSelect(backward, b_.CreateSub(extent, one), extent);
+    auto adjust = [&](llvm::Value *v) {
+      v = b_.CreateSelect(b_.CreateICmpSLT(v, zero), b_.CreateAdd(v, extent), v);
+      v = b_.CreateSelect(b_.CreateICmpSLT(v, zero), low, v);
+      return b_.CreateSelect(b_.CreateICmpSGE(v, extent), high, v);
+    };
+    start = adjust(start);
+    stop = adjust(stop);
+    // length: (stop - start - 1) / step + 1 when stop lies beyond start in the step's direction
+    llvm::Value *distance =
+        b_.CreateSelect(backward, b_.CreateSub(start, stop), b_.CreateSub(stop, start));
+    llvm::Value *magnitude = b_.CreateSelect(backward, b_.CreateNeg(step), step);
+    llvm::Value *length = b_.CreateSelect(
+        b_.CreateICmpSGT(distance, zero),
+        b_.CreateAdd(b_.CreateSDiv(b_.CreateSub(distance, one), magnitude), one), zero);
+    data = b_.CreateGEP(b_.getInt8Ty(), data, b_.CreateMul(start, stride));
+    shape.push_back(length);
+    strides.push_back(b_.CreateMul(stride, step));
+  }
+  return make_array_value(b_, int(shape.size()), data, shape, strides);
+}
+
+llvm::Value *FunctionLowering::tuple_index(const ir::Expr &e) {
+  llvm::Value *tuple = expr(*e.args[0]);
+  llvm::Value *index = expr(*e.args[1]);
+  int64_t size = int64_t(e.args[0]->type.elems.size());
+  llvm::Value *extent = b_.getInt64(size);
+  llvm::Value *wrapped =
+      b_.CreateSelect(b_.CreateICmpSLT(index, b_.getInt64(0)), b_.CreateAdd(index, extent), index);
+  raise_if(b_.CreateICmpUGE(wrapped, extent), "IndexError", "tuple index out of range", e.loc);
+  llvm::Value *result = b_.CreateExtractValue(tuple, {unsigned(size - 1)});
+  for (int64_t k = size - 2; k >= 0; --k)
+    result = b_.CreateSelect(b_.CreateICmpEQ(wrapped, b_.getInt64(k)),
+                             b_.CreateExtractValue(tuple, {unsigned(k)}), result);
+  return result;
 }
 
 llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {

@@ -50,6 +50,15 @@ enum class ExprKind : uint8_t {
   ConstArray,  // the read-only array Module::const_arrays[index]
   Atomic,      // op in Atomic*; args[0] = array, args[1 .. 1+ndim) = int64 indices, then value(s)
                // (AtomicCas: compare then new value); yields the old value, of the dtype
+  ArrayView,   // a view of array args[0] sharing its data: args[1..] apply to its leading axes in
+               // order, each an int64 index (the axis is dropped; checked and wrapped as in
+               // ArrayLoad) or a Slice (the axis is kept, clamped as Python clamps slices); the
+               // axes after them are kept whole. `type` is the array of the kept axes
+  Slice,       // start:stop:step, three int64 args (omitted parts already hold Numba's defaults:
+               // step 1; start 0 / INT64_MAX and stop INT64_MAX / INT64_MIN for a positive /
+               // negative step); only as an ArrayView operand (type none); step 0 is a ValueError
+  TupleIndex,  // element args[1] (int64, negative wraps once, IndexError when out of range) of
+               // the tuple args[0], whose elements all have one type
 };
 
 // Intrinsic names (operands and result already of one float type unless said otherwise):
@@ -132,9 +141,9 @@ enum class StmtKind : uint8_t {
             // dtype); bounds-checked like ArrayLoad
   Eval,     // evaluate exprs[0] for its effects (a call, an atomic)
   If,       // if exprs[0] (bool): body else orelse
-  While,    // while exprs[0] (bool): body
+  While,    // while exprs[0] (bool): body, then orelse when the loop ends other than by break
   ForRange, // for slot `slot` in range(exprs[0], exprs[1], exprs[2]) (int64 each; the step is
-            // checked non-zero at run time, ValueError otherwise): body
+            // checked non-zero at run time, ValueError otherwise): body, then orelse as While
   Break,
   Continue,
   Return,      // exprs empty (None) or exprs[0] of the function's return type

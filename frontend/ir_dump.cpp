@@ -204,12 +204,14 @@ private:
     case StmtKind::While:
       line(s, depth, "while " + expr(*s.exprs[0]) + ":");
       block(s.body, depth + 1);
+      loop_else(s, depth);
       return;
     case StmtKind::ForRange:
       line(s, depth,
            "for " + function_->slots[s.slot].name + " in range(" + expr(*s.exprs[0]) + ", " +
                expr(*s.exprs[1]) + ", " + expr(*s.exprs[2]) + "):");
       block(s.body, depth + 1);
+      loop_else(s, depth);
       return;
     case StmtKind::Break:
       line(s, depth, "break");
@@ -233,6 +235,13 @@ private:
       line(s, depth, "print" + args(s.exprs, 0));
       return;
     }
+  }
+
+  void loop_else(const Stmt &s, int depth) {
+    if (s.orelse.empty())
+      return;
+    line(s, depth, "else:");
+    block(s.orelse, depth + 1);
   }
 
   std::string args(const std::vector<ExprPtr> &exprs, size_t from) {
@@ -315,6 +324,16 @@ private:
       return "const[" + std::to_string(e.index) + "]";
     case ExprKind::Atomic:
       return std::string(op_name(e.op)) + args(e.args, 0);
+    case ExprKind::ArrayView: {
+      std::string out = expr(*e.args[0]) + "[";
+      for (size_t i = 1; i < e.args.size(); ++i)
+        out += (i > 1 ? ", " : "") + expr(*e.args[i]);
+      return out + "]";
+    }
+    case ExprKind::Slice:
+      return expr(*e.args[0]) + ":" + expr(*e.args[1]) + ":" + expr(*e.args[2]);
+    case ExprKind::TupleIndex:
+      return expr(*e.args[0]) + "[" + expr(*e.args[1]) + "]";
     }
     return "?";
   }

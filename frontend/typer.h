@@ -68,14 +68,33 @@ private:
   Value path_attribute(const std::string &path, ir::Loc loc);
   Value array_attribute(ir::ExprPtr array, const std::string &attr, ir::Loc loc);
   ir::ExprPtr subscript(const ast::Expr &e);
-  std::vector<ir::ExprPtr> array_indices(const ir::Expr &array, const ast::Expr &index,
-                                         ir::Loc loc);
+  std::vector<ir::ExprPtr> array_indices(const ir::Expr &array, const ast::Expr &index, ir::Loc loc,
+                                         bool allow_partial = false);
   ir::ExprPtr unary(const ast::Expr &e);
   ir::ExprPtr binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
   ir::ExprPtr compare(const ast::Expr &e);
   ir::ExprPtr compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
   ir::ExprPtr bool_op(const ast::Expr &e);
   ir::ExprPtr if_exp(const ast::Expr &e);
+
+  // views and tuple indexing (typer_view.cpp)
+  ir::ExprPtr array_subscript(ir::ExprPtr array, const ast::Expr &index, ir::Loc loc);
+  ir::ExprPtr slice_operand(const ast::Expr &slice);
+  void store_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc loc);
+  ir::ExprPtr tuple_index(ir::ExprPtr tuple, ir::ExprPtr index, ir::Loc loc);
+  ir::ExprPtr tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool equal, ir::Loc loc);
+  ir::ExprPtr tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc);
+
+  // for loops over arrays, tuples, enumerate() and zip() (typer_loop.cpp)
+  struct Iterable;
+  Iterable iterable(const ast::Expr &e);
+  ir::ExprPtr iteration_count(const Iterable &it, ir::Loc loc);
+  ir::ExprPtr iteration_item(const Iterable &it, const ir::Expr &counter, ir::Loc loc);
+  void for_each(const ast::Stmt &s);
+
+  // device function arguments (typer_call.cpp)
+  std::vector<ir::ExprPtr> device_call_args(const FunctionSource &fn, const ast::Expr &e);
+  ir::ExprPtr default_argument(const FunctionSource &fn, const ast::Param &param, ir::Loc loc);
 
   // calls (typer_call.cpp)
   Value call(const ast::Expr &e);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace simt {
 
@@ -114,8 +115,8 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
 }
 
 Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
-  if (name == "range")
-    error(e.loc, "simt: range() outside a for loop is not supported yet");
+  if (name == "range" || name == "enumerate" || name == "zip")
+    error(e.loc, "simt: " + name + "() outside a for loop is not supported yet");
   if (name == "print") {
     if (!e.keywords.empty())
       error(e.loc, "simt: print() keyword arguments are not supported yet");
@@ -453,14 +454,10 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
 }
 
 Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e) {
-  if (!e.keywords.empty())
-    error(e.loc, "simt: keyword arguments to device functions are not supported yet");
-  std::vector<ir::ExprPtr> args;
+  std::vector<ir::ExprPtr> args = device_call_args(*fn, e);
   std::vector<Type> types;
-  for (size_t i = 1; i < e.elts.size(); ++i) {
-    args.push_back(rvalue(*e.elts[i]));
-    types.push_back(args.back()->type);
-  }
+  for (const ir::ExprPtr &a : args)
+    types.push_back(a->type);
   int index = module_.specialize(fn, types);
   if (index < 0)
     error(e.loc, "simt: recursive device functions are not supported yet");
@@ -470,6 +467,81 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
   call->index = index;
   call->args = std::move(args);
   return expr_value(std::move(call));
+}
+
+} // namespace simt
+
+namespace simt {
+
+// Binds a call's positional and keyword arguments to the device function's parameters as Python
+// does; an omitted parameter gets its default, typed as Numba types an Omitted argument.
+std::vector<ir::ExprPtr> FunctionTyper::device_call_args(const FunctionSource &fn,
+                                                         const ast::Expr &e) {
+  ast::FunctionDef def = parse_function(fn.source, fn.file, fn.first_line);
+  const std::vector<ast::Param> &params = def.params;
+  std::string name = def.name + "()";
+  size_t positional = e.elts.size() - 1;
+  if (positional > params.size())
+    error(e.loc, name + " takes " + plural(params.size(), "positional argument") + " but " +
+                     std::to_string(positional) + (positional == 1 ? " was" : " were") + " given");
+  std::vector<ir::ExprPtr> args(params.size());
+  for (size_t i = 0; i < positional && i < params.size(); ++i)
+    args[i] = rvalue(*e.elts[i + 1]);
+  for (const ast::Keyword &k : e.keywords) {
+    auto it = std::find_if(params.begin(), params.end(),
+                           [&](const ast::Param &p) { return p.name == k.name; });
+    if (it == params.end())
+      error(k.loc, name + " got an unexpected keyword argument '" + k.name + "'");
+    size_t i = it - params.begin();
+    if (args[i])
+      error(k.loc, name + " got multiple values for argument '" + k.name + "'");
+    args[i] = rvalue(*k.value);
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (args[i])
+      continue;
+    if (!params[i].default_value)
+      error(e.loc, name + " missing required argument '" + params[i].name + "'");
+    args[i] = default_argument(fn, params[i], e.loc);
+  }
+  return args;
+}
+
+ir::ExprPtr FunctionTyper::default_argument(const FunctionSource &fn, const ast::Param &param,
+                                            ir::Loc loc) {
+  const ast::Expr &d = *param.default_value;
+  auto unsupported = [&]() {
+    error(loc, "simt: the default value of parameter '" + param.name +
+                   "' is not supported yet (use a number, a tuple of numbers or a global "
+                   "number)");
+  };
+  // literals mean the same here as in the callee's module; names are the callee's globals
+  std::function<bool(const ast::Expr &)> is_literal = [&](const ast::Expr &x) {
+    switch (x.kind) {
+    case ast::ExprKind::Int:
+    case ast::ExprKind::Float:
+    case ast::ExprKind::Bool:
+      return true;
+    case ast::ExprKind::UnaryOp:
+    case ast::ExprKind::Tuple:
+      return std::all_of(x.elts.begin(), x.elts.end(),
+                         [&](const ast::ExprPtr &p) { return is_literal(*p); });
+    default:
+      return false;
+    }
+  };
+  if (is_literal(d))
+    return rvalue(d);
+  if (d.kind != ast::ExprKind::Name || !fn.resolver)
+    unsupported();
+  GlobalValue g = fn.resolver->resolve(d.id);
+  using K = GlobalValue::Kind;
+  if (g.kind != K::Int && g.kind != K::Float && g.kind != K::Bool && g.kind != K::Tuple)
+    unsupported();
+  Value v = from_global(g, d.id, loc);
+  if (v.kind != Value::Kind::Expr)
+    unsupported();
+  return std::move(v.expr);
 }
 
 } // namespace simt

@@ -334,22 +334,17 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
 
 ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   ir::ExprPtr base = rvalue(*e.elts[0]);
-  if (base->type.is_array()) {
-    auto indices = array_indices(*base, *e.elts[1], e.loc);
-    auto load = make_expr(ir::ExprKind::ArrayLoad, Type::scalar_of(base->type.scalar), e.loc);
-    load->args.push_back(std::move(base));
-    for (auto &i : indices)
-      load->args.push_back(std::move(i));
-    return load;
-  }
+  if (base->type.is_array())
+    return array_subscript(std::move(base), *e.elts[1], e.loc);
   if (!base->type.is_tuple())
     error(e.loc, "cannot index " + base->type.str());
   if (e.elts[1]->kind == ast::ExprKind::Slice)
     error(e.loc, "simt: tuple slicing is not supported yet");
   ir::ExprPtr index = rvalue(*e.elts[1]);
-  if (index->kind != ir::ExprKind::Const || !index->type.is_scalar() ||
-      is_float(index->type.scalar))
-    error(e.elts[1]->loc, "simt: tuple indices must be constant integers");
+  if (!index->type.is_scalar() || is_float(index->type.scalar))
+    error(e.elts[1]->loc, "tuple indices must be integers, not " + index->type.str());
+  if (index->kind != ir::ExprKind::Const)
+    return tuple_index(std::move(base), std::move(index), e.loc);
   int64_t size = static_cast<int64_t>(base->type.elems.size());
   int64_t i = index->int_value < 0 ? index->int_value + size : index->int_value;
   if (i < 0 || i >= size)
@@ -363,18 +358,18 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
 }
 
 std::vector<ir::ExprPtr> FunctionTyper::array_indices(const ir::Expr &array, const ast::Expr &index,
-                                                      ir::Loc loc) {
+                                                      ir::Loc loc, bool allow_partial) {
   auto is_slice = [](const ast::Expr &x) { return x.kind == ast::ExprKind::Slice; };
   std::vector<ir::ExprPtr> indices;
   if (index.kind == ast::ExprKind::Tuple) {
     for (const auto &elt : index.elts) {
       if (is_slice(*elt))
-        error(elt->loc, "simt: array slicing/views are not supported yet");
+        error(elt->loc, "simt: slices are not supported in this subscript yet");
       indices.push_back(rvalue(*elt));
     }
   } else {
     if (is_slice(index))
-      error(index.loc, "simt: array slicing/views are not supported yet");
+      error(index.loc, "simt: slices are not supported in this subscript yet");
     ir::ExprPtr v = rvalue(index);
     if (v->type.is_tuple() && v->kind == ir::ExprKind::TupleMake) {
       for (auto &a : v->args)
@@ -392,8 +387,9 @@ std::vector<ir::ExprPtr> FunctionTyper::array_indices(const ir::Expr &array, con
     }
   }
   int ndim = array.type.ndim;
-  if (static_cast<int>(indices.size()) < ndim)
-    error(loc, "simt: array slicing/views are not supported yet");
+  if (static_cast<int>(indices.size()) < ndim && !allow_partial)
+    error(loc, "expected " + std::to_string(ndim) + " indices for a " + std::to_string(ndim) +
+                   "-dimensional array, got " + std::to_string(indices.size()));
   if (static_cast<int>(indices.size()) > ndim)
     error(loc, "wrong number of indices: " + std::to_string(indices.size()) + " for a " +
                    std::to_string(ndim) + "-dimensional array");
@@ -450,7 +446,7 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
 
 ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
   for (const std::string &op : e.ops)
-    if (compare_op(op) == ir::Op::None)
+    if (compare_op(op) == ir::Op::None && op != "in" && op != "not in")
       error(e.loc, "simt: '" + op + "' comparisons are not supported yet");
   ir::ExprPtr lhs = rvalue(*e.elts[0]);
   ir::ExprPtr result;
@@ -477,6 +473,19 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
 
 ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
                                         ir::Loc loc) {
+  if (op == "in" || op == "not in") {
+    if (!rhs->type.is_tuple())
+      error(loc, "simt: '" + op + "' on " + rhs->type.str() + " is not supported yet");
+    ir::ExprPtr found = tuple_contains(std::move(lhs), std::move(rhs), loc);
+    if (op == "in")
+      return found;
+    auto n = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), loc);
+    n->op = ir::Op::Not;
+    n->args.push_back(std::move(found));
+    return n;
+  }
+  if (lhs->type.is_tuple() && rhs->type.is_tuple() && (op == "==" || op == "!="))
+    return tuple_equal(std::move(lhs), std::move(rhs), op == "==", loc);
   if (!lhs->type.is_scalar() || !rhs->type.is_scalar())
     error(loc, "simt: comparing " + lhs->type.str() + " and " + rhs->type.str() +
                    " is not supported yet");

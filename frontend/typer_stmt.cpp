@@ -196,7 +196,15 @@ void FunctionTyper::assign_subscript(const ast::Expr &target, ir::ExprPtr value,
     error(target.elts[0]->loc, "cannot index " + array->type.str());
   if (array->type.space == MemSpace::Const)
     error(target.loc, "cannot store to a read-only constant array");
-  auto indices = array_indices(*array, *target.elts[1], target.loc);
+  ir::ExprPtr element = array_subscript(std::move(array), *target.elts[1], target.loc);
+  if (element->kind == ir::ExprKind::ArrayView) {
+    store_into_view(std::move(element), std::move(value), loc);
+    return;
+  }
+  array = std::move(element->args[0]);
+  std::vector<ir::ExprPtr> indices;
+  for (size_t i = 1; i < element->args.size(); ++i)
+    indices.push_back(std::move(element->args[i]));
   if (!value->type.is_scalar())
     error(value->loc,
           "cannot store " + value->type.str() + " into an element of " + array->type.str());
@@ -303,8 +311,6 @@ void FunctionTyper::if_stmt(const ast::Stmt &s) {
 }
 
 void FunctionTyper::while_stmt(const ast::Stmt &s) {
-  if (!s.orelse.empty())
-    error(s.loc, "simt: while/else is not supported yet");
   std::vector<ir::Stmt> pre; // statements the test needs, run before each test
   std::vector<ir::Stmt> *saved = out_;
   out_ = &pre;
@@ -317,13 +323,23 @@ void FunctionTyper::while_stmt(const ast::Stmt &s) {
   ++loop_depth_;
   std::vector<ir::Stmt> body = block(s.body);
   --loop_depth_;
+  std::vector<ir::Stmt> orelse = block(s.orelse);
   if (!test)
     throw Deferred{};
   ir::Stmt loop = make_stmt(ir::StmtKind::While, s.loc);
   if (pre.empty()) {
     loop.exprs.push_back(std::move(test));
     loop.body = std::move(body);
+    loop.orelse = std::move(orelse);
   } else {
+    // while True: pre; if not test: break; body -- the else clause runs after that break only
+    int ended = orelse.empty() ? -1 : new_temp(Type::scalar_of(Scalar::Bool));
+    if (ended >= 0) {
+      ir::Stmt init = make_stmt(ir::StmtKind::Assign, s.loc);
+      init.slot = ended;
+      init.exprs.push_back(scalar_const(Scalar::Bool, 0, 0, s.loc));
+      emit(std::move(init));
+    }
     loop.exprs.push_back(scalar_const(Scalar::Bool, 1, 0, s.loc));
     loop.body = std::move(pre);
     ir::Stmt exit = make_stmt(ir::StmtKind::If, s.loc);
@@ -334,27 +350,37 @@ void FunctionTyper::while_stmt(const ast::Stmt &s) {
     negated->loc = test->loc;
     negated->args.push_back(std::move(test));
     exit.exprs.push_back(std::move(negated));
+    if (ended >= 0) {
+      ir::Stmt set = make_stmt(ir::StmtKind::Assign, s.loc);
+      set.slot = ended;
+      set.exprs.push_back(scalar_const(Scalar::Bool, 1, 0, s.loc));
+      exit.body.push_back(std::move(set));
+    }
     exit.body.push_back(make_stmt(ir::StmtKind::Break, s.loc));
     loop.body.push_back(std::move(exit));
     for (auto &b : body)
       loop.body.push_back(std::move(b));
+    if (ended >= 0) {
+      emit(std::move(loop));
+      loop = make_stmt(ir::StmtKind::If, s.loc);
+      loop.exprs.push_back(local(ended, s.loc));
+      loop.body = std::move(orelse);
+    }
   }
   emit(std::move(loop));
 }
 
 void FunctionTyper::for_stmt(const ast::Stmt &s) {
-  if (!s.orelse.empty())
-    error(s.loc, "simt: for/else is not supported yet");
   const ast::Expr &iter = *s.iter;
   bool is_range = false;
   if (iter.kind == ast::ExprKind::Call) {
     Value fn = value(*iter.elts[0]);
     is_range = fn.kind == Value::Kind::Path && fn.path == "builtins.range";
   }
-  if (!is_range)
-    error(iter.loc, "simt: for loops over anything but range() are not supported yet");
-  if (s.target->kind != ast::ExprKind::Name)
-    error(s.target->loc, "simt: a range() loop needs a single loop variable");
+  if (!is_range || s.target->kind != ast::ExprKind::Name) {
+    for_each(s);
+    return;
+  }
   if (!iter.keywords.empty())
     error(iter.loc, "range() takes no keyword arguments");
   size_t nargs = iter.elts.size() - 1;
@@ -401,6 +427,7 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
   ++loop_depth_;
   loop.body = block(s.body);
   --loop_depth_;
+  loop.orelse = block(s.orelse);
   if (deferred)
     throw Deferred{};
   loop.exprs = std::move(bounds);

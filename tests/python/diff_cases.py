@@ -449,6 +449,174 @@ def case_syncthreads_in_loop_with_early_exit():
     return k, 1, 64, (np.arange(64, dtype=np.int64), np.zeros((4, 64), np.int64)), 0
 
 
+@cuda.jit(device=True)
+def _view_sum(v):
+    s = 0.0
+    for x in v:
+        s += x
+    return s
+
+
+def case_array_views_and_slices():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            row = a[i]
+            out[i, 0] = row[1] + row[-1]
+            col = a[:, i % a.shape[1]]
+            out[i, 1] = col[i] * len(col)
+            rev = a[i, ::-1]
+            out[i, 2] = rev[0] * 100 + rev.size
+            odd = a[i, 1::2]
+            out[i, 3] = odd[odd.shape[0] - 1] + odd.size
+            clamped = a[i, 3:100]
+            out[i, 4] = clamped.size * 1000 + a[i, -100:2].size * 10 + a[i, 5:2].size
+            back = a[i, -2::-3]
+            out[i, 5] = back[back.size - 1] + back.size
+            sub = a[i:, 1:3]
+            out[i, 6] = sub.shape[0] * 10 + sub.shape[1] + sub[0, 1]
+            out[i, 7] = _view_sum(a[i, ::2]) + _view_sum(a[:i, 0])
+            stepped = a[::-2, ::3]
+            out[i, 8] = stepped[0, 1] + stepped.shape[0] * 10 + stepped.shape[1]
+            out[i, 9] = a[i][2:][0] + a[i, :][3]
+
+    a = floats(12 * 7, seed=4).reshape(12, 7)
+    return k, 1, 16, (a, np.zeros((12, 10))), 0
+
+
+def case_stores_through_views():
+    @cuda.jit
+    def k(a, b):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            row = a[i]
+            row[0] = i
+            a[i, 1:4] = i * 10
+            a[i, ::-3] = -1.5
+            tail = row[4:]
+            for j in range(tail.size):
+                tail[j] = -j
+            b[i, :] = row[2]
+
+    a = np.zeros((20, 8))
+    return k, 1, 32, (a, np.zeros((20, 3))), 0
+
+
+def case_views_of_shared_and_local_arrays():
+    @cuda.jit
+    def k(a, out):
+        tid = cuda.threadIdx.x
+        s = cuda.shared.array((4, 32), np.float64)
+        for r in range(4):
+            s[r, tid] = a[tid] * (r + 1)
+        cuda.syncthreads()
+        col = s[:, tid]
+        loc = cuda.local.array((3, 4), np.float64)
+        for r in range(3):
+            loc[r, :] = r + tid
+        lrow = loc[2]
+        out[tid, 0] = _view_sum(col)
+        out[tid, 1] = _view_sum(s[1, ::8])
+        out[tid, 2] = lrow[3] + _view_sum(loc[:, 1])
+
+    return k, 1, 32, (floats(32, seed=9), np.zeros((32, 3))), 0
+
+
+def case_for_loops_over_iterables():
+    @cuda.jit
+    def k(a, m, out):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            s = 0.0
+            for x in a[i]:
+                s += x
+            out[i, 0] = s
+            n = 0
+            for row in m:
+                n += row[i % m.shape[1]]
+            out[i, 1] = n
+            e = 0.0
+            for j, x in enumerate(a[i], i):
+                e += j * x
+            out[i, 2] = e
+            z = 0.0
+            for p, q, r in zip(range(i, 100, 3), a[i], a[i, ::-1]):
+                z += p * q - r
+            out[i, 3] = z
+            t = 0
+            for v in (3, 5, i + 1, 7):
+                t = t * 2 + v
+            out[i, 4] = t
+            w = 0
+            for j, v in enumerate((i + 0, 2 * i, 3 * i)):
+                w += j * v
+            out[i, 5] = w
+            u = 0
+            for c in range(10, 0, -3):
+                u = u * 3 + c
+            for c, d in zip(range(0, -10, -4), range(5)):
+                u += c * d
+            out[i, 6] = u
+
+    a = floats(10 * 6, seed=2).reshape(10, 6)
+    m = ints(4 * 10, seed=3).reshape(4, 10)
+    return k, 1, 16, (a, m, np.zeros((10, 7))), 0
+
+
+def case_loop_else_clauses():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            found = -1
+            for j in range(a.size):
+                if a[j] == i:
+                    found = j
+                    break
+            else:
+                found = 1000
+            out[i, 0] = found
+            for x in a:
+                if x == 2 * i:
+                    out[i, 1] = 1
+                    break
+            else:
+                out[i, 1] = -1
+            n = i
+            while n > 1:
+                if n % 7 == 0:
+                    break
+                n = n // 2
+            else:
+                n = n + 500
+            out[i, 2] = n
+            for x in a[:0]:
+                out[i, 3] = 5
+            else:
+                out[i, 3] += 11
+
+    a = ints(24, 0, 30, seed=8)
+    return k, 1, 32, (a, np.zeros((24, 4), np.int64)), 0
+
+
+def case_tuple_indexing_and_comparison():
+    @cuda.jit
+    def k(out):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            t = (10, 20, 30, 40)
+            out[i, 0] = t[i % 4] + t[-1 - i % 4]
+            out[i, 1] = len(t)
+            out[i, 2] = (i, 2) == (i, 2)
+            out[i, 3] = (i, 2) == (3, 2)
+            out[i, 4] = (i, 1) != (i, 1, 2)
+            out[i, 5] = i in (1, 3, 5)
+            out[i, 6] = i not in (2, 4)
+
+    return k, 1, 8, (np.zeros((8, 7), np.int64),), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 

@@ -1,0 +1,260 @@
+// Array subscripts that make views (partial integer indexing, slices) and stores through them,
+// typed with Numba's layout rules (numba/core/typing/arraydecl.py, get_array_index_type).
+#include "frontend/typer.h"
+
+#include <limits>
+
+namespace simt {
+
+namespace {
+
+ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = kind;
+  e->type = std::move(type);
+  e->loc = loc;
+  return e;
+}
+
+// How one index keeps or drops contiguity: an integer, a slice without or with a step.
+enum class IndexKind : uint8_t { Integer, Slice, SteppedSlice };
+
+// Numba's keeps_contiguity/check_contiguity over indices from the outermost physical axis in.
+bool keeps_contiguity(const std::vector<IndexKind> &outer_to_inner) {
+  for (size_t i = 0; i < outer_to_inner.size(); ++i) {
+    bool innermost = i + 1 == outer_to_inner.size();
+    IndexKind k = outer_to_inner[i];
+    if (k != IndexKind::Integer && !(innermost && k == IndexKind::Slice))
+      return false;
+  }
+  return true;
+}
+
+// The layout of a view of a `layout` array indexed by `kinds` (Numba's rules, no ellipsis).
+char view_layout(char layout, int ndim, const std::vector<IndexKind> &kinds) {
+  if (layout == 'C')
+    return keeps_contiguity(kinds) ? 'C' : 'A';
+  if (layout == 'F') {
+    // only a full index list can keep F order (integers on the right)
+    if (static_cast<int>(kinds.size()) != ndim)
+      return 'A';
+    std::vector<IndexKind> reversed(kinds.rbegin(), kinds.rend());
+    return keeps_contiguity(reversed) ? 'F' : 'A';
+  }
+  return 'A';
+}
+
+// -1 parses as neg(1): fold it, so a constant step picks the defaults (and codegen) statically.
+ir::ExprPtr fold_negation(ir::ExprPtr e) {
+  if (e->kind == ir::ExprKind::Unary && e->op == ir::Op::Neg &&
+      e->args[0]->kind == ir::ExprKind::Const && e->type == e->args[0]->type) {
+    ir::ExprPtr c = std::move(e->args[0]);
+    c->int_value = static_cast<int64_t>(0 - static_cast<uint64_t>(c->int_value));
+    c->loc = e->loc;
+    return c;
+  }
+  return e;
+}
+
+} // namespace
+
+ir::ExprPtr FunctionTyper::slice_operand(const ast::Expr &slice) {
+  Type i64 = Type::scalar_of(Scalar::I64);
+  auto part = [&](const ast::Expr *p) -> ir::ExprPtr {
+    if (!p)
+      return nullptr;
+    ir::ExprPtr v = rvalue(*p);
+    if (!v->type.is_scalar() || !is_integer(v->type.scalar))
+      error(p->loc, "slice indices must be integers or None, not " + v->type.str());
+    return fold_negation(cast(std::move(v), i64));
+  };
+  ir::ExprPtr start = part(slice.elts[0].get());
+  ir::ExprPtr stop = part(slice.elts[1].get());
+  ir::ExprPtr step = part(slice.elts[2].get());
+  if (!step)
+    step = scalar_const(Scalar::I64, 1, 0, slice.loc);
+  if ((!start || !stop) && step->kind != ir::ExprKind::Const)
+    step = stable(std::move(step));
+  // Numba's defaults (cpython/slicing.py get_defaults), chosen by the step's sign
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  auto by_sign = [&](int64_t positive, int64_t negative) -> ir::ExprPtr {
+    if (step->kind == ir::ExprKind::Const)
+      return scalar_const(Scalar::I64, step->int_value < 0 ? negative : positive, 0, slice.loc);
+    auto is_negative = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), slice.loc);
+    is_negative->op = ir::Op::Lt;
+    is_negative->args.push_back(clone(*step));
+    is_negative->args.push_back(scalar_const(Scalar::I64, 0, 0, slice.loc));
+    auto s = make_expr(ir::ExprKind::Select, i64, slice.loc);
+    s->args.push_back(std::move(is_negative));
+    s->args.push_back(scalar_const(Scalar::I64, negative, 0, slice.loc));
+    s->args.push_back(scalar_const(Scalar::I64, positive, 0, slice.loc));
+    return s;
+  };
+  if (!start)
+    start = by_sign(0, kMax);
+  if (!stop)
+    stop = by_sign(kMax, kMin);
+  auto s = make_expr(ir::ExprKind::Slice, Type::none(), slice.loc);
+  s->args.push_back(std::move(start));
+  s->args.push_back(std::move(stop));
+  s->args.push_back(std::move(step));
+  return s;
+}
+
+ir::ExprPtr FunctionTyper::array_subscript(ir::ExprPtr array, const ast::Expr &index, ir::Loc loc) {
+  auto is_slice = [](const ast::Expr &x) { return x.kind == ast::ExprKind::Slice; };
+  bool any_slice = is_slice(index);
+  if (index.kind == ast::ExprKind::Tuple)
+    for (const auto &elt : index.elts)
+      any_slice |= is_slice(*elt);
+  const Type type = array->type;
+  if (!any_slice) {
+    auto indices = array_indices(*array, index, loc, /*allow_partial=*/true);
+    int remaining = type.ndim - static_cast<int>(indices.size());
+    ir::ExprKind kind = remaining == 0 ? ir::ExprKind::ArrayLoad : ir::ExprKind::ArrayView;
+    std::vector<IndexKind> kinds(indices.size(), IndexKind::Integer);
+    Type result = remaining == 0
+                      ? Type::scalar_of(type.scalar)
+                      : Type::array_of(type.scalar, remaining,
+                                       view_layout(type.layout, type.ndim, kinds), type.space);
+    auto e = make_expr(kind, result, loc);
+    e->args.push_back(std::move(array));
+    for (auto &i : indices)
+      e->args.push_back(std::move(i));
+    return e;
+  }
+  std::vector<const ast::Expr *> items;
+  if (index.kind == ast::ExprKind::Tuple)
+    for (const auto &elt : index.elts)
+      items.push_back(elt.get());
+  else
+    items.push_back(&index);
+  if (static_cast<int>(items.size()) > type.ndim)
+    error(loc, "cannot index " + type.str() + " with " + std::to_string(items.size()) + " indices");
+  auto view = make_expr(ir::ExprKind::ArrayView, Type::none(), loc);
+  view->args.push_back(std::move(array));
+  std::vector<IndexKind> kinds;
+  int kept = type.ndim;
+  for (const ast::Expr *item : items) {
+    if (is_slice(*item)) {
+      view->args.push_back(slice_operand(*item));
+      kinds.push_back(item->elts[2] ? IndexKind::SteppedSlice : IndexKind::Slice);
+      continue;
+    }
+    ir::ExprPtr i = rvalue(*item);
+    if (!i->type.is_scalar() || !is_integer(i->type.scalar))
+      error(i->loc, "array indices must be integers or slices, not " + i->type.str());
+    view->args.push_back(cast(std::move(i), Type::scalar_of(Scalar::I64)));
+    kinds.push_back(IndexKind::Integer);
+    --kept;
+  }
+  view->type =
+      Type::array_of(type.scalar, kept, view_layout(type.layout, type.ndim, kinds), type.space);
+  return view;
+}
+
+// a[view index] = scalar: the scalar is stored into every element of the view.
+void FunctionTyper::store_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc loc) {
+  if (!value->type.is_scalar())
+    error(value->loc, "simt: storing " + value->type.str() +
+                          " into an array slice is not "
+                          "supported yet");
+  Type dtype = Type::scalar_of(view->type.scalar);
+  value = stable(cast(std::move(value), dtype)); // Python evaluates the value first
+  view = stable(std::move(view));
+  int ndim = view->type.ndim;
+  ir::Stmt store;
+  store.kind = ir::StmtKind::Store;
+  store.loc = loc;
+  store.exprs.push_back(clone(*view));
+  std::vector<int> counters;
+  for (int axis = 0; axis < ndim; ++axis) {
+    counters.push_back(new_temp(Type::scalar_of(Scalar::I64)));
+    store.exprs.push_back(local(counters.back(), loc));
+  }
+  store.exprs.push_back(std::move(value));
+  ir::Stmt inner = std::move(store);
+  for (int axis = ndim - 1; axis >= 0; --axis) {
+    ir::Stmt loop;
+    loop.kind = ir::StmtKind::ForRange;
+    loop.loc = loc;
+    loop.slot = counters[axis];
+    loop.exprs.push_back(scalar_const(Scalar::I64, 0, 0, loc));
+    auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
+    extent->index = axis;
+    extent->args.push_back(clone(*view));
+    loop.exprs.push_back(std::move(extent));
+    loop.exprs.push_back(scalar_const(Scalar::I64, 1, 0, loc));
+    loop.body.push_back(std::move(inner));
+    inner = std::move(loop);
+  }
+  emit(std::move(inner));
+}
+
+ir::ExprPtr FunctionTyper::tuple_index(ir::ExprPtr tuple, ir::ExprPtr index, ir::Loc loc) {
+  const std::vector<Type> &elems = tuple->type.elems;
+  for (const Type &t : elems)
+    if (t != elems.front())
+      error(loc, "simt: indexing " + tuple->type.str() +
+                     ", whose elements differ in type, needs a constant index");
+  if (elems.empty())
+    error(loc, "tuple index out of range");
+  auto e = make_expr(ir::ExprKind::TupleIndex, elems.front(), loc);
+  e->args.push_back(std::move(tuple));
+  e->args.push_back(cast(std::move(index), Type::scalar_of(Scalar::I64)));
+  return e;
+}
+
+// Tuples compare equal when they have the same length and equal elements (Numba: tuple_eq).
+ir::ExprPtr FunctionTyper::tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool equal, ir::Loc loc) {
+  size_t n = lhs->type.elems.size();
+  if (n != rhs->type.elems.size())
+    return scalar_const(Scalar::Bool, equal ? 0 : 1, 0, loc);
+  lhs = stable(std::move(lhs));
+  rhs = stable(std::move(rhs));
+  ir::ExprPtr result;
+  for (size_t i = n; i-- > 0;) {
+    auto element = [&](const ir::ExprPtr &t) {
+      auto get = make_expr(ir::ExprKind::TupleGet, t->type.elems[i], loc);
+      get->index = static_cast<int>(i);
+      get->args.push_back(clone(*t));
+      return get;
+    };
+    ir::ExprPtr pair = compare_pair(equal ? "==" : "!=", element(lhs), element(rhs), loc);
+    if (!result) {
+      result = std::move(pair);
+      continue;
+    }
+    auto join =
+        make_expr(equal ? ir::ExprKind::And : ir::ExprKind::Or, Type::scalar_of(Scalar::Bool), loc);
+    join->args.push_back(std::move(pair));
+    join->args.push_back(std::move(result));
+    result = std::move(join);
+  }
+  return result ? std::move(result) : scalar_const(Scalar::Bool, equal ? 1 : 0, 0, loc);
+}
+
+// item in tuple: whether any element equals item.
+ir::ExprPtr FunctionTyper::tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc) {
+  item = stable(std::move(item));
+  tuple = stable(std::move(tuple));
+  ir::ExprPtr result;
+  for (size_t i = tuple->type.elems.size(); i-- > 0;) {
+    auto get = make_expr(ir::ExprKind::TupleGet, tuple->type.elems[i], loc);
+    get->index = static_cast<int>(i);
+    get->args.push_back(clone(*tuple));
+    ir::ExprPtr eq = compare_pair("==", clone(*item), std::move(get), loc);
+    if (!result) {
+      result = std::move(eq);
+      continue;
+    }
+    auto any = make_expr(ir::ExprKind::Or, Type::scalar_of(Scalar::Bool), loc);
+    any->args.push_back(std::move(eq));
+    any->args.push_back(std::move(result));
+    result = std::move(any);
+  }
+  return result ? std::move(result) : scalar_const(Scalar::Bool, 0, 0, loc);
+}
+
+} // namespace simt

@@ -1,0 +1,158 @@
+"""End-to-end: array views, for loops over iterables, loop else clauses, tuple indexing and
+device-function keyword/default arguments (the cases Numba's simulator also runs are in
+diff_cases.py)."""
+import numpy as np
+import pytest
+
+import simt
+from simt import cuda
+
+SHIFT = 0.25
+
+
+@cuda.jit(device=True)
+def scaled_sum(v, scale=2.0, shift=SHIFT, count=False):
+    s = 0.0
+    for x in v:
+        s += x
+    if count:
+        s += len(v)
+    return s * scale + shift
+
+
+def test_views_behave_like_numpy_views():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            v = a[i, ::-2]
+            for j in range(v.size):
+                out[i, j] = v[j]
+            w = a[i, 7:-100:-3]
+            out[i, 4] = w.size
+            out[i, 5] = w[w.size - 1]
+
+    a = np.arange(40.0).reshape(5, 8)
+    out = np.zeros((5, 6))
+    k[1, 8](a, out)
+    for i in range(5):
+        view = a[i, ::-2]
+        np.testing.assert_array_equal(out[i, :4], view)
+        w = a[i, 7:-100:-3]
+        assert out[i, 4] == w.size and out[i, 5] == w[-1]
+
+
+def test_stores_through_views_and_slices_reach_the_array():
+    @cuda.jit
+    def k(a):
+        row = a[1]
+        row[2] = 5
+        a[2, 1::2] = 7
+        a[:, 0] = -1
+        col = a[:, 3]
+        col[-1] = 9
+
+    a = np.zeros((4, 5), np.int32)
+    k[1, 1](a)
+    expected = np.zeros((4, 5), np.int32)
+    expected[1, 2] = 5
+    expected[2, 1::2] = 7
+    expected[:, 0] = -1
+    expected[-1, 3] = 9
+    np.testing.assert_array_equal(a, expected)
+
+
+def test_device_function_keyword_and_default_arguments():
+    @cuda.jit
+    def k(a, out):
+        out[0] = scaled_sum(a)
+        out[1] = scaled_sum(a, 1.0)
+        out[2] = scaled_sum(a, shift=1.0)
+        out[3] = scaled_sum(v=a[1:], count=True, scale=3)
+        out[4] = scaled_sum(a[::2], 1.0, 0.0, True)
+
+    a = np.arange(1.0, 6.0)
+    out = np.zeros(5)
+    k[1, 1](a, out)
+    s = a.sum()
+    np.testing.assert_allclose(out, [s * 2 + SHIFT, s + SHIFT, s * 2 + 1, (s - 1 + 4) * 3 + SHIFT,
+                                     a[::2].sum() + 3])
+
+
+def test_zero_slice_step_raises_value_error():
+    @cuda.jit
+    def k(a, step):
+        v = a[::step]
+        a[0] = v.size
+
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        k[1, 1](np.zeros(4), 0)
+    a = np.zeros(4)
+    k[1, 1](a, -3)
+    assert a[0] == 2
+
+
+def test_view_index_out_of_range_raises_index_error():
+    @cuda.jit
+    def k(a, i):
+        row = a[i]
+        row[0] = 1
+
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 3"):
+        k[1, 1](np.zeros((3, 2)), 3)
+    a = np.zeros((3, 2))
+    k[1, 1](a, -1)
+    assert a[2, 0] == 1
+
+
+def test_tuple_index_out_of_range_raises_index_error():
+    @cuda.jit
+    def k(a, i):
+        t = (1.0, 2.0, 3.0)
+        a[0] = t[i]
+
+    a = np.zeros(1)
+    k[1, 1](a, -3)
+    assert a[0] == 1.0
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        k[1, 1](a, 3)
+
+
+def test_zero_range_step_in_zip_raises_value_error():
+    @cuda.jit
+    def k(a, step):
+        for x, y in zip(range(0, 10, step), a):
+            a[0] = x
+
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
+        k[1, 1](np.zeros(3), 0)
+
+
+def test_while_else_with_a_test_that_needs_statements():
+    @cuda.jit
+    def k(a, out):
+        n = 0
+        while 0 <= a[n] < 3:  # the chained test needs a temporary: a loop with a break
+            n += 1
+            if a[n] == 100:
+                break
+        else:
+            out[0] = 1
+        out[1] = n
+
+    out = np.zeros(2)
+    k[1, 1](np.array([0.0, 1.0, 5.0, 100.0]), out)
+    np.testing.assert_array_equal(out, [1, 2])
+    out = np.zeros(2)
+    k[1, 1](np.array([0.0, 100.0, 5.0]), out)
+    np.testing.assert_array_equal(out, [0, 1])
+
+
+def test_unsupported_iteration_is_a_compile_error():
+    @cuda.jit
+    def k(a):
+        for x in (1, 2.5):
+            a[0] = x
+
+    with pytest.raises(simt.CompileError, match="iterates only over tuples whose elements"):
+        k[1, 1](np.zeros(1))
