@@ -176,6 +176,8 @@ TEST_CASE("cuda intrinsic errors name the function and the problem") {
         "2:5: function cuda.threadfence expects 0 arguments, got 1");
   CHECK(error_of("def k(a):\n    g = cuda.cg.this_thread_block()\n    a[0] = g.rank\n",
                  "(int32[:],)") == "3:12: unknown attribute 'rank' of ThreadBlock");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_thread_block()\n    if g:\n        a[0] = 1\n",
+                 "(int32[:],)") == "3:8: simt: the truth value of a ThreadBlock is not supported");
   CHECK(error_of("def k(a):\n    g = cuda.cg.this_thread_block()\n    g.sync(1)\n",
                  "(int32[:],)") == "3:5: function ThreadBlock.sync expects 0 arguments, got 1");
   CHECK(error_of("def k(a):\n    g = cuda.cg.this_grid()\n", "(int32[:],)") ==
