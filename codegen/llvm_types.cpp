@@ -52,6 +52,8 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
       elems.push_back(register_type(ctx, elem));
     return llvm::StructType::get(ctx, elems);
   }
+  case Type::Kind::ThreadBlock:
+    return llvm::StructType::get(ctx);
   }
   throw std::logic_error("simt: unknown type kind");
 }

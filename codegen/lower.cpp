@@ -89,6 +89,9 @@ private:
   llvm::Value *cast(llvm::Value *value, const Type &from, const Type &to);
   llvm::Value *truth(llvm::Value *value, const Type &type);
   llvm::Value *intrinsic(const ir::Expr &e);
+  llvm::Value *cuda_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args,
+                              bool &handled);
+  void raise_on_float_zero_division(const ir::Expr &e, llvm::Value *divisor);
   llvm::Value *call(const ir::Expr &e);
   llvm::Value *memory_array(llvm::Value *data, Scalar dtype, const std::vector<int64_t> &shape);
   llvm::Value *shared_array(const ir::Expr &e);
@@ -207,6 +210,12 @@ private:
       break;
     case ir::ExprKind::Binary:
       if (e.op == ir::Op::FloorDiv || e.op == ir::Op::Mod || e.op == ir::Op::Pow)
+        return true;
+      if (e.op == ir::Op::TrueDiv && ir.python_error_model)
+        return true;
+      break;
+    case ir::ExprKind::Intrinsic:
+      if (e.name.rfind("syncthreads_", 0) == 0)
         return true;
       break;
     default:
@@ -669,9 +678,22 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
   llvm::Value *y = expr(*e.args[1]);
   if (!e.type.is_scalar())
     unsupported("arithmetic on " + e.type.str());
-  if (scalar_is_float(e.type.scalar))
+  if (scalar_is_float(e.type.scalar)) {
+    if (m_.ir.python_error_model)
+      raise_on_float_zero_division(e, y);
     return float_binary(e.op, e.type.scalar, x, y);
+  }
   return int_binary(e.op, e.type.scalar, x, y, e.loc);
+}
+
+// Numba's Python error model: float division, floor division and modulo by zero raise, with the
+// messages of numba/cpython/numbers.py.
+void FunctionLowering::raise_on_float_zero_division(const ir::Expr &e, llvm::Value *divisor) {
+  if (e.op != ir::Op::TrueDiv && e.op != ir::Op::FloorDiv && e.op != ir::Op::Mod)
+    return;
+  llvm::Value *zero = b_.CreateFCmpOEQ(divisor, llvm::ConstantFP::get(divisor->getType(), 0.0));
+  raise_if(zero, "ZeroDivisionError", e.op == ir::Op::Mod ? "modulo by zero" : "division by zero",
+           e.loc);
 }
 
 llvm::Value *FunctionLowering::int_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y,
@@ -733,12 +755,20 @@ llvm::Value *FunctionLowering::int_binary(ir::Op op, Scalar s, llvm::Value *x, l
 }
 
 llvm::Value *FunctionLowering::int_pow(Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where) {
-  if (scalar_is_signed(s)) {
-    llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
-    raise_if(b_.CreateAnd(b_.CreateICmpEQ(x, zero), b_.CreateICmpSLT(y, zero)), "ZeroDivisionError",
-             "0 cannot be raised to a negative power", where);
+  if (!scalar_is_signed(s))
+    return b_.CreateCall(m_.int_pow_helper(s), {x, y});
+  llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
+  llvm::Value *zero_to_negative = b_.CreateAnd(b_.CreateICmpEQ(x, zero), b_.CreateICmpSLT(y, zero));
+  if (m_.ir.python_error_model) {
+    raise_if(zero_to_negative, "ZeroDivisionError", "0 cannot be raised to a negative power",
+             where);
+    return b_.CreateCall(m_.int_pow_helper(s), {x, y});
   }
-  return b_.CreateCall(m_.int_pow_helper(s), {x, y});
+  // Numba's NumPy error model: 0 ** negative is the most negative integer.
+  llvm::Value *most_negative = llvm::ConstantInt::get(
+      x->getType(), llvm::APInt::getSignedMinValue(x->getType()->getIntegerBitWidth()));
+  return b_.CreateSelect(zero_to_negative, most_negative,
+                         b_.CreateCall(m_.int_pow_helper(s), {x, y}));
 }
 
 llvm::Value *FunctionLowering::float_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y) {
@@ -911,6 +941,10 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   std::vector<llvm::Value *> args;
   for (const ir::ExprPtr &arg : e.args)
     args.push_back(expr(*arg));
+  bool handled = false;
+  llvm::Value *cuda_result = cuda_intrinsic(e, args, handled);
+  if (handled)
+    return cuda_result;
   const std::string &name = e.name;
   Scalar arg_type = e.args.empty() ? e.type.scalar : e.args[0]->type.scalar;
   bool is_signed = scalar_is_signed(arg_type);
@@ -939,6 +973,69 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   if (!e.type.is_scalar() || !scalar_is_float(e.type.scalar))
     unsupported("the intrinsic '" + name + "' on " + e.type.str());
   return target_.math(emitter_, name, args, e.type.scalar);
+}
+
+// The intrinsics of cuda.* and the math functions with tuple results; `handled` is false for
+// any other name. Void intrinsics return null.
+llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
+                                              const std::vector<llvm::Value *> &args,
+                                              bool &handled) {
+  handled = true;
+  const std::string &name = e.name;
+  if (name == "popc")
+    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, args[0]);
+  if (name == "brev")
+    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, args[0]);
+  if (name == "clz") // clz(0) is the width
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, args[0], b_.getFalse());
+  if (name == "ffs") {
+    llvm::Value *x = args[0];
+    llvm::Value *trailing = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, b_.getFalse());
+    llvm::Value *position = b_.CreateZExtOrTrunc(trailing, b_.getInt32Ty());
+    position = b_.CreateAdd(position, b_.getInt32(1));
+    return b_.CreateSelect(b_.CreateICmpEQ(x, llvm::ConstantInt::get(x->getType(), 0)),
+                           b_.getInt32(0), position);
+  }
+  if (name == "fma")
+    return b_.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args);
+  if (name == "cbrt")
+    return target_.math(emitter_, "cbrt", args, e.type.scalar);
+  if (name == "selp")
+    return b_.CreateSelect(args[0], args[1], args[2]);
+  if (name == "frexp") {
+    llvm::Type *result = llvm::StructType::get(ctx(), {args[0]->getType(), b_.getInt32Ty()});
+    return b_.CreateIntrinsic(result, llvm::Intrinsic::frexp, args);
+  }
+  if (name == "modf") { // (x - trunc(x) with x's sign, 0 for infinities; trunc(x))
+    llvm::Value *x = args[0];
+    llvm::Value *whole = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, x);
+    llvm::Value *is_inf = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                                           llvm::ConstantFP::getInfinity(x->getType()));
+    llvm::Value *fraction =
+        b_.CreateSelect(is_inf, llvm::ConstantFP::get(x->getType(), 0.0), b_.CreateFSub(x, whole));
+    fraction = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, fraction, x);
+    llvm::Value *tuple = llvm::PoisonValue::get(register_type(ctx(), e.type));
+    tuple = b_.CreateInsertValue(tuple, fraction, {0});
+    return b_.CreateInsertValue(tuple, whole, {1});
+  }
+  if (name == "syncthreads_count" || name == "syncthreads_and" || name == "syncthreads_or") {
+    Target::Reduction reduction = name == "syncthreads_count" ? Target::Reduction::Count
+                                  : name == "syncthreads_and" ? Target::Reduction::And
+                                                              : Target::Reduction::Or;
+    llvm::Value *result = target_.barrier_reduce(emitter_, reduction, args[0], loc(e.loc));
+    check_status();
+    return result;
+  }
+  if (name == "threadfence" || name == "threadfence_block" || name == "threadfence_system") {
+    b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    return nullptr;
+  }
+  if (name == "nanosleep") // threads of a block interleave only at barriers: nothing to wait for
+    return nullptr;
+  if (name == "this_thread_block") // the group has no run-time state
+    return llvm::ConstantStruct::get(llvm::StructType::get(ctx()), {});
+  handled = false;
+  return nullptr;
 }
 
 llvm::Value *FunctionLowering::call(const ir::Expr &e) {
@@ -1147,7 +1244,8 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
     llvm::Value *old = b_.CreateExtractValue(cas, {0});
     return is_float ? b_.CreateBitCast(old, t) : old;
   }
-  if (is_float && (e.op == ir::Op::AtomicMax || e.op == ir::Op::AtomicMin))
+  if (is_float && (e.op == ir::Op::AtomicMax || e.op == ir::Op::AtomicMin ||
+                   e.op == ir::Op::AtomicNanMax || e.op == ir::Op::AtomicNanMin))
     return float_atomic_minmax(e.op, t, addr, values[0]);
   using B = llvm::AtomicRMWInst::BinOp;
   B op;
@@ -1159,9 +1257,11 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
     op = is_float ? B::FSub : B::Sub;
     break;
   case ir::Op::AtomicMax:
+  case ir::Op::AtomicNanMax:
     op = is_signed ? B::Max : B::UMax;
     break;
   case ir::Op::AtomicMin:
+  case ir::Op::AtomicNanMin:
     op = is_signed ? B::Min : B::UMin;
     break;
   case ir::Op::AtomicAnd:
@@ -1208,11 +1308,19 @@ llvm::Value *FunctionLowering::float_atomic_minmax(ir::Op op, llvm::Type *t, llv
   llvm::PHINode *old_bits = b_.CreatePHI(bits, 2);
   old_bits->addIncoming(initial, before);
   llvm::Value *old = b_.CreateBitCast(old_bits, t);
-  llvm::Value *keep_old =
-      op == ir::Op::AtomicMax ? b_.CreateFCmpUGE(old, value) : b_.CreateFCmpULE(old, value);
-  // keep_old holds when old is NaN or already wins; a NaN `value` wins otherwise.
-  keep_old = b_.CreateAnd(keep_old, b_.CreateFCmpORD(value, value));
-  keep_old = b_.CreateOr(keep_old, b_.CreateFCmpUNO(old, old));
+  llvm::Value *keep_old;
+  if (op == ir::Op::AtomicMax || op == ir::Op::AtomicMin) {
+    keep_old =
+        op == ir::Op::AtomicMax ? b_.CreateFCmpUGE(old, value) : b_.CreateFCmpULE(old, value);
+    // keep_old holds when old is NaN or already wins; a NaN `value` wins otherwise.
+    keep_old = b_.CreateAnd(keep_old, b_.CreateFCmpORD(value, value));
+    keep_old = b_.CreateOr(keep_old, b_.CreateFCmpUNO(old, old));
+  } else {
+    // nanmax/nanmin: a NaN `value` is ignored and a NaN `old` replaced.
+    keep_old =
+        op == ir::Op::AtomicNanMax ? b_.CreateFCmpOGE(old, value) : b_.CreateFCmpOLE(old, value);
+    keep_old = b_.CreateOr(keep_old, b_.CreateFCmpUNO(value, value));
+  }
   b_.CreateCondBr(keep_old, done, exchange);
   b_.SetInsertPoint(exchange);
   auto *cas =

@@ -53,6 +53,12 @@ public:
 
   // cuda.syncthreads(). The lowering checks `must_return` afterwards.
   virtual void barrier(Emitter &e, int32_t loc) = 0;
+  // cuda.syncthreads_count/and/or(predicate): a barrier that also reduces the i32 `predicate`
+  // over the block's threads; returns the i32 result (the count of non-zero predicates, or 1/0
+  // for all/any non-zero). The lowering checks `must_return` afterwards.
+  enum class Reduction : int32_t { Count, And, Or };
+  virtual llvm::Value *barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
+                                      int32_t loc) = 0;
   // Reports an IndexError for `index` (the index as written) on `axis` of extent `size` (i64).
   virtual void index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                            int32_t loc) = 0;

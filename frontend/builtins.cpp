@@ -32,6 +32,13 @@ std::vector<Signature> same_type_cases(const std::vector<S> &types) {
   return cases;
 }
 
+std::vector<Signature> same_type_cases_unary(const std::vector<S> &types) {
+  std::vector<Signature> cases;
+  for (S t : types)
+    cases.push_back({t, {t}});
+  return cases;
+}
+
 std::vector<Signature> concat(std::vector<Signature> a, const std::vector<Signature> &b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -197,6 +204,9 @@ std::vector<MathFunction> math_functions() {
   fns.push_back({"ldexp", "ldexp", kLdexp});
   for (const char *name : {"isnan", "isinf", "isfinite"})
     fns.push_back({name, name, kPredicate});
+  // the result is a tuple (see the typer): the case's result is its first element's type
+  fns.push_back({"frexp", "frexp", same_type_cases_unary(kReals)});
+  fns.push_back({"modf", "modf", same_type_cases_unary(kReals)});
   return fns;
 }
 
@@ -248,10 +258,44 @@ const AtomicFunction *find_atomic_function(const std::string &name) {
                                                     {"exch", ir::Op::AtomicExch, ints},
                                                     {"inc", ir::Op::AtomicInc, uints},
                                                     {"dec", ir::Op::AtomicDec, uints},
-                                                    {"compare_and_swap", ir::Op::AtomicCas, ints}};
+                                                    {"compare_and_swap", ir::Op::AtomicCas, ints},
+                                                    {"nanmax", ir::Op::AtomicNanMax, all},
+                                                    {"nanmin", ir::Op::AtomicNanMin, all}};
   auto it = std::find_if(table.begin(), table.end(),
                          [&](const AtomicFunction &f) { return f.name == name; });
   return it == table.end() ? nullptr : &*it;
+}
+
+const CudaFunction *find_cuda_function(const std::string &name) {
+  static const std::vector<S> all_ints = {S::I8, S::I16, S::I32, S::I64,
+                                          S::U8, S::U16, S::U32, S::U64};
+  static const std::vector<CudaFunction> table = [] {
+    std::vector<Signature> ffs;
+    for (S t : all_ints)
+      ffs.push_back({S::U32, {t}});
+    const std::vector<Signature> predicate = {{S::I32, {S::I32}}};
+    return std::vector<CudaFunction>{
+        {"popc", same_type_cases_unary(all_ints)},
+        {"clz", same_type_cases_unary(all_ints)},
+        {"ffs", ffs},
+        {"brev", same_type_cases_unary({S::U32, S::U64})},
+        {"fma", {{S::F32, {S::F32, S::F32, S::F32}}, {S::F64, {S::F64, S::F64, S::F64}}}},
+        {"cbrt", same_type_cases_unary(kReals)},
+        {"syncthreads_count", predicate},
+        {"syncthreads_and", predicate},
+        {"syncthreads_or", predicate}};
+  }();
+  auto it = std::find_if(table.begin(), table.end(),
+                         [&](const CudaFunction &f) { return f.name == name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+bool is_cuda_intrinsic(const std::string &name) {
+  static const char *const names[] = {
+      "selp",      "threadfence", "threadfence_block",    "threadfence_system",
+      "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid"};
+  return find_cuda_function(name) ||
+         std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
 bool is_builtin_exception(const std::string &name) {

@@ -37,6 +37,17 @@ struct AtomicFunction {
 };
 const AtomicFunction *find_atomic_function(const std::string &name);
 
+// cuda.<name>(args) typed by a case list of Numba's cudadecl.py and lowered to the intrinsic of
+// the same name: popc, brev, clz, ffs, fma, cbrt, syncthreads_count/and/or.
+struct CudaFunction {
+  std::string name;
+  std::vector<Signature> cases;
+};
+const CudaFunction *find_cuda_function(const std::string &name);
+// Any other cuda.<name> a kernel may name (typer_cuda.cpp types the calls): the table above,
+// selp, the fences, nanosleep, cg.this_thread_block (and cg.this_grid, not supported yet).
+bool is_cuda_intrinsic(const std::string &name);
+
 // Python's builtin exception classes a kernel may raise.
 bool is_builtin_exception(const std::string &name);
 // Python builtins the frontend implements (when the Resolver does not shadow them).

@@ -163,8 +163,11 @@ void ModuleBuilder::prune_and_layout() {
       s.offset = offset;
 }
 
-ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types) {
-  return ModuleBuilder().build(kernel, arg_types);
+ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types,
+                          const CompileOptions &options) {
+  ir::Module module = ModuleBuilder().build(kernel, arg_types);
+  module.python_error_model = options.python_error_model;
+  return module;
 }
 
 } // namespace simt

@@ -26,10 +26,16 @@ public:
   const std::string source_line;
 };
 
+// What the Python decorator's options change in the compiled code.
+struct CompileOptions {
+  bool python_error_model = false; // @cuda.jit(debug=True) or lineinfo=True (see ir::Module)
+};
+
 // Compiles `kernel` for the argument types `arg_types` into a module whose functions[0] is the
 // kernel (returning None) followed by every device function it reaches, specialised per call
 // signature. Throws CompileError.
-ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types);
+ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types,
+                          const CompileOptions &options = {});
 
 // Parses a signature as Numba writes it: "void(float32[:], int32)", "(float32[:, ::1],)",
 // "float64(float64, float64)", and Numba type reprs ("array(float32, 2d, C)"). Returns the

@@ -68,6 +68,16 @@ enum class ExprKind : uint8_t {
 //   isnan isinf isfinite (1 float arg -> bool)
 //   iabs (integer abs), imin imax (2 ints), fmin fmax (2 floats; NaN semantics of Python's min:
 //   fmin(a, b) = b < a ? b : a), round_even (float -> float, round half to even)
+//   cbrt (1 arg), fma (3 args: a * b + c rounded once)
+//   frexp (float -> Tuple(float, int32)), modf (float -> UniTuple(float x 2): fraction, integer)
+// CUDA intrinsics (cuda.*; Numba's cudadecl.py types them):
+//   popc clz (an int -> the same int type), brev (uint32/uint64 -> the same), ffs (an int ->
+//   uint32: 1 + index of the lowest set bit, 0 for 0), selp (bool, T, T -> T; evaluates both)
+//   syncthreads_count syncthreads_and syncthreads_or (int32 predicate -> int32): a barrier that
+//   also reduces the predicate over the block's threads
+//   threadfence threadfence_block threadfence_system (no args -> none): sequentially consistent
+//   fences; nanosleep (uint32 -> none): no effect on the simulator
+//   this_thread_block (no args -> ThreadBlock): the thread block group (a simt extension)
 
 enum class Op : uint8_t {
   None,
@@ -118,6 +128,8 @@ enum class Op : uint8_t {
   AtomicInc,
   AtomicDec,
   AtomicCas,
+  AtomicNanMax, // as AtomicMax/AtomicMin, but a NaN operand is ignored (NumPy's nanmax/nanmin)
+  AtomicNanMin,
 };
 
 struct Expr;
@@ -216,6 +228,10 @@ struct Module {
   std::vector<ConstArrayDecl> const_arrays;
   int64_t static_shared_bytes = 0; // dynamic shared memory starts here (16-byte aligned)
   Properties props;                // == functions[0].props
+  // Numba's error model: 'python' (debug=True or lineinfo=True) makes float division, floor
+  // division and modulo by zero raise ZeroDivisionError, and 0 ** negative on integers too;
+  // 'numpy' (the default) gives inf/nan, and INT_MIN for the integer power.
+  bool python_error_model = false;
 
   const Function &kernel() const { return functions.front(); }
 };

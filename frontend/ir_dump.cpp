@@ -91,6 +91,10 @@ const char *op_name(Op op) {
     return "atomic.dec";
   case Op::AtomicCas:
     return "atomic.cas";
+  case Op::AtomicNanMax:
+    return "atomic.nanmax";
+  case Op::AtomicNanMin:
+    return "atomic.nanmin";
   }
   return "?";
 }
@@ -132,6 +136,8 @@ public:
       out_ << "const[" << i << "]: " << scalar_name(c.dtype) << " " << shape_str(c.shape) << "\n";
     }
     out_ << "static_shared_bytes: " << module_.static_shared_bytes << "\n";
+    if (module_.python_error_model)
+      out_ << "error_model: python\n";
     for (const Function &fn : module_.functions)
       function(fn);
     return out_.str();

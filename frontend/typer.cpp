@@ -169,6 +169,8 @@ ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) const {
     return scalar_const(Scalar::Bool, !e->type.elems.empty(), 0, e->loc);
   if (e->type.is_none())
     return scalar_const(Scalar::Bool, 0, 0, e->loc);
+  if (e->type.is_thread_block())
+    error(e->loc, "simt: the truth value of a ThreadBlock is not supported");
   if (!e->type.is_scalar())
     error(e->loc, "the truth value of an array is ambiguous");
   return cast(std::move(e), Type::scalar_of(Scalar::Bool));

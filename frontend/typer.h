@@ -108,6 +108,11 @@ private:
   ir::ExprPtr grid(bool size, const ast::Expr &e);
   ir::ExprPtr min_max(bool is_max, const ast::Expr &e);
   ir::ExprPtr round(const ast::Expr &e);
+  // CUDA intrinsics and the thread block group (typer_cuda.cpp)
+  Value call_cuda_intrinsic(const std::string &name, const ast::Expr &e);
+  ir::ExprPtr selp(const ast::Expr &e);
+  Value thread_block_attribute(const std::string &attr, ir::Loc loc);
+  std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,
                                            const std::vector<std::string> &params, size_t required);
   Scalar dtype_of(const ast::Expr &e);

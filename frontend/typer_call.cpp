@@ -269,6 +269,15 @@ Value FunctionTyper::call_math(const std::string &module, const std::string &nam
   }
   Signature sig = *select_overload(types, fn->cases);
   Type result = Type::scalar_of(sig.result);
+  if (fn->intrinsic == "frexp" || fn->intrinsic == "modf") {
+    auto call = make_expr(
+        ir::ExprKind::Intrinsic,
+        Type::tuple_of({result, fn->intrinsic == "frexp" ? Type::scalar_of(Scalar::I32) : result}),
+        e.loc);
+    call->name = fn->intrinsic;
+    call->args.push_back(cast(std::move(args[0]), result));
+    return expr_value(std::move(call));
+  }
   if (fn->intrinsic == "degrees" || fn->intrinsic == "radians") {
     auto m = make_expr(ir::ExprKind::Binary, result, e.loc);
     m->op = ir::Op::Mul;
@@ -315,7 +324,7 @@ Value FunctionTyper::call_cuda(const std::string &name, const ast::Expr &e) {
   }
   if (name.rfind("atomic.", 0) == 0)
     return call_atomic(name.substr(7), e);
-  error(e.loc, "simt: calling 'cuda." + name + "' is not supported yet");
+  return call_cuda_intrinsic(name, e);
 }
 
 ir::ExprPtr FunctionTyper::grid(bool size, const ast::Expr &e) {

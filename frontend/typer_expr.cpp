@@ -43,6 +43,8 @@ bool is_known_path(const std::string &path) {
     return true;
   if (path.rfind("cuda.atomic.", 0) == 0)
     return find_atomic_function(path.substr(12)) != nullptr;
+  if (path.rfind("cuda.", 0) == 0 && is_cuda_intrinsic(path.substr(5)))
+    return true;
   auto dot = path.find('.');
   if (dot == std::string::npos)
     return false;
@@ -255,6 +257,8 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
     return path_attribute(base.path + "." + e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
     return array_attribute(std::move(base.expr), e.id, e.loc);
+  if (base.kind == Value::Kind::Expr && base.expr->type.is_thread_block())
+    return thread_block_attribute(e.id, e.loc);
   if (base.kind == Value::Kind::Expr)
     error(e.loc, "unknown attribute '" + e.id + "' of " + base.expr->type.str());
   error(e.loc, "unknown attribute '" + e.id + "'");

@@ -94,6 +94,8 @@ std::string Type::str() const {
       out += (i ? ", " : "") + elems[i].str();
     return out + ")";
   }
+  case Kind::ThreadBlock:
+    return "ThreadBlock";
   }
   return "?";
 }
@@ -150,6 +152,7 @@ bool unify(const Type &a, const Type &b, Type &out) {
     return false;
   switch (a.kind) {
   case Type::Kind::None:
+  case Type::Kind::ThreadBlock:
     out = a;
     return true;
   case Type::Kind::Scalar:

@@ -14,7 +14,9 @@ enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F
 enum class MemSpace : uint8_t { Global, Shared, Local, Const };
 
 struct Type {
-  enum class Kind : uint8_t { None, Scalar, Array, Tuple };
+  // ThreadBlock: the group cuda.cg.this_thread_block() returns (a simt extension). It carries no
+  // run-time state (its attributes read the special registers), so it lowers to an empty struct.
+  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock };
 
   Kind kind = Kind::None;
   Scalar scalar = Scalar::I64; // the scalar itself, or an array's dtype
@@ -46,15 +48,23 @@ struct Type {
     return t;
   }
 
+  static Type thread_block() {
+    Type t;
+    t.kind = Kind::ThreadBlock;
+    return t;
+  }
+
   bool is_none() const { return kind == Kind::None; }
   bool is_scalar() const { return kind == Kind::Scalar; }
   bool is_array() const { return kind == Kind::Array; }
   bool is_tuple() const { return kind == Kind::Tuple; }
+  bool is_thread_block() const { return kind == Kind::ThreadBlock; }
 
   bool operator==(const Type &other) const = default;
 
   // Numba's spelling: "int32", "float32[:, ::1]" style is used for arrays
-  // ("array(float32, 2d, C)"), "UniTuple(int32 x 2)" / "Tuple(int64, float64)" for tuples.
+  // ("array(float32, 2d, C)"), "UniTuple(int32 x 2)" / "Tuple(int64, float64)" for tuples,
+  // "ThreadBlock" for the thread block group.
   std::string str() const;
 };
 

@@ -28,8 +28,9 @@ py::tuple dim3_tuple(const sim::Dim3 &d) { return py::make_tuple(d.x, d.y, d.z);
 
 } // namespace
 
-CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types)
-    : arg_types_(std::move(arg_types)), module_(compile_kernel(source, arg_types_)) {
+CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
+                               const CompileOptions &options)
+    : arg_types_(std::move(arg_types)), module_(compile_kernel(source, arg_types_, options)) {
   py::gil_scoped_release release;
   code_ = sim::jit_compile(module_);
 }

@@ -1,6 +1,7 @@
 // One kernel specialisation as Python sees it: its typed IR, its JIT'd code, and launching it.
 #pragma once
 
+#include "frontend/compile.h"
 #include "frontend/ir.h"
 #include "frontend/resolver.h"
 #include "frontend/types.h"
@@ -18,7 +19,8 @@ namespace simt::bindings {
 class CompiledKernel {
 public:
   // Compiles `source` for `arg_types` (frontend, then JIT). Throws CompileError.
-  CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types);
+  CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
+                 const CompileOptions &options = {});
 
   // Launches on the simulator with `args` (a tuple of Python objects). The GIL is released
   // while the kernel runs. Returns None, or the first fault as the tuple

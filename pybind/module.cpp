@@ -31,6 +31,8 @@ py::object describe_type(const Type &type) {
       elems.append(describe_type(elem));
     return py::make_tuple("tuple", elems);
   }
+  case Type::Kind::ThreadBlock:
+    throw std::invalid_argument("simt: a thread block group is not a kernel argument type");
   }
   return py::none();
 }
@@ -45,7 +47,7 @@ py::tuple parse_signature_for_python(const std::string &text) {
 
 std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
                                         int first_line, uint64_t identity, py::object describe,
-                                        const std::string &signature) {
+                                        const std::string &signature, bool python_error_model) {
   FunctionSource kernel;
   kernel.name = std::move(name);
   kernel.source = std::move(source);
@@ -53,7 +55,9 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
   kernel.first_line = first_line;
   kernel.identity = identity;
   kernel.resolver = std::make_shared<PyResolver>(std::move(describe));
-  return std::make_shared<CompiledKernel>(kernel, parse_signature(signature));
+  CompileOptions options;
+  options.python_error_model = python_error_model;
+  return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options);
 }
 
 // CompileError -> simt.errors.CompileError, with the parts as attributes.
@@ -82,8 +86,10 @@ PYBIND11_MODULE(_simt, m) {
         "('scalar', name), ('array', dtype, ndim, layout) or ('tuple', [types]).");
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
+        py::arg("python_error_model") = false,
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
-        "describes its global and closure names (simt/resolver.py).");
+        "describes its global and closure names (simt/resolver.py); `python_error_model` is "
+        "Numba's error model of debug=True (float division by zero raises).");
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 

@@ -54,6 +54,11 @@ void simt_rt_raise(simt::sim::ThreadContext *ctx, const char *exception, const c
                    int32_t loc);
 // cuda.syncthreads(): parks this thread's fiber until every live thread of the block arrives.
 void simt_rt_syncthreads(simt::sim::ThreadContext *ctx, int32_t loc);
+// cuda.syncthreads_count/and/or(predicate): the barrier of simt_rt_syncthreads that also returns
+// the count of the arriving threads' non-zero predicates (reduction 0), whether all of them are
+// non-zero (1) or any is (2). Threads that have returned take no part.
+int32_t simt_rt_syncthreads_reduce(simt::sim::ThreadContext *ctx, int32_t reduction,
+                                   int32_t predicate, int32_t loc);
 // print(): each call appends one item (items are separated by spaces); print_end emits the line.
 void simt_rt_print_i64(simt::sim::ThreadContext *ctx, int64_t value);
 void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);

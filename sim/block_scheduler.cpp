@@ -45,6 +45,7 @@ void BlockScheduler::start_threads(LaunchState &launch, const ThreadContext &blo
     state.fiber_mode = true;
     state.phase = ThreadState::Phase::NotStarted;
     state.barrier_loc = -1;
+    state.barrier_predicate = 0;
     state.print_line.clear();
   }
 }
@@ -109,10 +110,20 @@ void BlockScheduler::release_barrier(LaunchState &launch) {
     break;
   }
   const bool stopping = launch.stopped();
+  // What syncthreads_count/and/or return: the reduction of the parked threads' predicates.
+  int32_t count = 0, arrived = 0;
+  for (size_t i = first; i < states_.size(); ++i) {
+    if (states_[i].phase != Phase::Parked)
+      continue;
+    ++arrived;
+    count += states_[i].barrier_predicate != 0;
+  }
   for (size_t i = first; i < states_.size(); ++i) {
     if (states_[i].phase != Phase::Parked)
       continue;
     states_[i].phase = Phase::Runnable;
+    states_[i].barrier_count = count;
+    states_[i].barrier_arrived = arrived;
     if (stopping)
       contexts_[i].status = 1;
   }

@@ -108,6 +108,15 @@ void HostTarget::barrier(Emitter &e, int32_t loc) {
                {e.env, b.getInt32(loc)});
 }
 
+llvm::Value *HostTarget::barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
+                                        int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  return b.CreateCall(
+      runtime_function(module_of(e), "simt_rt_syncthreads_reduce", b.getInt32Ty(),
+                       {b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty()}),
+      {e.env, b.getInt32(int32_t(reduction)), predicate, b.getInt32(loc)});
+}
+
 void HostTarget::index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                              int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
@@ -177,7 +186,7 @@ llvm::Value *HostTarget::math(Emitter &e, const std::string &name,
       {"tan", 1},  {"asin", 1},      {"acos", 1},   {"atan", 1},   {"sinh", 1},  {"cosh", 1},
       {"tanh", 1}, {"asinh", 1},     {"acosh", 1},  {"atanh", 1},  {"expm1", 1}, {"log1p", 1},
       {"erf", 1},  {"erfc", 1},      {"lgamma", 1}, {"tgamma", 1}, {"atan2", 2}, {"hypot", 2},
-      {"fmod", 2}, {"remainder", 2}, {"ldexp", 2}};
+      {"fmod", 2}, {"remainder", 2}, {"ldexp", 2},  {"cbrt", 1}};
   llvm::IRBuilder<> &b = e.b;
   // float32 transcendental functions are evaluated in double and rounded once, which is correctly
   // rounded in practice and matches Numba's simulator (the differential-test oracle) bit for bit;

@@ -125,6 +125,7 @@ private:
     add("simt_rt_index_error", &simt_rt_index_error);
     add("simt_rt_raise", &simt_rt_raise);
     add("simt_rt_syncthreads", &simt_rt_syncthreads);
+    add("simt_rt_syncthreads_reduce", &simt_rt_syncthreads_reduce);
     add("simt_rt_print_i64", &simt_rt_print_i64);
     add("simt_rt_print_u64", &simt_rt_print_u64);
     add("simt_rt_print_f64", &simt_rt_print_f64);

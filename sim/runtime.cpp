@@ -42,6 +42,21 @@ void simt_rt_syncthreads(ThreadContext *ctx, int32_t loc) {
   // case the scheduler has set ctx->status and the JIT code returns at once.
 }
 
+int32_t simt_rt_syncthreads_reduce(ThreadContext *ctx, int32_t reduction, int32_t predicate,
+                                   int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  state.barrier_predicate = predicate;
+  simt_rt_syncthreads(ctx, loc);
+  switch (reduction) {
+  case 0:
+    return state.barrier_count;
+  case 1:
+    return state.barrier_count == state.barrier_arrived ? 1 : 0;
+  default:
+    return state.barrier_count > 0 ? 1 : 0;
+  }
+}
+
 void simt_rt_print_i64(ThreadContext *ctx, int64_t value) {
   simt::sim::thread_state(ctx).print_line.append(simt::sim::format_int(value));
 }

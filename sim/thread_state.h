@@ -19,9 +19,12 @@ struct ThreadState {
   // True when this thread runs on its own fiber and may park at a barrier.
   bool fiber_mode = false;
   Phase phase = Phase::NotStarted;
-  int32_t barrier_loc = -1;   // the syncthreads call site this thread is parked at
-  PrintLine print_line;       // the print() in progress
-  boost::context::fiber self; // this thread's fiber, held by the scheduler while it is suspended
+  int32_t barrier_loc = -1;      // the syncthreads call site this thread is parked at
+  int32_t barrier_predicate = 0; // syncthreads_count/and/or: this thread's predicate
+  int32_t barrier_count = 0;     // set on release: the non-zero predicates of the parked threads
+  int32_t barrier_arrived = 0;   // set on release: the number of parked threads
+  PrintLine print_line;          // the print() in progress
+  boost::context::fiber self;    // this thread's fiber, held by the scheduler while it is suspended
   boost::context::fiber scheduler; // the scheduler, held by this thread while it runs
 };
 

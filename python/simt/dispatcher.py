@@ -3,6 +3,7 @@
 import functools
 import inspect
 import numbers
+import os
 import sys
 import types as pytypes
 
@@ -207,9 +208,19 @@ class Dispatcher:
             name, source, file, first_line = function_source(self.py_func)
             kernel = _extension().compile(name, source, file, first_line, id(self.py_func),
                                           resolver_for(self.py_func),
-                                          signature_text(argtypes))
+                                          signature_text(argtypes),
+                                          self._python_error_model())
             self.overloads[argtypes] = kernel
         return kernel
+
+    def _python_error_model(self):
+        """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
+        float division by zero raises ZeroDivisionError; 'numpy' otherwise (inf/nan). debug=None
+        takes NUMBA_CUDA_DEBUGINFO, as Numba's config.CUDA_DEBUGINFO_DEFAULT."""
+        debug = self.targetoptions.get("debug")
+        if debug is None:
+            debug = os.environ.get("NUMBA_CUDA_DEBUGINFO", "0") not in ("", "0")
+        return bool(debug or self.targetoptions.get("lineinfo"))
 
     def specialize(self, *args):
         """A dispatcher compiled for the types of `args` only."""

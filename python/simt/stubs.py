@@ -60,7 +60,7 @@ const = KernelOnlyNamespace("const", ("array_like",))
 atomic = KernelOnlyNamespace("atomic", ("add", "sub", "and_", "or_", "xor", "inc", "dec",
                                         "exch", "max", "min", "nanmax", "nanmin",
                                         "compare_and_swap", "cas"))
-cg = KernelOnlyNamespace("cg", ("this_grid",))
+cg = KernelOnlyNamespace("cg", ("this_grid", "this_thread_block"))  # the latter: simt
 fp16 = KernelOnlyNamespace("fp16", ("hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma",
                                     "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin"))
 

@@ -344,6 +344,74 @@ def case_atomic_returns_old():
     return k, 4, 32, (np.zeros(1, np.int64), np.zeros(128, np.int64)), 0
 
 
+def case_bit_intrinsics():
+    # Non-negative 32-bit values: Numba's simulator formats them as 32-bit strings.
+    @cuda.jit
+    def k(a, au, out, outu):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i, 0] = cuda.popc(a[i])
+            out[i, 1] = cuda.clz(a[i])
+            out[i, 2] = cuda.ffs(a[i])
+            outu[i, 0] = cuda.popc(au[i])
+            outu[i, 1] = cuda.clz(au[i])
+            outu[i, 2] = cuda.ffs(au[i])
+            outu[i, 3] = cuda.brev(au[i])
+
+    a = ints(40, 0, 2 ** 31 - 1, np.int32, seed=11)
+    a[:4] = [0, 1, 2 ** 30, 2 ** 31 - 1]
+    au = ints(40, 0, 2 ** 32 - 1, np.uint32, seed=12)
+    au[:3] = [0, 1, 2 ** 32 - 1]
+    return k, 2, TPB, (a, au, np.zeros((40, 3), np.int32), np.zeros((40, 4), np.uint32)), 0
+
+
+def case_fma_cbrt_selp():
+    @cuda.jit
+    def k(a, b, c, out, out32):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i, 0] = cuda.fma(a[i], b[i], c[i])
+            out[i, 1] = cuda.cbrt(abs(a[i]))
+            out[i, 2] = cuda.selp(a[i] > b[i], a[i], b[i])
+            x = np.float32(a[i])
+            out32[i, 0] = cuda.fma(x, x, np.float32(1))
+            out32[i, 1] = cuda.cbrt(abs(x))
+            out32[i, 2] = cuda.selp(i % 3 == 0, x, np.float32(-1))
+
+    return k, 2, TPB, (floats(50), floats(50, seed=2), floats(50, seed=3), np.zeros((50, 3)),
+                       np.zeros((50, 3), np.float32)), 0
+
+
+def case_syncthreads_count_and_or():
+    @cuda.jit
+    def k(a, out):
+        t = cuda.threadIdx.x
+        v = a[cuda.blockIdx.x, t]
+        out[cuda.blockIdx.x, t, 0] = cuda.syncthreads_count(v > 0)
+        out[cuda.blockIdx.x, t, 1] = cuda.syncthreads_and(v > -40)
+        out[cuda.blockIdx.x, t, 2] = cuda.syncthreads_or(v > 45)
+
+    a = ints(3 * 64, seed=4).reshape(3, 64)
+    a[2] = 1
+    return k, 3, 64, (a, np.zeros((3, 64, 3), np.int32)), 0
+
+
+def case_atomic_nanmax_nanmin():
+    @cuda.jit
+    def k(vals, out, ivals, iout):
+        i = cuda.grid(1)
+        if i < vals.size:
+            cuda.atomic.nanmax(out, 0, vals[i])
+            cuda.atomic.nanmin(out, 1, vals[i])
+            cuda.atomic.nanmax(iout, 0, ivals[i])
+            cuda.atomic.nanmin(iout, 1, ivals[i])
+
+    vals = floats(100)
+    vals[::7] = np.nan
+    out = np.array([np.nan, np.nan])
+    return k, 4, 32, (vals, out, ints(100, dtype=np.int32), np.zeros(2, np.int32)), 0
+
+
 def case_local_array():
     @cuda.jit
     def k(a, out):

@@ -33,6 +33,11 @@ public:
   void barrier(codegen::Emitter &e, int32_t loc) override {
     external(e, "barrier", e.b.getVoidTy(), {e.b.getInt32(loc)});
   }
+  llvm::Value *barrier_reduce(codegen::Emitter &e, Reduction reduction, llvm::Value *predicate,
+                              int32_t loc) override {
+    return external(e, "barrier_reduce", e.b.getInt32Ty(),
+                    {e.b.getInt32(int32_t(reduction)), predicate, e.b.getInt32(loc)});
+  }
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override {
     external(e, "index_error", e.b.getVoidTy(),
@@ -221,4 +226,68 @@ TEST_CASE("shared, local and const arrays") {
   CHECK(l.has("call i64 @target.dynamic_shared_bytes"));
   CHECK(l.has("alloca i8, i64 12, align 16"));
   CHECK(l.has("@t0.const.0 = private unnamed_addr constant [16 x i8]"));
+}
+
+TEST_CASE("cuda intrinsics lower to LLVM intrinsics, syncthreads_count to the target's barrier") {
+  FunctionBuilder k("intrinsics", true);
+  int u = k.param("u", u32());
+  int x = k.param("x", f64());
+  int r = k.var("r", u32());
+  int c = k.var("c", i32());
+  int d = k.var("d", f64());
+  int g = k.var("g", Type::thread_block());
+  k.f.body = block(assign(r, intrinsic("popc", u32(), list(k.get(u)))),
+                   assign(r, intrinsic("brev", u32(), list(k.get(u)))),
+                   assign(r, intrinsic("clz", u32(), list(k.get(u)))),
+                   assign(r, intrinsic("ffs", u32(), list(k.get(u)))),
+                   assign(d, intrinsic("fma", f64(), list(k.get(x), k.get(x), k.get(x)))),
+                   assign(d, intrinsic("cbrt", f64(), list(k.get(x)))),
+                   assign(d, intrinsic("selp", f64(), list(bool_const(true), k.get(x), k.get(x)))),
+                   assign(c, intrinsic("syncthreads_or", i32(), list(int_const(1, i32())))),
+                   eval(intrinsic("threadfence", Type::none(), {})),
+                   eval(intrinsic("nanosleep", Type::none(), list(k.get(u)))),
+                   assign(g, intrinsic("this_thread_block", Type::thread_block(), {})));
+  Lowered l(module_of(std::move(k.f)));
+  CHECK(l.has("@llvm.ctpop.i32"));
+  CHECK(l.has("@llvm.bitreverse.i32"));
+  CHECK(l.has("@llvm.ctlz.i32"));
+  CHECK(l.has("@llvm.cttz.i32"));
+  CHECK(l.has("@llvm.fma.f64"));
+  CHECK(l.has("call double @target.math.cbrt"));
+  CHECK(l.has("call i32 @target.barrier_reduce(ptr %env, i32 2, i32 1, i32 0)"));
+  CHECK(l.has("call i1 @target.must_return")); // a barrier can stop the thread
+  CHECK(l.has("fence seq_cst"));
+  CHECK(l.has("alloca {}")); // the group has no state
+}
+
+TEST_CASE("the Python error model raises on float division by zero, the NumPy one does not") {
+  auto kernel = [] {
+    FunctionBuilder k("div", true);
+    int y = k.param("y", f64());
+    int n = k.param("n", i64());
+    int r = k.var("r", f64());
+    int p = k.var("p", i64());
+    k.f.body = block(assign(r, binary(Op::TrueDiv, float_const(1), k.get(y))),
+                     assign(p, binary(Op::Pow, int_const(0), k.get(n))));
+    return module_of(std::move(k.f));
+  };
+  Lowered numpy_model(kernel());
+  CHECK_FALSE(numpy_model.has("raise.ZeroDivisionError"));
+  CHECK(numpy_model.has("i64 -9223372036854775808")); // 0 ** negative
+  ir::Module python = kernel();
+  python.python_error_model = true;
+  Lowered python_model(python);
+  CHECK(python_model.has("call void @target.raise.ZeroDivisionError"));
+}
+
+TEST_CASE("atomic nanmax/nanmin: compare-exchange loops on floats, max/min on integers") {
+  FunctionBuilder k("nanatomics", true);
+  int f = k.param("f", array(Scalar::F32, 1));
+  int n = k.param("n", array(Scalar::I64, 1));
+  k.f.body = block(
+      eval(atomic(Op::AtomicNanMax, k.get(f), list(int_const(0)), list(float_const(1, f32())))),
+      eval(atomic(Op::AtomicNanMin, k.get(n), list(int_const(0)), list(int_const(3)))));
+  Lowered l(module_of(std::move(k.f)));
+  CHECK(l.has("cmpxchg ptr"));
+  CHECK(l.has("atomicrmw min ptr"));
 }

@@ -1,0 +1,168 @@
+// CUDA intrinsics beyond the thread indexing and memory (cuda.popc, cuda.selp, cuda.threadfence,
+// cuda.syncthreads_count, ...) and the thread block group cuda.cg.this_thread_block().
+//
+// The thread block group is a simt extension (Numba has only cuda.cg.this_grid()): a value of
+// type ThreadBlock with the attributes thread_rank (the thread's linear index in the block,
+// int32), size (the threads in the block, int32) and the method sync() (cuda.syncthreads()). It
+// holds no state, so reading an attribute does not evaluate the group expression itself; groups
+// may be stored in variables and passed to device functions.
+#include "frontend/builtins.h"
+#include "frontend/typer.h"
+
+#include <algorithm>
+
+namespace simt {
+
+namespace {
+
+ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = kind;
+  e->type = std::move(type);
+  e->loc = loc;
+  return e;
+}
+
+Value expr_value(ir::ExprPtr e) {
+  Value v;
+  v.kind = Value::Kind::Expr;
+  v.expr = std::move(e);
+  return v;
+}
+
+ir::ExprPtr special(ir::Op op, int axis, ir::Loc loc) {
+  auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);
+  s->op = op;
+  s->index = axis;
+  return s;
+}
+
+ir::ExprPtr int32_binary(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
+  auto e = make_expr(ir::ExprKind::Binary, Type::scalar_of(Scalar::I32), loc);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+// The path a group's sync() method resolves to (called through call_cuda).
+const char *const kThreadBlockSync = "cg.ThreadBlock.sync";
+
+} // namespace
+
+std::vector<ir::ExprPtr> FunctionTyper::positional_args(const ast::Expr &e, const std::string &fn,
+                                                        size_t count) {
+  if (!e.keywords.empty())
+    error(e.loc, "function " + fn + " takes no keyword arguments");
+  if (e.elts.size() - 1 != count)
+    error(e.loc, "function " + fn + " expects " + std::to_string(count) + " argument" +
+                     (count == 1 ? "" : "s") + ", got " + std::to_string(e.elts.size() - 1));
+  std::vector<ir::ExprPtr> args;
+  for (size_t i = 1; i < e.elts.size(); ++i)
+    args.push_back(rvalue(*e.elts[i]));
+  return args;
+}
+
+Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Expr &e) {
+  const std::string full = "cuda." + name;
+  if (const CudaFunction *fn = find_cuda_function(name)) {
+    auto args = positional_args(e, full, fn->cases.front().params.size());
+    std::vector<Scalar> types;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i]->type.is_scalar())
+        error(e.elts[i + 1]->loc, "function " + full + " does not accept " + args[i]->type.str());
+      types.push_back(args[i]->type.scalar);
+    }
+    Signature sig = *select_overload(types, fn->cases);
+    auto call = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(sig.result), e.loc);
+    call->name = name;
+    for (size_t i = 0; i < args.size(); ++i)
+      call->args.push_back(cast(std::move(args[i]), Type::scalar_of(sig.params[i])));
+    if (name.rfind("syncthreads_", 0) == 0)
+      fn_.props.uses_barrier = true;
+    return expr_value(std::move(call));
+  }
+  if (name == "selp")
+    return expr_value(selp(e));
+  if (name == "threadfence" || name == "threadfence_block" || name == "threadfence_system" ||
+      name == "nanosleep") {
+    auto args = positional_args(e, full, name == "nanosleep" ? 1 : 0);
+    auto call = make_expr(ir::ExprKind::Intrinsic, Type::none(), e.loc);
+    call->name = name;
+    if (!args.empty()) {
+      if (!args[0]->type.is_scalar())
+        error(e.elts[1]->loc, "function " + full + " does not accept " + args[0]->type.str());
+      call->args.push_back(cast(std::move(args[0]), Type::scalar_of(Scalar::U32)));
+    }
+    ir::Stmt s;
+    s.kind = ir::StmtKind::Eval;
+    s.loc = e.loc;
+    s.exprs.push_back(std::move(call));
+    emit(std::move(s));
+    return Value{};
+  }
+  if (name == "cg.this_thread_block") {
+    positional_args(e, full, 0);
+    auto group = make_expr(ir::ExprKind::Intrinsic, Type::thread_block(), e.loc);
+    group->name = "this_thread_block";
+    return expr_value(std::move(group));
+  }
+  if (name == kThreadBlockSync) {
+    positional_args(e, "ThreadBlock.sync", 0);
+    ir::Stmt s;
+    s.kind = ir::StmtKind::SyncThreads;
+    s.loc = e.loc;
+    fn_.props.uses_barrier = true;
+    emit(std::move(s));
+    return Value{};
+  }
+  error(e.loc, "simt: calling '" + full + "' is not supported yet");
+}
+
+// cuda.selp(test, a, b): a and b of one type among those PTX's selp takes (Numba's Cuda_selp).
+ir::ExprPtr FunctionTyper::selp(const ast::Expr &e) {
+  auto args = positional_args(e, "cuda.selp", 3);
+  static const Scalar supported[] = {Scalar::F64, Scalar::F32, Scalar::I16, Scalar::U16,
+                                     Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64};
+  const Type &a = args[1]->type, &b = args[2]->type;
+  if (a != b || !a.is_scalar() ||
+      std::find(std::begin(supported), std::end(supported), a.scalar) == std::end(supported))
+    error(e.loc, "function cuda.selp expects two values of one type among float64, float32, "
+                 "int16, uint16, int32, uint32, int64 and uint64, got " +
+                     a.str() + " and " + b.str());
+  if (!args[0]->type.is_scalar())
+    error(e.elts[1]->loc, "function cuda.selp does not accept " + args[0]->type.str());
+  auto call = make_expr(ir::ExprKind::Intrinsic, a, e.loc);
+  call->name = "selp";
+  call->args.push_back(to_bool(std::move(args[0])));
+  call->args.push_back(std::move(args[1]));
+  call->args.push_back(std::move(args[2]));
+  return call;
+}
+
+Value FunctionTyper::thread_block_attribute(const std::string &attr, ir::Loc loc) {
+  if (attr ==
+      "thread_rank") { // threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)
+    auto yz = int32_binary(ir::Op::Add, special(ir::Op::ThreadIdx, 1, loc),
+                           int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, 1, loc),
+                                        special(ir::Op::ThreadIdx, 2, loc), loc),
+                           loc);
+    return expr_value(int32_binary(
+        ir::Op::Add, special(ir::Op::ThreadIdx, 0, loc),
+        int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, 0, loc), std::move(yz), loc), loc));
+  }
+  if (attr == "size")
+    return expr_value(int32_binary(ir::Op::Mul,
+                                   int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, 0, loc),
+                                                special(ir::Op::BlockDim, 1, loc), loc),
+                                   special(ir::Op::BlockDim, 2, loc), loc));
+  if (attr == "sync") {
+    Value v;
+    v.kind = Value::Kind::Path;
+    v.path = std::string("cuda.") + kThreadBlockSync;
+    return v;
+  }
+  error(loc, "unknown attribute '" + attr + "' of ThreadBlock");
+}
+
+} // namespace simt

@@ -1,0 +1,187 @@
+// Typing of the CUDA intrinsics (cuda.popc, cuda.selp, cuda.syncthreads_count, ...), the math
+// functions with tuple results, and the thread block group.
+#include "frontend/compile.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+using namespace simt;
+
+namespace {
+
+class CudaResolver : public Resolver {
+public:
+  CudaResolver() {
+    module("cuda", "numba.cuda");
+    module("math", "math");
+  }
+  void module(const std::string &name, const std::string &module_name) {
+    GlobalValue g;
+    g.kind = GlobalValue::Kind::Module;
+    g.module_name = module_name;
+    names[name] = g;
+  }
+  GlobalValue resolve(const std::string &name) override {
+    auto it = names.find(name);
+    return it == names.end() ? GlobalValue{} : it->second;
+  }
+  std::map<std::string, GlobalValue> names;
+};
+
+FunctionSource source_of(const std::string &text) {
+  FunctionSource src;
+  src.name = text.substr(4, text.find('(') - 4);
+  src.source = text;
+  src.file = "k.py";
+  src.first_line = 1;
+  src.resolver = std::make_shared<CudaResolver>();
+  src.identity = std::hash<std::string>()(text);
+  return src;
+}
+
+ir::Module compile(const std::string &text, const std::string &signature,
+                   const CompileOptions &options = {}) {
+  return compile_kernel(source_of(text), parse_signature(signature), options);
+}
+
+Type slot_type(const ir::Function &fn, const std::string &name) {
+  for (const ir::Slot &s : fn.slots)
+    if (s.name == name)
+      return s.type;
+  FAIL("no slot " << name);
+  return {};
+}
+
+// The type of `r = EXPR` in a kernel taking a, b and x.
+std::string type_of(const std::string &expr, const std::string &a, const std::string &b) {
+  std::string text = "def k(a, b, x):\n    r = " + expr + "\n";
+  auto module = compile(text, "(" + a + ", " + b + ", float32[:])");
+  return slot_type(module.kernel(), "r").str();
+}
+
+std::string error_of(const std::string &text, const std::string &signature) {
+  try {
+    compile(text, signature);
+  } catch (const CompileError &e) {
+    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
+  }
+  return "no error";
+}
+
+} // namespace
+
+TEST_CASE("cuda intrinsics type as Numba's cudadecl.py") {
+  struct Case {
+    const char *expr, *a, *b, *type;
+  };
+  const Case cases[] = {
+      {"cuda.popc(a)", "int32", "int32", "int32"},
+      {"cuda.popc(a)", "uint8", "int32", "uint8"},
+      {"cuda.popc(5)", "int32", "int32", "int64"},
+      {"cuda.clz(a)", "uint64", "int32", "uint64"},
+      {"cuda.clz(a)", "int16", "int32", "int16"},
+      {"cuda.ffs(a)", "int64", "int32", "uint32"},
+      {"cuda.ffs(a)", "uint8", "int32", "uint32"},
+      {"cuda.brev(a)", "uint32", "int32", "uint32"},
+      {"cuda.brev(a)", "uint64", "int32", "uint64"},
+      {"cuda.fma(a, b, a)", "float32", "float32", "float32"},
+      {"cuda.fma(a, b, 1.0)", "float32", "float32", "float64"},
+      {"cuda.fma(a, b, a)", "float64", "float64", "float64"},
+      {"cuda.cbrt(a)", "float32", "int32", "float32"},
+      {"cuda.cbrt(a)", "float64", "int32", "float64"},
+      {"cuda.selp(a > 0, b, b)", "int32", "float32", "float32"},
+      {"cuda.selp(a, b, b)", "int32", "uint16", "uint16"},
+      {"cuda.selp(a, 1, 2)", "bool", "int32", "int64"},
+      {"cuda.syncthreads_count(a)", "bool", "int32", "int32"},
+      {"cuda.syncthreads_and(a > b)", "float32", "int32", "int32"},
+      {"cuda.syncthreads_or(a)", "int64", "int32", "int32"},
+      {"cuda.atomic.nanmax(x, a, b)", "int32", "float64", "float32"},
+      {"cuda.atomic.nanmin(x, 0, b)", "int32", "float64", "float32"},
+      {"math.frexp(a)", "float32", "int32", "Tuple(float32, int32)"},
+      {"math.frexp(a)", "float64", "int32", "Tuple(float64, int32)"},
+      {"math.modf(a)", "float32", "int32", "UniTuple(float32 x 2)"},
+      {"math.modf(a)", "float64", "int32", "UniTuple(float64 x 2)"},
+  };
+  for (const Case &c : cases) {
+    CAPTURE(c.expr);
+    CAPTURE(c.a);
+    CHECK(type_of(c.expr, c.a, c.b) == c.type);
+  }
+}
+
+TEST_CASE("syncthreads_count/and/or are barriers") {
+  auto module = compile("def k(a):\n    a[0] = cuda.syncthreads_count(a[0])\n", "(int64[:],)");
+  CHECK(module.props.uses_barrier);
+  CHECK(ir::dump(module).find("@syncthreads_count(int32(a[0]))") != std::string::npos);
+}
+
+TEST_CASE("fences and nanosleep are statements without a value") {
+  auto module = compile("def k(a):\n"
+                        "    cuda.threadfence()\n"
+                        "    cuda.threadfence_block()\n"
+                        "    cuda.threadfence_system()\n"
+                        "    cuda.nanosleep(a[0])\n",
+                        "(int64[:],)");
+  std::string dump = ir::dump(module);
+  CHECK(dump.find("@threadfence()") != std::string::npos);
+  CHECK(dump.find("@threadfence_block()") != std::string::npos);
+  CHECK(dump.find("@threadfence_system()") != std::string::npos);
+  CHECK(dump.find("@nanosleep(uint32(a[0]))") != std::string::npos);
+  CHECK_FALSE(module.props.uses_barrier);
+}
+
+TEST_CASE("the thread block group: thread_rank, size, sync, passed to device functions") {
+  auto module = compile("def k(a):\n"
+                        "    g = cuda.cg.this_thread_block()\n"
+                        "    r = g.thread_rank\n"
+                        "    n = g.size\n"
+                        "    g.sync()\n"
+                        "    a[r] = n\n",
+                        "(int32[:],)");
+  const ir::Function &k = module.kernel();
+  CHECK(slot_type(k, "g").str() == "ThreadBlock");
+  CHECK(slot_type(k, "r").str() == "int32");
+  CHECK(slot_type(k, "n").str() == "int32");
+  CHECK(module.props.uses_barrier);
+  std::string dump = ir::dump(module);
+  CHECK(dump.find("@this_thread_block()") != std::string::npos);
+  CHECK(dump.find("syncthreads") != std::string::npos);
+}
+
+TEST_CASE("the error model travels into the module") {
+  const char *text = "def k(a):\n    a[0] = a[0] / a[1]\n";
+  CHECK_FALSE(compile(text, "(float64[:],)").python_error_model);
+  CompileOptions debug;
+  debug.python_error_model = true;
+  ir::Module module = compile(text, "(float64[:],)", debug);
+  CHECK(module.python_error_model);
+  CHECK(ir::dump(module).find("error_model: python") != std::string::npos);
+}
+
+TEST_CASE("cuda intrinsic errors name the function and the problem") {
+  CHECK(error_of("def k(a):\n    a[0] = cuda.selp(a[0] > 0, a[0], 1)\n", "(int32[:],)") ==
+        "2:12: function cuda.selp expects two values of one type among float64, float32, int16, "
+        "uint16, int32, uint32, int64 and uint64, got int32 and int64");
+  CHECK(error_of("def k(a):\n    a[0] = cuda.selp(True, a, a)\n", "(int8[:],)") ==
+        "2:12: function cuda.selp expects two values of one type among float64, float32, int16, "
+        "uint16, int32, uint32, int64 and uint64, got array(int8, 1d, A) and array(int8, 1d, A)");
+  CHECK(error_of("def k(a):\n    a[0] = cuda.popc(a[0], 1)\n", "(int32[:],)") ==
+        "2:12: function cuda.popc expects 1 argument, got 2");
+  CHECK(error_of("def k(a):\n    a[0] = cuda.popc(val=a[0])\n", "(int32[:],)") ==
+        "2:12: function cuda.popc takes no keyword arguments");
+  CHECK(error_of("def k(a):\n    a[0] = cuda.clz(a)\n", "(int32[:],)") ==
+        "2:21: function cuda.clz does not accept array(int32, 1d, A)");
+  CHECK(error_of("def k(a):\n    cuda.threadfence(1)\n", "(int32[:],)") ==
+        "2:5: function cuda.threadfence expects 0 arguments, got 1");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_thread_block()\n    a[0] = g.rank\n",
+                 "(int32[:],)") == "3:12: unknown attribute 'rank' of ThreadBlock");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_thread_block()\n    if g:\n        a[0] = 1\n",
+                 "(int32[:],)") == "3:8: simt: the truth value of a ThreadBlock is not supported");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_thread_block()\n    g.sync(1)\n",
+                 "(int32[:],)") == "3:5: function ThreadBlock.sync expects 0 arguments, got 1");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_grid()\n", "(int32[:],)") ==
+        "2:9: simt: calling 'cuda.cg.this_grid' is not supported yet");
+  CHECK(error_of("def k(a):\n    cuda.atomic.nanmax(a, 0, 1)\n", "(int8[:],)") ==
+        "2:5: cuda.atomic.nanmax does not support int8 arrays");
+}
