@@ -37,7 +37,8 @@ enum class ExprKind : uint8_t {
   Special,     // op in {ThreadIdx, BlockIdx, BlockDim, GridDim} with index = axis (0=x,1=y,2=z),
                // or op in {LaneId, WarpSize}; all int32
   ArrayLoad,   // args[0] = array, args[1..] = one int64 index per dimension; bounds-checked,
-               // negative indices wrap once as in Python
+               // negative indices wrap once as in Python. On a record array it loads nothing:
+               // it yields the Record value referring to the element (as Numba's records do)
   ArrayShape,  // args[0] = array; extent of axis `index`; int64
   ArrayStride, // args[0] = array; stride in bytes of axis `index`; int64
   ArraySize,   // args[0] = array; product of the extents; int64
@@ -50,6 +51,7 @@ enum class ExprKind : uint8_t {
   ConstArray,  // the read-only array Module::const_arrays[index]
   Atomic,      // op in Atomic*; args[0] = array, args[1 .. 1+ndim) = int64 indices, then value(s)
                // (AtomicCas: compare then new value); yields the old value, of the dtype
+  RecordField, // field `index` of the record args[0] (a Record value); of the field's scalar type
 };
 
 // Intrinsic names (operands and result already of one float type unless said otherwise):
@@ -129,7 +131,8 @@ struct Expr {
 enum class StmtKind : uint8_t {
   Assign,   // slot `slot` = exprs[0] (already of the slot's type)
   Store,    // exprs[0] = array, exprs[1..n] = int64 indices, exprs.back() = value (of the
-            // dtype); bounds-checked like ArrayLoad
+            // dtype); bounds-checked like ArrayLoad. On a record array the value is a Record
+            // whose bytes are copied into the element
   Eval,     // evaluate exprs[0] for its effects (a call, an atomic)
   If,       // if exprs[0] (bool): body else orelse
   While,    // while exprs[0] (bool): body
@@ -142,6 +145,7 @@ enum class StmtKind : uint8_t {
   Assert,      // if not exprs[0]: raise AssertionError(message)
   SyncThreads, // cuda.syncthreads()
   Print,       // print(exprs...): values separated by spaces, then a newline
+  FieldStore,  // field `field` of the record exprs[0] = exprs[1] (of the field's scalar type)
 };
 
 struct Stmt {
@@ -153,6 +157,7 @@ struct Stmt {
   std::vector<Stmt> orelse;
   std::string exc;     // Raise: Python exception class name ("ValueError", ...)
   std::string message; // Raise/Assert message ("" when none)
+  int field = -1;      // FieldStore: the index of the record's field
 };
 
 // A Python local (or parameter, or a compiler temporary). The debugger reads slots by name.

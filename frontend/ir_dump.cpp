@@ -232,7 +232,14 @@ private:
     case StmtKind::Print:
       line(s, depth, "print" + args(s.exprs, 0));
       return;
+    case StmtKind::FieldStore:
+      line(s, depth, field(*s.exprs[0], s.field) + " = " + expr(*s.exprs[1]));
+      return;
     }
+  }
+
+  std::string field(const Expr &record, int index) {
+    return expr(record) + "." + record.type.record->fields[index].name;
   }
 
   std::string args(const std::vector<ExprPtr> &exprs, size_t from) {
@@ -315,6 +322,8 @@ private:
       return "const[" + std::to_string(e.index) + "]";
     case ExprKind::Atomic:
       return std::string(op_name(e.op)) + args(e.args, 0);
+    case ExprKind::RecordField:
+      return field(*e.args[0], e.index);
     }
     return "?";
   }

@@ -79,8 +79,10 @@ Value FunctionTyper::value(const ast::Expr &e) {
   case ast::ExprKind::Name:
     return name(e);
   case ast::ExprKind::Int:
+    if (e.int_uint64)
+      return expr_value(scalar_const(Scalar::U64, e.int_value, 0, e.loc));
     if (e.int_overflow)
-      error(e.loc, "integer literal too large for int64");
+      error(e.loc, "integer literal too large for uint64");
     return expr_value(scalar_const(Scalar::I64, e.int_value, 0, e.loc));
   case ast::ExprKind::Float:
     return expr_value(scalar_const(Scalar::F64, 0, e.float_value, e.loc));
@@ -255,6 +257,10 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
     return path_attribute(base.path + "." + e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
     return array_attribute(std::move(base.expr), e.id, e.loc);
+  if (base.kind == Value::Kind::Expr && base.expr->type.is_record()) {
+    int field = field_index(base.expr->type, e.id, e.loc);
+    return expr_value(field_load(std::move(base.expr), field, e.loc));
+  }
   if (base.kind == Value::Kind::Expr)
     error(e.loc, "unknown attribute '" + e.id + "' of " + base.expr->type.str());
   error(e.loc, "unknown attribute '" + e.id + "'");
@@ -323,6 +329,8 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
   }
   if (attr == "ndim")
     return expr_value(scalar_const(Scalar::I64, type.ndim, 0, loc));
+  if (attr == "dtype" && type.record)
+    error(loc, "simt: the dtype of a record array is not supported as a value yet");
   if (attr == "dtype") {
     Value v;
     v.kind = Value::Kind::Dtype;
@@ -334,9 +342,13 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
 
 ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   ir::ExprPtr base = rvalue(*e.elts[0]);
+  if (base->type.is_record()) {
+    int field = field_key(base->type, *e.elts[1]);
+    return field_load(std::move(base), field, e.loc);
+  }
   if (base->type.is_array()) {
     auto indices = array_indices(*base, *e.elts[1], e.loc);
-    auto load = make_expr(ir::ExprKind::ArrayLoad, Type::scalar_of(base->type.scalar), e.loc);
+    auto load = make_expr(ir::ExprKind::ArrayLoad, base->type.element(), e.loc);
     load->args.push_back(std::move(base));
     for (auto &i : indices)
       load->args.push_back(std::move(i));
@@ -347,6 +359,9 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   if (e.elts[1]->kind == ast::ExprKind::Slice)
     error(e.loc, "simt: tuple slicing is not supported yet");
   ir::ExprPtr index = rvalue(*e.elts[1]);
+  if (index->kind != ir::ExprKind::Const && index->type.is_scalar() &&
+      is_integer(index->type.scalar))
+    return tuple_get_dynamic(std::move(base), std::move(index), e.loc);
   if (index->kind != ir::ExprKind::Const || !index->type.is_scalar() ||
       is_float(index->type.scalar))
     error(e.elts[1]->loc, "simt: tuple indices must be constant integers");
