@@ -453,7 +453,7 @@ def case_record_fields():
     dtype = np.dtype([("a", np.int32), ("b", np.float64), ("c", np.uint8)], align=True)
 
     @cuda.jit
-    def k(recs, out, copies):
+    def k(recs, out):
         i = cuda.grid(1)
         if i < recs.size:
             out[i] = recs[i]['a'] * recs[i]['b']
@@ -461,13 +461,12 @@ def case_record_fields():
             recs[i]['a'] += 7
             rec = recs[i]
             rec['b'] = rec['b'] - 1.5
-            copies[recs.size - 1 - i] = recs[i]
 
     recs = np.zeros(40, dtype)
     recs["a"] = ints(40, dtype=np.int32)
     recs["b"] = floats(40)
     recs["c"] = 9
-    return k, 2, TPB, (recs, np.zeros(40), np.zeros(40, dtype)), 0
+    return k, 2, TPB, (recs, np.zeros(40)), 0
 
 
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -191,3 +191,10 @@ def test_numba_cuda_random_under_the_import_hook(python, tmp_path):
     proc = python(["-m", "simt", "run", str(script)])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[1:] == ["True", "True", "64"]
+
+
+def test_records_with_nested_or_array_fields_are_reported():
+    nested = np.dtype([("xy", np.float32, (2,)), ("n", np.int32)])
+    with pytest.raises(TypeError, match=r"simt: record field 'xy' of type \('<f4', \(2,\)\) is not"
+                                        r" supported yet \(only scalar fields are\)"):
+        simt.from_dtype(nested)
