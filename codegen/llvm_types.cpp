@@ -46,6 +46,8 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
     return llvm::IntegerType::get(ctx, scalar_bits(type.scalar));
   case Type::Kind::Array:
     return array_struct_type(ctx, type.ndim);
+  case Type::Kind::Record:
+    return llvm::PointerType::getUnqual(ctx);
   case Type::Kind::Tuple: {
     std::vector<llvm::Type *> elems;
     for (const Type &elem : type.elems)

@@ -2,7 +2,8 @@
 //
 // Scalars are LLVM integers/floats; bool is i1 in registers and i8 in memory (and in kernel
 // arguments). An array value is the struct {ptr data, [ndim x i64] shape, [ndim x i64] strides}
-// (strides in bytes), passed around in registers; tuples are structs of their elements.
+// (strides in bytes), passed around in registers; tuples are structs of their elements. A record
+// value is a pointer to the record's bytes in its array.
 #pragma once
 
 #include "frontend/types.h"

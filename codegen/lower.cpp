@@ -106,6 +106,13 @@ private:
   // Runs `orelse` of a loop that ended other than by break, then continues at `exit`.
   void loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exit, llvm::BasicBlock *exit);
   llvm::Value *atomic(const ir::Expr &e);
+  // Records: a field's address in the record `record` points to, its load and store, and the
+  // copy of a whole record into a record array's element.
+  llvm::Value *field_address(llvm::Value *record, const Record &layout, int field,
+                             llvm::Align &align);
+  llvm::Value *field_load(const ir::Expr &e);
+  void field_store(const ir::Stmt &s);
+  void record_copy(const ir::Stmt &s);
   llvm::Value *float_atomic_minmax(ir::Op op, llvm::Type *type, llvm::Value *addr,
                                    llvm::Value *value);
 
@@ -410,6 +417,10 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     b_.CreateStore(expr(*s.exprs[0]), slots_[s.slot]);
     return;
   case ir::StmtKind::Store: {
+    if (s.exprs[0]->type.is_record_array()) {
+      record_copy(s);
+      return;
+    }
     // Python evaluates the value before the target.
     Scalar dtype = s.exprs[0]->type.scalar;
     llvm::Value *value = register_to_memory(b_, expr(*s.exprs.back()), dtype);
@@ -459,6 +470,9 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     return;
   case ir::StmtKind::Print:
     print(s);
+    return;
+  case ir::StmtKind::FieldStore:
+    field_store(s);
     return;
   }
 }
@@ -588,6 +602,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return target_.special_register(emitter_, e.op, e.index);
   case ir::ExprKind::ArrayLoad: {
     llvm::Value *addr = element_address(e.args, 1, e.loc);
+    if (e.type.is_record())
+      return addr; // a record refers to its element
     Scalar dtype = e.args[0]->type.scalar;
     llvm::Value *value =
         b_.CreateAlignedLoad(memory_type(ctx(), dtype), addr, llvm::Align(scalar_bytes(dtype)));
@@ -629,6 +645,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     throw std::logic_error("simt: a slice outside an array view");
   case ir::ExprKind::TupleIndex:
     return tuple_index(e);
+  case ir::ExprKind::RecordField:
+    return field_load(e);
   }
   throw std::logic_error("simt: unknown expression kind");
 }
@@ -1088,7 +1106,7 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
   const Type &type = operands[0]->type;
   llvm::Value *array = expr(*operands[0]);
   int ndim = type.ndim;
-  int64_t itemsize = scalar_bytes(type.scalar);
+  int64_t itemsize = type.record ? type.record->size : scalar_bytes(type.scalar);
   std::vector<llvm::Value *> shape(ndim);
   for (int k = 0; k < ndim; ++k)
     shape[k] = b_.CreateExtractValue(array, {1, unsigned(k)});
@@ -1338,6 +1356,43 @@ LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext 
   if (module.functions.empty() || !module.kernel().is_kernel)
     throw std::logic_error("simt: a module's first function must be its kernel");
   return ModuleLowering(module, target, ctx, prefix).run();
+}
+
+// ---- records ----
+
+// Fields of aligned records are naturally aligned (NumPy pads them); packed ones may not be.
+llvm::Value *FunctionLowering::field_address(llvm::Value *record, const Record &layout, int field,
+                                             llvm::Align &align) {
+  const RecordField &f = layout.fields[field];
+  align = llvm::Align(layout.aligned ? scalar_bytes(f.scalar) : 1);
+  return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), record, f.offset, f.name);
+}
+
+llvm::Value *FunctionLowering::field_load(const ir::Expr &e) {
+  const Record &layout = *e.args[0]->type.record;
+  Scalar scalar = layout.fields[e.index].scalar;
+  llvm::Align align;
+  llvm::Value *addr = field_address(expr(*e.args[0]), layout, e.index, align);
+  return memory_to_register(b_, b_.CreateAlignedLoad(memory_type(ctx(), scalar), addr, align),
+                            scalar);
+}
+
+void FunctionLowering::field_store(const ir::Stmt &s) {
+  const Record &layout = *s.exprs[0]->type.record;
+  Scalar scalar = layout.fields[s.field].scalar;
+  // Python evaluates the value before the target.
+  llvm::Value *value = register_to_memory(b_, expr(*s.exprs[1]), scalar);
+  llvm::Align align;
+  llvm::Value *addr = field_address(expr(*s.exprs[0]), layout, s.field, align);
+  b_.CreateAlignedStore(value, addr, align);
+}
+
+void FunctionLowering::record_copy(const ir::Stmt &s) {
+  const Record &layout = *s.exprs[0]->type.record;
+  llvm::Value *source = expr(*s.exprs.back());
+  llvm::Value *target = element_address(s.exprs, 1, s.loc);
+  // memmove: `a[i] = a[i]` copies a record onto itself.
+  b_.CreateMemMove(target, llvm::Align(1), source, llvm::Align(1), layout.size);
 }
 
 } // namespace simt::codegen

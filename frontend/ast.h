@@ -50,6 +50,7 @@ struct Expr {
   std::vector<std::string> ops; // Compare operators
   int64_t int_value = 0;
   bool int_overflow = false; // an integer literal too large for int64 (an error when used)
+  bool int_uint64 = false;   // ... but not for uint64: then int_value holds its bits, typed uint64
   double float_value = 0;
   std::string text;
   std::vector<ExprPtr> elts; // operands, see ExprKind; Slice parts may be null

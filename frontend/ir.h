@@ -37,7 +37,8 @@ enum class ExprKind : uint8_t {
   Special,     // op in {ThreadIdx, BlockIdx, BlockDim, GridDim} with index = axis (0=x,1=y,2=z),
                // or op in {LaneId, WarpSize}; all int32
   ArrayLoad,   // args[0] = array, args[1..] = one int64 index per dimension; bounds-checked,
-               // negative indices wrap once as in Python
+               // negative indices wrap once as in Python. On a record array it loads nothing:
+               // it yields the Record value referring to the element (as Numba's records do)
   ArrayShape,  // args[0] = array; extent of axis `index`; int64
   ArrayStride, // args[0] = array; stride in bytes of axis `index`; int64
   ArraySize,   // args[0] = array; product of the extents; int64
@@ -59,6 +60,7 @@ enum class ExprKind : uint8_t {
                // negative step); only as an ArrayView operand (type none); step 0 is a ValueError
   TupleIndex,  // element args[1] (int64, negative wraps once, IndexError when out of range) of
                // the tuple args[0], whose elements all have one type
+  RecordField, // field `index` of the record args[0] (a Record value); of the field's scalar type
 };
 
 // Intrinsic names (operands and result already of one float type unless said otherwise):
@@ -150,7 +152,8 @@ struct Expr {
 enum class StmtKind : uint8_t {
   Assign,   // slot `slot` = exprs[0] (already of the slot's type)
   Store,    // exprs[0] = array, exprs[1..n] = int64 indices, exprs.back() = value (of the
-            // dtype); bounds-checked like ArrayLoad
+            // dtype); bounds-checked like ArrayLoad. On a record array the value is a Record
+            // whose bytes are copied into the element
   Eval,     // evaluate exprs[0] for its effects (a call, an atomic)
   If,       // if exprs[0] (bool): body else orelse
   While,    // while exprs[0] (bool): body, then orelse when the loop ends other than by break
@@ -163,6 +166,7 @@ enum class StmtKind : uint8_t {
   Assert,      // if not exprs[0]: raise AssertionError(message)
   SyncThreads, // cuda.syncthreads()
   Print,       // print(exprs...): values separated by spaces, then a newline
+  FieldStore,  // field `field` of the record exprs[0] = exprs[1] (of the field's scalar type)
 };
 
 struct Stmt {
@@ -174,6 +178,7 @@ struct Stmt {
   std::vector<Stmt> orelse;
   std::string exc;     // Raise: Python exception class name ("ValueError", ...)
   std::string message; // Raise/Assert message ("" when none)
+  int field = -1;      // FieldStore: the index of the record's field
 };
 
 // A Python local (or parameter, or a compiler temporary). The debugger reads slots by name.

@@ -240,6 +240,9 @@ private:
     case StmtKind::Print:
       line(s, depth, "print" + args(s.exprs, 0));
       return;
+    case StmtKind::FieldStore:
+      line(s, depth, field(*s.exprs[0], s.field) + " = " + expr(*s.exprs[1]));
+      return;
     }
   }
 
@@ -248,6 +251,10 @@ private:
       return;
     line(s, depth, "else:");
     block(s.orelse, depth + 1);
+  }
+
+  std::string field(const Expr &record, int index) {
+    return expr(record) + "." + record.type.record->fields[index].name;
   }
 
   std::string args(const std::vector<ExprPtr> &exprs, size_t from) {
@@ -340,6 +347,8 @@ private:
       return expr(*e.args[0]) + ":" + expr(*e.args[1]) + ":" + expr(*e.args[2]);
     case ExprKind::TupleIndex:
       return expr(*e.args[0]) + "[" + expr(*e.args[1]) + "]";
+    case ExprKind::RecordField:
+      return field(*e.args[0], e.index);
     }
     return "?";
   }

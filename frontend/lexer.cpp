@@ -362,6 +362,7 @@ private:
     Token &token = push(TokenKind::Int, loc);
     token.int_value = static_cast<int64_t>(value);
     token.int_overflow = overflow || value > static_cast<uint64_t>(INT64_MAX);
+    token.int_uint64 = !overflow && value > static_cast<uint64_t>(INT64_MAX);
   }
 
   // Lexes a string literal whose prefix starts at pos_ and whose opening quote is at `quote_pos`.

@@ -731,6 +731,7 @@ private:
       ExprPtr expr = make_expr(ExprKind::Int, loc);
       expr->int_value = token.int_value;
       expr->int_overflow = token.int_overflow;
+      expr->int_uint64 = token.int_uint64;
       next();
       return expr;
     }

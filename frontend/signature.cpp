@@ -1,6 +1,7 @@
 // parse_signature: Numba's string signatures and type reprs.
 #include "frontend/compile.h"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
@@ -84,23 +85,86 @@ private:
         fail("'" + name + "' is only a return type");
       return Type::none();
     }
+    if (name == "unaligned") { // Numba's repr of arrays whose data is not aligned
+      skip_space();
+      if (word() == "array" && (skip_space(), peek() == '('))
+        return parse_array_repr();
+      fail("expected 'array(' after 'unaligned'");
+    }
     if (name == "array") {
       skip_space();
       if (peek() == '(')
         return parse_array_repr();
     }
     pos_ = start;
-    Scalar dtype = scalar(word());
+    Type dtype = parse_dtype();
     skip_space();
     if (peek() != '[')
-      return Type::scalar_of(dtype);
+      return dtype;
     return parse_array_dims(dtype);
+  }
+
+  // An array element type: a scalar name or a Record(...).
+  Type parse_dtype() {
+    size_t start = pos_;
+    std::string name = word();
+    skip_space();
+    if (name == "Record" && peek() == '(')
+      return Type::record_of(parse_record());
+    pos_ = start;
+    return Type::scalar_of(scalar(word()));
+  }
+
+  // Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True), after "Record".
+  std::shared_ptr<const Record> parse_record() {
+    auto record = std::make_shared<Record>();
+    expect('(');
+    do {
+      RecordField field;
+      field.name = word();
+      if (field.name.empty())
+        fail("expected a record field name");
+      expect('[');
+      keyword("type");
+      field.scalar = scalar(word());
+      expect(';');
+      keyword("offset");
+      field.offset = number();
+      expect(']');
+      record->fields.push_back(std::move(field));
+      skip_space();
+    } while (peek() == ',' && ++pos_);
+    expect(';');
+    record->size = number();
+    expect(';');
+    std::string aligned = word();
+    if (aligned != "True" && aligned != "False")
+      fail("expected True or False (aligned)");
+    record->aligned = aligned == "True";
+    expect(')');
+    for (const RecordField &field : record->fields)
+      if (field.offset < 0 || field.offset + byte_size(field.scalar) > record->size)
+        fail("field '" + field.name + "' lies outside the record");
+    return record;
+  }
+  void keyword(const char *name) {
+    if (word() != name)
+      fail(std::string("expected '") + name + "='");
+    expect('=');
+  }
+  int64_t number() {
+    std::string digits = word();
+    if (digits.empty() ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(c); }))
+      fail("expected a number");
+    return std::stoll(digits);
   }
 
   // array(float32, 2d, C)
   Type parse_array_repr() {
     expect('(');
-    Scalar dtype = scalar(word());
+    skip_space();
+    Type dtype = parse_dtype();
     expect(',');
     std::string dims = word();
     if (dims.size() < 2 || dims.back() != 'd' || !std::isdigit(static_cast<unsigned char>(dims[0])))
@@ -116,11 +180,17 @@ private:
         ++pos_;
     }
     expect(')');
-    return Type::array_of(dtype, ndim, layout[0]);
+    return array_of(dtype, ndim, layout[0]);
+  }
+
+  static Type array_of(const Type &dtype, int ndim, char layout) {
+    if (dtype.is_record())
+      return Type::record_array_of(dtype.record, ndim, layout);
+    return Type::array_of(dtype.scalar, ndim, layout);
   }
 
   // float32[:, ::1]: each dimension ':' or '::1'; '::1' last means C, first means F.
-  Type parse_array_dims(Scalar dtype) {
+  Type parse_array_dims(const Type &dtype) {
     expect('[');
     std::vector<bool> contiguous;
     while (true) {
@@ -155,7 +225,7 @@ private:
       layout = 'F';
     else if (units > 0)
       fail("'::1' may only mark the first or the last dimension");
-    return Type::array_of(dtype, ndim, layout);
+    return array_of(dtype, ndim, layout);
   }
 
   const std::string &text_;

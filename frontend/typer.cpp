@@ -1,5 +1,7 @@
 #include "frontend/typer.h"
 
+#include "frontend/param_versions.h"
+
 #include <sstream>
 
 namespace simt {
@@ -13,6 +15,7 @@ FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source
   for (std::string line; std::getline(lines, line);)
     lines_.push_back(line);
   def_ = parse_function(source.source, source.file, source.first_line);
+  split_redefined_parameters(def_);
 }
 
 ir::Function FunctionTyper::run() {
@@ -118,7 +121,7 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
   if (e->type == to)
     return e;
   bool convertible = (e->type.is_scalar() && to.is_scalar()) ||
-                     (e->type.is_array() && to.is_array() && e->type.scalar == to.scalar &&
+                     (e->type.is_array() && to.is_array() && same_dtype(e->type, to) &&
                       e->type.ndim == to.ndim && to.layout == 'A');
   if (e->type.is_tuple() && to.is_tuple() && e->type.elems.size() == to.elems.size() &&
       e->kind == ir::ExprKind::TupleMake) {

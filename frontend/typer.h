@@ -118,6 +118,15 @@ private:
   Scalar dtype_of(const ast::Expr &e);
   std::vector<int64_t> constant_shape(const ast::Expr &e);
 
+  // records (typer_record.cpp)
+  int field_index(const Type &record, const std::string &name, ir::Loc loc) const;
+  int field_key(const Type &record, const ast::Expr &key) const; // rec['name']
+  ir::ExprPtr field_load(ir::ExprPtr record, int field, ir::Loc loc) const;
+  void field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
+  void aug_assign_field(ir::ExprPtr record, int field, const ast::Stmt &s);
+  // `store` holds the record array and its indices; appends the Record value and emits it.
+  void record_store(ir::Stmt store, ir::ExprPtr value);
+
   // helpers (typer.cpp)
   [[noreturn]] void error(ir::Loc loc, const std::string &message) const;
   ir::ExprPtr cast(ir::ExprPtr e, const Type &to) const;

@@ -436,6 +436,8 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
     error(args[0]->loc, full + " expects an array, got " + array->type.str());
   if (array->type.space == MemSpace::Const)
     error(args[0]->loc, "cannot store to a read-only constant array");
+  if (array->type.is_record_array())
+    error(args[0]->loc, full + " does not support record arrays");
   Scalar dtype = array->type.scalar;
   if (std::find(fn->dtypes.begin(), fn->dtypes.end(), dtype) == fn->dtypes.end())
     error(e.loc, full + " does not support " + scalar_name(dtype) + " arrays");

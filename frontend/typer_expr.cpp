@@ -81,8 +81,10 @@ Value FunctionTyper::value(const ast::Expr &e) {
   case ast::ExprKind::Name:
     return name(e);
   case ast::ExprKind::Int:
+    if (e.int_uint64)
+      return expr_value(scalar_const(Scalar::U64, e.int_value, 0, e.loc));
     if (e.int_overflow)
-      error(e.loc, "integer literal too large for int64");
+      error(e.loc, "integer literal too large for uint64");
     return expr_value(scalar_const(Scalar::I64, e.int_value, 0, e.loc));
   case ast::ExprKind::Float:
     return expr_value(scalar_const(Scalar::F64, 0, e.float_value, e.loc));
@@ -259,6 +261,10 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
     return array_attribute(std::move(base.expr), e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_thread_block())
     return thread_block_attribute(e.id, e.loc);
+  if (base.kind == Value::Kind::Expr && base.expr->type.is_record()) {
+    int field = field_index(base.expr->type, e.id, e.loc);
+    return expr_value(field_load(std::move(base.expr), field, e.loc));
+  }
   if (base.kind == Value::Kind::Expr)
     error(e.loc, "unknown attribute '" + e.id + "' of " + base.expr->type.str());
   error(e.loc, "unknown attribute '" + e.id + "'");
@@ -327,6 +333,8 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
   }
   if (attr == "ndim")
     return expr_value(scalar_const(Scalar::I64, type.ndim, 0, loc));
+  if (attr == "dtype" && type.record)
+    error(loc, "simt: the dtype of a record array is not supported as a value yet");
   if (attr == "dtype") {
     Value v;
     v.kind = Value::Kind::Dtype;
@@ -338,6 +346,10 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
 
 ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   ir::ExprPtr base = rvalue(*e.elts[0]);
+  if (base->type.is_record()) {
+    int field = field_key(base->type, *e.elts[1]);
+    return field_load(std::move(base), field, e.loc);
+  }
   if (base->type.is_array())
     return array_subscript(std::move(base), *e.elts[1], e.loc);
   if (!base->type.is_tuple())

@@ -184,8 +184,7 @@ ir::ExprPtr FunctionTyper::iteration_item(const Iterable &it, const ir::Expr &co
     const Type &type = it.value->type;
     // Numba's ArrayIterator: elements of a 1-D array, 'A' views of the rows otherwise
     ir::ExprKind kind = type.ndim == 1 ? ir::ExprKind::ArrayLoad : ir::ExprKind::ArrayView;
-    Type item = type.ndim == 1 ? Type::scalar_of(type.scalar)
-                               : Type::array_of(type.scalar, type.ndim - 1, 'A', type.space);
+    Type item = type.ndim == 1 ? type.element() : type.view_of(type.ndim - 1, 'A');
     auto e = make_expr(kind, item, loc);
     e->args.push_back(clone(*it.value));
     e->args.push_back(clone(counter));

@@ -154,6 +154,15 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
   case ast::ExprKind::Subscript:
     assign_subscript(target, std::move(v.expr), loc);
     return;
+  case ast::ExprKind::Attribute: {
+    ir::ExprPtr record = rvalue(*target.elts[0]);
+    if (!record->type.is_record())
+      error(target.loc,
+            "simt: assigning to attributes of " + record->type.str() + " is not supported");
+    int field = field_index(record->type, target.id, target.loc);
+    field_store(std::move(record), field, std::move(v.expr), loc);
+    return;
+  }
   case ast::ExprKind::Tuple:
   case ast::ExprKind::List:
     unpack(target, std::move(v.expr), loc);
@@ -165,7 +174,7 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
 
 void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::Loc loc) {
   if (!value->type.is_scalar() && !value->type.is_array() && !value->type.is_tuple() &&
-      !value->type.is_thread_block())
+      !value->type.is_thread_block() && !value->type.is_record())
     error(value->loc, "simt: assigning " + value->type.str() +
                           " to a variable is not supported "
                           "yet");
@@ -191,6 +200,11 @@ void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::
 
 void FunctionTyper::assign_subscript(const ast::Expr &target, ir::ExprPtr value, ir::Loc loc) {
   ir::ExprPtr array = rvalue(*target.elts[0]);
+  if (array->type.is_record()) {
+    int field = field_key(array->type, *target.elts[1]);
+    field_store(std::move(array), field, std::move(value), loc);
+    return;
+  }
   if (array->type.is_tuple())
     error(target.loc, "tuples are immutable: cannot assign to an element of " + array->type.str());
   if (!array->type.is_array())
@@ -206,6 +220,14 @@ void FunctionTyper::assign_subscript(const ast::Expr &target, ir::ExprPtr value,
   std::vector<ir::ExprPtr> indices;
   for (size_t i = 1; i < element->args.size(); ++i)
     indices.push_back(std::move(element->args[i]));
+  if (array->type.is_record_array()) {
+    ir::Stmt s = make_stmt(ir::StmtKind::Store, loc);
+    s.exprs.push_back(std::move(array));
+    for (auto &i : indices)
+      s.exprs.push_back(std::move(i));
+    record_store(std::move(s), std::move(value));
+    return;
+  }
   if (!value->type.is_scalar())
     error(value->loc,
           "cannot store " + value->type.str() + " into an element of " + array->type.str());
@@ -269,9 +291,25 @@ void FunctionTyper::aug_assign(const ast::Stmt &s) {
     assign_name(target.id, std::move(result), s.loc);
     return;
   }
+  if (target.kind == ast::ExprKind::Attribute) {
+    ir::ExprPtr record = rvalue(*target.elts[0]);
+    if (!record->type.is_record())
+      error(target.loc,
+            "simt: assigning to attributes of " + record->type.str() + " is not supported");
+    int field = field_index(record->type, target.id, target.loc);
+    aug_assign_field(std::move(record), field, s);
+    return;
+  }
   if (target.kind != ast::ExprKind::Subscript)
     error(target.loc, "simt: augmented assignment to this kind of target is not supported yet");
   ir::ExprPtr array = stable(rvalue(*target.elts[0]));
+  if (array->type.is_record()) {
+    int field = field_key(array->type, *target.elts[1]);
+    aug_assign_field(std::move(array), field, s);
+    return;
+  }
+  if (array->type.is_record_array())
+    error(target.loc, "simt: augmented assignment to a whole record is not supported");
   if (!array->type.is_array())
     error(target.elts[0]->loc, "cannot index " + array->type.str());
   if (array->type.space == MemSpace::Const)

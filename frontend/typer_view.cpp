@@ -115,9 +115,8 @@ ir::ExprPtr FunctionTyper::array_subscript(ir::ExprPtr array, const ast::Expr &i
     ir::ExprKind kind = remaining == 0 ? ir::ExprKind::ArrayLoad : ir::ExprKind::ArrayView;
     std::vector<IndexKind> kinds(indices.size(), IndexKind::Integer);
     Type result = remaining == 0
-                      ? Type::scalar_of(type.scalar)
-                      : Type::array_of(type.scalar, remaining,
-                                       view_layout(type.layout, type.ndim, kinds), type.space);
+                      ? type.element()
+                      : type.view_of(remaining, view_layout(type.layout, type.ndim, kinds));
     auto e = make_expr(kind, result, loc);
     e->args.push_back(std::move(array));
     for (auto &i : indices)
@@ -149,8 +148,7 @@ ir::ExprPtr FunctionTyper::array_subscript(ir::ExprPtr array, const ast::Expr &i
     kinds.push_back(IndexKind::Integer);
     --kept;
   }
-  view->type =
-      Type::array_of(type.scalar, kept, view_layout(type.layout, type.ndim, kinds), type.space);
+  view->type = type.view_of(kept, view_layout(type.layout, type.ndim, kinds));
   return view;
 }
 

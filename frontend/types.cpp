@@ -75,15 +75,40 @@ bool parse_scalar_name(const std::string &name, Scalar &out) {
   return true;
 }
 
+int Record::field_index(const std::string &name) const {
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].name == name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+std::string Record::str() const {
+  std::string out = "Record(";
+  for (size_t i = 0; i < fields.size(); ++i)
+    out += (i ? "," : "") + fields[i].name + "[type=" + scalar_name(fields[i].scalar) +
+           ";offset=" + std::to_string(fields[i].offset) + "]";
+  return out + ";" + std::to_string(size) + ";" + (aligned ? "True" : "False") + ")";
+}
+
+bool Type::operator==(const Type &other) const {
+  bool same_record = record == other.record || (record && other.record && *record == *other.record);
+  return kind == other.kind && scalar == other.scalar && ndim == other.ndim &&
+         layout == other.layout && space == other.space && elems == other.elems && same_record;
+}
+
+bool same_dtype(const Type &a, const Type &b) { return a.element() == b.element(); }
+
 std::string Type::str() const {
   switch (kind) {
   case Kind::None:
     return "none";
   case Kind::Scalar:
     return scalar_name(scalar);
+  case Kind::Record:
+    return record->str();
   case Kind::Array:
-    return "array(" + scalar_name(scalar) + ", " + std::to_string(ndim) + "d, " +
-           std::string(1, layout) + ")";
+    return "array(" + (record ? record->str() : scalar_name(scalar)) + ", " + std::to_string(ndim) +
+           "d, " + std::string(1, layout) + ")";
   case Kind::Tuple: {
     bool uniform = !elems.empty() && std::all_of(elems.begin(), elems.end(),
                                                  [&](const Type &t) { return t == elems[0]; });
@@ -155,11 +180,13 @@ bool unify(const Type &a, const Type &b, Type &out) {
   case Type::Kind::ThreadBlock:
     out = a;
     return true;
+  case Type::Kind::Record:
+    return false; // equal records returned above
   case Type::Kind::Scalar:
     out = Type::scalar_of(numpy_promote(a.scalar, b.scalar));
     return true;
   case Type::Kind::Array:
-    if (a.scalar != b.scalar || a.ndim != b.ndim || a.space != b.space)
+    if (!same_dtype(a, b) || a.ndim != b.ndim || a.space != b.space)
       return false;
     out = a;
     out.layout = 'A';

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,32 @@ enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F
 // Where an array's data lives. Only the GPU backend gives these different address spaces.
 enum class MemSpace : uint8_t { Global, Shared, Local, Const };
 
+// A NumPy structured dtype (Numba's Record): named scalar fields at byte offsets.
+struct RecordField {
+  std::string name;
+  Scalar scalar = Scalar::I64;
+  int64_t offset = 0;
+
+  bool operator==(const RecordField &other) const = default;
+};
+
+struct Record {
+  std::vector<RecordField> fields; // in offset order, as NumPy lists them
+  int64_t size = 0;                // itemsize in bytes
+  bool aligned = false;            // NumPy's align=True (isalignedstruct)
+
+  bool operator==(const Record &other) const = default;
+  // The field named `name`, or -1.
+  int field_index(const std::string &name) const;
+  // Numba's spelling: "Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)".
+  std::string str() const;
+};
+
 struct Type {
   // ThreadBlock: the group cuda.cg.this_thread_block() returns (a simt extension). It carries no
   // run-time state (its attributes read the special registers), so it lowers to an empty struct.
-  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock };
+  // Record: one element of a record array (a reference to it, as in Numba).
+  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock, Record };
 
   Kind kind = Kind::None;
   Scalar scalar = Scalar::I64; // the scalar itself, or an array's dtype
@@ -24,6 +47,10 @@ struct Type {
   char layout = 'A';           // arrays only: 'C' (row-major contiguous), 'F', or 'A' (any)
   MemSpace space = MemSpace::Global;
   std::vector<Type> elems; // tuples only
+  // Arrays of records (then `scalar` is meaningless) and record values: the record's layout.
+  // A record value refers to an element of a record array, as Numba's records do: storing to
+  // one of its fields stores to the array.
+  std::shared_ptr<const Record> record;
 
   static Type none() { return Type{}; }
   static Type scalar_of(Scalar s) {
@@ -39,6 +66,18 @@ struct Type {
     t.ndim = ndim;
     t.layout = layout;
     t.space = space;
+    return t;
+  }
+  static Type record_array_of(std::shared_ptr<const Record> record, int ndim, char layout,
+                              MemSpace space = MemSpace::Global) {
+    Type t = array_of(Scalar::U8, ndim, layout, space);
+    t.record = std::move(record);
+    return t;
+  }
+  static Type record_of(std::shared_ptr<const Record> record) {
+    Type t;
+    t.kind = Kind::Record;
+    t.record = std::move(record);
     return t;
   }
   static Type tuple_of(std::vector<Type> elems) {
@@ -59,12 +98,25 @@ struct Type {
   bool is_array() const { return kind == Kind::Array; }
   bool is_tuple() const { return kind == Kind::Tuple; }
   bool is_thread_block() const { return kind == Kind::ThreadBlock; }
+  bool is_record() const { return kind == Kind::Record; }
+  bool is_record_array() const { return kind == Kind::Array && record != nullptr; }
+  // The type of one element of an array: its scalar, or its record.
+  Type element() const { return record ? record_of(record) : scalar_of(scalar); }
+  // An array (view) of this array's elements and memory space with other dimensions.
+  Type view_of(int view_ndim, char view_layout) const {
+    Type t = *this;
+    t.ndim = view_ndim;
+    t.layout = view_layout;
+    return t;
+  }
 
-  bool operator==(const Type &other) const = default;
+  // Records compare by layout, not by identity.
+  bool operator==(const Type &other) const;
 
   // Numba's spelling: "int32", "float32[:, ::1]" style is used for arrays
   // ("array(float32, 2d, C)"), "UniTuple(int32 x 2)" / "Tuple(int64, float64)" for tuples,
-  // "ThreadBlock" for the thread block group.
+  // "ThreadBlock" for the thread block group, Record::str() for records ("array(Record(...), 1d,
+  // C)" for arrays of them).
   std::string str() const;
 };
 
@@ -83,6 +135,8 @@ bool parse_scalar_name(const std::string &name, Scalar &out);
 // float32 op float32 -> float32, float32 with float64 or an int of 32+ bits (or uint16) ->
 // float64, float32 with bool/int8/int16/uint8 -> float32.
 Scalar promote_arithmetic(Scalar a, Scalar b);
+// Whether two arrays have the same element type (scalar or record).
+bool same_dtype(const Type &a, const Type &b);
 // The type two values unify to when they meet (e.g. a local assigned an int then a float).
 // Returns false when they cannot unify (e.g. array with scalar).
 bool unify(const Type &a, const Type &b, Type &out);

@@ -32,6 +32,35 @@ PyObject *array_of(PyObject *object, py::object &holder) {
   return holder.ptr();
 }
 
+// Whether a structured dtype's fields are `record`'s (names, scalar types, offsets).
+bool record_fields_are(py::handle dtype, const Record &record) {
+  py::object names = dtype.attr("names");
+  if (names.is_none() || py::len(names) != record.fields.size())
+    return false;
+  py::dict fields = dtype.attr("fields");
+  for (size_t i = 0; i < record.fields.size(); ++i) {
+    const RecordField &expected = record.fields[i];
+    if (py::str(names[py::int_(i)]).cast<std::string>() != expected.name)
+      return false;
+    py::tuple field = fields[py::str(expected.name)];
+    py::handle type = field[0];
+    char kind = type.attr("kind").cast<char>();
+    Scalar s = expected.scalar;
+    char want = is_float(s) ? 'f' : s == Scalar::Bool ? 'b' : is_signed(s) ? 'i' : 'u';
+    if (kind != want || type.attr("itemsize").cast<int>() != byte_size(s) ||
+        !type.attr("isnative").cast<bool>() || field[1].cast<int64_t>() != expected.offset)
+      return false;
+  }
+  return true;
+}
+
+bool record_dtype_is(PyObject *array, const Record &record) {
+  auto *descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(array)->descr);
+  if (descr->elsize != record.size)
+    return false;
+  return record_fields_are(py::handle(array).attr("dtype"), record);
+}
+
 bool dtype_is(PyObject *array, Scalar scalar) {
   auto *descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(array)->descr);
   if (descr->byteorder == '>')
@@ -50,7 +79,9 @@ void store_array(PyObject *array, const Type &type, size_t index, int64_t *slot)
   using api = py::detail::npy_api;
   bool c_order = proxy->flags & api::NPY_ARRAY_C_CONTIGUOUS_;
   bool f_order = proxy->flags & api::NPY_ARRAY_F_CONTIGUOUS_;
-  if (!dtype_is(array, type.scalar) || proxy->nd != type.ndim || (type.layout == 'C' && !c_order) ||
+  bool same_dtype =
+      type.record ? record_dtype_is(array, *type.record) : dtype_is(array, type.scalar);
+  if (!same_dtype || proxy->nd != type.ndim || (type.layout == 'C' && !c_order) ||
       (type.layout == 'F' && !f_order))
     throw py::type_error(describe_argument(index, type) + ": got a " +
                          (c_order || f_order ? "" : "non-contiguous ") + array_text(array));

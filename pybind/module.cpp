@@ -14,17 +14,29 @@ namespace simt::bindings {
 
 namespace {
 
+// A record as ("record", [(name, scalar name, offset)], size, aligned).
+py::object describe_record(const Record &record) {
+  py::list fields;
+  for (const RecordField &field : record.fields)
+    fields.append(py::make_tuple(field.name, scalar_name(field.scalar), field.offset));
+  return py::make_tuple("record", fields, record.size, record.aligned);
+}
+
 // A type as the Python side rebuilds it: None, ("scalar", name), ("array", dtype, ndim, layout)
-// or ("tuple", [types]).
+// (dtype a scalar name or a record), ("tuple", [types]) or a record (describe_record).
 py::object describe_type(const Type &type) {
   switch (type.kind) {
   case Type::Kind::None:
     return py::none();
   case Type::Kind::Scalar:
     return py::make_tuple("scalar", scalar_name(type.scalar));
+  case Type::Kind::Record:
+    return describe_record(*type.record);
   case Type::Kind::Array:
-    return py::make_tuple("array", scalar_name(type.scalar), type.ndim,
-                          std::string(1, type.layout));
+    return py::make_tuple("array",
+                          type.record ? describe_record(*type.record)
+                                      : py::object(py::str(scalar_name(type.scalar))),
+                          type.ndim, std::string(1, type.layout));
   case Type::Kind::Tuple: {
     py::list elems;
     for (const Type &elem : type.elems)
@@ -83,7 +95,8 @@ PYBIND11_MODULE(_simt, m) {
 
   m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
         "Parses a Numba signature: ([argument types], return type), each type None, "
-        "('scalar', name), ('array', dtype, ndim, layout) or ('tuple', [types]).");
+        "('scalar', name), ('array', dtype, ndim, layout), ('tuple', [types]) or "
+        "('record', [(name, scalar, offset)], size, aligned) (also an array's dtype).");
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false,

@@ -64,8 +64,13 @@ def _type_from_description(desc):
     kind = desc[0]
     if kind == "scalar":
         return simt_types._SCALARS[desc[1]]
+    if kind == "record":
+        return simt_types.RecordType(desc[1], desc[2], desc[3])
     if kind == "array":
-        return simt_types.ArrayType(simt_types._SCALARS[desc[1]], desc[2], desc[3])
+        dtype = desc[1]
+        dtype = simt_types._SCALARS[dtype] if isinstance(dtype, str) else \
+            _type_from_description(dtype)
+        return simt_types.ArrayType(dtype, desc[2], desc[3])
     return simt_types.TupleType(_type_from_description(e) for e in desc[1])
 
 

@@ -33,9 +33,10 @@ def _module_name(module):
 
 def _scalar_name(dtype):
     try:
-        return simt_types.from_dtype(dtype).name
+        scalar = simt_types.from_dtype(dtype)
     except TypeError:
         return None
+    return scalar.name if isinstance(scalar, simt_types.ScalarType) else None
 
 
 def _describe_type_object(value):

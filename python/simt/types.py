@@ -3,7 +3,8 @@
 objects are accepted wherever these are (both print the same and the C++ side parses the text)."""
 import numpy as np
 
-__all__ = ["Type", "ScalarType", "ArrayType", "TupleType", "NoneType", "Signature", "void",
+__all__ = ["Type", "ScalarType", "RecordType", "ArrayType", "TupleType", "NoneType", "Signature",
+           "void",
            "none", "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
            "uint32", "uint64", "float32", "float64", "intp", "uintp", "byte", "char", "uchar",
            "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
@@ -65,9 +66,35 @@ class ScalarType(Type):
         return ArrayType(self, len(dims), layout)
 
 
+class RecordType(Type):
+    """A NumPy structured dtype: named scalar fields at byte offsets. Prints as Numba's Record:
+    `Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)`."""
+
+    def __init__(self, fields, size, aligned):
+        self.fields = tuple((name, ftype if isinstance(ftype, ScalarType) else _SCALARS[ftype],
+                             offset) for name, ftype, offset in fields)
+        self.size = size
+        self.aligned = aligned
+
+    def __str__(self):
+        fields = ",".join("%s[type=%s;offset=%d]" % field for field in self.fields)
+        return "Record(%s;%d;%s)" % (fields, self.size, self.aligned)
+
+    @property
+    def dtype(self):
+        """The NumPy dtype of the record."""
+        return np.dtype({"names": [f[0] for f in self.fields],
+                         "formats": [f[1].dtype for f in self.fields],
+                         "offsets": [f[2] for f in self.fields], "itemsize": self.size},
+                        align=self.aligned)
+
+    def __getitem__(self, index):
+        return ScalarType.__getitem__(self, index)
+
+
 class ArrayType(Type):
     def __init__(self, dtype, ndim, layout="A"):
-        self.dtype = dtype if isinstance(dtype, ScalarType) else from_dtype(dtype)
+        self.dtype = dtype if isinstance(dtype, (ScalarType, RecordType)) else from_dtype(dtype)
         self.ndim = ndim
         self.layout = layout
 
@@ -135,15 +162,25 @@ float64 = float_ = double = f8 = _SCALARS["float64"]
 
 
 def from_dtype(dtype):
-    """The scalar type of a NumPy dtype (or anything np.dtype accepts)."""
+    """The scalar or record type of a NumPy dtype (or anything np.dtype accepts)."""
     dt = np.dtype(dtype)
-    if dt.names:
-        raise TypeError("simt: record dtypes (fields %s) are not supported yet"
-                        % ", ".join(dt.names))
+    if dt.names is not None:
+        return _record_from_dtype(dt)
     name = "bool" if dt.kind == "b" else dt.name
     if name not in _SCALARS or not dt.isnative:
         raise TypeError("simt: dtype %s is not supported yet" % dt)
     return _SCALARS[name]
+
+
+def _record_from_dtype(dt):
+    fields = []
+    for name in dt.names:
+        field_dtype, offset = dt.fields[name][:2]
+        if field_dtype.names is not None or field_dtype.subdtype is not None:
+            raise TypeError("simt: record field '%s' of type %s is not supported yet (only scalar"
+                            " fields are)" % (name, field_dtype))
+        fields.append((name, from_dtype(field_dtype), offset))
+    return RecordType(fields, dt.itemsize, dt.isalignedstruct)
 
 
 def _is_type_object(value):

@@ -20,7 +20,6 @@ import numpy as np
 from . import types as simt_types
 from .devicearray import DeviceNDArray, as_cuda_array, is_cuda_array
 from .dispatcher import parse_signature
-from .errors import CompileError
 from .sourcegen import device_function, function_from_source
 
 __all__ = ["vectorize", "guvectorize", "CUDAVectorize", "CUDAGUFuncVectorize",
@@ -343,23 +342,12 @@ def _index_source(name, core_ndim, argtype):
     return "%s[__tid__]" % name
 
 
-def _element(ary, i, core_ndim, argtype):
-    """Host-side counterpart of _index_source, for the per-element fallback."""
-    if core_ndim == 0 and isinstance(argtype, simt_types.ArrayType) and argtype.ndim == 1:
-        return ary[i:i + 1]
-    return ary[i]
-
-
 def _outer_type(argtype, core_ndim):
     if isinstance(argtype, simt_types.ArrayType):
         return simt_types.ArrayType(argtype.dtype, core_ndim + 1, argtype.layout)
     if core_ndim > 0:
         raise ValueError("gufunc signature mismatch: ndim>0 for scalar")
     return simt_types.ArrayType(argtype, 1, "A")
-
-
-def _needs_views(error):
-    return "views are not supported" in str(error)
 
 
 class CUDAGUFuncVectorize:
@@ -407,12 +395,7 @@ class CUDAGUFuncVectorize:
         stager = function_from_source(source, "__gufunc_%s" % name,
                                       {"__cuda__": cuda, "__core__": self._core},
                                       "guvectorize %s" % name)
-        try:
-            kernel = cuda.jit([outer])(stager)
-        except CompileError as error:
-            if not _needs_views(error):
-                raise
-            kernel = _PerElementKernel(self._core, name, argtypes, dims)
+        kernel = cuda.jit([outer])(stager)
         dtypes = tuple(t.dtype for t in outer)
         self.kernelmap[tuple(_dtype(t) for t in dtypes[:-1])] = (_dtype(dtypes[-1]), kernel)
 
@@ -421,30 +404,6 @@ class CUDAGUFuncVectorize:
 
     def build_ufunc(self):
         return CUDAGeneralizedUFunc(self.kernelmap, self.inputsig, self.outputsig, self.py_func)
-
-
-class _PerElementKernel:
-    """Stand-in for the generated gufunc kernel while kernels cannot take array views: the core
-    runs in a one-thread launch per element, on sub-arrays cut on the host. Removed once array
-    views are merged (the generated kernel then compiles and this is never built)."""
-
-    def __init__(self, core, name, argtypes, dims):
-        cuda = _cuda()
-        args = ["arg%d" % i for i in range(len(dims))]
-        source = "def __gufunc_each_{name}({args}):\n    __core__({args})\n".format(
-            name=name, args=", ".join(args))
-        stager = function_from_source(source, "__gufunc_each_%s" % name, {"__core__": core},
-                                      "guvectorize %s (per element)" % name)
-        self._argtypes = argtypes
-        self._dims = dims
-        self._kernel = cuda.jit(stager)
-
-    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
-        def launch(*arrays):
-            for i in range(ntasks):
-                self._kernel[1, 1, stream](*[_element(a, i, nd, t) for a, nd, t in
-                                             zip(arrays, self._dims, self._argtypes)])
-        return launch
 
 
 class CUDAGeneralizedUFunc:
@@ -460,11 +419,6 @@ class CUDAGeneralizedUFunc:
 
     def __repr__(self):
         return "<simt CUDA gufunc %s>" % getattr(self, "__name__", "?")
-
-    @property
-    def uses_per_element_launches(self):
-        """True while kernels cannot take array views (see _PerElementKernel)."""
-        return any(isinstance(k, _PerElementKernel) for _, k in self.kernelmap.values())
 
     def _schedule(self, shapes):
         """(core input shapes, output shape, loop dimensions, pinned inputs), as Numba's

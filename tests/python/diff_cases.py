@@ -683,6 +683,24 @@ def case_tuple_indexing_and_comparison():
             out[i, 6] = i not in (2, 4)
 
     return k, 1, 8, (np.zeros((8, 7), np.int64),), 0
+def case_record_fields():
+    dtype = np.dtype([("a", np.int32), ("b", np.float64), ("c", np.uint8)], align=True)
+
+    @cuda.jit
+    def k(recs, out):
+        i = cuda.grid(1)
+        if i < recs.size:
+            out[i] = recs[i]['a'] * recs[i]['b']
+            recs[i]['c'] = i
+            recs[i]['a'] += 7
+            rec = recs[i]
+            rec['b'] = rec['b'] - 1.5
+
+    recs = np.zeros(40, dtype)
+    recs["a"] = ints(40, dtype=np.int32)
+    recs["b"] = floats(40)
+    recs["c"] = 9
+    return k, 2, TPB, (recs, np.zeros(40)), 0
 
 
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -369,11 +369,11 @@ def test_guvectorize_declaration_errors():
         guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", is_dynamic=True)(core)
 
 
-@pytest.mark.xfail(strict=True, reason="array views in kernels are on another branch; once "
-                   "merged the generated kernel (core(A[i, :, :], ...)) compiles, this passes "
-                   "and _PerElementKernel is to be removed")
 def test_guvectorize_runs_one_kernel_over_the_batch():
-    assert not matmulcore.uses_per_element_launches
+    # One generated kernel per signature, each thread calling the core on its sub-arrays (views).
+    from simt.dispatcher import Dispatcher
+    kernels = [kernel for _, kernel in matmulcore.kernelmap.values()]
+    assert kernels and all(isinstance(k, Dispatcher) for k in kernels)
 
 
 # -- numba.vectorize / numba.guvectorize under the import hook --------------------------------

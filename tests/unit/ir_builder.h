@@ -93,7 +93,7 @@ inline ExprPtr grid_x() {
       cast(special(Op::ThreadIdx), i64()));
 }
 inline ExprPtr load(ExprPtr array, std::vector<ExprPtr> indices) {
-  Type type = scalar(array->type.scalar);
+  Type type = array->type.element();
   std::vector<ExprPtr> args = list(std::move(array));
   for (ExprPtr &index : indices)
     args.push_back(std::move(index));
@@ -139,7 +139,7 @@ inline ExprPtr const_array(int index, const ir::ConstArrayDecl &decl) {
 // cuda.atomic.<op>(array, indices, values...): yields the old value.
 inline ExprPtr atomic(Op op, ExprPtr array, std::vector<ExprPtr> indices,
                       std::vector<ExprPtr> values) {
-  Type type = scalar(array->type.scalar);
+  Type type = array->type.element();
   std::vector<ExprPtr> args = list(std::move(array));
   for (ExprPtr &index : indices)
     args.push_back(std::move(index));

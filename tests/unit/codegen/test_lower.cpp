@@ -291,3 +291,30 @@ TEST_CASE("atomic nanmax/nanmin: compare-exchange loops on floats, max/min on in
   CHECK(l.has("cmpxchg ptr"));
   CHECK(l.has("atomicrmw min ptr"));
 }
+
+TEST_CASE("record fields load and store at their offsets; whole records copy") {
+  auto packed = std::make_shared<Record>();
+  packed->fields = {{"a", Scalar::I8, 0}, {"b", Scalar::F64, 1}};
+  packed->size = 9;
+  Type records = Type::record_array_of(packed, 1, 'C');
+  Type record = Type::record_of(packed);
+  FunctionBuilder k("records", true);
+  int recs = k.param("recs", records);
+  int rec = k.var("rec", record);
+  auto field = [&](int index) {
+    return node(ir::ExprKind::RecordField,
+                packed->fields[index].scalar == Scalar::I8 ? scalar(Scalar::I8) : f64(),
+                list(k.get(rec)), Op::None, index);
+  };
+  Stmt field_store = stmt(ir::StmtKind::FieldStore, list(k.get(rec), field(1)));
+  field_store.field = 1;
+  k.f.body = block(assign(rec, load(k.get(recs), list(int_const(3)))), std::move(field_store),
+                   store(k.get(recs), list(int_const(0)), k.get(rec)), eval(cast(field(0), i64())));
+  Lowered l(module_of(std::move(k.f)));
+  CHECK(l.has("mul i64 %index, 9")); // the element address: index times the itemsize
+  CHECK(l.has("%b = getelementptr inbounds i8, ptr %rec3, i64 1"));
+  CHECK(l.has("load double, ptr %b, align 1")); // packed: fields may be unaligned
+  CHECK(l.has("store double"));
+  CHECK(l.has("call void @llvm.memmove.p0.p0.i64(ptr align 1 "));
+  CHECK(l.has("load i8, ptr %a, align 1"));
+}
