@@ -4,35 +4,7 @@
 
 namespace simt::codegen {
 
-bool scalar_is_float(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
-
-bool scalar_is_signed(Scalar s) {
-  return s == Scalar::I8 || s == Scalar::I16 || s == Scalar::I32 || s == Scalar::I64;
-}
-
-int scalar_bits(Scalar s) {
-  switch (s) {
-  case Scalar::Bool:
-    return 1;
-  case Scalar::I8:
-  case Scalar::U8:
-    return 8;
-  case Scalar::I16:
-  case Scalar::U16:
-    return 16;
-  case Scalar::I32:
-  case Scalar::U32:
-  case Scalar::F32:
-    return 32;
-  case Scalar::I64:
-  case Scalar::U64:
-  case Scalar::F64:
-    return 64;
-  }
-  return 64;
-}
-
-int scalar_bytes(Scalar s) { return s == Scalar::Bool ? 1 : scalar_bits(s) / 8; }
+bool scalar_is_signed(Scalar s) { return is_integer(s) && is_signed(s); }
 
 llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
   switch (type.kind) {
@@ -43,7 +15,7 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
       return llvm::Type::getFloatTy(ctx);
     if (type.scalar == Scalar::F64)
       return llvm::Type::getDoubleTy(ctx);
-    return llvm::IntegerType::get(ctx, scalar_bits(type.scalar));
+    return llvm::IntegerType::get(ctx, bit_width(type.scalar));
   case Type::Kind::Array:
     return array_struct_type(ctx, type.ndim);
   case Type::Kind::Record:

@@ -12,10 +12,8 @@
 
 namespace simt::codegen {
 
-bool scalar_is_float(Scalar s);
-bool scalar_is_signed(Scalar s); // signed integers only (bool is unsigned)
-int scalar_bits(Scalar s);       // bool is 1
-int scalar_bytes(Scalar s);      // bool is 1
+// Signed integers only (bool is unsigned; see frontend/types.h for the other scalar facts).
+bool scalar_is_signed(Scalar s);
 
 // The type of a value of `type` in a register (bool: i1).
 llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type);

@@ -344,7 +344,7 @@ void FunctionLowering::run() {
     int64_t count = 1;
     for (int64_t extent : decl.shape)
       count *= extent;
-    local_arrays_.push_back(target_.local_memory(emitter_, count * scalar_bytes(decl.dtype)));
+    local_arrays_.push_back(target_.local_memory(emitter_, count * byte_size(decl.dtype)));
   }
   for (int i = 0; i < f_.num_params; ++i) {
     b_.CreateStore(fn_->getArg(first_param + i), slots_[i]);
@@ -425,7 +425,7 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     Scalar dtype = s.exprs[0]->type.scalar;
     llvm::Value *value = register_to_memory(b_, expr(*s.exprs.back()), dtype);
     llvm::Value *addr = element_address(s.exprs, 1, s.loc);
-    b_.CreateAlignedStore(value, addr, llvm::Align(scalar_bytes(dtype)));
+    b_.CreateAlignedStore(value, addr, llvm::Align(byte_size(dtype)));
     return;
   }
   case ir::StmtKind::Eval:
@@ -606,7 +606,7 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
       return addr; // a record refers to its element
     Scalar dtype = e.args[0]->type.scalar;
     llvm::Value *value =
-        b_.CreateAlignedLoad(memory_type(ctx(), dtype), addr, llvm::Align(scalar_bytes(dtype)));
+        b_.CreateAlignedLoad(memory_type(ctx(), dtype), addr, llvm::Align(byte_size(dtype)));
     return memory_to_register(b_, value, dtype);
   }
   case ir::ExprKind::ArrayShape:
@@ -655,7 +655,7 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
   if (!e.type.is_scalar())
     unsupported("a constant of type " + e.type.str());
   llvm::Type *t = register_type(ctx(), e.type);
-  if (scalar_is_float(e.type.scalar))
+  if (is_float(e.type.scalar))
     return llvm::ConstantFP::get(t, e.float_value);
   if (e.type.scalar == Scalar::Bool)
     return b_.getInt1(e.int_value != 0);
@@ -667,7 +667,7 @@ llvm::Value *FunctionLowering::truth(llvm::Value *value, const Type &type) {
     unsupported("the truth value of " + type.str());
   if (type.scalar == Scalar::Bool)
     return value;
-  if (scalar_is_float(type.scalar)) // NaN is truthy
+  if (is_float(type.scalar)) // NaN is truthy
     return b_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
   return b_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
 }
@@ -681,9 +681,9 @@ llvm::Value *FunctionLowering::unary(const ir::Expr &e) {
   case ir::Op::Pos:
     return x;
   case ir::Op::Neg:
-    return scalar_is_float(type.scalar) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
+    return is_float(type.scalar) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
   case ir::Op::Invert:
-    if (scalar_is_float(type.scalar))
+    if (is_float(type.scalar))
       unsupported("~ on floats");
     return b_.CreateNot(x);
   default:
@@ -696,7 +696,7 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
   llvm::Value *y = expr(*e.args[1]);
   if (!e.type.is_scalar())
     unsupported("arithmetic on " + e.type.str());
-  if (scalar_is_float(e.type.scalar)) {
+  if (is_float(e.type.scalar)) {
     if (m_.ir.python_error_model)
       raise_on_float_zero_division(e, y);
     return float_binary(e.op, e.type.scalar, x, y);
@@ -840,7 +840,7 @@ llvm::Value *FunctionLowering::compare(const ir::Expr &e) {
     unsupported("comparing values of type " + type.str());
   using P = llvm::CmpInst::Predicate;
   P p;
-  if (scalar_is_float(type.scalar)) {
+  if (is_float(type.scalar)) {
     switch (e.op) {
     case ir::Op::Eq:
       p = P::FCMP_OEQ;
@@ -943,7 +943,7 @@ llvm::Value *FunctionLowering::cast(llvm::Value *value, const Type &from, const 
   if (to.scalar == Scalar::Bool)
     return truth(value, from);
   llvm::Type *t = register_type(ctx(), to);
-  bool from_float = scalar_is_float(from.scalar), to_float = scalar_is_float(to.scalar);
+  bool from_float = is_float(from.scalar), to_float = is_float(to.scalar);
   if (from_float && to_float)
     return b_.CreateFPCast(value, t);
   if (from_float) // truncates toward zero; saturating, so out-of-range values are not poison
@@ -988,7 +988,7 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   }
   if (name == "round_even")
     return b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, args[0]);
-  if (!e.type.is_scalar() || !scalar_is_float(e.type.scalar))
+  if (!e.type.is_scalar() || !is_float(e.type.scalar))
     unsupported("the intrinsic '" + name + "' on " + e.type.str());
   return target_.math(emitter_, name, args, e.type.scalar);
 }
@@ -1073,7 +1073,7 @@ llvm::Value *FunctionLowering::memory_array(llvm::Value *data, Scalar dtype,
                                             const std::vector<int64_t> &shape) {
   int ndim = int(shape.size());
   std::vector<llvm::Value *> extents(ndim), strides(ndim);
-  int64_t stride = scalar_bytes(dtype);
+  int64_t stride = byte_size(dtype);
   for (int k = ndim - 1; k >= 0; --k) {
     extents[k] = b_.getInt64(shape[k]);
     strides[k] = b_.getInt64(stride);
@@ -1088,7 +1088,7 @@ llvm::Value *FunctionLowering::shared_array(const ir::Expr &e) {
     return memory_array(target_.shared_memory(emitter_, decl.offset), decl.dtype, decl.shape);
   // The dynamic array is 1-D over the whole of the launch's dynamic shared memory.
   llvm::Value *data = target_.shared_memory(emitter_, m_.ir.static_shared_bytes);
-  int64_t itemsize = scalar_bytes(decl.dtype);
+  int64_t itemsize = byte_size(decl.dtype);
   llvm::Value *extent =
       b_.CreateUDiv(target_.dynamic_shared_bytes(emitter_), b_.getInt64(itemsize));
   return make_array_value(b_, 1, data, {extent}, {b_.getInt64(itemsize)});
@@ -1106,7 +1106,7 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
   const Type &type = operands[0]->type;
   llvm::Value *array = expr(*operands[0]);
   int ndim = type.ndim;
-  int64_t itemsize = type.record ? type.record->size : scalar_bytes(type.scalar);
+  int64_t itemsize = type.record ? type.record->size : byte_size(type.scalar);
   std::vector<llvm::Value *> shape(ndim);
   for (int k = 0; k < ndim; ++k)
     shape[k] = b_.CreateExtractValue(array, {1, unsigned(k)});
@@ -1246,41 +1246,41 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
   for (size_t k = first_value; k < e.args.size(); ++k)
     values.push_back(expr(*e.args[k]));
   llvm::Type *t = memory_type(ctx(), dtype);
-  llvm::Align align(scalar_bytes(dtype));
+  llvm::Align align(byte_size(dtype));
   auto order = llvm::AtomicOrdering::Monotonic;
-  bool is_float = scalar_is_float(dtype), is_signed = scalar_is_signed(dtype);
+  const bool floating = is_float(dtype), signed_int = scalar_is_signed(dtype);
   if (dtype == Scalar::Bool)
     unsupported("atomics on bool arrays");
   if (e.op == ir::Op::AtomicCas) {
     llvm::Value *compare = values[0], *replacement = values[1];
-    if (is_float) {
-      llvm::Type *bits = b_.getIntNTy(scalar_bits(dtype));
+    if (floating) {
+      llvm::Type *bits = b_.getIntNTy(bit_width(dtype));
       compare = b_.CreateBitCast(compare, bits);
       replacement = b_.CreateBitCast(replacement, bits);
     }
     auto *cas = b_.CreateAtomicCmpXchg(addr, compare, replacement, align, order, order);
     llvm::Value *old = b_.CreateExtractValue(cas, {0});
-    return is_float ? b_.CreateBitCast(old, t) : old;
+    return floating ? b_.CreateBitCast(old, t) : old;
   }
-  if (is_float && (e.op == ir::Op::AtomicMax || e.op == ir::Op::AtomicMin ||
+  if (floating && (e.op == ir::Op::AtomicMax || e.op == ir::Op::AtomicMin ||
                    e.op == ir::Op::AtomicNanMax || e.op == ir::Op::AtomicNanMin))
     return float_atomic_minmax(e.op, t, addr, values[0]);
   using B = llvm::AtomicRMWInst::BinOp;
   B op;
   switch (e.op) {
   case ir::Op::AtomicAdd:
-    op = is_float ? B::FAdd : B::Add;
+    op = floating ? B::FAdd : B::Add;
     break;
   case ir::Op::AtomicSub:
-    op = is_float ? B::FSub : B::Sub;
+    op = floating ? B::FSub : B::Sub;
     break;
   case ir::Op::AtomicMax:
   case ir::Op::AtomicNanMax:
-    op = is_signed ? B::Max : B::UMax;
+    op = signed_int ? B::Max : B::UMax;
     break;
   case ir::Op::AtomicMin:
   case ir::Op::AtomicNanMin:
-    op = is_signed ? B::Min : B::UMin;
+    op = signed_int ? B::Min : B::UMin;
     break;
   case ir::Op::AtomicAnd:
     op = B::And;
@@ -1303,7 +1303,7 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
   default:
     throw std::logic_error("simt: bad atomic operator");
   }
-  if (is_float && op != B::FAdd && op != B::FSub && op != B::Xchg)
+  if (floating && op != B::FAdd && op != B::FSub && op != B::Xchg)
     unsupported("this atomic operation on floats");
   return b_.CreateAtomicRMW(op, addr, values[0], align, order);
 }
@@ -1364,7 +1364,7 @@ LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext 
 llvm::Value *FunctionLowering::field_address(llvm::Value *record, const Record &layout, int field,
                                              llvm::Align &align) {
   const RecordField &f = layout.fields[field];
-  align = llvm::Align(layout.aligned ? scalar_bytes(f.scalar) : 1);
+  align = llvm::Align(layout.aligned ? byte_size(f.scalar) : 1);
   return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), record, f.offset, f.name);
 }
 

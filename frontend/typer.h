@@ -27,6 +27,13 @@ struct Value {
   std::string exception;                    // Exception
 };
 
+inline Value expr_value(ir::ExprPtr e) {
+  Value v;
+  v.kind = Value::Kind::Expr;
+  v.expr = std::move(e);
+  return v;
+}
+
 class FunctionTyper {
 public:
   FunctionTyper(ModuleBuilder &module, const FunctionSource &source,

@@ -1,5 +1,6 @@
 // Calls: Python builtins, math/NumPy functions, the cuda module, dtype casts, device functions.
 #include "frontend/builtins.h"
+#include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
 #include <algorithm>
@@ -10,38 +11,8 @@ namespace simt {
 
 namespace {
 
-ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = kind;
-  e->type = std::move(type);
-  e->loc = loc;
-  return e;
-}
-
-Value expr_value(ir::ExprPtr e) {
-  Value v;
-  v.kind = Value::Kind::Expr;
-  v.expr = std::move(e);
-  return v;
-}
-
 std::string plural(size_t n, const char *word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-ir::ExprPtr special(ir::Op op, int axis, ir::Loc loc) {
-  auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);
-  s->op = op;
-  s->index = axis;
-  return s;
-}
-
-ir::ExprPtr int32_binary(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
-  auto e = make_expr(ir::ExprKind::Binary, Type::scalar_of(Scalar::I32), loc);
-  e->op = op;
-  e->args.push_back(std::move(a));
-  e->args.push_back(std::move(b));
-  return e;
 }
 
 } // namespace
@@ -338,13 +309,15 @@ ir::ExprPtr FunctionTyper::grid(bool size, const ast::Expr &e) {
   std::vector<ir::ExprPtr> axes;
   for (int axis = 0; axis < n; ++axis) {
     if (size) // blockDim * gridDim
-      axes.push_back(int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, axis, e.loc),
-                                  special(ir::Op::GridDim, axis, e.loc), e.loc));
+      axes.push_back(make_binary(ir::Op::Mul, Scalar::I32,
+                                 make_special(ir::Op::BlockDim, axis, e.loc),
+                                 make_special(ir::Op::GridDim, axis, e.loc), e.loc));
     else // threadIdx + blockIdx * blockDim
-      axes.push_back(int32_binary(ir::Op::Add, special(ir::Op::ThreadIdx, axis, e.loc),
-                                  int32_binary(ir::Op::Mul, special(ir::Op::BlockIdx, axis, e.loc),
-                                               special(ir::Op::BlockDim, axis, e.loc), e.loc),
-                                  e.loc));
+      axes.push_back(make_binary(
+          ir::Op::Add, Scalar::I32, make_special(ir::Op::ThreadIdx, axis, e.loc),
+          make_binary(ir::Op::Mul, Scalar::I32, make_special(ir::Op::BlockIdx, axis, e.loc),
+                      make_special(ir::Op::BlockDim, axis, e.loc), e.loc),
+          e.loc));
   }
   if (n == 1)
     return std::move(axes[0]);

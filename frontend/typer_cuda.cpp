@@ -7,6 +7,7 @@
 // holds no state, so reading an attribute does not evaluate the group expression itself; groups
 // may be stored in variables and passed to device functions.
 #include "frontend/builtins.h"
+#include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
 #include <algorithm>
@@ -14,36 +15,6 @@
 namespace simt {
 
 namespace {
-
-ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = kind;
-  e->type = std::move(type);
-  e->loc = loc;
-  return e;
-}
-
-Value expr_value(ir::ExprPtr e) {
-  Value v;
-  v.kind = Value::Kind::Expr;
-  v.expr = std::move(e);
-  return v;
-}
-
-ir::ExprPtr special(ir::Op op, int axis, ir::Loc loc) {
-  auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);
-  s->op = op;
-  s->index = axis;
-  return s;
-}
-
-ir::ExprPtr int32_binary(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
-  auto e = make_expr(ir::ExprKind::Binary, Type::scalar_of(Scalar::I32), loc);
-  e->op = op;
-  e->args.push_back(std::move(a));
-  e->args.push_back(std::move(b));
-  return e;
-}
 
 // The path a group's sync() method resolves to (called through call_cuda).
 const char *const kThreadBlockSync = "cg.ThreadBlock.sync";
@@ -143,19 +114,23 @@ ir::ExprPtr FunctionTyper::selp(const ast::Expr &e) {
 Value FunctionTyper::thread_block_attribute(const std::string &attr, ir::Loc loc) {
   if (attr ==
       "thread_rank") { // threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)
-    auto yz = int32_binary(ir::Op::Add, special(ir::Op::ThreadIdx, 1, loc),
-                           int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, 1, loc),
-                                        special(ir::Op::ThreadIdx, 2, loc), loc),
-                           loc);
-    return expr_value(int32_binary(
-        ir::Op::Add, special(ir::Op::ThreadIdx, 0, loc),
-        int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, 0, loc), std::move(yz), loc), loc));
+    auto yz =
+        make_binary(ir::Op::Add, Scalar::I32, make_special(ir::Op::ThreadIdx, 1, loc),
+                    make_binary(ir::Op::Mul, Scalar::I32, make_special(ir::Op::BlockDim, 1, loc),
+                                make_special(ir::Op::ThreadIdx, 2, loc), loc),
+                    loc);
+    return expr_value(
+        make_binary(ir::Op::Add, Scalar::I32, make_special(ir::Op::ThreadIdx, 0, loc),
+                    make_binary(ir::Op::Mul, Scalar::I32, make_special(ir::Op::BlockDim, 0, loc),
+                                std::move(yz), loc),
+                    loc));
   }
   if (attr == "size")
-    return expr_value(int32_binary(ir::Op::Mul,
-                                   int32_binary(ir::Op::Mul, special(ir::Op::BlockDim, 0, loc),
-                                                special(ir::Op::BlockDim, 1, loc), loc),
-                                   special(ir::Op::BlockDim, 2, loc), loc));
+    return expr_value(
+        make_binary(ir::Op::Mul, Scalar::I32,
+                    make_binary(ir::Op::Mul, Scalar::I32, make_special(ir::Op::BlockDim, 0, loc),
+                                make_special(ir::Op::BlockDim, 1, loc), loc),
+                    make_special(ir::Op::BlockDim, 2, loc), loc));
   if (attr == "sync") {
     Value v;
     v.kind = Value::Kind::Path;

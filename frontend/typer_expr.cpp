@@ -1,5 +1,6 @@
 // Expressions -> ir::Expr, with Numba's typing of names, operators and attributes.
 #include "frontend/builtins.h"
+#include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
 #include <cmath>
@@ -8,21 +9,6 @@
 namespace simt {
 
 namespace {
-
-ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = kind;
-  e->type = std::move(type);
-  e->loc = loc;
-  return e;
-}
-
-Value expr_value(ir::ExprPtr e) {
-  Value v;
-  v.kind = Value::Kind::Expr;
-  v.expr = std::move(e);
-  return v;
-}
 
 Value path_value(std::string path) {
   Value v;

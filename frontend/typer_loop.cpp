@@ -3,27 +3,12 @@
 // Each becomes a range() loop over a hidden counter: the iterables are evaluated once before the
 // loop, the trip count is the shortest iterable's, and the loop target is assigned the item at
 // the counter first in each iteration.
+#include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
 namespace simt {
 
 namespace {
-
-ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = kind;
-  e->type = std::move(type);
-  e->loc = loc;
-  return e;
-}
-
-ir::ExprPtr binary_i64(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
-  auto e = make_expr(ir::ExprKind::Binary, Type::scalar_of(Scalar::I64), loc);
-  e->op = op;
-  e->args.push_back(std::move(a));
-  e->args.push_back(std::move(b));
-  return e;
-}
 
 ir::ExprPtr intrinsic_i64(const char *name, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
   auto e = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(Scalar::I64), loc);
@@ -159,10 +144,12 @@ ir::ExprPtr FunctionTyper::iteration_count(const Iterable &it, ir::Loc loc) {
     sign->args.push_back(std::move(positive));
     sign->args.push_back(scalar_const(Scalar::I64, 1, 0, loc));
     sign->args.push_back(scalar_const(Scalar::I64, -1, 0, loc));
-    ir::ExprPtr span = binary_i64(ir::Op::Sub, clone(*it.stop), clone(*it.value), loc);
-    span = binary_i64(ir::Op::Add, std::move(span), clone(*it.step), loc);
-    span = binary_i64(ir::Op::Sub, std::move(span), std::move(sign), loc);
-    ir::ExprPtr count = binary_i64(ir::Op::FloorDiv, std::move(span), clone(*it.step), loc);
+    ir::ExprPtr span =
+        make_binary(ir::Op::Sub, Scalar::I64, clone(*it.stop), clone(*it.value), loc);
+    span = make_binary(ir::Op::Add, Scalar::I64, std::move(span), clone(*it.step), loc);
+    span = make_binary(ir::Op::Sub, Scalar::I64, std::move(span), std::move(sign), loc);
+    ir::ExprPtr count =
+        make_binary(ir::Op::FloorDiv, Scalar::I64, std::move(span), clone(*it.step), loc);
     return intrinsic_i64("imax", std::move(count), scalar_const(Scalar::I64, 0, 0, loc), loc);
   }
   case Iterable::Kind::Enumerate:
@@ -193,10 +180,12 @@ ir::ExprPtr FunctionTyper::iteration_item(const Iterable &it, const ir::Expr &co
   case Iterable::Kind::Tuple:
     return tuple_index(clone(*it.value), clone(counter), loc);
   case Iterable::Kind::Range:
-    return binary_i64(ir::Op::Add, clone(*it.value),
-                      binary_i64(ir::Op::Mul, clone(counter), clone(*it.step), loc), loc);
+    return make_binary(ir::Op::Add, Scalar::I64, clone(*it.value),
+                       make_binary(ir::Op::Mul, Scalar::I64, clone(counter), clone(*it.step), loc),
+                       loc);
   case Iterable::Kind::Enumerate: {
-    ir::ExprPtr index = binary_i64(ir::Op::Add, clone(*it.start), clone(counter), loc);
+    ir::ExprPtr index =
+        make_binary(ir::Op::Add, Scalar::I64, clone(*it.start), clone(counter), loc);
     ir::ExprPtr item = iteration_item(it.parts[0], counter, loc);
     auto t = make_expr(ir::ExprKind::TupleMake, Type::tuple_of({index->type, item->type}), loc);
     t->args.push_back(std::move(index));

@@ -1,18 +1,11 @@
 // Records (NumPy structured dtypes): fields of record array elements, read and written by name
 // as Numba does (`a[i]['s0']`, `a[i].s0`, `rec = a[i]`, `a[i] = a[j]`).
+#include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
 namespace simt {
 
 namespace {
-
-ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = kind;
-  e->type = std::move(type);
-  e->loc = loc;
-  return e;
-}
 
 std::string field_names(const Record &record) {
   std::string out;

@@ -1,16 +1,10 @@
 // Statements -> ir::Stmt.
+#include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
 namespace simt {
 
 namespace {
-
-ir::Stmt make_stmt(ir::StmtKind kind, ir::Loc loc) {
-  ir::Stmt s;
-  s.kind = kind;
-  s.loc = loc;
-  return s;
-}
 
 bool is_string(const ast::Expr *e) { return e && e->kind == ast::ExprKind::String; }
 

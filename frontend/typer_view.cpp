@@ -1,5 +1,6 @@
 // Array subscripts that make views (partial integer indexing, slices) and stores through them,
 // typed with Numba's layout rules (numba/core/typing/arraydecl.py, get_array_index_type).
+#include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
 #include <limits>
@@ -7,14 +8,6 @@
 namespace simt {
 
 namespace {
-
-ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = kind;
-  e->type = std::move(type);
-  e->loc = loc;
-  return e;
-}
 
 // How one index keeps or drops contiguity: an integer, a slice without or with a step.
 enum class IndexKind : uint8_t { Integer, Slice, SteppedSlice };

@@ -157,7 +157,7 @@ void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items)
       llvm::Value *text = b.CreateSelect(item.value, b.CreateGlobalString("True", "true"),
                                          b.CreateGlobalString("False", "false"));
       b.CreateCall(print_str, {e.env, text});
-    } else if (codegen::scalar_is_float(s)) {
+    } else if (is_float(s)) {
       b.CreateCall(runtime_function(m, "simt_rt_print_f64", void_type, {ptr, b.getDoubleTy()}),
                    {e.env, b.CreateFPExt(item.value, b.getDoubleTy())});
     } else if (codegen::scalar_is_signed(s)) {

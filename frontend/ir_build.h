@@ -1,0 +1,42 @@
+// Small constructors for typed IR nodes, shared by the typer's files.
+#pragma once
+
+#include "frontend/ir.h"
+
+#include <utility>
+
+namespace simt {
+
+inline ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = kind;
+  e->type = std::move(type);
+  e->loc = loc;
+  return e;
+}
+
+// `a op b` on operands already of `type` (see ir.h: casts are explicit).
+inline ir::ExprPtr make_binary(ir::Op op, Scalar type, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
+  auto e = make_expr(ir::ExprKind::Binary, Type::scalar_of(type), loc);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+// A special register read (threadIdx, blockIdx, blockDim, gridDim) of one axis: int32.
+inline ir::ExprPtr make_special(ir::Op op, int axis, ir::Loc loc) {
+  auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);
+  s->op = op;
+  s->index = axis;
+  return s;
+}
+
+inline ir::Stmt make_stmt(ir::StmtKind kind, ir::Loc loc) {
+  ir::Stmt s;
+  s.kind = kind;
+  s.loc = loc;
+  return s;
+}
+
+} // namespace simt
