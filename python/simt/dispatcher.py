@@ -9,6 +9,7 @@ import types as pytypes
 
 import numpy as np
 
+from . import _simt
 from . import types as simt_types
 from .devicearray import DeviceNDArray
 from .errors import CompileError, fault_exception
@@ -26,11 +27,6 @@ kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)
 
 # Threads per block .forall() launches with.
 FORALL_THREADS_PER_BLOCK = 256
-
-
-def _extension():
-    from . import _simt
-    return _simt
 
 
 class _ArgumentWrapper:
@@ -76,7 +72,7 @@ def _type_from_description(desc):
 
 def parse_signature(sig):
     """(argument types, return type) of a signature in any spelling Numba accepts."""
-    args, ret = _extension().parse_signature(signature_text(sig))
+    args, ret = _simt.parse_signature(signature_text(sig))
     return tuple(_type_from_description(a) for a in args), _type_from_description(ret)
 
 
@@ -211,7 +207,7 @@ class Dispatcher:
                 raise TypeError("kernel %s takes %d arguments, %d given in its signature"
                                 % (self.py_func.__name__, self._nparams, len(argtypes)))
             name, source, file, first_line = function_source(self.py_func)
-            kernel = _extension().compile(name, source, file, first_line, id(self.py_func),
+            kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
                                           resolver_for(self.py_func),
                                           signature_text(argtypes),
                                           self._python_error_model())

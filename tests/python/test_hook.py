@@ -1,5 +1,6 @@
 """The import hook, `python3 -m simt run`, the `simt` command and the start-up .pth file."""
 import os
+import shutil
 import textwrap
 
 from conftest import REPO, STAGE, run_python
@@ -88,10 +89,14 @@ def test_the_script_directory_is_importable(tmp_path):
 
 
 def test_simt_command(tmp_path):
-    cli = os.path.join(REPO, "python", "simt-cli")
-    assert os.access(cli, os.X_OK)
-    with open(cli) as f:
+    source = os.path.join(REPO, "python", "simt-cli")
+    assert os.access(source, os.X_OK)
+    with open(source) as f:
         assert f.readline().strip() == "#!/usr/bin/python3"
+    # Run it from a folder of its own, as installed: beside the source package it would import
+    # that (unbuilt) package instead of the staged one.
+    cli = str(tmp_path / "simt")
+    shutil.copy(source, cli)
     proc = run_python([cli, "--version"])
     assert proc.returncode == 0 and proc.stdout.startswith("simt 0.")
     proc = run_python([cli, "debug", "x.py"])
