@@ -701,6 +701,9 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
       raise_on_float_zero_division(e, y);
     return float_binary(e.op, e.type.scalar, x, y);
   }
+  if (e.no_wrap && (e.op == ir::Op::Add || e.op == ir::Op::Mul))
+    return e.op == ir::Op::Add ? b_.CreateAdd(x, y, "", /*HasNUW=*/true, /*HasNSW=*/true)
+                               : b_.CreateMul(x, y, "", /*HasNUW=*/true, /*HasNSW=*/true);
   return int_binary(e.op, e.type.scalar, x, y, e.loc);
 }
 

@@ -147,6 +147,10 @@ struct Expr {
   double float_value = 0; // Const of float type
   int index = -1;         // slot, axis, tuple element, function, shared/local/const array
   std::string name;       // Intrinsic name; String text
+  // Binary Add/Mul on integers that cannot overflow: cuda.grid/gridsize arithmetic, whose bound
+  // the launch checks (fewer than 2**31 threads along each axis). Lets loops over threads
+  // vectorise.
+  bool no_wrap = false;
 };
 
 enum class StmtKind : uint8_t {

@@ -24,6 +24,13 @@ inline ir::ExprPtr make_binary(ir::Op op, Scalar type, ir::ExprPtr a, ir::ExprPt
   return e;
 }
 
+// `a op b` on int32 thread/block indices (see Expr::no_wrap).
+inline ir::ExprPtr make_index_arithmetic(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
+  auto e = make_binary(op, Scalar::I32, std::move(a), std::move(b), loc);
+  e->no_wrap = true;
+  return e;
+}
+
 // A special register read (threadIdx, blockIdx, blockDim, gridDim) of one axis: int32.
 inline ir::ExprPtr make_special(ir::Op op, int axis, ir::Loc loc) {
   auto s = make_expr(ir::ExprKind::Special, Type::scalar_of(Scalar::I32), loc);

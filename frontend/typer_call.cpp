@@ -309,14 +309,13 @@ ir::ExprPtr FunctionTyper::grid(bool size, const ast::Expr &e) {
   std::vector<ir::ExprPtr> axes;
   for (int axis = 0; axis < n; ++axis) {
     if (size) // blockDim * gridDim
-      axes.push_back(make_binary(ir::Op::Mul, Scalar::I32,
-                                 make_special(ir::Op::BlockDim, axis, e.loc),
-                                 make_special(ir::Op::GridDim, axis, e.loc), e.loc));
+      axes.push_back(make_index_arithmetic(ir::Op::Mul, make_special(ir::Op::BlockDim, axis, e.loc),
+                                           make_special(ir::Op::GridDim, axis, e.loc), e.loc));
     else // threadIdx + blockIdx * blockDim
-      axes.push_back(make_binary(
-          ir::Op::Add, Scalar::I32, make_special(ir::Op::ThreadIdx, axis, e.loc),
-          make_binary(ir::Op::Mul, Scalar::I32, make_special(ir::Op::BlockIdx, axis, e.loc),
-                      make_special(ir::Op::BlockDim, axis, e.loc), e.loc),
+      axes.push_back(make_index_arithmetic(
+          ir::Op::Add, make_special(ir::Op::ThreadIdx, axis, e.loc),
+          make_index_arithmetic(ir::Op::Mul, make_special(ir::Op::BlockIdx, axis, e.loc),
+                                make_special(ir::Op::BlockDim, axis, e.loc), e.loc),
           e.loc));
   }
   if (n == 1)

@@ -6,6 +6,7 @@
 #include "sim/worker_pool.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -50,6 +51,15 @@ void validate(const KernelCode &kernel, const LaunchConfig &config) {
   const uint64_t block_limits[3] = {max_block_dim[0], max_block_dim[1], max_block_dim[2]};
   check_dims("block", block, block_limits);
   check_dims("grid", grid, max_grid_dim);
+  // cuda.grid() is int32 arithmetic the compiler may assume does not wrap (ir::Expr::no_wrap).
+  const uint64_t grid_dims[3] = {grid.x, grid.y, grid.z},
+                 block_dims[3] = {block.x, block.y, block.z};
+  for (int i = 0; i < 3; ++i)
+    if (grid_dims[i] * block_dims[i] > uint64_t(INT32_MAX))
+      throw std::invalid_argument(
+          std::string("simt: ") + std::to_string(grid_dims[i] * block_dims[i]) + " threads along " +
+          "xyz"[i] + " (grid " + std::to_string(grid_dims[i]) + " x block " +
+          std::to_string(block_dims[i]) + ") are not supported yet: at most 2**31 - 1");
   if (kernel.static_shared_bytes < 0)
     throw std::invalid_argument("simt: kernel " + kernel.name + " has negative shared memory");
   const uint64_t shared = uint64_t(kernel.static_shared_bytes) + config.dynamic_shared_bytes;

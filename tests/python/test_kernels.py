@@ -264,6 +264,14 @@ def test_bad_launch_configurations_raise_before_running(griddim, blockdim):
     assert not r.any()
 
 
+def test_grids_of_2_to_the_31_threads_along_an_axis_are_refused():
+    # cuda.grid() is int32 arithmetic; simt compiles it assuming it cannot wrap.
+    r = np.zeros(4)
+    with pytest.raises(ValueError, match=r"threads along x \(grid 2097152 x block 1024\) are "
+                                         r"not supported yet: at most 2\*\*31 - 1"):
+        vector_add[2 ** 21, 1024](r, np.ones(4), np.ones(4))
+
+
 def test_index_error_names_the_thread_and_the_line():
     x = np.arange(1.0, 11.0)
     with pytest.raises(IndexError) as info:

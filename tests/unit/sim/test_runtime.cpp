@@ -366,6 +366,9 @@ TEST_CASE("invalid configurations are rejected before anything runs") {
         "simt: grid dimension y=65536 exceeds the limit of 65535");
   CHECK(message(config({2147483648u, 1, 1}, {1, 1, 1})) ==
         "simt: grid dimension x=2147483648 exceeds the limit of 2147483647");
+  CHECK(message(config({2147483647u, 1, 1}, {2, 1, 1})) ==
+        "simt: 4294967294 threads along x (grid 2147483647 x block 2) are not supported yet: at "
+        "most 2**31 - 1");
   CHECK(message(config({1, 1, 1}, {1, 1, 1}, 300000)) ==
         "simt: 300000 bytes of shared memory per block exceeds the limit of 232448");
 }
