@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace simt {
 
@@ -288,6 +289,30 @@ const CudaFunction *find_cuda_function(const std::string &name) {
   auto it = std::find_if(table.begin(), table.end(),
                          [&](const CudaFunction &f) { return f.name == name; });
   return it == table.end() ? nullptr : &*it;
+}
+
+bool is_unsupported_cuda_name(const std::string &name) {
+  static const std::set<std::string> names = {
+      "shfl_sync",   "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",  "all_sync",   "any_sync",
+      "eq_sync",     "ballot_sync",  "match_any_sync", "match_all_sync", "syncwarp",   "activemask",
+      "lanemask_lt", "fp16",         "float16",        "declare_device", "compile_ptx"};
+  if (names.count(name))
+    return true;
+  // CUDA's vector types: float3, int2, uchar4, float32x4, ...
+  static const char *const bases[] = {"char",     "short",     "int",    "long",
+                                      "longlong", "uchar",     "ushort", "uint",
+                                      "ulong",    "ulonglong", "float",  "double"};
+  for (const char *base : bases) {
+    std::string b = base;
+    if (name.size() == b.size() + 1 && name.rfind(b, 0) == 0 && name.back() >= '1' &&
+        name.back() <= '4')
+      return true;
+  }
+  // ... and their Numba spellings: float32x4, uint8x2, ...
+  auto x = name.find('x');
+  Scalar element;
+  return x != std::string::npos && x + 2 == name.size() && name.back() >= '1' &&
+         name.back() <= '4' && parse_scalar_name(name.substr(0, x), element);
 }
 
 bool is_cuda_intrinsic(const std::string &name) {

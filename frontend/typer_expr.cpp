@@ -292,6 +292,8 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
   }
   if (path == "numba.cuda")
     return path_value("cuda");
+  if (owner == "cuda" && is_unsupported_cuda_name(attr))
+    error(loc, "simt: cuda." + attr + " is not supported yet");
   if (!is_known_path(path))
     error(loc, "unknown attribute '" + path + "'");
   return path_value(path);
