@@ -208,9 +208,8 @@ class Dispatcher:
                                 % (self.py_func.__name__, self._nparams, len(argtypes)))
             name, source, file, first_line = function_source(self.py_func)
             kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
-                                          resolver_for(self.py_func),
-                                          signature_text(argtypes),
-                                          self._python_error_model())
+                                   resolver_for(self.py_func), signature_text(argtypes),
+                                   self._python_error_model())
             self.overloads[argtypes] = kernel
         return kernel
 
