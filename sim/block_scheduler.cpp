@@ -2,10 +2,13 @@
 
 #include "sim/launch_state.h"
 #include "sim/stack_pool.h"
+#include "sim/warp.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -47,6 +50,10 @@ void BlockScheduler::start_threads(LaunchState &launch, const ThreadContext &blo
     state.barrier_loc = -1;
     state.barrier_predicate = 0;
     state.print_line.clear();
+    const size_t warp_base = i / 32 * 32;
+    state.lane = uint32_t(i - warp_base);
+    state.warp = std::span<ThreadState>(states_).subspan(warp_base,
+                                                         std::min<size_t>(32, count - warp_base));
   }
 }
 
@@ -133,8 +140,13 @@ void BlockScheduler::run(LaunchState &launch, const ThreadContext &block) {
   start_threads(launch, block,
                 size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]));
   // Every fiber runs to completion: destroying a suspended one would unwind it by exception.
-  while (run_until_parked(launch) > 0)
-    release_barrier(launch);
+  WarpScheduler warps(launch, states_, contexts_);
+  while (run_until_parked(launch) > 0) {
+    if (warps.any_waiting())
+      warps.settle();
+    else
+      release_barrier(launch);
+  }
 }
 
 } // namespace simt::sim
