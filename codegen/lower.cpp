@@ -1069,16 +1069,23 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
 llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
                                               const std::vector<llvm::Value *> &args) {
   using WarpOp = Target::WarpOp;
-  static const std::map<std::string, WarpOp> ops = {
-      {"shfl_sync", WarpOp::ShflIdx},     {"shfl_up_sync", WarpOp::ShflUp},
-      {"shfl_down_sync", WarpOp::ShflDown}, {"shfl_xor_sync", WarpOp::ShflXor},
-      {"all_sync", WarpOp::All},          {"any_sync", WarpOp::Any},
-      {"eq_sync", WarpOp::Eq},            {"ballot_sync", WarpOp::Ballot},
-      {"match_any_sync", WarpOp::MatchAny}, {"match_all_sync", WarpOp::MatchAll},
-      {"syncwarp", WarpOp::SyncWarp}};
+  static const std::map<std::string, WarpOp> ops = {{"shfl_sync", WarpOp::ShflIdx},
+                                                    {"shfl_up_sync", WarpOp::ShflUp},
+                                                    {"shfl_down_sync", WarpOp::ShflDown},
+                                                    {"shfl_xor_sync", WarpOp::ShflXor},
+                                                    {"all_sync", WarpOp::All},
+                                                    {"any_sync", WarpOp::Any},
+                                                    {"eq_sync", WarpOp::Eq},
+                                                    {"ballot_sync", WarpOp::Ballot},
+                                                    {"match_any_sync", WarpOp::MatchAny},
+                                                    {"match_all_sync", WarpOp::MatchAll},
+                                                    {"syncwarp", WarpOp::SyncWarp}};
   const std::string &name = e.name;
-  if (name == "activemask")
-    return target_.active_mask(emitter_);
+  if (name == "activemask") {
+    llvm::Value *mask = target_.active_mask(emitter_, loc(e.loc));
+    check_status();
+    return mask;
+  }
   if (name == "lanemask_lt") // the lanes below this one: (1 << laneid) - 1
     return b_.CreateSub(
         b_.CreateShl(b_.getInt32(1), target_.special_register(emitter_, ir::Op::LaneId, 0)),
@@ -1105,8 +1112,7 @@ llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
   case WarpOp::ShflUp:
   case WarpOp::ShflDown:
   case WarpOp::ShflXor: {
-    llvm::Value *bits =
-        b_.CreateTrunc(result, b_.getIntNTy(value_type->getPrimitiveSizeInBits()));
+    llvm::Value *bits = b_.CreateTrunc(result, b_.getIntNTy(value_type->getPrimitiveSizeInBits()));
     return value_type->isFloatingPointTy() ? b_.CreateBitCast(bits, value_type) : bits;
   }
   case WarpOp::All:

@@ -26,9 +26,9 @@ Scalar exchanged_type(Scalar actual) {
 
 bool is_warp_intrinsic(const std::string &name) {
   static const char *const names[] = {
-      "shfl_sync",      "shfl_up_sync",   "shfl_down_sync", "shfl_xor_sync", "all_sync",
-      "any_sync",       "eq_sync",        "ballot_sync",    "match_any_sync",
-      "match_all_sync", "syncwarp",       "activemask",     "lanemask_lt"};
+      "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",  "all_sync",
+      "any_sync",  "eq_sync",      "ballot_sync",    "match_any_sync", "match_all_sync",
+      "syncwarp",  "activemask",   "lanemask_lt"};
   for (const char *n : names)
     if (name == n)
       return true;

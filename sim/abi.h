@@ -55,6 +55,8 @@ enum class WarpOp : int32_t {
   MatchAny, // match_any_sync: the mask of the lanes whose value equals this lane's
   MatchAll, // match_all_sync: the mask of the lanes taking part when all values are equal, else 0
   SyncWarp, // syncwarp: only waits (the result is 0)
+  // activemask (simt_rt_activemask only): the mask of the lanes waiting at the same activemask
+  ActiveMask,
 };
 
 } // namespace simt::sim
@@ -82,8 +84,11 @@ int32_t simt_rt_syncthreads_reduce(simt::sim::ThreadContext *ctx, int32_t reduct
 // that has exited, or named lanes waiting at another operation or at a barrier.
 uint64_t simt_rt_warp(simt::sim::ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t value,
                       int32_t operand, int32_t loc);
-// cuda.activemask(): the mask of the calling warp's lanes that have not exited.
-uint32_t simt_rt_activemask(simt::sim::ThreadContext *ctx);
+// cuda.activemask(): parks this thread's fiber until no other lane of its warp can move on
+// without it (every lane has exited or waits somewhere and no other warp operation of the warp can
+// complete), then returns the mask of the lanes waiting at this same call of activemask: the
+// lanes a GPU would run converged there.
+uint32_t simt_rt_activemask(simt::sim::ThreadContext *ctx, int32_t loc);
 // print(): each call appends one item (items are separated by spaces); print_end emits the line.
 void simt_rt_print_i64(simt::sim::ThreadContext *ctx, int64_t value);
 void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);

@@ -4,11 +4,9 @@
 #include "sim/stack_pool.h"
 #include "sim/warp.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <new>
-#include <span>
 #include <string>
 #include <utility>
 
@@ -50,10 +48,7 @@ void BlockScheduler::start_threads(LaunchState &launch, const ThreadContext &blo
     state.barrier_loc = -1;
     state.barrier_predicate = 0;
     state.print_line.clear();
-    const size_t warp_base = i / 32 * 32;
-    state.lane = uint32_t(i - warp_base);
-    state.warp = std::span<ThreadState>(states_).subspan(warp_base,
-                                                         std::min<size_t>(32, count - warp_base));
+    state.lane = uint32_t(i % 32);
   }
 }
 

@@ -134,11 +134,11 @@ llvm::Value *HostTarget::warp_op(Emitter &e, WarpOp op, llvm::Value *mask, llvm:
                       {e.env, b.getInt32(int32_t(op)), mask, value, operand, b.getInt32(loc)});
 }
 
-llvm::Value *HostTarget::active_mask(Emitter &e) {
+llvm::Value *HostTarget::active_mask(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  return b.CreateCall(
-      runtime_function(module_of(e), "simt_rt_activemask", b.getInt32Ty(), {b.getPtrTy()}),
-      {e.env});
+  return b.CreateCall(runtime_function(module_of(e), "simt_rt_activemask", b.getInt32Ty(),
+                                       {b.getPtrTy(), b.getInt32Ty()}),
+                      {e.env, b.getInt32(loc)});
 }
 
 void HostTarget::index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,

@@ -7,7 +7,6 @@
 #include <boost/context/fiber.hpp>
 
 #include <cstdint>
-#include <span>
 
 namespace simt::sim {
 
@@ -37,7 +36,6 @@ struct ThreadState {
   int32_t barrier_arrived = 0;   // set on release: the number of parked threads
   PrintLine print_line;          // the print() in progress
   uint32_t lane = 0;             // fiber mode: this thread's lane in its warp
-  std::span<ThreadState> warp;   // fiber mode: the states of this thread's warp, by lane
   WarpArrival warp_arrival;      // the warp operation this thread is parked at
   boost::context::fiber self;    // this thread's fiber, held by the scheduler while it is suspended
   boost::context::fiber scheduler; // the scheduler, held by this thread while it runs

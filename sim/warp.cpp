@@ -56,6 +56,8 @@ const char *warp_op_name(WarpOp op) {
     return "match_all_sync";
   case WarpOp::SyncWarp:
     return "syncwarp";
+  case WarpOp::ActiveMask:
+    return "activemask";
   }
   return "warp operation";
 }
@@ -158,12 +160,38 @@ bool WarpScheduler::try_complete(size_t base, uint32_t lanes, uint32_t first) {
       result = all_equal ? group : 0;
       break;
     case WarpOp::SyncWarp:
+    case WarpOp::ActiveMask:
       break;
     }
     state.warp_arrival.result = result;
     state.phase = Phase::Runnable;
   }
   return true;
+}
+
+bool WarpScheduler::complete_active_masks(size_t base, uint32_t lanes) {
+  bool any = false;
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    ThreadState &state = states_[base + lane];
+    if (state.phase != Phase::WarpParked || state.warp_arrival.op != WarpOp::ActiveMask)
+      continue;
+    uint32_t together = 0;
+    for (uint32_t other = 0; other < lanes; ++other) {
+      const ThreadState &them = states_[base + other];
+      if (them.phase == Phase::WarpParked && them.warp_arrival.op == WarpOp::ActiveMask &&
+          them.warp_arrival.loc == state.warp_arrival.loc)
+        together |= 1u << other;
+    }
+    state.warp_arrival.result = together;
+    any = true;
+  }
+  // Released after all results are known: a released lane no longer counts as waiting.
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    ThreadState &state = states_[base + lane];
+    if (state.phase == Phase::WarpParked && state.warp_arrival.op == WarpOp::ActiveMask)
+      state.phase = Phase::Runnable;
+  }
+  return any;
 }
 
 void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
@@ -179,10 +207,10 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
       continue;
     const ThreadState &state = states_[base + other];
     const ThreadContext &them = contexts_[base + other];
-    const std::string other_name = "lane " + std::to_string(other) + " (thread " +
-                                   triple(them.tid) + ")";
-    const std::string self_name = "lane " + std::to_string(lane) + " (thread " +
-                                  triple(ctx.tid) + ")";
+    const std::string other_name =
+        "lane " + std::to_string(other) + " (thread " + triple(them.tid) + ")";
+    const std::string self_name =
+        "lane " + std::to_string(lane) + " (thread " + triple(ctx.tid) + ")";
     if (state.phase == Phase::Finished) {
       launch_.record_fault(&ctx, "RuntimeError",
                            "simt: lane " + std::to_string(other) + " named in the mask of " + op +
@@ -232,9 +260,17 @@ void WarpScheduler::settle() {
   bool progress = false;
   for (size_t base = 0; base < states_.size(); base += 32) {
     const uint32_t lanes = uint32_t(std::min<size_t>(32, states_.size() - base));
-    for (uint32_t lane = 0; lane < lanes; ++lane)
-      if (states_[base + lane].phase == Phase::WarpParked && try_complete(base, lanes, lane))
-        progress = true;
+    bool warp_progress = false;
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      const ThreadState &state = states_[base + lane];
+      if (state.phase == Phase::WarpParked && state.warp_arrival.op != WarpOp::ActiveMask &&
+          try_complete(base, lanes, lane))
+        warp_progress = true;
+    }
+    // activemask waits while other lanes of its warp can still move on (and maybe join it).
+    if (!warp_progress)
+      warp_progress = complete_active_masks(base, lanes);
+    progress = progress || warp_progress;
   }
   if (progress)
     return;
@@ -244,8 +280,7 @@ void WarpScheduler::settle() {
     if (states_[i].phase != Phase::WarpParked)
       continue;
     const size_t base = i / 32 * 32;
-    report_stuck(base, uint32_t(std::min<size_t>(32, states_.size() - base)),
-                 uint32_t(i - base));
+    report_stuck(base, uint32_t(std::min<size_t>(32, states_.size() - base)), uint32_t(i - base));
     break;
   }
   stop_parked();
@@ -265,9 +300,8 @@ uint64_t simt_rt_warp(ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t va
   const std::string name = simt::sim::warp_op_name(warp_op);
   if (!state.fiber_mode) {
     // The JIT picks fibers for every kernel with a warp operation; anything else is a JIT bug.
-    state.launch->record_fault(ctx, "RuntimeError",
-                               "simt: " + name + " reached in a kernel launched without fibers",
-                               loc);
+    state.launch->record_fault(
+        ctx, "RuntimeError", "simt: " + name + " reached in a kernel launched without fibers", loc);
     return 0;
   }
   if ((mask >> state.lane & 1u) == 0) {
@@ -285,13 +319,11 @@ uint64_t simt_rt_warp(ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t va
   return state.warp_arrival.result;
 }
 
-uint32_t simt_rt_activemask(ThreadContext *ctx) {
+uint32_t simt_rt_activemask(ThreadContext *ctx, int32_t loc) {
+  // The calling lane is in every mask: naming itself passes the check of simt_rt_warp.
   ThreadState &state = simt::sim::thread_state(ctx);
-  uint32_t mask = 0; // fiber mode (the JIT picks it for activemask): the warp's lanes are known
-  for (size_t lane = 0; lane < state.warp.size(); ++lane)
-    if (state.warp[lane].phase != ThreadState::Phase::Finished)
-      mask |= 1u << lane;
-  return mask;
+  return uint32_t(
+      simt_rt_warp(ctx, int32_t(simt::sim::WarpOp::ActiveMask), 1u << state.lane, 0, 0, loc));
 }
 
 } // extern "C"

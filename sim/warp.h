@@ -37,15 +37,19 @@ public:
   // True when some thread is parked at a warp operation.
   bool any_waiting() const;
   // Completes every warp operation whose named lanes have all arrived, making its lanes runnable;
-  // when none can complete (a lane named in a mask exited, waits at another operation or at a
-  // barrier) records the fault that says why. When the launch is stopping, every parked thread is
-  // resumed with its status set, so that it returns.
+  // in a warp where none can, completes its activemask calls. When nothing can complete (a lane
+  // named in a mask exited, waits at another operation or at a barrier) records the fault that
+  // says why. When the launch is stopping, every parked thread is resumed with its status set, so
+  // that it returns.
   void settle();
 
 private:
   // The warp operation of the lanes named by lane `first`'s mask (lanes of the warp starting at
   // state `base`) completes; false when a named lane has not arrived there.
   bool try_complete(size_t base, uint32_t lanes, uint32_t first);
+  // Completes the activemask calls of the warp starting at state `base`; false when there are
+  // none.
+  bool complete_active_masks(size_t base, uint32_t lanes);
   // Records why the warp operation lane `lane` of warp `base` waits at cannot complete.
   void report_stuck(size_t base, uint32_t lanes, uint32_t lane);
   void stop_parked();

@@ -43,8 +43,8 @@ public:
     return external(e, "warp_op", e.b.getInt64Ty(),
                     {e.b.getInt32(int32_t(op)), mask, value, operand, e.b.getInt32(loc)});
   }
-  llvm::Value *active_mask(codegen::Emitter &e) override {
-    return external(e, "active_mask", e.b.getInt32Ty(), {});
+  llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override {
+    return external(e, "active_mask", e.b.getInt32Ty(), {e.b.getInt32(loc)});
   }
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override {
@@ -357,7 +357,7 @@ TEST_CASE("warp intrinsics exchange 64-bit patterns through the target's warp_op
   CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 7, i32 -1, i64 0, i32 0, i32 0)"));
   CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 9, i32 -1, i64 %n8, i32 0, i32 0)"));
   CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 10, i32 -1, i64 0, i32 0, i32 0)"));
-  CHECK(l.has("call i32 @target.active_mask(ptr %env)"));
-  CHECK(l.has("shl i32 1, %")); // lanemask_lt from the lane id
+  CHECK(l.has("call i32 @target.active_mask(ptr %env, i32 0)"));
+  CHECK(l.has("shl i32 1, %"));                // lanemask_lt from the lane id
   CHECK(l.has("call i1 @target.must_return")); // a warp operation can stop the thread
 }

@@ -108,7 +108,8 @@ TEST_CASE("warp collectives mark the kernel (and its callers) as using warps") {
   CHECK(dump.find("@syncwarp(int32(-1))") != std::string::npos);
   CHECK(dump.find("@syncwarp(int32(65535))") != std::string::npos);
   // lanemask_lt is the lane id's arithmetic: no warp collective, no fibers.
-  CHECK_FALSE(compile("def k(x):\n    x[0] = cuda.lanemask_lt()\n", "(uint32[:],)").props.uses_warp);
+  CHECK_FALSE(
+      compile("def k(x):\n    x[0] = cuda.lanemask_lt()\n", "(uint32[:],)").props.uses_warp);
 }
 
 TEST_CASE("warp intrinsic errors name the function and the problem") {
