@@ -91,6 +91,9 @@ private:
   llvm::Value *intrinsic(const ir::Expr &e);
   llvm::Value *cuda_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args,
                               bool &handled);
+  // The warp intrinsics (shuffles, votes, match, syncwarp, activemask, lanemask_lt); null when
+  // `e` is none of them.
+  llvm::Value *warp_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args);
   void raise_on_float_zero_division(const ir::Expr &e, llvm::Value *divisor);
   llvm::Value *call(const ir::Expr &e);
   llvm::Value *memory_array(llvm::Value *data, Scalar dtype, const std::vector<int64_t> &shape);
@@ -1003,6 +1006,10 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
                                               bool &handled) {
   handled = true;
   const std::string &name = e.name;
+  if (llvm::Value *result = warp_intrinsic(e, args))
+    return result;
+  if (name == "syncwarp") // lowered by warp_intrinsic; it has no value
+    return nullptr;
   if (name == "popc")
     return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, args[0]);
   if (name == "brev")
@@ -1056,6 +1063,73 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
   if (name == "this_thread_block") // the group has no run-time state
     return llvm::ConstantStruct::get(llvm::StructType::get(ctx()), {});
   handled = false;
+  return nullptr;
+}
+
+llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
+                                              const std::vector<llvm::Value *> &args) {
+  using WarpOp = Target::WarpOp;
+  static const std::map<std::string, WarpOp> ops = {{"shfl_sync", WarpOp::ShflIdx},
+                                                    {"shfl_up_sync", WarpOp::ShflUp},
+                                                    {"shfl_down_sync", WarpOp::ShflDown},
+                                                    {"shfl_xor_sync", WarpOp::ShflXor},
+                                                    {"all_sync", WarpOp::All},
+                                                    {"any_sync", WarpOp::Any},
+                                                    {"eq_sync", WarpOp::Eq},
+                                                    {"ballot_sync", WarpOp::Ballot},
+                                                    {"match_any_sync", WarpOp::MatchAny},
+                                                    {"match_all_sync", WarpOp::MatchAll},
+                                                    {"syncwarp", WarpOp::SyncWarp}};
+  const std::string &name = e.name;
+  if (name == "activemask") {
+    llvm::Value *mask = target_.active_mask(emitter_, loc(e.loc));
+    check_status();
+    return mask;
+  }
+  if (name == "lanemask_lt") // the lanes below this one: (1 << laneid) - 1
+    return b_.CreateSub(
+        b_.CreateShl(b_.getInt32(1), target_.special_register(emitter_, ir::Op::LaneId, 0)),
+        b_.getInt32(1));
+  auto op = ops.find(name);
+  if (op == ops.end())
+    return nullptr;
+  llvm::Type *i64 = b_.getInt64Ty();
+  // The lane's operand as zero-extended bits: floats travel as their bit patterns.
+  llvm::Value *value = b_.getInt64(0);
+  llvm::Type *value_type = nullptr;
+  if (args.size() > 1) {
+    value_type = args[1]->getType();
+    llvm::Value *bits = args[1];
+    if (value_type->isFloatingPointTy())
+      bits = b_.CreateBitCast(bits, b_.getIntNTy(value_type->getPrimitiveSizeInBits()));
+    value = b_.CreateZExt(bits, i64);
+  }
+  llvm::Value *operand = args.size() > 2 ? args[2] : b_.getInt32(0);
+  llvm::Value *result = target_.warp_op(emitter_, op->second, args[0], value, operand, loc(e.loc));
+  check_status();
+  switch (op->second) {
+  case WarpOp::ShflIdx:
+  case WarpOp::ShflUp:
+  case WarpOp::ShflDown:
+  case WarpOp::ShflXor: {
+    llvm::Value *bits = b_.CreateTrunc(result, b_.getIntNTy(value_type->getPrimitiveSizeInBits()));
+    return value_type->isFloatingPointTy() ? b_.CreateBitCast(bits, value_type) : bits;
+  }
+  case WarpOp::All:
+  case WarpOp::Any:
+  case WarpOp::Eq:
+    return b_.CreateICmpNE(result, b_.getInt64(0));
+  case WarpOp::Ballot:
+  case WarpOp::MatchAny:
+    return b_.CreateTrunc(result, b_.getInt32Ty());
+  case WarpOp::MatchAll: { // (the mask when every lane's value is equal, else 0; whether equal)
+    llvm::Value *tuple = llvm::PoisonValue::get(register_type(ctx(), e.type));
+    tuple = b_.CreateInsertValue(tuple, b_.CreateTrunc(result, b_.getInt32Ty()), {0});
+    return b_.CreateInsertValue(tuple, b_.CreateICmpNE(result, b_.getInt64(0)), {1});
+  }
+  case WarpOp::SyncWarp:
+    return nullptr;
+  }
   return nullptr;
 }
 

@@ -59,6 +59,29 @@ public:
   enum class Reduction : int32_t { Count, And, Or };
   virtual llvm::Value *barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
                                       int32_t loc) = 0;
+  // A warp collective of the lanes named in the i32 `mask` (see sim/abi.h's simt_rt_warp for
+  // what each operation computes): `value` is the lane's operand as i64 bits (a shuffled or
+  // matched value, zero-extended; a vote's predicate as 0/1), `operand` the i32 source lane, delta
+  // or lane mask of a shuffle. Returns the i64 result. The lowering checks `must_return`
+  // afterwards.
+  enum class WarpOp : int32_t {
+    ShflIdx,
+    ShflUp,
+    ShflDown,
+    ShflXor,
+    All,
+    Any,
+    Eq,
+    Ballot,
+    MatchAny,
+    MatchAll,
+    SyncWarp
+  };
+  virtual llvm::Value *warp_op(Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+                               llvm::Value *operand, int32_t loc) = 0;
+  // cuda.activemask(): the i32 mask of the calling warp's lanes that arrive at it together. The
+  // lowering checks `must_return` afterwards.
+  virtual llvm::Value *active_mask(Emitter &e, int32_t loc) = 0;
   // Reports an IndexError for `index` (the index as written) on `axis` of extent `size` (i64).
   virtual void index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                            int32_t loc) = 0;

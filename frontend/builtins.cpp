@@ -292,10 +292,7 @@ const CudaFunction *find_cuda_function(const std::string &name) {
 }
 
 bool is_unsupported_cuda_name(const std::string &name) {
-  static const std::set<std::string> names = {
-      "shfl_sync",   "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",  "all_sync",   "any_sync",
-      "eq_sync",     "ballot_sync",  "match_any_sync", "match_all_sync", "syncwarp",   "activemask",
-      "lanemask_lt", "fp16",         "float16",        "declare_device", "compile_ptx"};
+  static const std::set<std::string> names = {"fp16", "float16", "declare_device", "compile_ptx"};
   if (names.count(name))
     return true;
   // CUDA's vector types: float3, int2, uchar4, float32x4, ...
@@ -319,7 +316,7 @@ bool is_cuda_intrinsic(const std::string &name) {
   static const char *const names[] = {
       "selp",      "threadfence", "threadfence_block",    "threadfence_system",
       "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid"};
-  return find_cuda_function(name) ||
+  return find_cuda_function(name) || is_warp_intrinsic(name) ||
          std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 

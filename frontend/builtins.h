@@ -45,10 +45,14 @@ struct CudaFunction {
 };
 const CudaFunction *find_cuda_function(const std::string &name);
 // Any other cuda.<name> a kernel may name (typer_cuda.cpp types the calls): the table above,
-// selp, the fences, nanosleep, cg.this_thread_block (and cg.this_grid, not supported yet).
+// selp, the fences, nanosleep, the warp intrinsics, cg.this_thread_block (and cg.this_grid, not
+// supported yet).
 bool is_cuda_intrinsic(const std::string &name);
-// Kernel-side names of Numba's cuda module that simt does not implement yet (warp intrinsics,
-// float16, vector types): naming one is a "not supported yet" error, not an unknown name.
+// The warp intrinsics (typer_warp.cpp): shfl_sync, shfl_up/down/xor_sync, all/any/eq/ballot_sync,
+// match_any/all_sync, syncwarp, activemask, lanemask_lt.
+bool is_warp_intrinsic(const std::string &name);
+// Kernel-side names of Numba's cuda module that simt does not implement yet (float16, vector
+// types): naming one is a "not supported yet" error, not an unknown name.
 bool is_unsupported_cuda_name(const std::string &name);
 
 // Python's builtin exception classes a kernel may raise.

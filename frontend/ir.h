@@ -80,6 +80,11 @@ enum class ExprKind : uint8_t {
 //   threadfence threadfence_block threadfence_system (no args -> none): sequentially consistent
 //   fences; nanosleep (uint32 -> none): no effect on the simulator
 //   this_thread_block (no args -> ThreadBlock): the thread block group (a simt extension)
+// Warp intrinsics (the first argument is the int32 mask of the lanes taking part):
+//   shfl_sync shfl_up_sync shfl_down_sync shfl_xor_sync (mask, T value, int32 lane/delta/lane
+//   mask -> T; T in int32 int64 float32 float64), all_sync any_sync eq_sync (mask, bool -> bool),
+//   ballot_sync (mask, bool -> int32), match_any_sync (mask, T -> int32), match_all_sync (mask,
+//   T -> Tuple(int32, bool)), syncwarp (mask -> none), activemask lanemask_lt (-> uint32)
 
 enum class Op : uint8_t {
   None,
@@ -215,6 +220,7 @@ struct Properties {
   bool uses_shared = false;
   bool uses_atomics = false;
   bool uses_print = false;
+  bool uses_warp = false; // a warp collective (shuffle, vote, match, syncwarp) or activemask
 };
 
 struct Function {

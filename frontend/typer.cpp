@@ -288,6 +288,7 @@ void FunctionTyper::merge_props(const ir::Properties &p) {
   fn_.props.uses_shared |= p.uses_shared;
   fn_.props.uses_atomics |= p.uses_atomics;
   fn_.props.uses_print |= p.uses_print;
+  fn_.props.uses_warp |= p.uses_warp;
 }
 
 } // namespace simt

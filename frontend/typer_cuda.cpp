@@ -55,6 +55,8 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
   }
   if (name == "selp")
     return expr_value(selp(e));
+  if (is_warp_intrinsic(name))
+    return call_warp_intrinsic(name, e);
   if (name == "threadfence" || name == "threadfence_block" || name == "threadfence_system" ||
       name == "nanosleep") {
     auto args = positional_args(e, full, name == "nanosleep" ? 1 : 0);

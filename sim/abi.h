@@ -42,6 +42,23 @@ struct ThreadContext {
 //       ctx->status becomes non-zero.
 using KernelEntry = void (*)(void **args, ThreadContext *ctx);
 
+// The operations of simt_rt_warp (the codes of codegen::Target::WarpOp).
+enum class WarpOp : int32_t {
+  ShflIdx,  // shfl_sync: the value of lane operand % 32
+  ShflUp,   // shfl_up_sync: of lane - operand % 32, or the own value below lane 0
+  ShflDown, // shfl_down_sync: of lane + operand % 32, or the own value above lane 31
+  ShflXor,  // shfl_xor_sync: of lane ^ operand % 32
+  All,      // all_sync: 1 when every value (predicate) is non-zero
+  Any,      // any_sync: 1 when some value is non-zero
+  Eq,       // eq_sync: 1 when the values are all zero or all non-zero
+  Ballot,   // ballot_sync: the mask of the lanes whose value is non-zero
+  MatchAny, // match_any_sync: the mask of the lanes whose value equals this lane's
+  MatchAll, // match_all_sync: the mask of the lanes taking part when all values are equal, else 0
+  SyncWarp, // syncwarp: only waits (the result is 0)
+  // activemask (simt_rt_activemask only): the mask of the lanes waiting at the same activemask
+  ActiveMask,
+};
+
 } // namespace simt::sim
 
 // Runtime functions called from JIT code. `loc` indexes KernelCode::locations.
@@ -59,6 +76,19 @@ void simt_rt_syncthreads(simt::sim::ThreadContext *ctx, int32_t loc);
 // non-zero (1) or any is (2). Threads that have returned take no part.
 int32_t simt_rt_syncthreads_reduce(simt::sim::ThreadContext *ctx, int32_t reduction,
                                    int32_t predicate, int32_t loc);
+// A warp operation `op` (a WarpOp) of the lanes named in `mask`, which must include the calling
+// lane: parks this thread's fiber until every named lane of its warp arrives at the same
+// operation with the same mask, then returns the operation's result. `value` is the lane's
+// operand as zero-extended bits (a vote's predicate as 0/1), `operand` a shuffle's source lane,
+// delta or lane mask. Faults (and returns 0) on a mask without the calling lane, a named lane
+// that has exited, or named lanes waiting at another operation or at a barrier.
+uint64_t simt_rt_warp(simt::sim::ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t value,
+                      int32_t operand, int32_t loc);
+// cuda.activemask(): parks this thread's fiber until no other lane of its warp can move on
+// without it (every lane has exited or waits somewhere and no other warp operation of the warp can
+// complete), then returns the mask of the lanes waiting at this same call of activemask: the
+// lanes a GPU would run converged there.
+uint32_t simt_rt_activemask(simt::sim::ThreadContext *ctx, int32_t loc);
 // print(): each call appends one item (items are separated by spaces); print_end emits the line.
 void simt_rt_print_i64(simt::sim::ThreadContext *ctx, int64_t value);
 void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);

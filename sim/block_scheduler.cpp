@@ -2,6 +2,7 @@
 
 #include "sim/launch_state.h"
 #include "sim/stack_pool.h"
+#include "sim/warp.h"
 
 #include <cstdio>
 #include <memory>
@@ -47,6 +48,7 @@ void BlockScheduler::start_threads(LaunchState &launch, const ThreadContext &blo
     state.barrier_loc = -1;
     state.barrier_predicate = 0;
     state.print_line.clear();
+    state.lane = uint32_t(i % 32);
   }
 }
 
@@ -133,8 +135,13 @@ void BlockScheduler::run(LaunchState &launch, const ThreadContext &block) {
   start_threads(launch, block,
                 size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]));
   // Every fiber runs to completion: destroying a suspended one would unwind it by exception.
-  while (run_until_parked(launch) > 0)
-    release_barrier(launch);
+  WarpScheduler warps(launch, states_, contexts_);
+  while (run_until_parked(launch) > 0) {
+    if (warps.any_waiting())
+      warps.settle();
+    else
+      release_barrier(launch);
+  }
 }
 
 } // namespace simt::sim

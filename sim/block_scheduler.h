@@ -1,5 +1,6 @@
 // Runs one block in fiber mode: one fiber per thread, resumed round-robin until each parks at a
-// barrier or finishes; a barrier releases once every live thread waits at the same call site.
+// barrier or a warp operation, or finishes; a barrier releases once every live thread waits at
+// the same call site, a warp operation once the lanes of its mask have arrived (sim/warp.h).
 #pragma once
 
 #include "sim/abi.h"

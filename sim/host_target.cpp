@@ -18,6 +18,14 @@ using codegen::Emitter;
 std::string thread_entry_name(const std::string &symbol) { return symbol + ".thread"; }
 std::string block_entry_name(const std::string &symbol) { return symbol + ".block"; }
 
+bool needs_fibers(const ir::Properties &props) { return props.uses_barrier || props.uses_warp; }
+
+static_assert(int(codegen::Target::WarpOp::ShflIdx) == int(WarpOp::ShflIdx) &&
+                  int(codegen::Target::WarpOp::ShflXor) == int(WarpOp::ShflXor) &&
+                  int(codegen::Target::WarpOp::Ballot) == int(WarpOp::Ballot) &&
+                  int(codegen::Target::WarpOp::SyncWarp) == int(WarpOp::SyncWarp),
+              "the Target's warp operation codes are the runtime's");
+
 namespace {
 
 llvm::Value *field_address(llvm::IRBuilderBase &b, llvm::Value *ctx, size_t offset) {
@@ -115,6 +123,22 @@ llvm::Value *HostTarget::barrier_reduce(Emitter &e, Reduction reduction, llvm::V
       runtime_function(module_of(e), "simt_rt_syncthreads_reduce", b.getInt32Ty(),
                        {b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty()}),
       {e.env, b.getInt32(int32_t(reduction)), predicate, b.getInt32(loc)});
+}
+
+llvm::Value *HostTarget::warp_op(Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+                                 llvm::Value *operand, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  return b.CreateCall(runtime_function(module_of(e), "simt_rt_warp", b.getInt64Ty(),
+                                       {b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(),
+                                        b.getInt64Ty(), b.getInt32Ty(), b.getInt32Ty()}),
+                      {e.env, b.getInt32(int32_t(op)), mask, value, operand, b.getInt32(loc)});
+}
+
+llvm::Value *HostTarget::active_mask(Emitter &e, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  return b.CreateCall(runtime_function(module_of(e), "simt_rt_activemask", b.getInt32Ty(),
+                                       {b.getPtrTy(), b.getInt32Ty()}),
+                      {e.env, b.getInt32(loc)});
 }
 
 void HostTarget::index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
@@ -312,7 +336,7 @@ void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
   const ir::Function &kernel = ir_module.kernel();
   // One entry point per kernel: code generation is half of the compile time, and a flat kernel's
   // thread body is only ever reached through the block loop.
-  if (!ir_module.props.uses_barrier) {
+  if (!needs_fibers(ir_module.props)) {
     emit_block_entry(module, body, kernel, block_entry_name(symbol));
     return;
   }

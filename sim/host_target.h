@@ -10,6 +10,9 @@ namespace simt::sim {
 // Entry point names for the kernel whose module-unique symbol is `symbol`.
 std::string thread_entry_name(const std::string &symbol);
 std::string block_entry_name(const std::string &symbol);
+// Whether a kernel with these properties runs its threads as fibers (a barrier or a warp
+// operation is reachable) rather than as a flat loop.
+bool needs_fibers(const ir::Properties &props);
 
 class HostTarget final : public codegen::Target {
 public:
@@ -25,6 +28,9 @@ public:
   void barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *barrier_reduce(codegen::Emitter &e, Reduction reduction, llvm::Value *predicate,
                               int32_t loc) override;
+  llvm::Value *warp_op(codegen::Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+                       llvm::Value *operand, int32_t loc) override;
+  llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override;
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override;
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,

@@ -54,7 +54,7 @@ public:
   KernelCode compile(const ir::Module &module) {
     auto ctx = std::make_unique<llvm::LLVMContext>();
     codegen::LoweredModule lowered = lower_unoptimised(module, *ctx);
-    const bool fibers = module.props.uses_barrier;
+    const bool fibers = needs_fibers(module.props);
     auto entry_name = [&](const std::string &symbol) {
       return fibers ? thread_entry_name(symbol) : block_entry_name(symbol);
     };
@@ -126,6 +126,8 @@ private:
     add("simt_rt_raise", &simt_rt_raise);
     add("simt_rt_syncthreads", &simt_rt_syncthreads);
     add("simt_rt_syncthreads_reduce", &simt_rt_syncthreads_reduce);
+    add("simt_rt_warp", &simt_rt_warp);
+    add("simt_rt_activemask", &simt_rt_activemask);
     add("simt_rt_print_i64", &simt_rt_print_i64);
     add("simt_rt_print_u64", &simt_rt_print_u64);
     add("simt_rt_print_f64", &simt_rt_print_f64);

@@ -12,8 +12,19 @@ namespace simt::sim {
 
 class LaunchState;
 
+// What a lane parked at a warp operation deposits for the other lanes, and gets back.
+struct WarpArrival {
+  WarpOp op = WarpOp::SyncWarp;
+  uint32_t mask = 0;
+  int32_t loc = -1;
+  int32_t operand = 0; // a shuffle's source lane, delta or lane mask
+  uint64_t value = 0;  // the lane's value as bits, or its predicate
+  uint64_t result = 0; // set when the operation completes
+};
+
 struct ThreadState {
-  enum class Phase : uint8_t { NotStarted, Runnable, Parked, Finished };
+  // Parked: at a barrier (syncthreads); WarpParked: at a warp operation.
+  enum class Phase : uint8_t { NotStarted, Runnable, Parked, WarpParked, Finished };
 
   LaunchState *launch = nullptr;
   // True when this thread runs on its own fiber and may park at a barrier.
@@ -24,6 +35,8 @@ struct ThreadState {
   int32_t barrier_count = 0;     // set on release: the non-zero predicates of the parked threads
   int32_t barrier_arrived = 0;   // set on release: the number of parked threads
   PrintLine print_line;          // the print() in progress
+  uint32_t lane = 0;             // fiber mode: this thread's lane in its warp
+  WarpArrival warp_arrival;      // the warp operation this thread is parked at
   boost::context::fiber self;    // this thread's fiber, held by the scheduler while it is suspended
   boost::context::fiber scheduler; // the scheduler, held by this thread while it runs
 };

@@ -38,6 +38,14 @@ public:
     return external(e, "barrier_reduce", e.b.getInt32Ty(),
                     {e.b.getInt32(int32_t(reduction)), predicate, e.b.getInt32(loc)});
   }
+  llvm::Value *warp_op(codegen::Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+                       llvm::Value *operand, int32_t loc) override {
+    return external(e, "warp_op", e.b.getInt64Ty(),
+                    {e.b.getInt32(int32_t(op)), mask, value, operand, e.b.getInt32(loc)});
+  }
+  llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override {
+    return external(e, "active_mask", e.b.getInt32Ty(), {e.b.getInt32(loc)});
+  }
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override {
     external(e, "index_error", e.b.getVoidTy(),
@@ -317,4 +325,39 @@ TEST_CASE("record fields load and store at their offsets; whole records copy") {
   CHECK(l.has("store double"));
   CHECK(l.has("call void @llvm.memmove.p0.p0.i64(ptr align 1 "));
   CHECK(l.has("load i8, ptr %a, align 1"));
+}
+
+TEST_CASE("warp intrinsics exchange 64-bit patterns through the target's warp_op") {
+  FunctionBuilder k("warps", true);
+  int x = k.param("x", f32());
+  int n = k.param("n", i64());
+  int y = k.var("y", f32());
+  int m = k.var("m", i64());
+  int p = k.var("p", boolean());
+  int b = k.var("b", i32());
+  int t = k.var("t", Type::tuple_of({i32(), boolean()}));
+  int a = k.var("a", u32());
+  auto full = [] { return int_const(-1, i32()); };
+  k.f.body = block(
+      assign(y, intrinsic("shfl_down_sync", f32(), list(full(), k.get(x), int_const(16, i32())))),
+      assign(m, intrinsic("shfl_xor_sync", i64(), list(full(), k.get(n), int_const(1, i32())))),
+      assign(p, intrinsic("all_sync", boolean(), list(full(), bool_const(true)))),
+      assign(b, intrinsic("ballot_sync", i32(), list(full(), bool_const(false)))),
+      assign(t, intrinsic("match_all_sync", Type::tuple_of({i32(), boolean()}),
+                          list(full(), k.get(n)))),
+      eval(intrinsic("syncwarp", Type::none(), list(full()))),
+      assign(a, intrinsic("activemask", u32(), {})),
+      assign(a, intrinsic("lanemask_lt", u32(), {})));
+  Lowered l(module_of(std::move(k.f)));
+  // float32 travels as its bits, zero-extended; the result is truncated and cast back.
+  CHECK(l.has("bitcast float %x3 to i32"));
+  CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 2, i32 -1, i64 %"));
+  CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 3, i32 -1, i64 %n4, i32 1, i32 0)"));
+  CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 4, i32 -1, i64 1, i32 0, i32 0)"));
+  CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 7, i32 -1, i64 0, i32 0, i32 0)"));
+  CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 9, i32 -1, i64 %n8, i32 0, i32 0)"));
+  CHECK(l.has("call i64 @target.warp_op(ptr %env, i32 10, i32 -1, i64 0, i32 0, i32 0)"));
+  CHECK(l.has("call i32 @target.active_mask(ptr %env, i32 0)"));
+  CHECK(l.has("shl i32 1, %"));                // lanemask_lt from the lane id
+  CHECK(l.has("call i1 @target.must_return")); // a warp operation can stop the thread
 }
