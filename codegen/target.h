@@ -59,6 +59,9 @@ public:
   enum class Reduction : int32_t { Count, And, Or };
   virtual llvm::Value *barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
                                       int32_t loc) = 0;
+  // cuda.cg.this_grid().sync(): the grid-wide barrier of a cooperative launch. The lowering
+  // checks `must_return` afterwards.
+  virtual void grid_barrier(Emitter &e, int32_t loc) = 0;
   // Reports an IndexError for `index` (the index as written) on `axis` of extent `size` (i64).
   virtual void index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                            int32_t loc) = 0;

@@ -45,7 +45,7 @@ struct CudaFunction {
 };
 const CudaFunction *find_cuda_function(const std::string &name);
 // Any other cuda.<name> a kernel may name (typer_cuda.cpp types the calls): the table above,
-// selp, the fences, nanosleep, cg.this_thread_block (and cg.this_grid, not supported yet).
+// selp, the fences, nanosleep, cg.this_thread_block, cg.this_grid.
 bool is_cuda_intrinsic(const std::string &name);
 // Kernel-side names of Numba's cuda module that simt does not implement yet (warp intrinsics,
 // float16, vector types): naming one is a "not supported yet" error, not an unknown name.

@@ -80,6 +80,9 @@ enum class ExprKind : uint8_t {
 //   threadfence threadfence_block threadfence_system (no args -> none): sequentially consistent
 //   fences; nanosleep (uint32 -> none): no effect on the simulator
 //   this_thread_block (no args -> ThreadBlock): the thread block group (a simt extension)
+//   this_grid (no args -> GridGroup): the grid group of a cooperative launch
+//   grid_sync (no args -> int32, always 0 as Numba's GridGroup.sync()): parks the thread until
+//   every live thread of the grid arrives
 
 enum class Op : uint8_t {
   None,
@@ -212,6 +215,9 @@ struct ConstArrayDecl {
 // What a kernel uses, computed once, so a backend picks its cheapest correct strategy.
 struct Properties {
   bool uses_barrier = false;
+  // A grid-wide barrier (cuda.cg.this_grid().sync()) is reachable: the kernel is launched
+  // cooperatively. Implies uses_barrier (its threads run as fibers).
+  bool uses_grid_sync = false;
   bool uses_shared = false;
   bool uses_atomics = false;
   bool uses_print = false;

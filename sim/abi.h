@@ -59,6 +59,9 @@ void simt_rt_syncthreads(simt::sim::ThreadContext *ctx, int32_t loc);
 // non-zero (1) or any is (2). Threads that have returned take no part.
 int32_t simt_rt_syncthreads_reduce(simt::sim::ThreadContext *ctx, int32_t reduction,
                                    int32_t predicate, int32_t loc);
+// cuda.cg.this_grid().sync(): parks this thread's fiber until every live thread of the grid
+// arrives (cooperative launches only, see sim/grid_scheduler.h).
+void simt_rt_grid_sync(simt::sim::ThreadContext *ctx, int32_t loc);
 // print(): each call appends one item (items are separated by spaces); print_end emits the line.
 void simt_rt_print_i64(simt::sim::ThreadContext *ctx, int64_t value);
 void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);

@@ -25,6 +25,7 @@ public:
   void barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *barrier_reduce(codegen::Emitter &e, Reduction reduction, llvm::Value *predicate,
                               int32_t loc) override;
+  void grid_barrier(codegen::Emitter &e, int32_t loc) override;
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override;
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,

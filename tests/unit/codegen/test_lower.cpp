@@ -38,6 +38,9 @@ public:
     return external(e, "barrier_reduce", e.b.getInt32Ty(),
                     {e.b.getInt32(int32_t(reduction)), predicate, e.b.getInt32(loc)});
   }
+  void grid_barrier(codegen::Emitter &e, int32_t loc) override {
+    external(e, "grid_barrier", e.b.getVoidTy(), {e.b.getInt32(loc)});
+  }
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override {
     external(e, "index_error", e.b.getVoidTy(),
