@@ -1,6 +1,7 @@
 #include "sim/grid_scheduler.h"
 
 #include "sim/block_scheduler.h"
+#include "sim/stack_pool.h"
 #include "sim/thread_state.h"
 #include "sim/worker_pool.h"
 
@@ -47,6 +48,13 @@ public:
         live_(launch.block_count * threads_per_block_) {}
 
   void work() override {
+    run_blocks();
+    // Keep what an ordinary block may need (1024 threads), not this grid's share of stacks.
+    StackPool::for_this_thread().trim(1024);
+  }
+
+private:
+  void run_blocks() {
     std::vector<std::unique_ptr<ResidentBlock>> mine;
     uint64_t generation;
     {
@@ -70,7 +78,6 @@ public:
     }
   }
 
-private:
   std::unique_ptr<ResidentBlock> resident_block(uint64_t index) {
     const Dim3 &grid = launch_.config.grid, &block = launch_.config.block;
     auto resident = std::make_unique<ResidentBlock>();

@@ -65,6 +65,6 @@ unsigned worker_count();
 // max_cooperative_threads threads in all (each keeps a fiber stack while the grid runs).
 uint64_t max_cooperative_blocks(const KernelCode &kernel, const Dim3 &block,
                                 uint64_t dynamic_shared_bytes);
-inline constexpr uint64_t max_cooperative_threads = 16384;
+inline constexpr uint64_t max_cooperative_threads = 8192;
 
 } // namespace simt::sim

@@ -98,11 +98,11 @@ def test_max_cooperative_grid_blocks_and_the_too_large_launch():
     kernel = only_overload(two_phase)
     sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
     # Compute capability 8.0: 32 blocks, 64 warps and 164 KiB of shared memory per multiprocessor,
-    # and at most 16384 resident threads on the simulator.
-    assert kernel.max_cooperative_grid_blocks(32) == min(32 * sms, 512)
-    assert kernel.max_cooperative_grid_blocks((16, 16)) == min(8 * sms, 64)
-    assert kernel.max_cooperative_grid_blocks([32, 32, 1]) == min(2 * sms, 16)
-    assert kernel.max_cooperative_grid_blocks(32, 80 * 1024) == min(2 * sms, 512)
+    # and at most 8192 resident threads on the simulator.
+    assert kernel.max_cooperative_grid_blocks(32) == min(32 * sms, 256)
+    assert kernel.max_cooperative_grid_blocks((16, 16)) == min(8 * sms, 32)
+    assert kernel.max_cooperative_grid_blocks([32, 32, 1]) == min(2 * sms, 8)
+    assert kernel.max_cooperative_grid_blocks(32, 80 * 1024) == min(2 * sms, 256)
     limit = kernel.max_cooperative_grid_blocks(64)
     n = (limit + 1) * 64
     with pytest.raises(ValueError) as error:

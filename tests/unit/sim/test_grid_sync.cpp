@@ -3,6 +3,7 @@
 // again with one worker and with four.
 #include "sim/abi.h"
 #include "sim/launch.h"
+#include "sim/stack_pool.h"
 
 #include <doctest/doctest.h>
 
@@ -209,11 +210,11 @@ TEST_CASE("cooperative: the resident block limit follows the simulated multiproc
   const uint64_t sms = worker_count();
   // 32 blocks per multiprocessor at most, 64 warps, 164 KiB of shared memory (1 KiB reserved per
   // block), and max_cooperative_threads threads in all.
-  CHECK(max_cooperative_blocks(code, {32}, 0) == std::min<uint64_t>(32 * sms, 512));
-  CHECK(max_cooperative_blocks(code, {256}, 0) == std::min<uint64_t>(8 * sms, 64));
-  CHECK(max_cooperative_blocks(code, {16, 16, 4}, 0) == std::min<uint64_t>(2 * sms, 16));
-  CHECK(max_cooperative_blocks(code, {33}, 0) == std::min<uint64_t>(32 * sms, 496));
-  CHECK(max_cooperative_blocks(code, {32}, 40 * 1024) == std::min<uint64_t>(4 * sms, 512));
+  CHECK(max_cooperative_blocks(code, {32}, 0) == std::min<uint64_t>(32 * sms, 256));
+  CHECK(max_cooperative_blocks(code, {256}, 0) == std::min<uint64_t>(8 * sms, 32));
+  CHECK(max_cooperative_blocks(code, {16, 16, 4}, 0) == std::min<uint64_t>(2 * sms, 8));
+  CHECK(max_cooperative_blocks(code, {33}, 0) == std::min<uint64_t>(32 * sms, 248));
+  CHECK(max_cooperative_blocks(code, {32}, 40 * 1024) == std::min<uint64_t>(4 * sms, 256));
   CHECK(max_cooperative_blocks(cooperative_kernel(one_grid_sync, 82 * 1024), {32}, 0) == sms);
 }
 
@@ -231,4 +232,21 @@ TEST_CASE("cooperative: a grid larger than can be resident is refused before it 
               std::to_string(limit + 1) + " blocks exceed the " + std::to_string(limit) +
               " blocks of 128 threads that can be (see max_cooperative_grid_blocks)");
   }
+}
+
+TEST_CASE("cooperative: workers keep no more fiber stacks than an ordinary block needs") {
+  StackPool pool;
+  std::vector<boost::context::stack_context> stacks(5);
+  for (auto &stack : stacks)
+    stack = pool.allocate();
+  for (auto &stack : stacks)
+    pool.deallocate(stack);
+  pool.trim(2);
+  CHECK(pool.cached() == 2);
+
+  // With one worker (SIMT_THREADS=1) the launching thread runs all 2048 fibers itself.
+  std::atomic<int> passed{0};
+  void *args[] = {&passed};
+  REQUIRE_FALSE(launch(cooperative_kernel(early_exit), config({32, 1, 1}, {64}), args));
+  CHECK(StackPool::for_this_thread().cached() <= 1024);
 }
