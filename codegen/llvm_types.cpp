@@ -27,6 +27,7 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
     return llvm::StructType::get(ctx, elems);
   }
   case Type::Kind::ThreadBlock:
+  case Type::Kind::GridGroup:
     return llvm::StructType::get(ctx);
   }
   throw std::logic_error("simt: unknown type kind");

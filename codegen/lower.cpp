@@ -225,7 +225,7 @@ private:
         return true;
       break;
     case ir::ExprKind::Intrinsic:
-      if (e.name.rfind("syncthreads_", 0) == 0)
+      if (e.name.rfind("syncthreads_", 0) == 0 || e.name == "grid_sync")
         return true;
       break;
     default:
@@ -1060,8 +1060,13 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
   }
   if (name == "nanosleep") // threads of a block interleave only at barriers: nothing to wait for
     return nullptr;
-  if (name == "this_thread_block") // the group has no run-time state
+  if (name == "this_thread_block" || name == "this_grid") // the groups have no run-time state
     return llvm::ConstantStruct::get(llvm::StructType::get(ctx()), {});
+  if (name == "grid_sync") {
+    target_.grid_barrier(emitter_, loc(e.loc));
+    check_status();
+    return b_.getInt32(0);
+  }
   handled = false;
   return nullptr;
 }

@@ -82,6 +82,9 @@ public:
   // cuda.activemask(): the i32 mask of the calling warp's lanes that arrive at it together. The
   // lowering checks `must_return` afterwards.
   virtual llvm::Value *active_mask(Emitter &e, int32_t loc) = 0;
+  // cuda.cg.this_grid().sync(): the grid-wide barrier of a cooperative launch. The lowering
+  // checks `must_return` afterwards.
+  virtual void grid_barrier(Emitter &e, int32_t loc) = 0;
   // Reports an IndexError for `index` (the index as written) on `axis` of extent `size` (i64).
   virtual void index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                            int32_t loc) = 0;

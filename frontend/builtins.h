@@ -45,8 +45,7 @@ struct CudaFunction {
 };
 const CudaFunction *find_cuda_function(const std::string &name);
 // Any other cuda.<name> a kernel may name (typer_cuda.cpp types the calls): the table above,
-// selp, the fences, nanosleep, the warp intrinsics, cg.this_thread_block (and cg.this_grid, not
-// supported yet).
+// selp, the fences, nanosleep, the warp intrinsics, cg.this_thread_block, cg.this_grid.
 bool is_cuda_intrinsic(const std::string &name);
 // The warp intrinsics (typer_warp.cpp): shfl_sync, shfl_up/down/xor_sync, all/any/eq/ballot_sync,
 // match_any/all_sync, syncwarp, activemask, lanemask_lt.

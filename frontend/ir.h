@@ -85,6 +85,9 @@ enum class ExprKind : uint8_t {
 //   mask -> T; T in int32 int64 float32 float64), all_sync any_sync eq_sync (mask, bool -> bool),
 //   ballot_sync (mask, bool -> int32), match_any_sync (mask, T -> int32), match_all_sync (mask,
 //   T -> Tuple(int32, bool)), syncwarp (mask -> none), activemask lanemask_lt (-> uint32)
+//   this_grid (no args -> GridGroup): the grid group of a cooperative launch
+//   grid_sync (no args -> int32, always 0 as Numba's GridGroup.sync()): parks the thread until
+//   every live thread of the grid arrives
 
 enum class Op : uint8_t {
   None,
@@ -217,6 +220,9 @@ struct ConstArrayDecl {
 // What a kernel uses, computed once, so a backend picks its cheapest correct strategy.
 struct Properties {
   bool uses_barrier = false;
+  // A grid-wide barrier (cuda.cg.this_grid().sync()) is reachable: the kernel is launched
+  // cooperatively. Implies uses_barrier (its threads run as fibers).
+  bool uses_grid_sync = false;
   bool uses_shared = false;
   bool uses_atomics = false;
   bool uses_print = false;

@@ -155,6 +155,8 @@ private:
       out_ << " uses";
       if (p.uses_barrier)
         out_ << " barrier";
+      if (p.uses_grid_sync)
+        out_ << " grid_sync";
       if (p.uses_shared)
         out_ << " shared";
       if (p.uses_atomics)

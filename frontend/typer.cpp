@@ -172,8 +172,8 @@ ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) const {
     return scalar_const(Scalar::Bool, !e->type.elems.empty(), 0, e->loc);
   if (e->type.is_none())
     return scalar_const(Scalar::Bool, 0, 0, e->loc);
-  if (e->type.is_thread_block())
-    error(e->loc, "simt: the truth value of a ThreadBlock is not supported");
+  if (e->type.is_thread_block() || e->type.is_grid_group())
+    error(e->loc, "simt: the truth value of a " + e->type.str() + " is not supported");
   if (!e->type.is_scalar())
     error(e->loc, "the truth value of an array is ambiguous");
   return cast(std::move(e), Type::scalar_of(Scalar::Bool));
@@ -285,6 +285,7 @@ int FunctionTyper::new_temp(const Type &type) {
 
 void FunctionTyper::merge_props(const ir::Properties &p) {
   fn_.props.uses_barrier |= p.uses_barrier;
+  fn_.props.uses_grid_sync |= p.uses_grid_sync;
   fn_.props.uses_shared |= p.uses_shared;
   fn_.props.uses_atomics |= p.uses_atomics;
   fn_.props.uses_print |= p.uses_print;

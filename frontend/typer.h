@@ -120,6 +120,7 @@ private:
   ir::ExprPtr selp(const ast::Expr &e);
   Value thread_block_attribute(const std::string &attr, ir::Loc loc);
   Value call_warp_intrinsic(const std::string &name, const ast::Expr &e); // typer_warp.cpp
+  Value grid_group_attribute(const std::string &attr, ir::Loc loc);
   std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,
                                            const std::vector<std::string> &params, size_t required);

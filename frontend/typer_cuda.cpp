@@ -1,11 +1,16 @@
 // CUDA intrinsics beyond the thread indexing and memory (cuda.popc, cuda.selp, cuda.threadfence,
-// cuda.syncthreads_count, ...) and the thread block group cuda.cg.this_thread_block().
+// cuda.syncthreads_count, ...), the thread block group cuda.cg.this_thread_block() and the grid
+// group cuda.cg.this_grid().
 //
 // The thread block group is a simt extension (Numba has only cuda.cg.this_grid()): a value of
 // type ThreadBlock with the attributes thread_rank (the thread's linear index in the block,
 // int32), size (the threads in the block, int32) and the method sync() (cuda.syncthreads()). It
 // holds no state, so reading an attribute does not evaluate the group expression itself; groups
 // may be stored in variables and passed to device functions.
+//
+// The grid group is Numba's (cudadecl.py's Cuda_cg_this_grid and GridGroup_attrs): a value of type
+// GridGroup whose one attribute is the method sync(), the grid-wide barrier, which returns int32
+// (0). A kernel that reaches it is launched cooperatively.
 #include "frontend/builtins.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
@@ -18,6 +23,7 @@ namespace {
 
 // The path a group's sync() method resolves to (called through call_cuda).
 const char *const kThreadBlockSync = "cg.ThreadBlock.sync";
+const char *const kGridGroupSync = "cg.GridGroup.sync";
 
 } // namespace
 
@@ -89,6 +95,20 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
     emit(std::move(s));
     return Value{};
   }
+  if (name == "cg.this_grid") {
+    positional_args(e, full, 0);
+    auto group = make_expr(ir::ExprKind::Intrinsic, Type::grid_group(), e.loc);
+    group->name = "this_grid";
+    return expr_value(std::move(group));
+  }
+  if (name == kGridGroupSync) {
+    positional_args(e, "GridGroup.sync", 0);
+    auto sync = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(Scalar::I32), e.loc);
+    sync->name = "grid_sync";
+    fn_.props.uses_barrier = true;
+    fn_.props.uses_grid_sync = true;
+    return expr_value(std::move(sync));
+  }
   error(e.loc, "simt: calling '" + full + "' is not supported yet");
 }
 
@@ -140,6 +160,16 @@ Value FunctionTyper::thread_block_attribute(const std::string &attr, ir::Loc loc
     return v;
   }
   error(loc, "unknown attribute '" + attr + "' of ThreadBlock");
+}
+
+Value FunctionTyper::grid_group_attribute(const std::string &attr, ir::Loc loc) {
+  if (attr == "sync") {
+    Value v;
+    v.kind = Value::Kind::Path;
+    v.path = std::string("cuda.") + kGridGroupSync;
+    return v;
+  }
+  error(loc, "unknown attribute '" + attr + "' of GridGroup");
 }
 
 } // namespace simt

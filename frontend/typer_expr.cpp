@@ -247,6 +247,8 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
     return array_attribute(std::move(base.expr), e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_thread_block())
     return thread_block_attribute(e.id, e.loc);
+  if (base.kind == Value::Kind::Expr && base.expr->type.is_grid_group())
+    return grid_group_attribute(e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_record()) {
     int field = field_index(base.expr->type, e.id, e.loc);
     return expr_value(field_load(std::move(base.expr), field, e.loc));

@@ -121,6 +121,8 @@ std::string Type::str() const {
   }
   case Kind::ThreadBlock:
     return "ThreadBlock";
+  case Kind::GridGroup:
+    return "GridGroup";
   }
   return "?";
 }
@@ -178,6 +180,7 @@ bool unify(const Type &a, const Type &b, Type &out) {
   switch (a.kind) {
   case Type::Kind::None:
   case Type::Kind::ThreadBlock:
+  case Type::Kind::GridGroup:
     out = a;
     return true;
   case Type::Kind::Record:

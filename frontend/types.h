@@ -39,7 +39,8 @@ struct Type {
   // ThreadBlock: the group cuda.cg.this_thread_block() returns (a simt extension). It carries no
   // run-time state (its attributes read the special registers), so it lowers to an empty struct.
   // Record: one element of a record array (a reference to it, as in Numba).
-  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock, Record };
+  // GridGroup: the group cuda.cg.this_grid() returns (Numba's grid_group); stateless as well.
+  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock, Record, GridGroup };
 
   Kind kind = Kind::None;
   Scalar scalar = Scalar::I64; // the scalar itself, or an array's dtype
@@ -93,12 +94,19 @@ struct Type {
     return t;
   }
 
+  static Type grid_group() {
+    Type t;
+    t.kind = Kind::GridGroup;
+    return t;
+  }
+
   bool is_none() const { return kind == Kind::None; }
   bool is_scalar() const { return kind == Kind::Scalar; }
   bool is_array() const { return kind == Kind::Array; }
   bool is_tuple() const { return kind == Kind::Tuple; }
   bool is_thread_block() const { return kind == Kind::ThreadBlock; }
   bool is_record() const { return kind == Kind::Record; }
+  bool is_grid_group() const { return kind == Kind::GridGroup; }
   bool is_record_array() const { return kind == Kind::Array && record != nullptr; }
   // The type of one element of an array: its scalar, or its record.
   Type element() const { return record ? record_of(record) : scalar_of(scalar); }
@@ -115,8 +123,8 @@ struct Type {
 
   // Numba's spelling: "int32", "float32[:, ::1]" style is used for arrays
   // ("array(float32, 2d, C)"), "UniTuple(int32 x 2)" / "Tuple(int64, float64)" for tuples,
-  // "ThreadBlock" for the thread block group, Record::str() for records ("array(Record(...), 1d,
-  // C)" for arrays of them).
+  // "ThreadBlock" for the thread block group, "GridGroup" for the grid group, Record::str() for
+  // records ("array(Record(...), 1d, C)" for arrays of them).
   std::string str() const;
 };
 

@@ -62,6 +62,24 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
                         where.function);
 }
 
+uint64_t CompiledKernel::max_cooperative_grid_blocks(const py::object &blockdim,
+                                                     int64_t dynamic_shared_bytes) const {
+  std::array<int64_t, 3> dims{1, 1, 1};
+  if (py::isinstance<py::tuple>(blockdim) || py::isinstance<py::list>(blockdim)) {
+    py::sequence items = blockdim;
+    if (items.size() < 1 || items.size() > 3)
+      throw std::invalid_argument("simt: blockdim must have 1, 2 or 3 dimensions");
+    for (size_t i = 0; i < items.size(); ++i)
+      dims[i] = items[i].cast<int64_t>();
+  } else {
+    dims[0] = blockdim.cast<int64_t>();
+  }
+  if (dynamic_shared_bytes < 0)
+    throw std::invalid_argument("simt: negative dynamic shared memory size");
+  return sim::max_cooperative_blocks(code_, dim3_of(dims, "blockdim"),
+                                     static_cast<uint64_t>(dynamic_shared_bytes));
+}
+
 std::string CompiledKernel::ir() const { return ir::dump(module_); }
 
 std::string CompiledKernel::llvm_ir() const {

@@ -33,6 +33,11 @@ public:
   const std::vector<Type> &arg_types() const { return arg_types_; }
   int64_t static_shared_bytes() const { return code_.static_shared_bytes; }
   bool uses_barrier() const { return module_.props.uses_barrier; }
+  // A grid sync is reachable: launches are cooperative (Numba's _Kernel.cooperative).
+  bool cooperative() const { return code_.cooperative; }
+  // Numba's _Kernel.max_cooperative_grid_blocks: `blockdim` an int or a tuple of up to 3 ints.
+  uint64_t max_cooperative_grid_blocks(const pybind11::object &blockdim,
+                                       int64_t dynamic_shared_bytes) const;
   std::string ir() const;
   std::string llvm_ir() const;
 

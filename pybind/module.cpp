@@ -45,6 +45,8 @@ py::object describe_type(const Type &type) {
   }
   case Type::Kind::ThreadBlock:
     throw std::invalid_argument("simt: a thread block group is not a kernel argument type");
+  case Type::Kind::GridGroup:
+    throw std::invalid_argument("simt: a grid group is not a kernel argument type");
   }
   return py::none();
 }
@@ -110,6 +112,10 @@ PYBIND11_MODULE(_simt, m) {
       .def_property_readonly("name", &CompiledKernel::name)
       .def_property_readonly("static_shared_bytes", &CompiledKernel::static_shared_bytes)
       .def_property_readonly("uses_barrier", &CompiledKernel::uses_barrier)
+      .def_property_readonly("cooperative", &CompiledKernel::cooperative)
+      .def("max_cooperative_grid_blocks", &CompiledKernel::max_cooperative_grid_blocks,
+           py::arg("blockdim"), py::arg("dynsmemsize") = 0,
+           "The most blocks of `blockdim` threads a cooperative launch may have.")
       .def_property_readonly("signature",
                              [](const CompiledKernel &k) {
                                std::string text = "void(";

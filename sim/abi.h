@@ -89,6 +89,9 @@ uint64_t simt_rt_warp(simt::sim::ThreadContext *ctx, int32_t op, uint32_t mask, 
 // complete), then returns the mask of the lanes waiting at this same call of activemask: the
 // lanes a GPU would run converged there.
 uint32_t simt_rt_activemask(simt::sim::ThreadContext *ctx, int32_t loc);
+// cuda.cg.this_grid().sync(): parks this thread's fiber until every live thread of the grid
+// arrives (cooperative launches only, see sim/grid_scheduler.h).
+void simt_rt_grid_sync(simt::sim::ThreadContext *ctx, int32_t loc);
 // print(): each call appends one item (items are separated by spaces); print_end emits the line.
 void simt_rt_print_i64(simt::sim::ThreadContext *ctx, int64_t value);
 void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);

@@ -46,6 +46,7 @@ void BlockScheduler::start_threads(LaunchState &launch, const ThreadContext &blo
     state.fiber_mode = true;
     state.phase = ThreadState::Phase::NotStarted;
     state.barrier_loc = -1;
+    state.at_grid_barrier = false;
     state.barrier_predicate = 0;
     state.print_line.clear();
     state.lane = uint32_t(i % 32);
@@ -124,6 +125,7 @@ void BlockScheduler::release_barrier(LaunchState &launch) {
     if (states_[i].phase != Phase::Parked)
       continue;
     states_[i].phase = Phase::Runnable;
+    states_[i].at_grid_barrier = false;
     states_[i].barrier_count = count;
     states_[i].barrier_arrived = arrived;
     if (stopping)
@@ -142,6 +144,57 @@ void BlockScheduler::run(LaunchState &launch, const ThreadContext &block) {
     else
       release_barrier(launch);
   }
+}
+
+void BlockScheduler::start(LaunchState &launch, const ThreadContext &block) {
+  start_threads(launch, block,
+                size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]));
+}
+
+ThreadContext *BlockScheduler::grid_waiter() {
+  for (size_t i = 0; i < states_.size(); ++i)
+    if (states_[i].phase == ThreadState::Phase::Parked && states_[i].at_grid_barrier)
+      return &contexts_[i];
+  return nullptr;
+}
+
+size_t BlockScheduler::run_to_grid_barrier(LaunchState &launch) {
+  using Phase = ThreadState::Phase;
+  if (grid_waiter() != nullptr)
+    release_barrier(launch);
+  while (size_t live = run_until_parked(launch)) {
+    // Every live thread is parked: at syncthreads, at the grid sync, or (an error) at both.
+    ThreadContext *grid = nullptr, *block = nullptr, *other_grid = nullptr;
+    size_t at_grid = 0;
+    for (size_t i = 0; i < states_.size(); ++i) {
+      if (states_[i].phase != Phase::Parked)
+        continue;
+      if (!states_[i].at_grid_barrier) {
+        block = block ? block : &contexts_[i];
+        continue;
+      }
+      ++at_grid;
+      if (grid == nullptr)
+        grid = &contexts_[i];
+      else if (other_grid == nullptr && states_[i].barrier_loc != thread_state(grid).barrier_loc)
+        other_grid = &contexts_[i];
+    }
+    if (grid != nullptr && (block != nullptr || other_grid != nullptr)) {
+      ThreadContext &b = block ? *block : *other_grid;
+      const int32_t grid_loc = thread_state(grid).barrier_loc, loc = thread_state(&b).barrier_loc;
+      launch.record_fault(
+          grid, "RuntimeError",
+          "simt: threads of block " + triple(grid->ctaid) + " wait at different barriers: thread " +
+              triple(grid->tid) + " at grid sync " + file_line(launch.location(grid_loc)) +
+              " and thread " + triple(b.tid) + " at " + (block ? "syncthreads " : "grid sync ") +
+              file_line(launch.location(loc)),
+          grid_loc);
+    } else if (at_grid == live && !launch.stopped()) {
+      return at_grid;
+    }
+    release_barrier(launch); // a syncthreads, or stopping: the parked threads return at once
+  }
+  return 0;
 }
 
 } // namespace simt::sim

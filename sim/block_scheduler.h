@@ -21,6 +21,18 @@ public:
   // completion.
   void run(LaunchState &launch, const ThreadContext &block);
 
+  // Cooperative launches (sim/grid_scheduler.*) keep one scheduler per resident block, driven by
+  // these instead of run():
+  // Sets up the threads of `block` (none runs yet).
+  void start(LaunchState &launch, const ThreadContext &block);
+  // Releases the threads parked at the grid barrier, if any, then runs the block until every live
+  // thread has finished or waits at the grid barrier (syncthreads release on the way). Returns how
+  // many wait at the grid barrier. Threads of the block waiting at different barriers are a fault
+  // (and the block is stopped), as is any thread left when the launch is stopping.
+  size_t run_to_grid_barrier(LaunchState &launch);
+  // A thread waiting at the grid barrier (it names the call site in errors), or null.
+  ThreadContext *grid_waiter();
+
 private:
   void start_threads(LaunchState &launch, const ThreadContext &block, size_t count);
   // Resumes every runnable thread until it parks or finishes; returns how many are still alive.

@@ -141,6 +141,13 @@ llvm::Value *HostTarget::active_mask(Emitter &e, int32_t loc) {
                       {e.env, b.getInt32(loc)});
 }
 
+void HostTarget::grid_barrier(Emitter &e, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_grid_sync", b.getVoidTy(),
+                                {b.getPtrTy(), b.getInt32Ty()}),
+               {e.env, b.getInt32(loc)});
+}
+
 void HostTarget::index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                              int32_t loc) {
   llvm::IRBuilder<> &b = e.b;

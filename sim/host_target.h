@@ -31,6 +31,7 @@ public:
   llvm::Value *warp_op(codegen::Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
                        llvm::Value *operand, int32_t loc) override;
   llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override;
+  void grid_barrier(codegen::Emitter &e, int32_t loc) override;
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override;
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,

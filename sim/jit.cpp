@@ -65,6 +65,7 @@ public:
     KernelCode code;
     code.name = module.kernel().python_name;
     code.static_shared_bytes = module.static_shared_bytes;
+    code.cooperative = module.props.uses_grid_sync;
     for (const codegen::CodeLocation &where : lowered.locations)
       code.locations.push_back(SourceLocation{where.file, where.line, where.col, where.function});
 
@@ -128,6 +129,7 @@ private:
     add("simt_rt_syncthreads_reduce", &simt_rt_syncthreads_reduce);
     add("simt_rt_warp", &simt_rt_warp);
     add("simt_rt_activemask", &simt_rt_activemask);
+    add("simt_rt_grid_sync", &simt_rt_grid_sync);
     add("simt_rt_print_i64", &simt_rt_print_i64);
     add("simt_rt_print_u64", &simt_rt_print_u64);
     add("simt_rt_print_f64", &simt_rt_print_f64);

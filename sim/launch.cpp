@@ -1,6 +1,7 @@
 #include "sim/launch.h"
 
 #include "sim/block_scheduler.h"
+#include "sim/grid_scheduler.h"
 #include "sim/launch_state.h"
 #include "sim/thread_state.h"
 #include "sim/worker_pool.h"
@@ -141,6 +142,10 @@ private:
 std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args) {
   validate(kernel, config);
   LaunchState state(kernel, config, args);
+  if (kernel.cooperative) {
+    run_cooperative(state);
+    return state.take_fault();
+  }
   BlockRunner runner(state);
   WorkerPool &pool = WorkerPool::instance();
   const uint64_t helpers = std::min<uint64_t>(state.block_count - 1, pool.size() - 1);

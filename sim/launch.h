@@ -29,6 +29,9 @@ struct KernelCode {
   KernelEntry thread_entry = nullptr; // fiber mode: a barrier is reachable
   KernelEntry block_entry = nullptr;  // flat mode: no barrier; the entry loops over the threads
   int64_t static_shared_bytes = 0;
+  // A grid sync is reachable: every block of the grid is resident at once (sim/grid_scheduler.h)
+  // and a launch of more blocks than max_cooperative_blocks() is refused.
+  bool cooperative = false;
   std::vector<SourceLocation> locations; // indexed by the `loc` argument of runtime calls
 };
 
@@ -54,5 +57,14 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
 
 // Number of worker threads blocks are spread over (SIMT_THREADS, else one per core).
 unsigned worker_count();
+
+// The most blocks of `block` threads and `dynamic_shared_bytes` a cooperative launch of `kernel`
+// may have (Numba's max_cooperative_grid_blocks): the blocks that fit on one simulated
+// multiprocessor (compute capability 8.0 limits: 32 blocks, 2048 threads, 164 KiB of shared
+// memory) times the multiprocessors (worker_count(), as the device reports), and at most
+// max_cooperative_threads threads in all (each keeps a fiber stack while the grid runs).
+uint64_t max_cooperative_blocks(const KernelCode &kernel, const Dim3 &block,
+                                uint64_t dynamic_shared_bytes);
+inline constexpr uint64_t max_cooperative_threads = 8192;
 
 } // namespace simt::sim

@@ -42,6 +42,17 @@ void simt_rt_syncthreads(ThreadContext *ctx, int32_t loc) {
   // case the scheduler has set ctx->status and the JIT code returns at once.
 }
 
+void simt_rt_grid_sync(ThreadContext *ctx, int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  if (!state.fiber_mode || !state.launch->kernel.cooperative) {
+    state.launch->record_fault(
+        ctx, "RuntimeError", "simt: grid sync reached in a kernel not launched cooperatively", loc);
+    return;
+  }
+  state.at_grid_barrier = true;
+  simt_rt_syncthreads(ctx, loc); // the grid scheduler releases it (sim/grid_scheduler.cpp)
+}
+
 int32_t simt_rt_syncthreads_reduce(ThreadContext *ctx, int32_t reduction, int32_t predicate,
                                    int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);

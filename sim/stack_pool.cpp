@@ -34,6 +34,13 @@ StackPool::~StackPool() {
     munmap(base, stack_size + page_size());
 }
 
+void StackPool::trim(size_t keep) {
+  while (free_.size() > keep) {
+    munmap(free_.back(), stack_size + page_size());
+    free_.pop_back();
+  }
+}
+
 StackPool &StackPool::for_this_thread() {
   thread_local StackPool pool;
   return pool;

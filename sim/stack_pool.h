@@ -27,6 +27,9 @@ public:
   void deallocate(boost::context::stack_context &stack);
 
   size_t cached() const { return free_.size(); }
+  // Unmaps the cached stacks beyond `keep` (a cooperative launch may have used many more than
+  // ordinary blocks need; every stack costs two of the process's limited memory mappings).
+  void trim(size_t keep);
 
 private:
   std::vector<void *> free_; // the lowest address (guard page) of each cached mapping

@@ -30,7 +30,8 @@ struct ThreadState {
   // True when this thread runs on its own fiber and may park at a barrier.
   bool fiber_mode = false;
   Phase phase = Phase::NotStarted;
-  int32_t barrier_loc = -1;      // the syncthreads call site this thread is parked at
+  int32_t barrier_loc = -1;     // the syncthreads (or grid sync) call site this thread is parked at
+  bool at_grid_barrier = false; // parked at a grid sync rather than at a syncthreads
   int32_t barrier_predicate = 0; // syncthreads_count/and/or: this thread's predicate
   int32_t barrier_count = 0;     // set on release: the non-zero predicates of the parked threads
   int32_t barrier_arrived = 0;   // set on release: the number of parked threads

@@ -703,6 +703,25 @@ def case_record_fields():
     return k, 2, TPB, (recs, np.zeros(40)), 0
 
 
+def case_grid_sync_sequential_rows():
+    # Numba's documentation example of grid sync. Numba's simulator runs cooperative grids of one
+    # block only (its max_cooperative_grid_blocks is 1).
+    @cuda.jit
+    def k(M):
+        col = cuda.grid(1)
+        g = cuda.cg.this_grid()
+        rows = M.shape[0]
+        cols = M.shape[1]
+        for row in range(1, rows):
+            opposite = cols - col - 1
+            M[row, col] = M[row - 1, opposite] + 1
+            g.sync()
+
+    M = np.zeros((16, TPB), np.int64)
+    M[0] = ints(TPB)
+    return k, 1, TPB, (M,), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 

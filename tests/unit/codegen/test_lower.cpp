@@ -46,6 +46,9 @@ public:
   llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override {
     return external(e, "active_mask", e.b.getInt32Ty(), {e.b.getInt32(loc)});
   }
+  void grid_barrier(codegen::Emitter &e, int32_t loc) override {
+    external(e, "grid_barrier", e.b.getVoidTy(), {e.b.getInt32(loc)});
+  }
   void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
                    int32_t loc) override {
     external(e, "index_error", e.b.getVoidTy(),
@@ -266,6 +269,17 @@ TEST_CASE("cuda intrinsics lower to LLVM intrinsics, syncthreads_count to the ta
   CHECK(l.has("call i1 @target.must_return")); // a barrier can stop the thread
   CHECK(l.has("fence seq_cst"));
   CHECK(l.has("alloca {}")); // the group has no state
+}
+
+TEST_CASE("a grid sync lowers to the target's grid barrier, then a status check") {
+  FunctionBuilder k("grid", true);
+  int g = k.var("g", Type::grid_group());
+  int r = k.var("r", i32());
+  k.f.body = block(assign(g, intrinsic("this_grid", Type::grid_group(), {})),
+                   assign(r, intrinsic("grid_sync", i32(), {})));
+  Lowered l(module_of(std::move(k.f)));
+  CHECK(l.has("call void @target.grid_barrier(ptr %env, i32 0)"));
+  CHECK(l.has("call i1 @target.must_return"));
 }
 
 TEST_CASE("the Python error model raises on float division by zero, the NumPy one does not") {

@@ -1,5 +1,5 @@
 // Typing of the CUDA intrinsics (cuda.popc, cuda.selp, cuda.syncthreads_count, ...), the math
-// functions with tuple results, and the thread block group.
+// functions with tuple results, the thread block group and the grid group.
 #include "frontend/compile.h"
 
 #include <doctest/doctest.h>
@@ -43,6 +43,19 @@ FunctionSource source_of(const std::string &text) {
 ir::Module compile(const std::string &text, const std::string &signature,
                    const CompileOptions &options = {}) {
   return compile_kernel(source_of(text), parse_signature(signature), options);
+}
+
+// A kernel that may call the device function in `device` (by its name).
+ir::Module compile_with_device(const std::string &text, const std::string &device,
+                               const std::string &signature) {
+  FunctionSource kernel = source_of(text);
+  auto resolver = std::make_shared<CudaResolver>();
+  GlobalValue fn;
+  fn.kind = GlobalValue::Kind::Function;
+  fn.function = std::make_shared<FunctionSource>(source_of(device));
+  resolver->names[fn.function->name] = fn;
+  kernel.resolver = resolver;
+  return compile_kernel(kernel, parse_signature(signature));
 }
 
 Type slot_type(const ir::Function &fn, const std::string &name) {
@@ -149,6 +162,35 @@ TEST_CASE("the thread block group: thread_rank, size, sync, passed to device fun
   CHECK(dump.find("syncthreads") != std::string::npos);
 }
 
+TEST_CASE("the grid group: sync() is a grid barrier returning int32, reached through calls") {
+  auto module = compile("def k(a):\n"
+                        "    g = cuda.cg.this_grid()\n"
+                        "    a[0] = 1\n"
+                        "    r = g.sync()\n"
+                        "    cuda.cg.this_grid().sync()\n"
+                        "    a[1] = r\n",
+                        "(int32[:],)");
+  const ir::Function &k = module.kernel();
+  CHECK(slot_type(k, "g").str() == "GridGroup");
+  CHECK(slot_type(k, "r").str() == "int32");
+  CHECK(module.props.uses_grid_sync);
+  CHECK(module.props.uses_barrier); // its threads run as fibers
+  std::string dump = ir::dump(module);
+  CHECK(dump.find("@this_grid()") != std::string::npos);
+  CHECK(dump.find("@grid_sync()") != std::string::npos);
+  CHECK(dump.find("uses barrier grid_sync") != std::string::npos);
+
+  // A device function that syncs the grid makes its caller cooperative.
+  auto called = compile_with_device("def k(a):\n"
+                                    "    step(cuda.cg.this_grid(), a)\n",
+                                    "def step(g, a):\n"
+                                    "    a[0] = 1\n"
+                                    "    g.sync()\n",
+                                    "(int32[:],)");
+  CHECK(called.props.uses_grid_sync);
+  CHECK_FALSE(compile("def k(a):\n    cuda.syncthreads()\n", "(int32[:],)").props.uses_grid_sync);
+}
+
 TEST_CASE("the error model travels into the module") {
   const char *text = "def k(a):\n    a[0] = a[0] / a[1]\n";
   CHECK_FALSE(compile(text, "(float64[:],)").python_error_model);
@@ -180,8 +222,14 @@ TEST_CASE("cuda intrinsic errors name the function and the problem") {
                  "(int32[:],)") == "3:8: simt: the truth value of a ThreadBlock is not supported");
   CHECK(error_of("def k(a):\n    g = cuda.cg.this_thread_block()\n    g.sync(1)\n",
                  "(int32[:],)") == "3:5: function ThreadBlock.sync expects 0 arguments, got 1");
-  CHECK(error_of("def k(a):\n    g = cuda.cg.this_grid()\n", "(int32[:],)") ==
-        "2:9: simt: calling 'cuda.cg.this_grid' is not supported yet");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_grid()\n    a[0] = g.thread_rank\n",
+                 "(int32[:],)") == "3:12: unknown attribute 'thread_rank' of GridGroup");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_grid()\n    g.sync(0)\n", "(int32[:],)") ==
+        "3:5: function GridGroup.sync expects 0 arguments, got 1");
+  CHECK(error_of("def k(a):\n    g = cuda.cg.this_grid(1)\n", "(int32[:],)") ==
+        "2:9: function cuda.cg.this_grid expects 0 arguments, got 1");
+  CHECK(error_of("def k(a):\n    if cuda.cg.this_grid():\n        a[0] = 1\n", "(int32[:],)") ==
+        "2:8: simt: the truth value of a GridGroup is not supported");
   CHECK(error_of("def k(a):\n    cuda.atomic.nanmax(a, 0, 1)\n", "(int8[:],)") ==
         "2:5: cuda.atomic.nanmax does not support int8 arrays");
 }

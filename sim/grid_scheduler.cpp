@@ -1,0 +1,181 @@
+#include "sim/grid_scheduler.h"
+
+#include "sim/block_scheduler.h"
+#include "sim/stack_pool.h"
+#include "sim/thread_state.h"
+#include "sim/worker_pool.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simt::sim {
+
+namespace {
+
+// Compute capability 8.0's limits per multiprocessor, which decide how many blocks are resident.
+constexpr uint64_t max_blocks_per_sm = 32;
+constexpr uint64_t max_warps_per_sm = 64;
+constexpr uint64_t shared_bytes_per_sm = 164 * 1024;
+constexpr uint64_t reserved_shared_bytes_per_block = 1024;
+
+std::string triple(const int32_t (&v)[3]) {
+  char text[48];
+  std::snprintf(text, sizeof text, "(%d, %d, %d)", v[0], v[1], v[2]);
+  return text;
+}
+
+std::string file_line(const SourceLocation &where) {
+  return where.file + ":" + std::to_string(where.line);
+}
+
+// One resident block: its threads, its own shared memory, and how many threads are not finished.
+struct ResidentBlock {
+  BlockScheduler threads;
+  std::unique_ptr<char[]> shared;
+  uint64_t alive = 0;
+};
+
+class CooperativeRunner final : public WorkerPool::Task {
+public:
+  explicit CooperativeRunner(LaunchState &launch)
+      : launch_(launch), threads_per_block_(launch.config.block.count()),
+        live_(launch.block_count * threads_per_block_) {}
+
+  void work() override {
+    run_blocks();
+    // Keep what an ordinary block may need (1024 threads), not this grid's share of stacks.
+    StackPool::for_this_thread().trim(1024);
+  }
+
+private:
+  void run_blocks() {
+    std::vector<std::unique_ptr<ResidentBlock>> mine;
+    uint64_t generation;
+    {
+      std::lock_guard lock(mutex_);
+      generation = generation_;
+    }
+    for (;;) {
+      for (auto &block : mine)
+        if (block->alive > 0)
+          advance(*block);
+      while (std::optional<uint64_t> index = launch_.next_block()) {
+        mine.push_back(resident_block(*index));
+        advance(*mine.back());
+      }
+      if (std::none_of(mine.begin(), mine.end(), [](auto &block) { return block->alive > 0; }))
+        return;
+      // Every thread of this worker's blocks waits at the grid barrier.
+      std::unique_lock lock(mutex_);
+      released_.wait(lock, [&] { return generation_ != generation || launch_.stopped(); });
+      generation = generation_;
+    }
+  }
+
+  std::unique_ptr<ResidentBlock> resident_block(uint64_t index) {
+    const Dim3 &grid = launch_.config.grid, &block = launch_.config.block;
+    auto resident = std::make_unique<ResidentBlock>();
+    ThreadContext ctx{};
+    ctx.ntid[0] = int32_t(block.x);
+    ctx.ntid[1] = int32_t(block.y);
+    ctx.ntid[2] = int32_t(block.z);
+    ctx.nctaid[0] = int32_t(grid.x);
+    ctx.nctaid[1] = int32_t(grid.y);
+    ctx.nctaid[2] = int32_t(grid.z);
+    ctx.ctaid[0] = int32_t(index % grid.x);
+    ctx.ctaid[1] = int32_t(index / grid.x % grid.y);
+    ctx.ctaid[2] = int32_t(index / (uint64_t(grid.x) * grid.y));
+    ctx.dynamic_shared_bytes = int64_t(launch_.config.dynamic_shared_bytes);
+    if (launch_.shared_bytes > 0) {
+      // 16-byte aligned as CUDA guarantees (new[] aligns for max_align_t), zero-filled.
+      resident->shared.reset(new char[launch_.shared_bytes]());
+      ctx.shared = resident->shared.get();
+    }
+    resident->threads.start(launch_, ctx);
+    resident->alive = threads_per_block_;
+    return resident;
+  }
+
+  // Runs `block` up to the grid barrier and counts its threads in: finished, or arrived.
+  void advance(ResidentBlock &block) {
+    const uint64_t waiting = block.threads.run_to_grid_barrier(launch_);
+    ThreadContext *waiter = waiting > 0 ? block.threads.grid_waiter() : nullptr;
+    std::lock_guard lock(mutex_);
+    live_ -= block.alive - waiting;
+    block.alive = waiting;
+    if (waiter != nullptr) {
+      const int32_t loc = thread_state(waiter).barrier_loc;
+      if (waiting_ == 0) {
+        first_waiter_ = *waiter;
+        first_loc_ = loc;
+      } else if (loc != first_loc_) {
+        launch_.record_fault(
+            waiter, "RuntimeError",
+            "simt: threads wait at different grid syncs: thread " + triple(first_waiter_.tid) +
+                " of block " + triple(first_waiter_.ctaid) + " at " +
+                file_line(launch_.location(first_loc_)) + " and thread " + triple(waiter->tid) +
+                " of block " + triple(waiter->ctaid) + " at " + file_line(launch_.location(loc)),
+            loc);
+      }
+      waiting_ += waiting;
+    }
+    if (live_ > 0 && waiting_ == live_) {
+      ++generation_;
+      waiting_ = 0;
+      released_.notify_all();
+    } else if (launch_.stopped()) {
+      released_.notify_all(); // the workers asleep at the barrier stop their threads
+    }
+  }
+
+  LaunchState &launch_;
+  const uint64_t threads_per_block_;
+  std::mutex mutex_;
+  std::condition_variable released_;
+  uint64_t live_;                // threads not finished, those of blocks not started included
+  uint64_t waiting_ = 0;         // threads waiting at the grid barrier
+  uint64_t generation_ = 0;      // grid barriers released so far
+  ThreadContext first_waiter_{}; // the first thread to wait at this barrier, and its call site
+  int32_t first_loc_ = -1;
+};
+
+} // namespace
+
+uint64_t max_cooperative_blocks(const KernelCode &kernel, const Dim3 &block,
+                                uint64_t dynamic_shared_bytes) {
+  const uint64_t threads = block.count();
+  if (threads == 0 || threads > max_cooperative_threads)
+    return 0;
+  const uint64_t warps = (threads + 31) / 32;
+  uint64_t per_sm = std::min(max_blocks_per_sm, max_warps_per_sm / warps);
+  const uint64_t shared =
+      uint64_t(std::max<int64_t>(kernel.static_shared_bytes, 0)) + dynamic_shared_bytes;
+  if (shared > 0)
+    per_sm = std::min(per_sm, shared_bytes_per_sm / (shared + reserved_shared_bytes_per_block));
+  return std::min(per_sm * worker_count(), max_cooperative_threads / threads);
+}
+
+void run_cooperative(LaunchState &launch) {
+  const LaunchConfig &config = launch.config;
+  const uint64_t limit =
+      max_cooperative_blocks(launch.kernel, config.block, config.dynamic_shared_bytes);
+  if (launch.block_count > limit)
+    throw std::invalid_argument(
+        "simt: cooperative launch too large: kernel " + launch.kernel.name +
+        " uses grid sync, so all of its blocks must be resident at once, and " +
+        std::to_string(launch.block_count) + " blocks exceed the " + std::to_string(limit) +
+        " blocks of " + std::to_string(config.block.count()) +
+        " threads that can be (see max_cooperative_grid_blocks)");
+  CooperativeRunner runner(launch);
+  WorkerPool &pool = WorkerPool::instance();
+  const uint64_t helpers = std::min<uint64_t>(launch.block_count - 1, pool.size() - 1);
+  pool.run(runner, unsigned(helpers));
+}
+
+} // namespace simt::sim
