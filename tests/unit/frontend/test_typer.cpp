@@ -212,8 +212,8 @@ TEST_CASE("complex typing errors") {
   CHECK(error_of("def k(a, b):\n    print(a[0])\n", sig) ==
         "2:11: simt: print() of complex numbers is not supported (Numba's CUDA target cannot "
         "print them)");
-  CHECK(error_of("def k(a, b):\n    b[0] = math.sqrt(a[0])\n", sig).find(
-            "function math.sqrt does not accept complex64") != std::string::npos);
+  CHECK(error_of("def k(a, b):\n    b[0] = math.sqrt(a[0])\n", sig)
+            .find("function math.sqrt does not accept complex64") != std::string::npos);
   CHECK(error_of("def k(a, b):\n    a[0] = max(a[0], a[1])\n", sig) ==
         "2:16: simt: max() of complex numbers is not supported");
   CHECK(error_of("def k(a, b):\n    a[0] = complex(True)\n", sig) ==

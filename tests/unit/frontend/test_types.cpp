@@ -64,11 +64,11 @@ TEST_CASE("complex promotion matches Numba's operator typing") {
     Scalar a, b, result;
   };
   using S = Scalar;
-  const Row rows[] = {
-      {S::C64, S::C64, S::C64},  {S::C64, S::C128, S::C128}, {S::F32, S::C64, S::C64},
-      {S::F64, S::C64, S::C128}, {S::F32, S::C128, S::C128}, {S::I16, S::C64, S::C64},
-      {S::I32, S::C64, S::C128}, {S::I64, S::C64, S::C128},  {S::Bool, S::C64, S::C64},
-      {S::U64, S::C128, S::C128}};
+  const Row rows[] = {{S::C64, S::C64, S::C64},   {S::C64, S::C128, S::C128},
+                      {S::F32, S::C64, S::C64},   {S::F64, S::C64, S::C128},
+                      {S::F32, S::C128, S::C128}, {S::I16, S::C64, S::C64},
+                      {S::I32, S::C64, S::C128},  {S::I64, S::C64, S::C128},
+                      {S::Bool, S::C64, S::C64},  {S::U64, S::C128, S::C128}};
   for (const Row &r : rows) {
     CAPTURE(scalar_name(r.a));
     CAPTURE(scalar_name(r.b));
