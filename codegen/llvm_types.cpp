@@ -1,4 +1,5 @@
 #include "codegen/llvm_types.h"
+#include "codegen/lower_complex.h"
 
 #include <stdexcept>
 
@@ -15,6 +16,8 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
       return llvm::Type::getFloatTy(ctx);
     if (type.scalar == Scalar::F64)
       return llvm::Type::getDoubleTy(ctx);
+    if (is_complex(type.scalar))
+      return complex_type(ctx, type.scalar);
     return llvm::IntegerType::get(ctx, bit_width(type.scalar));
   case Type::Kind::Array:
     return array_struct_type(ctx, type.ndim);

@@ -1,6 +1,7 @@
 #include "codegen/lower.h"
 
 #include "codegen/llvm_types.h"
+#include "codegen/lower_complex.h"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
@@ -658,6 +659,8 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
   if (!e.type.is_scalar())
     unsupported("a constant of type " + e.type.str());
   llvm::Type *t = register_type(ctx(), e.type);
+  if (is_complex(e.type.scalar))
+    return complex_constant(ctx(), e.type.scalar, e.float_value, e.imag_value);
   if (is_float(e.type.scalar))
     return llvm::ConstantFP::get(t, e.float_value);
   if (e.type.scalar == Scalar::Bool)
@@ -670,6 +673,8 @@ llvm::Value *FunctionLowering::truth(llvm::Value *value, const Type &type) {
     unsupported("the truth value of " + type.str());
   if (type.scalar == Scalar::Bool)
     return value;
+  if (is_complex(type.scalar))
+    return complex_truth(b_, value);
   if (is_float(type.scalar)) // NaN is truthy
     return b_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
   return b_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
@@ -684,6 +689,8 @@ llvm::Value *FunctionLowering::unary(const ir::Expr &e) {
   case ir::Op::Pos:
     return x;
   case ir::Op::Neg:
+    if (is_complex(type.scalar))
+      return complex_unary(b_, e.op, x);
     return is_float(type.scalar) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
   case ir::Op::Invert:
     if (is_float(type.scalar))
@@ -699,6 +706,8 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
   llvm::Value *y = expr(*e.args[1]);
   if (!e.type.is_scalar())
     unsupported("arithmetic on " + e.type.str());
+  if (is_complex(e.type.scalar))
+    return complex_arithmetic(b_, e.op, x, y);
   if (is_float(e.type.scalar)) {
     if (m_.ir.python_error_model)
       raise_on_float_zero_division(e, y);
@@ -844,6 +853,8 @@ llvm::Value *FunctionLowering::compare(const ir::Expr &e) {
   const Type &type = e.args[0]->type;
   if (!type.is_scalar())
     unsupported("comparing values of type " + type.str());
+  if (is_complex(type.scalar))
+    return complex_compare(b_, e.op, x, y);
   using P = llvm::CmpInst::Predicate;
   P p;
   if (is_float(type.scalar)) {
@@ -948,6 +959,12 @@ llvm::Value *FunctionLowering::cast(llvm::Value *value, const Type &from, const 
     unsupported("converting " + from.str() + " to " + to.str());
   if (to.scalar == Scalar::Bool)
     return truth(value, from);
+  if (is_complex(from.scalar) && is_complex(to.scalar))
+    return complex_to_complex(b_, value, to.scalar);
+  if (is_complex(to.scalar))
+    return real_to_complex(b_, cast(value, from, Type::scalar_of(component_of(to.scalar))));
+  if (is_complex(from.scalar))
+    throw std::logic_error("simt: a complex converted to a real number");
   llvm::Type *t = register_type(ctx(), to);
   bool from_float = is_float(from.scalar), to_float = is_float(to.scalar);
   if (from_float && to_float)
@@ -994,6 +1011,12 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   }
   if (name == "round_even")
     return b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, args[0]);
+  if (name == "complex")
+    return make_complex(b_, args[0], args[1]);
+  if (name == "real")
+    return complex_real(b_, args[0]);
+  if (name == "imag")
+    return complex_imag(b_, args[0]);
   if (!e.type.is_scalar() || !is_float(e.type.scalar))
     unsupported("the intrinsic '" + name + "' on " + e.type.str());
   return target_.math(emitter_, name, args, e.type.scalar);

@@ -14,7 +14,7 @@ using ir::Loc;
 enum class ExprKind : uint8_t {
   Name,      // id
   Int,       // int_value (Python int literal; True/False are Bool)
-  Float,     // float_value
+  Float,     // float_value; the imaginary literal float_value * 1j when imaginary
   Bool,      // int_value 0/1
   None,      // None
   String,    // text
@@ -52,6 +52,7 @@ struct Expr {
   bool int_overflow = false; // an integer literal too large for int64 (an error when used)
   bool int_uint64 = false;   // ... but not for uint64: then int_value holds its bits, typed uint64
   double float_value = 0;
+  bool imaginary = false; // Float: an imaginary literal (2j)
   std::string text;
   std::vector<ExprPtr> elts; // operands, see ExprKind; Slice parts may be null
   std::vector<Keyword> keywords;

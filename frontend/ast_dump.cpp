@@ -28,7 +28,7 @@ public:
     case ExprKind::Float: {
       char buffer[64];
       auto result = std::to_chars(buffer, buffer + sizeof buffer, expr->float_value);
-      word("Float", std::string(buffer, result.ptr));
+      word(expr->imaginary ? "Imaginary" : "Float", std::string(buffer, result.ptr));
       break;
     }
     case ExprKind::Bool:

@@ -12,6 +12,7 @@ using S = Scalar;
 
 const std::vector<S> kMachineInts = {S::I64, S::U64};
 const std::vector<S> kReals = {S::F32, S::F64};
+const std::vector<S> kComplexes = {S::C64, S::C128};
 const std::vector<S> kSigned = {S::I8, S::I16, S::I32, S::I64};
 const std::vector<S> kUnsigned = {S::U8, S::U16, S::U32, S::U64};
 
@@ -50,13 +51,19 @@ const std::vector<Signature> &arithmetic_cases() {
   return cases;
 }
 
+// + - * (BinOp's cases): the integer and real cases, then complex op complex.
+const std::vector<Signature> &number_arithmetic_cases() {
+  static const auto cases = concat(arithmetic_cases(), same_type_cases(kComplexes));
+  return cases;
+}
+
 const std::vector<Signature> &true_division_cases() {
   static const auto cases = [] {
     std::vector<Signature> c;
     for (S a : kMachineInts)
       for (S b : kMachineInts)
         c.push_back({S::F64, {a, b}});
-    return concat(c, same_type_cases(kReals));
+    return concat(concat(c, same_type_cases(kReals)), same_type_cases(kComplexes));
   }();
   return cases;
 }
@@ -67,7 +74,7 @@ const std::vector<Signature> &power_cases() {
     for (S real : kReals)
       for (S exponent : {S::I32, S::I64, S::U64})
         c.push_back({real, {real, exponent}});
-    return concat(c, same_type_cases(kReals));
+    return concat(concat(c, same_type_cases(kReals)), same_type_cases(kComplexes));
   }();
   return cases;
 }
@@ -94,7 +101,7 @@ const std::vector<Signature> &bitwise_cases() {
 const std::vector<Signature> &compare_cases() {
   static const auto cases = [] {
     std::vector<Signature> c = {{S::Bool, {S::Bool, S::Bool}}};
-    for (const auto *domain : {&kSigned, &kUnsigned, &kReals})
+    for (const auto *domain : {&kSigned, &kUnsigned, &kReals, &kComplexes})
       for (S t : *domain)
         c.push_back({S::Bool, {t, t}});
     return c;
@@ -115,7 +122,9 @@ std::vector<Signature> unary_int_cases() {
 } // namespace
 
 std::optional<Signature> binary_operator_signature(const std::string &op, Scalar lhs, Scalar rhs) {
-  if (op == "+" || op == "-" || op == "*" || op == "//" || op == "%")
+  if (op == "+" || op == "-" || op == "*")
+    return select_overload({lhs, rhs}, number_arithmetic_cases());
+  if (op == "//" || op == "%")
     return select_overload({lhs, rhs}, arithmetic_cases());
   if (op == "/")
     return select_overload({lhs, rhs}, true_division_cases());
@@ -139,6 +148,8 @@ std::optional<Signature> unary_operator_signature(const std::string &op, Scalar 
     auto c = unary_int_cases();
     for (S t : kReals)
       c.push_back({t, {t}});
+    for (S t : kComplexes)
+      c.push_back({t, {t}});
     c.push_back({S::I64, {S::Bool}});
     return c;
   }();
@@ -150,7 +161,7 @@ std::optional<Signature> compare_signature(Scalar lhs, Scalar rhs) {
 }
 
 Scalar promote_arithmetic(Scalar a, Scalar b) {
-  return select_overload({a, b}, arithmetic_cases())->result;
+  return select_overload({a, b}, number_arithmetic_cases())->result;
 }
 
 ir::Op binary_op(const std::string &op) {
@@ -330,8 +341,9 @@ bool is_builtin_exception(const std::string &name) {
 }
 
 bool is_builtin_function(const std::string &name) {
-  static const char *const names[] = {"range", "len",  "abs",   "min", "max",       "round", "int",
-                                      "float", "bool", "print", "pow", "enumerate", "zip"};
+  static const char *const names[] = {"range", "len",       "abs",   "min",    "max",
+                                      "round", "int",       "float", "bool",   "print",
+                                      "pow",   "enumerate", "zip",   "complex"};
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 

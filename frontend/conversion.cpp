@@ -8,7 +8,7 @@ namespace simt {
 
 namespace {
 
-constexpr int kScalars = 11;
+constexpr int kScalars = 13;
 using Table = std::array<std::array<Conversion, kScalars>, kScalars>;
 
 int at(Scalar s) { return static_cast<int>(s); }
@@ -17,8 +17,10 @@ int at(Scalar s) { return static_cast<int>(s); }
 // costs its worst step).
 Table build_table() {
   Table t;
-  for (auto &row : t)
-    row.fill(Conversion::Unsafe);
+  for (int i = 0; i < kScalars; ++i)
+    for (int j = 0; j < kScalars; ++j)
+      t[i][j] =
+          is_complex(Scalar(i)) && !is_complex(Scalar(j)) ? Conversion::Never : Conversion::Unsafe;
   for (int i = 0; i < kScalars; ++i)
     t[i][i] = Conversion::Exact;
   struct Rule {
@@ -36,7 +38,8 @@ Table build_table() {
       {S::U32, S::I64, C::Safe, C::Unsafe},    {S::I16, S::F32, C::Safe, C::Unsafe},
       {S::I32, S::F64, C::Safe, C::Unsafe},    {S::I32, S::F32, C::Unsafe, C::Unsafe},
       {S::I64, S::F64, C::Safe, C::Unsafe},    {S::U64, S::F64, C::Safe, C::Unsafe},
-      {S::F32, S::F64, C::Promote, C::Unsafe},
+      {S::F32, S::F64, C::Promote, C::Unsafe}, {S::F32, S::C64, C::Safe, C::Never},
+      {S::F64, S::C128, C::Safe, C::Never},    {S::C64, S::C128, C::Promote, C::Unsafe},
   };
   for (const Rule &r : rules) {
     t[at(r.from)][at(r.to)] = std::min(t[at(r.from)][at(r.to)], r.forward);
@@ -64,6 +67,7 @@ std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
     if (sig.params.size() != actual.size())
       continue;
     int unsafe = 0, safe = 0, promote = 0;
+    bool never = false;
     for (size_t i = 0; i < actual.size(); ++i) {
       switch (conversion(actual[i], sig.params[i])) {
       case Conversion::Exact:
@@ -77,9 +81,12 @@ std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
       case Conversion::Unsafe:
         ++unsafe;
         break;
+      case Conversion::Never:
+        never = true;
+        break;
       }
     }
-    if (unsafe && !allow_unsafe)
+    if (never || (unsafe && !allow_unsafe))
       continue;
     auto rating = std::make_tuple(unsafe, safe, promote);
     if (!best || rating < best_rating) {

@@ -9,11 +9,12 @@
 
 namespace simt {
 
-// Ordered from best to worst, as Numba's Conversion kinds.
-enum class Conversion : uint8_t { Exact, Promote, Safe, Unsafe };
+// Ordered from best to worst, as Numba's Conversion kinds; Never: no implicit conversion (a
+// complex to a real or an integer).
+enum class Conversion : uint8_t { Exact, Promote, Safe, Unsafe, Never };
 
-// The cheapest implicit conversion from one scalar type to another (every pair converts, at worst
-// unsafely).
+// The cheapest implicit conversion from one scalar type to another (every pair of real types
+// converts, at worst unsafely).
 Conversion conversion(Scalar from, Scalar to);
 
 // One typing case of an overloaded operation: the formal parameter types and the result.
@@ -24,7 +25,8 @@ struct Signature {
 
 // The best case for the actual argument types: fewest unsafe, then safe, then promoting
 // conversions; ties go to the earlier case, as Numba's case order decides. Without
-// `allow_unsafe`, cases needing an unsafe conversion are rejected. nullopt when none fits.
+// `allow_unsafe`, cases needing an unsafe conversion are rejected; cases needing a Never one
+// always are. nullopt when none fits.
 std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
                                          const std::vector<Signature> &cases,
                                          bool allow_unsafe = true);

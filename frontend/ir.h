@@ -24,7 +24,8 @@ struct Loc {
 };
 
 enum class ExprKind : uint8_t {
-  Const,       // scalar constant: int_value (ints, bools) or float_value (floats) by type
+  Const,       // scalar constant: int_value (ints, bools) or float_value (floats) by type;
+               // a complex's parts are float_value and imag_value
   String,      // string constant (only as a Print argument): text
   Local,       // read of slot `index`
   Unary,       // op in {Neg, Pos, Invert, Not}; Not yields bool, the others the operand's type
@@ -72,6 +73,9 @@ enum class ExprKind : uint8_t {
 //   fmin(a, b) = b < a ? b : a), round_even (float -> float, round half to even)
 //   cbrt (1 arg), fma (3 args: a * b + c rounded once)
 //   frexp (float -> Tuple(float, int32)), modf (float -> UniTuple(float x 2): fraction, integer)
+// Complex numbers (complex64/complex128; Binary Add/Sub/Mul, Unary Neg/Pos, Compare Eq/Ne and
+// Cast from numbers also apply to them; the frontend turns / and ** into device calls):
+//   complex (two floats of the parts' type -> the complex), real imag (complex -> its part)
 // CUDA intrinsics (cuda.*; Numba's cudadecl.py types them):
 //   popc clz (an int -> the same int type), brev (uint32/uint64 -> the same), ffs (an int ->
 //   uint32: 1 + index of the lowest set bit, 0 for 0), selp (bool, T, T -> T; evaluates both)
@@ -152,7 +156,8 @@ struct Expr {
   Op op = Op::None;
   std::vector<ExprPtr> args;
   int64_t int_value = 0;  // Const of integer/bool type
-  double float_value = 0; // Const of float type
+  double float_value = 0; // Const of float type; the real part of a complex Const
+  double imag_value = 0;  // the imaginary part of a complex Const
   int index = -1;         // slot, axis, tuple element, function, shared/local/const array
   std::string name;       // Intrinsic name; String text
   // Binary Add/Mul on integers that cannot overflow: cuda.grid/gridsize arithmetic, whose bound

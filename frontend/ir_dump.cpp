@@ -272,12 +272,19 @@ private:
     std::string text;
     if (e.type.scalar == Scalar::Bool)
       return e.int_value ? "True" : "False";
-    if (is_float(e.type.scalar)) {
+    auto real = [](double value) {
       char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", e.float_value);
-      text = buf;
-      if (std::isfinite(e.float_value) && text.find_first_of(".e") == std::string::npos)
-        text += ".0";
+      std::snprintf(buf, sizeof buf, "%.17g", value);
+      std::string digits = buf;
+      if (std::isfinite(value) && digits.find_first_of(".e") == std::string::npos)
+        digits += ".0";
+      return digits;
+    };
+    if (is_complex(e.type.scalar)) {
+      return scalar_name(e.type.scalar) + "(" + real(e.float_value) + ", " + real(e.imag_value) +
+             ")";
+    } else if (is_float(e.type.scalar)) {
+      text = real(e.float_value);
     } else {
       text = is_signed(e.type.scalar) ? std::to_string(e.int_value)
                                       : std::to_string(static_cast<uint64_t>(e.int_value));

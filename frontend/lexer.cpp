@@ -308,15 +308,18 @@ private:
         literal += scan_digits(10, invalid);
       }
     }
-    if (pos_ < text_.size() && (text_[pos_] | 0x20) == 'j')
-      source_.error(loc, "simt: complex literals are not supported");
+    bool imaginary = pos_ < text_.size() && (text_[pos_] | 0x20) == 'j';
+    if (imaginary)
+      ++pos_;
     reject_trailing_name(invalid);
-    if (is_float) {
+    if (is_float || imaginary) {
       if (literal[0] == '.')
         literal.insert(literal.begin(), '0');
       double value = 0;
       std::from_chars(literal.data(), literal.data() + literal.size(), value);
-      push(TokenKind::Float, loc).float_value = value;
+      Token &token = push(TokenKind::Float, loc);
+      token.float_value = value;
+      token.imaginary = imaginary;
       return;
     }
     if (digits.size() > 1 && digits[0] == '0' && digits.find_first_not_of('0') != std::string::npos)

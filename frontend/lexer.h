@@ -37,7 +37,7 @@ private:
 enum class TokenKind : uint8_t {
   Name,    // identifiers and keywords: text
   Int,     // int_value, int_overflow
-  Float,   // float_value
+  Float,   // float_value (an imaginary literal such as 2j when imaginary)
   String,  // text holds the decoded value (adjacent literals are separate tokens)
   Op,      // operators and delimiters: text
   Newline, // end of a logical line
@@ -54,7 +54,8 @@ struct Token {
   bool int_overflow = false; // the literal does not fit int64
   bool int_uint64 = false;   // it does fit uint64 (Numba types such a literal uint64)
   double float_value = 0;
-  bool is_bytes = false; // a b'' literal
+  bool imaginary = false; // a Float that is an imaginary literal (2j, 1.5e3j)
+  bool is_bytes = false;  // a b'' literal
 };
 
 // Tokenizes one function's source. The first line's indentation is the base level, so uniformly

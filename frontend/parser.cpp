@@ -738,6 +738,7 @@ private:
     case TokenKind::Float: {
       ExprPtr expr = make_expr(ExprKind::Float, loc);
       expr->float_value = token.float_value;
+      expr->imaginary = token.imaginary;
       next();
       return expr;
     }

@@ -28,7 +28,8 @@ struct GlobalValue {
   enum class Kind : uint8_t {
     Unknown,      // no such name
     Int,          // int_value (Python int, NumPy integer) of type `scalar`
-    Float,        // float_value (Python float, NumPy float) of type `scalar`
+    Float,        // float_value (Python float, NumPy float) of type `scalar`; for a complex
+                  // `scalar` (Python complex, NumPy complex) the parts float_value, imag_value
     Bool,         // int_value 0/1
     None,         // Python None
     Tuple,        // elems (constant tuples, e.g. a shape)
@@ -48,6 +49,7 @@ struct GlobalValue {
   Scalar scalar = Scalar::I64;
   int64_t int_value = 0;
   double float_value = 0;
+  double imag_value = 0; // Float of a complex type: the imaginary part
   int ndim = 0;
   char layout = 'A';
   std::vector<int64_t> shape;

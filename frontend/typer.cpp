@@ -135,6 +135,15 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
       return e; // a round that will be redone: types are still settling
     error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
   }
+  if (e->type.is_scalar() && to.is_scalar() && is_complex(e->type.scalar) &&
+      !is_complex(to.scalar) && to.scalar != Scalar::Bool) {
+    if (changed_)
+      return e;
+    error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
+  }
+  if (e->kind == ir::ExprKind::Const && to.is_scalar() &&
+      (is_complex(e->type.scalar) || is_complex(to.scalar)))
+    return fold_complex_cast(std::move(e), to.scalar);
   if (e->kind == ir::ExprKind::Const && to.is_scalar()) {
     // fold constant conversions so shapes and literals stay constants
     Scalar from = e->type.scalar;
@@ -206,6 +215,7 @@ ir::ExprPtr FunctionTyper::clone(const ir::Expr &e) const {
   c->op = e.op;
   c->int_value = e.int_value;
   c->float_value = e.float_value;
+  c->imag_value = e.imag_value;
   c->index = e.index;
   c->name = e.name;
   for (const auto &a : e.args)

@@ -139,6 +139,19 @@ private:
   // helpers (typer.cpp)
   [[noreturn]] void error(ir::Loc loc, const std::string &message) const;
   ir::ExprPtr cast(ir::ExprPtr e, const Type &to) const;
+  // complex numbers (typer_complex.cpp)
+  ir::ExprPtr fold_complex_cast(ir::ExprPtr constant, Scalar to) const;
+  ir::ExprPtr complex_const(Scalar s, double real, double imag, ir::Loc loc) const;
+  ir::ExprPtr complex_part(ir::ExprPtr z, bool imag, ir::Loc loc) const;
+  Value number_attribute(ir::ExprPtr number, const std::string &attr, ir::Loc loc);
+  Value call_complex(const ast::Expr &e);
+  Value call_cmath(const std::string &name, const ast::Expr &e);
+  // A call of the complex prelude's function `name`, its result cast to `result`.
+  ir::ExprPtr call_prelude(const std::string &name, std::vector<ir::ExprPtr> args, Scalar result,
+                           ir::Loc loc);
+  // `/` and `**` on two complexes of one type (Numba's complex_div and the CUDA cpow).
+  ir::ExprPtr complex_binary(ir::Op op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr complex_abs(ir::ExprPtr z, ir::Loc loc);
   ir::ExprPtr to_bool(ir::ExprPtr e) const;
   ir::ExprPtr scalar_const(Scalar s, int64_t i, double f, ir::Loc loc) const;
   ir::ExprPtr local(int slot, ir::Loc loc) const;

@@ -18,7 +18,15 @@ std::string plural(size_t n, const char *word) {
 } // namespace
 
 Value FunctionTyper::call(const ast::Expr &e) {
-  Value fn = value(*e.elts[0]);
+  const ast::Expr &callee = *e.elts[0];
+  if (callee.kind == ast::ExprKind::Attribute && callee.id == "conjugate") {
+    Value base = value(*callee.elts[0]);
+    if (base.kind == Value::Kind::Expr && base.expr->type.is_scalar()) {
+      call_args(e, "conjugate", {}, 0);
+      return number_attribute(std::move(base.expr), "conjugate", callee.loc);
+    }
+  }
+  Value fn = value(callee);
   switch (fn.kind) {
   case Value::Kind::Path:
     return call_path(fn.path, e);
@@ -78,6 +86,8 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
     return call_cuda(path.substr(5), e);
   if (path == "numpy.abs" || path == "numpy.absolute")
     return call_builtin("abs", e);
+  if (path.rfind("cmath.", 0) == 0)
+    return call_cmath(path.substr(6), e);
   if (path.rfind("math.", 0) == 0)
     return call_math("math", path.substr(5), e);
   if (path.rfind("numpy.", 0) == 0)
@@ -99,6 +109,9 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
       if (v.kind != Value::Kind::Expr ||
           (v.expr->kind != ir::ExprKind::String && !v.expr->type.is_scalar()))
         error(e.elts[i]->loc, "simt: print() of this value is not supported yet");
+      if (v.expr->type.is_scalar() && is_complex(v.expr->type.scalar))
+        error(e.elts[i]->loc, "simt: print() of complex numbers is not supported (Numba's CUDA "
+                              "target cannot print them)");
       s.exprs.push_back(std::move(v.expr));
     }
     fn_.props.uses_print = true;
@@ -107,6 +120,8 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
   }
   if (name == "min" || name == "max")
     return expr_value(min_max(name == "max", e));
+  if (name == "complex")
+    return call_complex(e);
   if (name == "round")
     return expr_value(round(e));
   if (name == "pow") {
@@ -136,6 +151,8 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
     return expr_value(to_bool(std::move(x)));
   // abs keeps the operand's type (Numba's Abs cases); bools count as int64
   Scalar s = x->type.scalar;
+  if (is_complex(s))
+    return expr_value(complex_abs(std::move(x), e.loc));
   if (s == Scalar::Bool) {
     x = cast(std::move(x), Type::scalar_of(Scalar::I64));
     s = Scalar::I64;
@@ -161,6 +178,8 @@ ir::ExprPtr FunctionTyper::min_max(bool is_max, const ast::Expr &e) {
     if (!args.back()->type.is_scalar())
       error(e.elts[i]->loc, std::string("simt: ") + fn + "() of " + args.back()->type.str() +
                                 " is not supported yet");
+    if (is_complex(args.back()->type.scalar))
+      error(e.elts[i]->loc, std::string("simt: ") + fn + "() of complex numbers is not supported");
     if (i == 1)
       type = args.back()->type;
     else
@@ -238,7 +257,11 @@ Value FunctionTyper::call_math(const std::string &module, const std::string &nam
       error(e.elts[i]->loc, "function " + full + " does not accept " + args.back()->type.str());
     types.push_back(args.back()->type.scalar);
   }
-  Signature sig = *select_overload(types, fn->cases);
+  auto chosen = select_overload(types, fn->cases);
+  if (!chosen)
+    error(e.loc, "function " + full + " does not accept " +
+                     Type::scalar_of(*std::find_if(types.begin(), types.end(), is_complex)).str());
+  Signature sig = *chosen;
   Type result = Type::scalar_of(sig.result);
   if (fn->intrinsic == "frexp" || fn->intrinsic == "modf") {
     auto call = make_expr(

@@ -50,7 +50,10 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
         error(e.elts[i + 1]->loc, "function " + full + " does not accept " + args[i]->type.str());
       types.push_back(args[i]->type.scalar);
     }
-    Signature sig = *select_overload(types, fn->cases);
+    auto chosen = select_overload(types, fn->cases); // none only for complex operands
+    if (!chosen)
+      error(e.loc, "function " + full + " does not accept complex numbers");
+    Signature sig = *chosen;
     auto call = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(sig.result), e.loc);
     call->name = name;
     for (size_t i = 0; i < args.size(); ++i)

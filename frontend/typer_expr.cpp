@@ -1,5 +1,6 @@
 // Expressions -> ir::Expr, with Numba's typing of names, operators and attributes.
 #include "frontend/builtins.h"
+#include "frontend/complex_prelude.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
@@ -39,6 +40,8 @@ bool is_known_path(const std::string &path) {
     return is_builtin_function(name);
   if (module == "numpy" && (name == "abs" || name == "absolute"))
     return true;
+  if (module == "cmath")
+    return is_cmath_function(name);
   return find_math_function(module, name) != nullptr;
 }
 
@@ -73,6 +76,8 @@ Value FunctionTyper::value(const ast::Expr &e) {
       error(e.loc, "integer literal too large for uint64");
     return expr_value(scalar_const(Scalar::I64, e.int_value, 0, e.loc));
   case ast::ExprKind::Float:
+    if (e.imaginary)
+      return expr_value(complex_const(Scalar::C128, 0, e.float_value, e.loc));
     return expr_value(scalar_const(Scalar::F64, 0, e.float_value, e.loc));
   case ast::ExprKind::Bool:
     return expr_value(scalar_const(Scalar::Bool, e.int_value, 0, e.loc));
@@ -172,6 +177,8 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
   case K::Int:
     return expr_value(scalar_const(g.scalar, g.int_value, 0, loc));
   case K::Float:
+    if (is_complex(g.scalar))
+      return expr_value(complex_const(g.scalar, g.float_value, g.imag_value, loc));
     return expr_value(scalar_const(g.scalar, 0, g.float_value, loc));
   case K::Bool:
     return expr_value(scalar_const(Scalar::Bool, g.int_value != 0, 0, loc));
@@ -205,7 +212,8 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
   }
   case K::Module: {
     std::string module = canonical_module(g.module_name);
-    if (module != "cuda" && module != "math" && module != "numpy" && module != "numba")
+    if (module != "cuda" && module != "math" && module != "numpy" && module != "numba" &&
+        module != "cmath")
       error(loc, "simt: module '" + g.module_name + "' is not supported yet");
     return path_value(module);
   }
@@ -253,6 +261,8 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
     int field = field_index(base.expr->type, e.id, e.loc);
     return expr_value(field_load(std::move(base.expr), field, e.loc));
   }
+  if (base.kind == Value::Kind::Expr && base.expr->type.is_scalar())
+    return number_attribute(std::move(base.expr), e.id, e.loc);
   if (base.kind == Value::Kind::Expr)
     error(e.loc, "unknown attribute '" + e.id + "' of " + base.expr->type.str());
   error(e.loc, "unknown attribute '" + e.id + "'");
@@ -275,14 +285,14 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
     s->op = path == "cuda.laneid" ? ir::Op::LaneId : ir::Op::WarpSize;
     return expr_value(std::move(s));
   }
-  if (owner == "math" || owner == "numpy") {
+  if (owner == "math" || owner == "numpy" || owner == "cmath") {
     static const std::map<std::string, double> constants = {{"pi", std::numbers::pi},
                                                             {"e", std::numbers::e},
                                                             {"tau", 2 * std::numbers::pi},
                                                             {"inf", HUGE_VAL},
                                                             {"nan", std::nan("")}};
     auto c = constants.find(attr);
-    if (c != constants.end() && (owner == "math" || attr != "tau"))
+    if (c != constants.end() && (owner != "numpy" || attr != "tau"))
       return expr_value(scalar_const(Scalar::F64, 0, c->second, loc));
   }
   Scalar dtype;
@@ -443,6 +453,9 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
   if (!sig)
     fail();
   Type result = Type::scalar_of(sig->result);
+  if (is_complex(sig->result) && (op == "/" || op == "**"))
+    return complex_binary(binary_op(op), cast(std::move(lhs), result), cast(std::move(rhs), result),
+                          loc);
   auto b = make_expr(ir::ExprKind::Binary, result, loc);
   b->op = binary_op(op);
   b->args.push_back(cast(cast(std::move(lhs), Type::scalar_of(sig->params[0])), result));
@@ -495,6 +508,9 @@ ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, 
   if (!lhs->type.is_scalar() || !rhs->type.is_scalar())
     error(loc, "simt: comparing " + lhs->type.str() + " and " + rhs->type.str() +
                    " is not supported yet");
+  if ((is_complex(lhs->type.scalar) || is_complex(rhs->type.scalar)) && op != "==" && op != "!=")
+    error(loc,
+          "'" + op + "' is not supported between " + lhs->type.str() + " and " + rhs->type.str());
   auto sig = compare_signature(lhs->type.scalar, rhs->type.scalar);
   Type operand = Type::scalar_of(sig->params[0]);
   auto c = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);

@@ -5,7 +5,7 @@
 
 namespace simt {
 
-bool is_integer(Scalar s) { return s != Scalar::Bool && s != Scalar::F32 && s != Scalar::F64; }
+bool is_integer(Scalar s) { return s != Scalar::Bool && !is_float(s) && !is_complex(s); }
 
 bool is_signed(Scalar s) {
   switch (s) {
@@ -15,6 +15,8 @@ bool is_signed(Scalar s) {
   case Scalar::I64:
   case Scalar::F32:
   case Scalar::F64:
+  case Scalar::C64:
+  case Scalar::C128:
     return true;
   default:
     return false;
@@ -22,6 +24,14 @@ bool is_signed(Scalar s) {
 }
 
 bool is_float(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+
+bool is_complex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
+
+Scalar component_of(Scalar s) {
+  return s == Scalar::C64 ? Scalar::F32 : s == Scalar::C128 ? Scalar::F64 : s;
+}
+
+Scalar complex_of(Scalar s) { return s == Scalar::F32 ? Scalar::C64 : Scalar::C128; }
 
 int bit_width(Scalar s) {
   switch (s) {
@@ -37,6 +47,8 @@ int bit_width(Scalar s) {
   case Scalar::U32:
   case Scalar::F32:
     return 32;
+  case Scalar::C128:
+    return 128;
   default:
     return 64;
   }
@@ -45,28 +57,31 @@ int bit_width(Scalar s) {
 int byte_size(Scalar s) { return s == Scalar::Bool ? 1 : bit_width(s) / 8; }
 
 std::string scalar_name(Scalar s) {
-  static const char *const names[] = {"bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
-                                      "uint16", "uint32", "uint64", "float32", "float64"};
+  static const char *const names[] = {"bool",    "int8",      "int16",     "int32",  "int64",
+                                      "uint8",   "uint16",    "uint32",    "uint64", "float32",
+                                      "float64", "complex64", "complex128"};
   return names[static_cast<int>(s)];
 }
 
 bool parse_scalar_name(const std::string &name, Scalar &out) {
   static const std::map<std::string, Scalar> names = {
-      {"bool", Scalar::Bool},  {"bool_", Scalar::Bool},    {"boolean", Scalar::Bool},
-      {"b1", Scalar::Bool},    {"?", Scalar::Bool},        {"int8", Scalar::I8},
-      {"i1", Scalar::I8},      {"byte", Scalar::I8},       {"int16", Scalar::I16},
-      {"i2", Scalar::I16},     {"short", Scalar::I16},     {"int32", Scalar::I32},
-      {"i4", Scalar::I32},     {"intc", Scalar::I32},      {"int64", Scalar::I64},
-      {"i8", Scalar::I64},     {"int", Scalar::I64},       {"intp", Scalar::I64},
-      {"int_", Scalar::I64},   {"long", Scalar::I64},      {"longlong", Scalar::I64},
-      {"uint8", Scalar::U8},   {"u1", Scalar::U8},         {"ubyte", Scalar::U8},
-      {"uint16", Scalar::U16}, {"u2", Scalar::U16},        {"ushort", Scalar::U16},
-      {"uint32", Scalar::U32}, {"u4", Scalar::U32},        {"uintc", Scalar::U32},
-      {"uint64", Scalar::U64}, {"u8", Scalar::U64},        {"uint", Scalar::U64},
-      {"uintp", Scalar::U64},  {"ulonglong", Scalar::U64}, {"float32", Scalar::F32},
-      {"f4", Scalar::F32},     {"single", Scalar::F32},    {"float64", Scalar::F64},
-      {"f8", Scalar::F64},     {"float", Scalar::F64},     {"double", Scalar::F64},
-      {"float_", Scalar::F64},
+      {"bool", Scalar::Bool},    {"bool_", Scalar::Bool},      {"boolean", Scalar::Bool},
+      {"b1", Scalar::Bool},      {"?", Scalar::Bool},          {"int8", Scalar::I8},
+      {"i1", Scalar::I8},        {"byte", Scalar::I8},         {"int16", Scalar::I16},
+      {"i2", Scalar::I16},       {"short", Scalar::I16},       {"int32", Scalar::I32},
+      {"i4", Scalar::I32},       {"intc", Scalar::I32},        {"int64", Scalar::I64},
+      {"i8", Scalar::I64},       {"int", Scalar::I64},         {"intp", Scalar::I64},
+      {"int_", Scalar::I64},     {"long", Scalar::I64},        {"longlong", Scalar::I64},
+      {"uint8", Scalar::U8},     {"u1", Scalar::U8},           {"ubyte", Scalar::U8},
+      {"uint16", Scalar::U16},   {"u2", Scalar::U16},          {"ushort", Scalar::U16},
+      {"uint32", Scalar::U32},   {"u4", Scalar::U32},          {"uintc", Scalar::U32},
+      {"uint64", Scalar::U64},   {"u8", Scalar::U64},          {"uint", Scalar::U64},
+      {"uintp", Scalar::U64},    {"ulonglong", Scalar::U64},   {"float32", Scalar::F32},
+      {"f4", Scalar::F32},       {"single", Scalar::F32},      {"float64", Scalar::F64},
+      {"f8", Scalar::F64},       {"float", Scalar::F64},       {"double", Scalar::F64},
+      {"float_", Scalar::F64},   {"complex64", Scalar::C64},   {"c8", Scalar::C64},
+      {"csingle", Scalar::C64},  {"complex128", Scalar::C128}, {"c16", Scalar::C128},
+      {"complex", Scalar::C128}, {"cdouble", Scalar::C128},    {"complex_", Scalar::C128},
   };
   auto it = names.find(name);
   if (it == names.end())
@@ -148,6 +163,15 @@ Scalar numpy_promote(Scalar a, Scalar b) {
     return a;
   if (a == Scalar::Bool)
     return b;
+  if (is_complex(a) || is_complex(b)) {
+    // the complex type holding both: complex64 only when the other fits float32 exactly
+    Scalar other = is_complex(a) ? b : a;
+    Scalar c = is_complex(a) ? a : b;
+    if (c == Scalar::C128 || other == Scalar::C128)
+      return Scalar::C128;
+    return numpy_promote(Scalar::F32, component_of(other)) == Scalar::F32 ? Scalar::C64
+                                                                          : Scalar::C128;
+  }
   if (is_float(a) || is_float(b)) {
     if (is_float(a) && is_float(b))
       return bit_width(a) >= bit_width(b) ? a : b;

@@ -9,7 +9,8 @@
 namespace simt {
 
 // Scalar element types. The order is part of the pybind/runtime contract (dtype codes).
-enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
+// C64/C128 (complex64/complex128) are {float, float} / {double, double}: real, then imaginary.
+enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64, C128 };
 
 // Where an array's data lives. Only the GPU backend gives these different address spaces.
 enum class MemSpace : uint8_t { Global, Shared, Local, Const };
@@ -131,9 +132,14 @@ struct Type {
 bool is_integer(Scalar s);
 bool is_signed(Scalar s);
 bool is_float(Scalar s);
-int bit_width(Scalar s);           // Bool is 1
+bool is_complex(Scalar s);
+// The type of a complex's parts (complex64 -> float32), or the scalar itself when not complex.
+Scalar component_of(Scalar s);
+// The complex type whose parts are the float `s` (float32 -> complex64).
+Scalar complex_of(Scalar s);
+int bit_width(Scalar s);           // Bool is 1; a complex's is its parts' total
 int byte_size(Scalar s);           // Bool is 1
-std::string scalar_name(Scalar s); // "bool", "int8", ... "float64" (Numba's names)
+std::string scalar_name(Scalar s); // "bool", "int8", ... "float64", "complex128" (Numba's)
 // Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...). False if
 // unknown.
 bool parse_scalar_name(const std::string &name, Scalar &out);

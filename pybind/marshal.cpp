@@ -17,6 +17,27 @@ std::string describe_argument(size_t index, const Type &type) {
   return "argument " + std::to_string(index + 1) + " (" + type.str() + ")";
 }
 
+// NumPy's dtype.kind of a scalar type.
+char dtype_kind(Scalar s) {
+  if (is_complex(s))
+    return 'c';
+  return is_float(s) ? 'f' : s == Scalar::Bool ? 'b' : is_signed(s) ? 'i' : 'u';
+}
+
+// A complex argument: its parts, as NumPy's complex64/complex128 lay them out (real first).
+void store_complex(PyObject *object, Scalar scalar, int64_t *slot) {
+  Py_complex value = PyComplex_AsCComplex(object);
+  if (value.real == -1.0 && PyErr_Occurred())
+    throw py::error_already_set();
+  if (scalar == Scalar::C64) {
+    float parts[2] = {static_cast<float>(value.real), static_cast<float>(value.imag)};
+    std::memcpy(slot, parts, sizeof parts);
+  } else {
+    double parts[2] = {value.real, value.imag};
+    std::memcpy(slot, parts, sizeof parts);
+  }
+}
+
 // The NumPy array an argument stands for, or null.
 PyObject *array_of(PyObject *object, py::object &holder) {
   auto &api = py::detail::npy_api::get();
@@ -46,7 +67,7 @@ bool record_fields_are(py::handle dtype, const Record &record) {
     py::handle type = field[0];
     char kind = type.attr("kind").cast<char>();
     Scalar s = expected.scalar;
-    char want = is_float(s) ? 'f' : s == Scalar::Bool ? 'b' : is_signed(s) ? 'i' : 'u';
+    char want = dtype_kind(s);
     if (kind != want || type.attr("itemsize").cast<int>() != byte_size(s) ||
         !type.attr("isnative").cast<bool>() || field[1].cast<int64_t>() != expected.offset)
       return false;
@@ -65,8 +86,7 @@ bool dtype_is(PyObject *array, Scalar scalar) {
   auto *descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(array)->descr);
   if (descr->byteorder == '>')
     return false;
-  char kind = is_float(scalar) ? 'f' : scalar == Scalar::Bool ? 'b' : is_signed(scalar) ? 'i' : 'u';
-  return descr->kind == kind && descr->elsize == byte_size(scalar);
+  return descr->kind == dtype_kind(scalar) && descr->elsize == byte_size(scalar);
 }
 
 std::string array_text(PyObject *array) {
@@ -98,6 +118,8 @@ void store_scalar(PyObject *object, const Type &type, size_t index, int64_t *slo
     throw py::type_error(describe_argument(index, type) + ": expected a number, got " +
                          std::string(Py_TYPE(object)->tp_name));
   Scalar scalar = type.scalar;
+  if (is_complex(scalar))
+    return store_complex(object, scalar, slot);
   if (scalar == Scalar::Bool) {
     int truth = PyObject_IsTrue(object);
     if (truth < 0)
@@ -137,7 +159,12 @@ void store_scalar(PyObject *object, const Type &type, size_t index, int64_t *slo
   std::memcpy(slot, &bits, sizeof bits);
 }
 
-int slots_for(const Type &type) { return type.is_array() ? 1 + 2 * type.ndim : 1; }
+// 8-byte slots: a complex128 takes two.
+int slots_for(const Type &type) {
+  if (type.is_scalar() && type.scalar == Scalar::C128)
+    return 2;
+  return type.is_array() ? 1 + 2 * type.ndim : 1;
+}
 
 } // namespace
 

@@ -54,6 +54,11 @@ GlobalValue global_value_from(py::handle description) {
     value.kind = Kind::Float;
     value.scalar = scalar_named(fields[1]);
     value.float_value = fields[2].cast<double>();
+  } else if (kind == "complex") {
+    value.kind = Kind::Float;
+    value.scalar = scalar_named(fields[1]);
+    value.float_value = fields[2].cast<double>();
+    value.imag_value = fields[3].cast<double>();
   } else if (kind == "tuple") {
     value.kind = Kind::Tuple;
     for (auto elem : fields[1])

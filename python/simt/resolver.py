@@ -3,6 +3,7 @@
 `resolver_for(py_func)` returns a callable name -> description, read by pybind/py_resolver.cpp:
   None                                   unknown name
   ("none",) ("bool", v) ("int", dtype, v) ("float", dtype, v)   constants
+  ("complex", dtype, real, imag)         complex constants
   ("tuple", [descriptions])              constant tuples
   ("array", dtype, shape, bytes)         NumPy arrays, frozen as constants (C order)
   ("module", name)  ("member", module, name)
@@ -108,10 +109,14 @@ def describe(value):
         return ("int", "uint64", value) if 0 <= value < 2**64 else None
     if isinstance(value, float):
         return ("float", "float64", value)
+    if isinstance(value, complex):
+        return ("complex", "complex128", value.real, value.imag)
     if isinstance(value, np.generic):
         name = _scalar_name(value.dtype)
         if name is None:
             return None
+        if value.dtype.kind == "c":
+            return ("complex", name, float(value.real), float(value.imag))
         kind = "float" if value.dtype.kind == "f" else "int"
         return (kind, name, float(value) if kind == "float" else int(value))
     if isinstance(value, tuple):

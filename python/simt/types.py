@@ -9,6 +9,7 @@ __all__ = ["Type", "ScalarType", "RecordType", "ArrayType", "TupleType", "NoneTy
            "uint32", "uint64", "float32", "float64", "intp", "uintp", "byte", "char", "uchar",
            "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
            "float_", "double", "f4", "f8", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
+           "complex64", "complex128", "c8", "c16", "csingle", "cdouble",
            "typeof", "from_dtype", "signature_text", "type_text"]
 
 
@@ -144,7 +145,7 @@ void = none
 
 _SCALARS = {}
 for _name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-              "float32", "float64"):
+              "float32", "float64", "complex64", "complex128"):
     _SCALARS[_name] = ScalarType(_name)
 del _name
 
@@ -159,6 +160,8 @@ uint32 = uintc = u4 = _SCALARS["uint32"]
 uint64 = uintp = ulong = ulonglong = u8 = _SCALARS["uint64"]
 float32 = f4 = _SCALARS["float32"]
 float64 = float_ = double = f8 = _SCALARS["float64"]
+complex64 = csingle = c8 = _SCALARS["complex64"]
+complex128 = cdouble = c16 = _SCALARS["complex128"]
 
 
 def from_dtype(dtype):
@@ -214,10 +217,10 @@ def typeof(value):
         return int64 if -2**63 <= value < 2**63 else uint64
     if isinstance(value, float):
         return float64
-    if isinstance(value, np.generic) and value.dtype.kind in "iuf":
+    if isinstance(value, np.generic) and value.dtype.kind in "iufc":
         return from_dtype(value.dtype)
-    if isinstance(value, (complex, np.complexfloating)):
-        raise TypeError("simt: complex numbers are not supported yet")
+    if isinstance(value, complex):
+        return complex128
     if isinstance(value, tuple):
         return TupleType(typeof(v) for v in value)
     raise TypeError("simt: cannot pass an argument of type %s to a kernel"

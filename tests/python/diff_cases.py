@@ -7,6 +7,7 @@ Run as a script (`python3 diff_cases.py OUT.npz`) it computes every case with th
 that `from numba import cuda` gives in that process (Numba's simulator under
 NUMBA_ENABLE_CUDASIM=1, simt under SIMT_ENABLE=1), and saves the results.
 """
+import cmath
 import math
 import sys
 
@@ -720,6 +721,70 @@ def case_grid_sync_sequential_rows():
     M = np.zeros((16, TPB), np.int64)
     M[0] = ints(TPB)
     return k, 1, TPB, (M,), 0
+
+
+def complexes(n, dtype=np.complex128, seed=2):
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-3, 3, n) + 1j * rng.uniform(-3, 3, n)).astype(dtype)
+
+
+def complex_kernel():
+    @cuda.jit
+    def k(a, b, s, out, flags):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = a[i]
+            y = b[i]
+            out[i, 0] = x * y - s
+            out[i, 1] = x / y + 2.5j
+            out[i, 2] = x ** y
+            out[i, 3] = x ** 2
+            out[i, 4] = abs(x) + x.real - x.imag * 1j + x.conjugate()
+            out[i, 5] = cmath.sqrt(x) + cmath.exp(y) + cmath.log(x) + cmath.log10(y)
+            out[i, 6] = cmath.sin(x) + cmath.cos(y) + cmath.tan(x) + cmath.sinh(y)
+            out[i, 7] = cmath.cosh(x) + cmath.tanh(y) + cmath.asin(x) + cmath.acos(y)
+            out[i, 8] = cmath.atan(x) + cmath.asinh(y) + cmath.acosh(x) + cmath.atanh(y)
+            out[i, 9] = cmath.rect(x.real, y.imag) + cmath.phase(x) + cmath.polar(y)[0]
+            out[i, 10] = complex(x.imag, y.real) - (-x) + cmath.log(x, y)
+            flags[i, 0] = x == y
+            flags[i, 1] = x != x
+            flags[i, 2] = cmath.isfinite(x)
+            flags[i, 3] = cmath.isnan(x * 0.0) or cmath.isinf(y)
+            flags[i, 4] = bool(x - x)
+
+    return k
+
+
+def case_complex128_arithmetic_and_cmath():
+    a, b = complexes(40), complexes(40, seed=3)
+    b[0] = a[0]
+    return (complex_kernel(), 2, TPB,
+            (a, b, 0.5 - 1.25j, np.zeros((40, 11), np.complex128), np.zeros((40, 5), np.bool_)),
+            0)
+
+
+def case_complex64_arithmetic_and_cmath():
+    a, b = complexes(40, np.complex64), complexes(40, np.complex64, seed=3)
+    return (complex_kernel(), 2, TPB,
+            (a, b, np.complex64(0.5 - 1.25j), np.zeros((40, 11), np.complex64),
+             np.zeros((40, 5), np.bool_)), 0)
+
+
+def case_complex_arrays_2d_shared_and_local():
+    @cuda.jit
+    def k(a, out):
+        tile = cuda.shared.array(32, np.complex64)
+        acc = cuda.local.array(2, np.complex128)
+        i, j = cuda.grid(2)
+        t = cuda.threadIdx.y
+        tile[t] = a[i, j] * np.complex64(2)
+        cuda.syncthreads()
+        acc[0] = tile[31 - t]
+        acc[1] = np.complex128(a[i, j].real)
+        out[i, j] = acc[0] + acc[1] + 1.5 * a[i, j]
+
+    a = complexes(64, np.complex64).reshape(2, 32)
+    return k, (2, 1), (1, 32), (a, np.zeros((2, 32), np.complex128)), 0
 
 
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -75,10 +75,8 @@ def test_typeof_follows_numba():
 
 
 def test_typeof_rejects_what_kernels_cannot_take():
-    with pytest.raises(TypeError, match="complex"):
-        simt.typeof(1j)
     with pytest.raises(TypeError, match="not supported"):
-        simt.typeof(np.zeros(3, np.complex128))
+        simt.typeof(np.zeros(3, np.float16))
     with pytest.raises(TypeError):
         simt.typeof("text")
     with pytest.raises(TypeError):

@@ -30,7 +30,7 @@ std::string render(const std::string &text) {
     case TokenKind::Float: {
       char buffer[64];
       auto end = std::to_chars(buffer, buffer + sizeof buffer, token.float_value).ptr;
-      out += "float:" + std::string(buffer, end);
+      out += (token.imaginary ? "imag:" : "float:") + std::string(buffer, end);
       break;
     }
     case TokenKind::String:
@@ -85,6 +85,7 @@ TEST_CASE("lexer: token table") {
       {"9223372036854775808", "int!:-9223372036854775808 NL END"},
       {"1.5 1. .5 1e3 1.5E-2 2e+1 1_0.2_5", "float:1.5 float:1 float:0.5 float:1000 float:0.015 "
                                             "float:20 float:10.25 NL END"},
+      {"1j 2.5j 1e3J .5j 01j", "imag:1 imag:2.5 imag:1000 imag:0.5 imag:1 NL END"},
       {"inf", "inf NL END"},
       {"a.b 1 .real", "a . b int:1 . real NL END"},
       // strings
@@ -159,7 +160,6 @@ TEST_CASE("lexer: errors") {
       {"x = 0x", "invalid hexadecimal literal @1:7"},
       {"x = 0b102", "invalid binary literal @1:9"},
       {"x = 1abc", "invalid decimal literal @1:6"},
-      {"x = 1j", "simt: complex literals are not supported @1:5"},
       {"x = 1 \\ 2", "unexpected character after line continuation character @1:7"},
       {"x = $", "invalid syntax @1:5"},
       {"x = '\\x4'", "truncated \\x escape @1:6"},

@@ -86,6 +86,23 @@ TEST_CASE("expression types follow Numba") {
   // each checked against numba 0.56 (CPU and CUDA typing contexts)
   const Case cases[] = {
       {"a + b", "float32", "float32", "float32"},
+      {"a + b", "float32", "complex64", "complex64"},
+      {"a * b", "float64", "complex64", "complex128"},
+      {"a - b", "int32", "complex64", "complex128"},
+      {"a / b", "complex64", "complex64", "complex64"},
+      {"a ** b", "complex64", "int64", "complex128"},
+      {"a ** 2", "complex64", "int64", "complex128"},
+      {"a + 1j", "complex64", "int32", "complex128"},
+      {"a == b", "complex64", "float64", "bool"},
+      {"-a", "complex64", "int32", "complex64"},
+      {"abs(a)", "complex64", "int32", "float32"},
+      {"a.real", "complex128", "int32", "float64"},
+      {"a.imag", "int32", "int32", "int32"},
+      {"a.conjugate()", "complex64", "int32", "complex64"},
+      {"complex(a, b)", "float32", "float32", "complex64"},
+      {"complex(a, b)", "float32", "int32", "complex128"},
+      {"complex(a)", "float32", "int32", "complex64"},
+      {"complex()", "float32", "int32", "complex128"},
       {"a + 1", "float32", "int32", "float64"},
       {"a + 1.0", "float32", "int32", "float64"},
       {"a * b", "float32", "int16", "float32"},
@@ -182,6 +199,27 @@ TEST_CASE("a local read before its assignment in a loop is typed by a later roun
                         "    a[0] = z\n",
                         "(float64[:], int32)");
   CHECK(slot_type(module.kernel(), "y").str() == "float64");
+}
+
+TEST_CASE("complex typing errors") {
+  const char *sig = "(complex64[:], float32[:])";
+  CHECK(error_of("def k(a, b):\n    b[0] = a[0]\n", sig) ==
+        "2:12: cannot convert complex64 to float32");
+  CHECK(error_of("def k(a, b):\n    b[0] = a[0] < a[1]\n", sig) ==
+        "2:12: '<' is not supported between complex64 and complex64");
+  CHECK(error_of("def k(a, b):\n    a[0] = a[0] // a[1]\n", sig) ==
+        "2:12: unsupported operand types for //: complex64 and complex64");
+  CHECK(error_of("def k(a, b):\n    print(a[0])\n", sig) ==
+        "2:11: simt: print() of complex numbers is not supported (Numba's CUDA target cannot "
+        "print them)");
+  CHECK(error_of("def k(a, b):\n    b[0] = math.sqrt(a[0])\n", sig)
+            .find("function math.sqrt does not accept complex64") != std::string::npos);
+  CHECK(error_of("def k(a, b):\n    a[0] = max(a[0], a[1])\n", sig) ==
+        "2:16: simt: max() of complex numbers is not supported");
+  CHECK(error_of("def k(a, b):\n    a[0] = complex(True)\n", sig) ==
+        "2:20: complex() only support for numbers");
+  CHECK(error_of("def k(a, b):\n    b[0] = int(a[0])\n", sig) ==
+        "2:16: cannot convert complex64 to int64");
 }
 
 TEST_CASE("typer errors carry the location and a clear message") {

@@ -24,7 +24,18 @@ TEST_CASE("scalar names and sizes") {
   CHECK(s == Scalar::Bool);
   REQUIRE(parse_scalar_name("intp", s));
   CHECK(s == Scalar::I64);
-  CHECK_FALSE(parse_scalar_name("complex64", s));
+  REQUIRE(parse_scalar_name("complex64", s));
+  CHECK(s == Scalar::C64);
+  REQUIRE(parse_scalar_name("c16", s));
+  CHECK(s == Scalar::C128);
+  CHECK(byte_size(Scalar::C64) == 8);
+  CHECK(byte_size(Scalar::C128) == 16);
+  CHECK(scalar_name(Scalar::C128) == "complex128");
+  CHECK(Type::array_of(Scalar::C64, 1, 'C').str() == "array(complex64, 1d, C)");
+  CHECK(is_complex(Scalar::C64));
+  CHECK_FALSE(is_integer(Scalar::C64));
+  CHECK_FALSE(is_float(Scalar::C128));
+  CHECK(component_of(Scalar::C64) == Scalar::F32);
   CHECK(byte_size(Scalar::U16) == 2);
   CHECK(bit_width(Scalar::Bool) == 1);
   CHECK(is_signed(Scalar::I8));
@@ -45,6 +56,45 @@ TEST_CASE("arithmetic promotion matches Numba's operator typing") {
   CHECK(promote_arithmetic(Scalar::F32, Scalar::I16) == Scalar::F32);
   CHECK(promote_arithmetic(Scalar::F32, Scalar::Bool) == Scalar::F32);
   CHECK(promote_arithmetic(Scalar::Bool, Scalar::Bool) == Scalar::I64);
+}
+
+TEST_CASE("complex promotion matches Numba's operator typing") {
+  // BinOp's complex cases with typeconv's float32 -> complex64 and float64 -> complex128 (safe)
+  struct Row {
+    Scalar a, b, result;
+  };
+  using S = Scalar;
+  const Row rows[] = {{S::C64, S::C64, S::C64},   {S::C64, S::C128, S::C128},
+                      {S::F32, S::C64, S::C64},   {S::F64, S::C64, S::C128},
+                      {S::F32, S::C128, S::C128}, {S::I16, S::C64, S::C64},
+                      {S::I32, S::C64, S::C128},  {S::I64, S::C64, S::C128},
+                      {S::Bool, S::C64, S::C64},  {S::U64, S::C128, S::C128}};
+  for (const Row &r : rows) {
+    CAPTURE(scalar_name(r.a));
+    CAPTURE(scalar_name(r.b));
+    CHECK(promote_arithmetic(r.a, r.b) == r.result);
+    CHECK(promote_arithmetic(r.b, r.a) == r.result);
+  }
+  // no implicit conversion from a complex to a real
+  CHECK(conversion(S::C64, S::F64) == Conversion::Never);
+  CHECK(conversion(S::C128, S::I64) == Conversion::Never);
+  CHECK(conversion(S::F32, S::C64) == Conversion::Safe);
+  CHECK(conversion(S::C64, S::C128) == Conversion::Promote);
+  CHECK(conversion(S::C128, S::C64) == Conversion::Unsafe);
+  CHECK_FALSE(select_overload({S::C64}, {{S::F64, {S::F64}}}));
+}
+
+TEST_CASE("complex unification follows numpy.promote_types") {
+  auto s = [](Scalar x) { return Type::scalar_of(x); };
+  Type out;
+  REQUIRE(unify(s(Scalar::F32), s(Scalar::C64), out));
+  CHECK(out == s(Scalar::C64));
+  REQUIRE(unify(s(Scalar::F64), s(Scalar::C64), out));
+  CHECK(out == s(Scalar::C128));
+  REQUIRE(unify(s(Scalar::I64), s(Scalar::C64), out));
+  CHECK(out == s(Scalar::C128));
+  REQUIRE(unify(s(Scalar::I8), s(Scalar::C64), out));
+  CHECK(out == s(Scalar::C64));
 }
 
 TEST_CASE("unification follows numpy.promote_types") {
