@@ -43,8 +43,9 @@ void store_complex(PyObject *object, Scalar scalar, int64_t *slot) {
 py::object interface_array(PyObject *object) {
   if (!PyObject_HasAttrString(object, "__cuda_array_interface__"))
     return py::none();
-  return py::module_::import("simt.devicearray").attr("as_cuda_array")(py::handle(object)).attr(
-      "_host");
+  return py::module_::import("simt.devicearray")
+      .attr("as_cuda_array")(py::handle(object))
+      .attr("_host");
 }
 
 // The NumPy array an argument stands for, or null.
