@@ -31,6 +31,7 @@ enum class ExprKind : uint8_t {
   Subscript, // elts[0][elts[1]] (a tuple index is a Tuple expression; slices are Slice)
   Slice,     // elts[0]:elts[1]:elts[2], each may be null (absent)
   List,      // [elts] (only for error messages and literal shapes; not a runtime value)
+  Ellipsis,  // ... (only as an array index)
 };
 
 struct Expr;

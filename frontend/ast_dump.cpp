@@ -93,6 +93,9 @@ public:
     case ExprKind::Slice:
       elts("Slice", *expr);
       break;
+    case ExprKind::Ellipsis:
+      out += "Ellipsis";
+      break;
     }
     out += ')';
   }

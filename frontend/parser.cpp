@@ -768,7 +768,7 @@ private:
     if (token.text == "{")
       error(token, "simt: dict and set literals are not supported");
     if (token.text == "...")
-      error(token, "simt: Ellipsis ('...') is not supported");
+      return make_expr(ExprKind::Ellipsis, next().loc);
     error(token, "invalid syntax");
   }
 

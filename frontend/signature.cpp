@@ -96,6 +96,11 @@ private:
       if (peek() == '(')
         return parse_array_repr();
     }
+    if (name == "UniTuple" || name == "Tuple") {
+      skip_space();
+      if (peek() == '(')
+        return name == "UniTuple" ? parse_unituple() : parse_tuple();
+    }
     pos_ = start;
     Type dtype = parse_dtype();
     skip_space();
@@ -158,6 +163,49 @@ private:
         !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(c); }))
       fail("expected a number");
     return std::stoll(digits);
+  }
+
+  // UniTuple(int64, 2) (the constructor Numba's signature strings call) or UniTuple(int64 x 2)
+  // (the repr), after "UniTuple".
+  Type parse_unituple() {
+    expect('(');
+    skip_space();
+    Type elem = parse_type(false);
+    skip_space();
+    if (peek() == ',')
+      ++pos_;
+    else if (word() != "x")
+      fail("expected ', count' or ' x count' in UniTuple");
+    int64_t count = number();
+    expect(')');
+    return Type::tuple_of(std::vector<Type>(count, elem));
+  }
+
+  // Tuple((int64, float64)) or Tuple([int64, float64]) (the constructor), Tuple(int64, float64)
+  // or Tuple() (the repr), after "Tuple".
+  Type parse_tuple() {
+    expect('(');
+    skip_space();
+    bool wrapped = peek() == '(' || peek() == '[';
+    char close = peek() == '[' ? ']' : ')';
+    if (wrapped)
+      ++pos_;
+    std::vector<Type> elems;
+    skip_space();
+    while (peek() != close) {
+      elems.push_back(parse_type(false));
+      skip_space();
+      if (peek() == ',') {
+        ++pos_;
+        skip_space();
+      } else if (peek() != close) {
+        fail(std::string("expected ',' or '") + close + "' in Tuple");
+      }
+    }
+    ++pos_;
+    if (wrapped)
+      expect(')');
+    return Type::tuple_of(std::move(elems));
   }
 
   // array(float32, 2d, C)

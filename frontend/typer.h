@@ -86,6 +86,13 @@ private:
 
   // views and tuple indexing (typer_view.cpp)
   ir::ExprPtr array_subscript(ir::ExprPtr array, const ast::Expr &index, ir::Loc loc);
+  // a[i:j] = (x, y): a tuple of one scalar type into a 1-d view (frontend/typer_slice_store.cpp).
+  void store_tuple_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc loc);
+  // Augmented assignment to a slice or Ellipsis subscript (a[1:3] += 1) is an error, as in Numba's
+  // CUDA target, which has no in-place array operators (frontend/typer_ellipsis.cpp).
+  void reject_view_aug_assign(const ast::Expr &index, ir::Loc loc);
+  // array_subscript of an index holding an Ellipsis (frontend/typer_ellipsis.cpp).
+  ir::ExprPtr ellipsis_subscript(ir::ExprPtr array, const ast::Expr &index, ir::Loc loc);
   ir::ExprPtr slice_operand(const ast::Expr &slice);
   void store_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc loc);
   ir::ExprPtr tuple_index(ir::ExprPtr tuple, ir::ExprPtr index, ir::Loc loc);

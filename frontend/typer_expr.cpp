@@ -121,6 +121,8 @@ Value FunctionTyper::value(const ast::Expr &e) {
     error(e.loc, "simt: array slicing/views are not supported yet");
   case ast::ExprKind::List:
     error(e.loc, "simt: lists are not supported yet");
+  case ast::ExprKind::Ellipsis:
+    error(e.loc, "simt: Ellipsis ('...') is only supported as an array index");
   }
   error(e.loc, "simt: this expression is not supported yet");
 }
@@ -350,8 +352,12 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
     int field = field_key(base->type, *e.elts[1]);
     return field_load(std::move(base), field, e.loc);
   }
-  if (base->type.is_array())
+  if (base->type.is_array()) {
+    if (e.elts[1]->kind == ast::ExprKind::Ellipsis)
+      error(e.loc, "simt: reading a[...] is not supported, as in Numba's CUDA target (storing "
+                   "a[...] = value is); use the array itself or a[:]");
     return array_subscript(std::move(base), *e.elts[1], e.loc);
+  }
   if (!base->type.is_tuple())
     error(e.loc, "cannot index " + base->type.str());
   if (e.elts[1]->kind == ast::ExprKind::Slice)

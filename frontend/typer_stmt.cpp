@@ -308,6 +308,7 @@ void FunctionTyper::aug_assign(const ast::Stmt &s) {
     error(target.elts[0]->loc, "cannot index " + array->type.str());
   if (array->type.space == MemSpace::Const)
     error(target.loc, "cannot store to a read-only constant array");
+  reject_view_aug_assign(*target.elts[1], target.loc);
   auto indices = array_indices(*array, *target.elts[1], target.loc);
   for (auto &i : indices)
     i = stable(std::move(i));

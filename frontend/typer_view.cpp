@@ -96,6 +96,13 @@ ir::ExprPtr FunctionTyper::slice_operand(const ast::Expr &slice) {
 }
 
 ir::ExprPtr FunctionTyper::array_subscript(ir::ExprPtr array, const ast::Expr &index, ir::Loc loc) {
+  auto is_ellipsis = [](const ast::Expr &x) { return x.kind == ast::ExprKind::Ellipsis; };
+  bool any_ellipsis = is_ellipsis(index);
+  if (index.kind == ast::ExprKind::Tuple)
+    for (const auto &elt : index.elts)
+      any_ellipsis |= is_ellipsis(*elt);
+  if (any_ellipsis)
+    return ellipsis_subscript(std::move(array), index, loc);
   auto is_slice = [](const ast::Expr &x) { return x.kind == ast::ExprKind::Slice; };
   bool any_slice = is_slice(index);
   if (index.kind == ast::ExprKind::Tuple)
@@ -147,10 +154,12 @@ ir::ExprPtr FunctionTyper::array_subscript(ir::ExprPtr array, const ast::Expr &i
 
 // a[view index] = scalar: the scalar is stored into every element of the view.
 void FunctionTyper::store_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc loc) {
+  if (value->type.is_tuple())
+    return store_tuple_into_view(std::move(view), std::move(value), loc);
   if (!value->type.is_scalar())
     error(value->loc, "simt: storing " + value->type.str() +
-                          " into an array slice is not "
-                          "supported yet");
+                          " into an array slice is not supported, as in Numba's CUDA target "
+                          "(it needs NRT); copy the elements in a loop");
   Type dtype = Type::scalar_of(view->type.scalar);
   value = stable(cast(std::move(value), dtype)); // Python evaluates the value first
   view = stable(std::move(view));

@@ -38,14 +38,25 @@ void store_complex(PyObject *object, Scalar scalar, int64_t *slot) {
   }
 }
 
+// The host array over the memory of an object exposing __cuda_array_interface__ (another
+// library's device array: device memory is host memory here), or None.
+py::object interface_array(PyObject *object) {
+  if (!PyObject_HasAttrString(object, "__cuda_array_interface__"))
+    return py::none();
+  return py::module_::import("simt.devicearray")
+      .attr("as_cuda_array")(py::handle(object))
+      .attr("_host");
+}
+
 // The NumPy array an argument stands for, or null.
 PyObject *array_of(PyObject *object, py::object &holder) {
   auto &api = py::detail::npy_api::get();
   if (api.PyArray_Check_(object))
     return object;
   if (!PyObject_HasAttrString(object, "_host"))
-    return nullptr;
-  holder = py::reinterpret_steal<py::object>(PyObject_GetAttrString(object, "_host"));
+    holder = interface_array(object);
+  else
+    holder = py::reinterpret_steal<py::object>(PyObject_GetAttrString(object, "_host"));
   if (!holder || !api.PyArray_Check_(holder.ptr())) {
     PyErr_Clear();
     return nullptr;
@@ -159,19 +170,83 @@ void store_scalar(PyObject *object, const Type &type, size_t index, int64_t *slo
   std::memcpy(slot, &bits, sizeof bits);
 }
 
-// 8-byte slots: a complex128 takes two.
-int slots_for(const Type &type) {
+// 8-byte slots of an argument (sim/abi.h): a complex128 takes two, a tuple its elements'.
+int64_t slots_for(const Type &type) {
+  if (type.is_tuple()) {
+    int64_t slots = 0;
+    for (const Type &elem : type.elems)
+      slots += slots_for(elem);
+    return slots;
+  }
   if (type.is_scalar() && type.scalar == Scalar::C128)
     return 2;
   return type.is_array() ? 1 + 2 * type.ndim : 1;
 }
 
+bool is_argument_type(const Type &type) {
+  if (type.is_tuple()) {
+    for (const Type &elem : type.elems)
+      if (!is_argument_type(elem))
+        return false;
+    return true;
+  }
+  return type.is_scalar() || type.is_array() || type.is_record();
+}
+
 } // namespace
 
+// A record argument (a NumPy record scalar, arr[i] of a structured array): its address, which the
+// kernel reads and writes in place as Numba's (which copies it to the device and back).
+void KernelArguments::store_record(PyObject *object, const Type &type, size_t index,
+                                   int64_t *slot) {
+  py::handle value(object);
+  bool is_record = py::isinstance(value, py::module_::import("numpy").attr("void"));
+  if (is_record) {
+    py::object array = py::module_::import("numpy").attr("asarray")(value);
+    auto *proxy = py::detail::array_proxy(array.ptr());
+    if (proxy->nd == 0 && record_dtype_is(array.ptr(), *type.record)) {
+      void *address = proxy->data;
+      std::memcpy(slot, &address, sizeof address);
+      keep_alive_.push_back(std::move(array));
+      return;
+    }
+  }
+  throw py::type_error(
+      describe_argument(index, type) + ": expected a record of this dtype, got " +
+      (is_record ? "a record of dtype " + py::str(value.attr("dtype")).cast<std::string>()
+                 : std::string(Py_TYPE(object)->tp_name)));
+}
+
+void KernelArguments::store(PyObject *object, const Type &type, size_t index, int64_t *slot) {
+  if (type.is_array()) {
+    py::object holder;
+    PyObject *array = array_of(object, holder);
+    if (!array)
+      throw py::type_error(describe_argument(index, type) + ": expected an array, got " +
+                           std::string(Py_TYPE(object)->tp_name));
+    store_array(array, type, index, slot);
+    if (holder)
+      keep_alive_.push_back(std::move(holder));
+  } else if (type.is_record()) {
+    store_record(object, type, index, slot);
+  } else if (type.is_tuple()) {
+    if (!PyTuple_Check(object) || size_t(PyTuple_GET_SIZE(object)) != type.elems.size())
+      throw py::type_error(describe_argument(index, type) + ": expected a tuple of " +
+                           std::to_string(type.elems.size()) + " element(s), got " +
+                           py::repr(object).cast<std::string>());
+    for (size_t k = 0; k < type.elems.size(); ++k) {
+      store(PyTuple_GET_ITEM(object, k), type.elems[k], index, slot);
+      slot += slots_for(type.elems[k]);
+    }
+  } else {
+    store_scalar(object, type, index, slot);
+  }
+}
+
 KernelArguments::KernelArguments(const std::vector<Type> &types, const py::tuple &args) {
-  size_t total = 0;
+  int64_t total = 0;
   for (const Type &type : types) {
-    if (!type.is_scalar() && !type.is_array())
+    if (!is_argument_type(type))
       throw py::type_error("simt: " + type.str() + " kernel arguments are not supported yet");
     total += slots_for(type);
   }
@@ -179,18 +254,8 @@ KernelArguments::KernelArguments(const std::vector<Type> &types, const py::tuple
   pointers_.resize(types.size());
   int64_t *slot = storage_.data();
   for (size_t i = 0; i < types.size(); ++i) {
-    PyObject *object = args[i].ptr();
     pointers_[i] = slot;
-    if (types[i].is_array()) {
-      py::object holder;
-      PyObject *array = array_of(object, holder);
-      if (!array)
-        throw py::type_error(describe_argument(i, types[i]) + ": expected an array, got " +
-                             std::string(Py_TYPE(object)->tp_name));
-      store_array(array, types[i], i, slot);
-    } else {
-      store_scalar(object, types[i], i, slot);
-    }
+    store(args[i].ptr(), types[i], i, slot);
     slot += slots_for(types[i]);
   }
 }

@@ -17,12 +17,18 @@ public:
   // arrays (NumPy arrays, or objects holding one as `_host`: device arrays, cuda.In/Out) must
   // have the parameter's dtype and ndim, and be C/F-contiguous when it says so. Throws
   // pybind11::type_error naming the argument otherwise. The arrays must outlive the launch.
+  // Tuples (of any of these) must have the parameter's length; records (NumPy record scalars)
+  // the parameter's dtype, and are passed by address.
   KernelArguments(const std::vector<Type> &types, const pybind11::tuple &args);
 
   void **pointers() { return pointers_.data(); }
 
 private:
+  void store(PyObject *object, const Type &type, size_t index, int64_t *slot);
+  void store_record(PyObject *object, const Type &type, size_t index, int64_t *slot);
+
   std::vector<int64_t> storage_;
+  std::vector<pybind11::object> keep_alive_; // objects whose memory the arguments point into
   std::vector<void *> pointers_;
 };
 

@@ -11,7 +11,10 @@ namespace simt::sim {
 // i-th argument's storage:
 //   - a scalar: its value (bool as one byte, 0 or 1);
 //   - an array: an ArrayHeader, immediately followed by int64 shape[ndim] then int64
-//     strides[ndim] (in bytes). The pointer is 8-byte aligned.
+//     strides[ndim] (in bytes). The pointer is 8-byte aligned;
+//   - a record: the address of the record's bytes (the kernel reads and writes them in place);
+//   - a tuple: its elements' storage one after the other, each element taking whole 8-byte slots
+//     (a scalar one, complex128 two, an array 1 + 2 * ndim, a record one, a tuple its elements').
 struct ArrayHeader {
   char *data;
   int64_t dims[]; // shape[ndim], then strides[ndim]

@@ -251,24 +251,65 @@ llvm::Value *HostTarget::math(Emitter &e, const std::string &name,
 
 namespace {
 
+// 8-byte slots of a kernel argument of `type` in its storage (sim/abi.h).
+int64_t argument_slots(const Type &type) {
+  switch (type.kind) {
+  case Type::Kind::Scalar:
+    return type.scalar == Scalar::C128 ? 2 : 1;
+  case Type::Kind::Array:
+    return 1 + 2 * int64_t(type.ndim);
+  case Type::Kind::Record:
+    return 1;
+  case Type::Kind::Tuple: {
+    int64_t slots = 0;
+    for (const Type &elem : type.elems)
+      slots += argument_slots(elem);
+    return slots;
+  }
+  default:
+    throw std::runtime_error("simt: a kernel parameter of type " + type.str() +
+                             " is not supported yet");
+  }
+}
+
+// The value of a kernel argument of `type` stored at `storage` (sim/abi.h).
+llvm::Value *load_argument(llvm::IRBuilder<> &b, llvm::Value *storage, const Type &type,
+                           const std::string &name) {
+  switch (type.kind) {
+  case Type::Kind::Array:
+    return codegen::load_array_header(b, storage, type.ndim);
+  case Type::Kind::Scalar: {
+    llvm::Value *value =
+        b.CreateLoad(codegen::memory_type(b.getContext(), type.scalar), storage, name);
+    return codegen::memory_to_register(b, value, type.scalar);
+  }
+  case Type::Kind::Record: // the slot holds the record's address
+    return b.CreateLoad(b.getPtrTy(), storage, name);
+  case Type::Kind::Tuple: {
+    llvm::Value *tuple = llvm::PoisonValue::get(codegen::register_type(b.getContext(), type));
+    int64_t slot = 0;
+    for (size_t k = 0; k < type.elems.size(); ++k) {
+      llvm::Value *at = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), storage, slot);
+      tuple = b.CreateInsertValue(tuple, load_argument(b, at, type.elems[k], name), {unsigned(k)});
+      slot += argument_slots(type.elems[k]);
+    }
+    return tuple;
+  }
+  default:
+    throw std::runtime_error("simt: a kernel parameter of type " + type.str() +
+                             " is not supported yet");
+  }
+}
+
 // The kernel's parameters, read from `args` (sim/abi.h: args[i] points at the i-th argument).
 std::vector<llvm::Value *> load_params(llvm::IRBuilder<> &b, llvm::Value *args,
                                        const ir::Function &kernel) {
   std::vector<llvm::Value *> params;
   for (int i = 0; i < kernel.num_params; ++i) {
-    const Type &type = kernel.slots[i].type;
+    const std::string &name = kernel.slots[i].name;
     llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getPtrTy(), args, i);
-    llvm::Value *storage = b.CreateLoad(b.getPtrTy(), slot, kernel.slots[i].name + ".arg");
-    if (type.is_array()) {
-      params.push_back(codegen::load_array_header(b, storage, type.ndim));
-    } else if (type.is_scalar()) {
-      llvm::Value *value = b.CreateLoad(codegen::memory_type(b.getContext(), type.scalar), storage,
-                                        kernel.slots[i].name);
-      params.push_back(codegen::memory_to_register(b, value, type.scalar));
-    } else {
-      throw std::runtime_error("simt: a kernel parameter of type " + type.str() +
-                               " is not supported yet");
-    }
+    llvm::Value *storage = b.CreateLoad(b.getPtrTy(), slot, name + ".arg");
+    params.push_back(load_argument(b, storage, kernel.slots[i].type, name));
   }
   return params;
 }

@@ -210,14 +210,19 @@ def is_cuda_array(obj):
 
 class _InterfaceHolder:
     def __init__(self, desc, owner):
-        self.__array_interface__ = {"shape": tuple(desc["shape"]), "typestr": desc["typestr"],
-                                    "data": tuple(desc["data"]), "strides": desc.get("strides"),
-                                    "version": 3}
+        interface = {"shape": tuple(desc["shape"]), "typestr": desc["typestr"],
+                     "data": tuple(desc["data"]), "strides": desc.get("strides"), "version": 3}
+        if "descr" in desc:  # keeps a structured dtype's fields
+            interface["descr"] = desc["descr"]
+        self.__array_interface__ = interface
         self.owner = owner
 
 
 def from_cuda_array_interface(desc, owner=None, sync=True):
-    """A device array over memory described by a __cuda_array_interface__ (host memory here)."""
+    """A device array over memory described by a __cuda_array_interface__: another library's
+    device array, whose memory must be host memory here (simt's device memory is)."""
+    if desc.get("mask") is not None:
+        raise NotImplementedError("Masked arrays are not supported")
     return DeviceNDArray(np.asarray(_InterfaceHolder(desc, owner)))
 
 

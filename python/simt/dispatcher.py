@@ -87,7 +87,9 @@ def _argument_key(args):
                 a, cls = host, type(host)
         if isinstance(a, np.ndarray):
             key.append((a.dtype, a.ndim, array_layout(a)))
-        elif cls is tuple:
+        elif cls in (int, float, bool):
+            key.append(cls)
+        elif cls is tuple or isinstance(a, np.void) or hasattr(a, "__cuda_array_interface__"):
             key.append(typeof(a))
         else:
             key.append(cls)
@@ -104,6 +106,10 @@ def _converts(actual, declared):
         return (isinstance(actual, simt_types.ArrayType) and actual.dtype == declared.dtype
                 and actual.ndim == declared.ndim
                 and declared.layout in ("A", actual.layout))
+    if isinstance(declared, simt_types.TupleType):
+        return (isinstance(actual, simt_types.TupleType)
+                and len(actual.elems) == len(declared.elems)
+                and all(_converts(a, d) for a, d in zip(actual.elems, declared.elems)))
     return actual == declared
 
 

@@ -4,7 +4,7 @@ objects are accepted wherever these are (both print the same and the C++ side pa
 import numpy as np
 
 __all__ = ["Type", "ScalarType", "RecordType", "ArrayType", "TupleType", "NoneType", "Signature",
-           "void",
+           "UniTuple", "Tuple", "void",
            "none", "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
            "uint32", "uint64", "float32", "float64", "intp", "uintp", "byte", "char", "uchar",
            "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
@@ -116,6 +116,16 @@ class TupleType(Type):
         return "Tuple(%s)" % ", ".join(str(e) for e in self.elems)
 
 
+def UniTuple(dtype, count):
+    """The type of a tuple of `count` values of `dtype` (numba.types.UniTuple)."""
+    return TupleType((dtype,) * count)
+
+
+def Tuple(types):
+    """The type of a tuple of values of `types` (numba.types.Tuple)."""
+    return TupleType(types)
+
+
 class NoneType(Type):
     def __str__(self):
         return "none"
@@ -219,10 +229,18 @@ def typeof(value):
         return float64
     if isinstance(value, np.generic) and value.dtype.kind in "iufc":
         return from_dtype(value.dtype)
+    if isinstance(value, np.void) and value.dtype.names is not None:
+        return _record_from_dtype(value.dtype)
     if isinstance(value, complex):
         return complex128
     if isinstance(value, tuple):
+        if hasattr(type(value), "_fields"):
+            raise TypeError("simt: namedtuple kernel arguments (%s) are not supported yet"
+                            % type(value).__name__)
         return TupleType(typeof(v) for v in value)
+    if hasattr(value, "__cuda_array_interface__"):
+        from .devicearray import as_cuda_array
+        return typeof(as_cuda_array(value))
     raise TypeError("simt: cannot pass an argument of type %s to a kernel"
                     % type(value).__name__)
 

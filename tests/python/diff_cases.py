@@ -787,6 +787,52 @@ def case_complex_arrays_2d_shared_and_local():
     return k, (2, 1), (1, 32), (a, np.zeros((2, 32), np.complex128)), 0
 
 
+def case_tuple_kernel_arguments():
+    @cuda.jit
+    def k(out, pair, nested, arrays, n):
+        i = cuda.grid(1)
+        x, y = arrays
+        if i < x.size:
+            x[i] = y[i] * pair[1] + pair[0] + n
+        if i == 0:
+            out[0] = pair[0] + pair[1]
+            out[1] = nested[0][0] * nested[0][1] + nested[1][1]
+            out[2] = len(nested) + len(nested[0])
+            out[3] = 1.0 if nested[2] else -1.0
+
+    x, y = np.zeros(40), floats(40)
+    return k, 2, TPB, (np.zeros(4), (3, 2.5), ((2, 5), (1.5, 4.0), True), (x, y), 7), 0
+
+
+def case_record_kernel_argument():
+    dtype = np.dtype([("x", np.int32), ("y", np.float64)])
+
+    @cuda.jit
+    def k(rec, recs, out):
+        # Only reads: Numba's simulator does not write a record argument back (Numba does).
+        out[0] = rec.x + rec["y"] + recs[0].x
+        recs[2].y = rec.y * 2
+
+    recs = np.zeros(3, dtype)
+    recs[1] = (5, 1.25)
+    return k, 1, 1, (recs[1], recs, np.zeros(1)), 0
+
+
+def case_ellipsis_indexing_and_tuple_slice_stores():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            row = a[i, ...]
+            out[i, 0] = row[1] + a[..., 2][i]
+            a[i, ..., 0] = -1.0
+            out[i, 1:4] = (2 * i, 3 * i, 4 * i)
+        if i == 0:
+            out[a.shape[0] - 1, ...] = 9.0
+
+    return k, 1, TPB, (floats(24).reshape(6, 4), np.zeros((6, 4))), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 

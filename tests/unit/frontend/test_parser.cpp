@@ -106,6 +106,7 @@ TEST_CASE("parser: primaries and literals") {
       {"a[::-1]", "(Subscript (Name a) (Slice _ _ (UnaryOp - (Int 1))))"},
       {"a[i:]", "(Subscript (Name a) (Slice (Name i) _ _))"},
       {"a[:, 0]", "(Subscript (Name a) (Tuple (Slice _ _ _) (Int 0)))"},
+      {"a[..., 0]", "(Subscript (Name a) (Tuple (Ellipsis) (Int 0)))"},
       {"an_array.shape[0]", "(Subscript (Attribute (Name an_array) shape) (Int 0))"},
       {"(a, b)", "(Tuple (Name a) (Name b))"},
       {"(a,)", "(Tuple (Name a))"},
@@ -409,7 +410,6 @@ TEST_CASE("parser: errors") {
       {"def f():\n    pass\ndef g():\n    pass\n",
        "simt: expected a single function definition @3:1"},
       {"@cuda.jit\nx = 1\n", "invalid syntax @2:1"},
-      {"def f():\n    a = ...\n", "simt: Ellipsis ('...') is not supported @2:9"},
       {"def f():\n    for i in range(3) pass\n", "expected ':' @2:23"},
       {"def f():\n    for i range(3): pass\n", "expected 'in' @2:11"},
   };

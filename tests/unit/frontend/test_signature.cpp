@@ -50,3 +50,34 @@ TEST_CASE("parse_signature rejects bad signatures") {
     CHECK(std::string(e.what()).find("floot32") != std::string::npos);
   }
 }
+
+TEST_CASE("parse_signature reads tuple types as Numba spells and prints them") {
+  Type i64 = Type::scalar_of(Scalar::I64), f64 = Type::scalar_of(Scalar::F64);
+  Type pair = Type::tuple_of({i64, i64});
+  auto args = parse_signature("void(float64[:], UniTuple(int64, 2), UniTuple(int64 x 2))");
+  REQUIRE(args.size() == 3);
+  CHECK(args[1] == pair);
+  CHECK(args[2] == pair);
+  args = parse_signature("(Tuple((int64, float64)), Tuple([int64, float64]), Tuple(int64, "
+                         "float64), Tuple(), Tuple(()))");
+  REQUIRE(args.size() == 5);
+  for (int i = 0; i < 3; ++i)
+    CHECK(args[i] == Type::tuple_of({i64, f64}));
+  CHECK(args[3] == Type::tuple_of({}));
+  CHECK(args[4] == Type::tuple_of({}));
+  args = parse_signature("(Tuple(int64, UniTuple(float32 x 3)), UniTuple(array(float64, 1d, A) "
+                         "x 2), UniTuple(UniTuple(int64, 2), 2))");
+  REQUIRE(args.size() == 3);
+  CHECK(args[0].str() == "Tuple(int64, UniTuple(float32 x 3))");
+  CHECK(args[1].str() == "UniTuple(array(float64, 1d, A) x 2)");
+  CHECK(args[2] == Type::tuple_of({pair, pair}));
+  CHECK(parse_signature("(Record(x[type=int32;offset=0],y[type=float64;offset=8];16;True),)")[0]
+            .is_record());
+}
+
+TEST_CASE("parse_signature rejects bad tuple types") {
+  CHECK_THROWS_AS(parse_signature("(UniTuple(int64),)"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_signature("(UniTuple(int64, two),)"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_signature("(Tuple((int64, float64),)"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_signature("(Tuple(int64; float64),)"), std::invalid_argument);
+}
