@@ -12,6 +12,8 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
   case Type::Kind::None:
     return llvm::Type::getVoidTy(ctx);
   case Type::Kind::Scalar:
+    if (type.scalar == Scalar::F16)
+      return llvm::Type::getHalfTy(ctx);
     if (type.scalar == Scalar::F32)
       return llvm::Type::getFloatTy(ctx);
     if (type.scalar == Scalar::F64)

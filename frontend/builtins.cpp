@@ -295,7 +295,22 @@ const CudaFunction *find_cuda_function(const std::string &name) {
         {"cbrt", same_type_cases_unary(kReals)},
         {"syncthreads_count", predicate},
         {"syncthreads_and", predicate},
-        {"syncthreads_or", predicate}};
+        {"syncthreads_or", predicate},
+        // cuda.fp16 (cudadecl.py's Cuda_fp16_* templates): float16 operands only
+        {"fp16.hadd", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hsub", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hmul", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hmax", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hmin", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hneg", {{S::F16, {S::F16}}}},
+        {"fp16.habs", {{S::F16, {S::F16}}}},
+        {"fp16.hfma", {{S::F16, {S::F16, S::F16, S::F16}}}},
+        {"fp16.heq", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hne", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hge", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hgt", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hle", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hlt", {{S::Bool, {S::F16, S::F16}}}}};
   }();
   auto it = std::find_if(table.begin(), table.end(),
                          [&](const CudaFunction &f) { return f.name == name; });
@@ -303,7 +318,7 @@ const CudaFunction *find_cuda_function(const std::string &name) {
 }
 
 bool is_unsupported_cuda_name(const std::string &name) {
-  static const std::set<std::string> names = {"fp16", "float16", "declare_device", "compile_ptx"};
+  static const std::set<std::string> names = {"declare_device", "compile_ptx"};
   if (names.count(name))
     return true;
   // CUDA's vector types: float3, int2, uchar4, float32x4, ...
@@ -326,7 +341,7 @@ bool is_unsupported_cuda_name(const std::string &name) {
 bool is_cuda_intrinsic(const std::string &name) {
   static const char *const names[] = {
       "selp",      "threadfence", "threadfence_block",    "threadfence_system",
-      "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid"};
+      "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid", "fp16"};
   return find_cuda_function(name) || is_warp_intrinsic(name) ||
          std::find(std::begin(names), std::end(names), name) != std::end(names);
 }

@@ -61,7 +61,7 @@ atomic = KernelOnlyNamespace("atomic", ("add", "sub", "and_", "or_", "xor", "inc
                                         "exch", "max", "min", "nanmax", "nanmin",
                                         "compare_and_swap", "cas"))
 cg = KernelOnlyNamespace("cg", ("this_grid", "this_thread_block"))  # the latter: simt
-fp16 = KernelOnlyNamespace("fp16", ("hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma",
+fp16 = KernelOnlyNamespace("fp16", ("hadd", "hsub", "hmul", "hneg", "habs", "hfma",
                                     "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin"))
 
 for _name in __all__:
