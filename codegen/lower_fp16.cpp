@@ -84,10 +84,13 @@ llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, const std::string &name,
     return b.CreateFSub(args[0], args[1]);
   if (op == "hmul")
     return b.CreateFMul(args[0], args[1]);
-  if (op == "hneg")
-    return b.CreateFNeg(args[0]);
-  if (op == "habs")
-    return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]);
+  // neg.f16 and abs.f16 only touch the sign bit: on the bits, so x86's conversions through float
+  // do not quieten signalling NaNs
+  if (op == "hneg" || op == "habs") {
+    llvm::Value *bits = b.CreateBitCast(args[0], b.getInt16Ty());
+    bits = op == "hneg" ? b.CreateXor(bits, b.getInt16(0x8000)) : b.CreateAnd(bits, 0x7FFF);
+    return b.CreateBitCast(bits, args[0]->getType());
+  }
   if (op == "hfma")
     return fused_multiply_add(b, args[0], args[1], args[2]);
   // setp's eq/ne/ge/gt/le/lt are ordered: false when either operand is NaN

@@ -787,6 +787,42 @@ def case_complex_arrays_2d_shared_and_local():
     return k, (2, 1), (1, 32), (a, np.zeros((2, 32), np.complex128)), 0
 
 
+def case_float16_functions_and_arrays():
+    # operations that round once either way: the simulator computes on NumPy float16 scalars
+    @cuda.jit
+    def k(a, b, out, flags):
+        i = cuda.grid(1)
+        tile = cuda.shared.array(32, np.float16)
+        acc = cuda.local.array(2, np.float16)
+        t = cuda.threadIdx.x
+        tile[t] = a[i]
+        cuda.syncthreads()
+        x = tile[31 - t]
+        y = b[i]
+        acc[0] = cuda.fp16.hadd(x, y)
+        acc[1] = cuda.fp16.hmul(x, y)
+        out[i, 0] = acc[0]
+        out[i, 1] = acc[1]
+        out[i, 2] = cuda.fp16.hsub(x, y)
+        out[i, 3] = cuda.fp16.hneg(x)
+        out[i, 4] = cuda.fp16.habs(y)
+        out[i, 5] = cuda.fp16.hmax(x, y)
+        out[i, 6] = cuda.fp16.hmin(x, y)
+        out[i, 7] = x + y
+        out[i, 8] = cuda.fp16.hfma(np.float16(3), np.float16(i), np.float16(-2))
+        flags[i, 0] = cuda.fp16.heq(x, y)
+        flags[i, 1] = cuda.fp16.hne(x, y)
+        flags[i, 2] = cuda.fp16.hlt(x, y)
+        flags[i, 3] = cuda.fp16.hle(x, y)
+        flags[i, 4] = cuda.fp16.hgt(x, y)
+        flags[i, 5] = cuda.fp16.hge(x, y)
+        flags[i, 6] = x < y
+
+    a, b = floats(64, np.float16), floats(64, np.float16, seed=3)
+    b[::5] = a[::5]
+    return k, 2, TPB, (a, b, np.zeros((64, 9), np.float16), np.zeros((64, 7), np.bool_)), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 
