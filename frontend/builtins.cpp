@@ -341,7 +341,8 @@ bool is_unsupported_cuda_name(const std::string &name) {
 bool is_cuda_intrinsic(const std::string &name) {
   static const char *const names[] = {
       "selp",      "threadfence", "threadfence_block",    "threadfence_system",
-      "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid", "fp16"};
+      "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid",
+      "fp16"};
   return find_cuda_function(name) || is_warp_intrinsic(name) ||
          std::find(std::begin(names), std::end(names), name) != std::end(names);
 }

@@ -210,7 +210,9 @@ ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
     error(args[0]->loc, "function round does not accept " + x->type.str());
   // float16 takes Round's float32 cases
   Scalar from = x->type.scalar;
-  Type real = Type::scalar_of(from == Scalar::F16 ? Scalar::F32 : is_float(from) ? from : Scalar::F64);
+  Type real = Type::scalar_of(from == Scalar::F16 ? Scalar::F32
+                              : is_float(from)    ? from
+                                                  : Scalar::F64);
   auto round_even = [&](ir::ExprPtr v) {
     auto r = make_expr(ir::ExprKind::Intrinsic, v->type, e.loc);
     r->name = "round_even";

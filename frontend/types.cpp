@@ -86,8 +86,8 @@ uint16_t float16_bits(double value) {
 }
 
 std::string scalar_name(Scalar s) {
-  static const char *const names[] = {"bool",    "int8",      "int16",     "int32",  "int64",
-                                      "uint8",   "uint16",    "uint32",    "uint64", "float32",
+  static const char *const names[] = {"bool",    "int8",      "int16",      "int32",  "int64",
+                                      "uint8",   "uint16",    "uint32",     "uint64", "float32",
                                       "float64", "complex64", "complex128", "float16"};
   return names[static_cast<int>(s)];
 }

@@ -11,7 +11,22 @@ namespace simt {
 // Scalar element types. The order is part of the pybind/runtime contract (dtype codes).
 // C64/C128 (complex64/complex128) are {float, float} / {double, double}: real, then imaginary.
 // F16 (float16) is IEEE half; Numba types arithmetic on it in float32 (it is no real_domain type).
-enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64, C128, F16 };
+enum class Scalar : uint8_t {
+  Bool,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F32,
+  F64,
+  C64,
+  C128,
+  F16
+};
 
 // Where an array's data lives. Only the GPU backend gives these different address spaces.
 enum class MemSpace : uint8_t { Global, Shared, Local, Const };
@@ -138,8 +153,8 @@ bool is_complex(Scalar s);
 Scalar component_of(Scalar s);
 // The complex type whose parts are the float `s` (float32 -> complex64).
 Scalar complex_of(Scalar s);
-int bit_width(Scalar s);           // Bool is 1; a complex's is its parts' total
-int byte_size(Scalar s);           // Bool is 1
+int bit_width(Scalar s); // Bool is 1; a complex's is its parts' total
+int byte_size(Scalar s); // Bool is 1
 // `value` rounded to the nearest float16 (ties to even; beyond float16's range, infinity).
 double round_to_float16(double value);
 // The IEEE half bit pattern of a value float16 holds exactly (round_to_float16's results).
