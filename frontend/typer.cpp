@@ -185,7 +185,7 @@ ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) const {
     return scalar_const(Scalar::Bool, !e->type.elems.empty(), 0, e->loc);
   if (e->type.is_none())
     return scalar_const(Scalar::Bool, 0, 0, e->loc);
-  if (e->type.is_thread_block() || e->type.is_grid_group())
+  if (e->type.is_thread_block() || e->type.is_grid_group() || e->type.is_vector())
     error(e->loc, "simt: the truth value of a " + e->type.str() + " is not supported");
   if (!e->type.is_scalar())
     error(e->loc, "the truth value of an array is ambiguous");

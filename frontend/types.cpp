@@ -168,6 +168,8 @@ std::string Type::str() const {
     return "ThreadBlock";
   case Kind::GridGroup:
     return "GridGroup";
+  case Kind::Vector:
+    return scalar_name(scalar) + "x" + std::to_string(ndim);
   }
   return "?";
 }
@@ -240,7 +242,8 @@ bool unify(const Type &a, const Type &b, Type &out) {
     out = a;
     return true;
   case Type::Kind::Record:
-    return false; // equal records returned above
+  case Type::Kind::Vector:
+    return false; // equal ones returned above
   case Type::Kind::Scalar:
     out = Type::scalar_of(numpy_promote(a.scalar, b.scalar));
     return true;

@@ -57,7 +57,9 @@ struct Type {
   // run-time state (its attributes read the special registers), so it lowers to an empty struct.
   // Record: one element of a record array (a reference to it, as in Numba).
   // GridGroup: the group cuda.cg.this_grid() returns (Numba's grid_group); stateless as well.
-  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock, Record, GridGroup };
+  // Vector: a CUDA vector type (Numba's vector_types.py: float32x3, alias float3): `ndim`
+  // elements of `scalar`, read as .x .y .z .w.
+  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock, Record, GridGroup, Vector };
 
   Kind kind = Kind::None;
   Scalar scalar = Scalar::I64; // the scalar itself, or an array's dtype
@@ -105,6 +107,14 @@ struct Type {
     return t;
   }
 
+  static Type vector_of(Scalar base, int count) {
+    Type t;
+    t.kind = Kind::Vector;
+    t.scalar = base;
+    t.ndim = count;
+    return t;
+  }
+
   static Type thread_block() {
     Type t;
     t.kind = Kind::ThreadBlock;
@@ -124,6 +134,7 @@ struct Type {
   bool is_thread_block() const { return kind == Kind::ThreadBlock; }
   bool is_record() const { return kind == Kind::Record; }
   bool is_grid_group() const { return kind == Kind::GridGroup; }
+  bool is_vector() const { return kind == Kind::Vector; }
   bool is_record_array() const { return kind == Kind::Array && record != nullptr; }
   // The type of one element of an array: its scalar, or its record.
   Type element() const { return record ? record_of(record) : scalar_of(scalar); }
