@@ -823,6 +823,27 @@ def case_float16_functions_and_arrays():
     return k, 2, TPB, (a, b, np.zeros((64, 9), np.float16), np.zeros((64, 7), np.bool_)), 0
 
 
+def case_vector_types():
+    # values exact in float32: the simulator keeps Python numbers in its vectors
+    @cuda.jit(device=True)
+    def swizzle(v):
+        return cuda.float32x3(v.z, v.x, v.y)
+
+    @cuda.jit
+    def k(out, iout):
+        i = cuda.grid(1)
+        v = swizzle(cuda.float3(i, 0.5, -2))
+        w = cuda.float4(cuda.float2(v.x, v.y), v.z, 8)
+        out[i, 0] = w.x
+        out[i, 1] = w.y
+        out[i, 2] = w.z
+        out[i, 3] = w.w
+        n = cuda.int32x3(cuda.int2(i, -i), cuda.int1(7))
+        iout[i, 0] = n.x + n.y * 2 + n.z
+
+    return k, 2, TPB, (np.zeros((64, 4), np.float32), np.zeros((64, 1), np.int64)), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 
