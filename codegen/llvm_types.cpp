@@ -12,6 +12,8 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
   case Type::Kind::None:
     return llvm::Type::getVoidTy(ctx);
   case Type::Kind::Scalar:
+    if (type.scalar == Scalar::F16)
+      return llvm::Type::getHalfTy(ctx);
     if (type.scalar == Scalar::F32)
       return llvm::Type::getFloatTy(ctx);
     if (type.scalar == Scalar::F64)
@@ -32,6 +34,10 @@ llvm::Type *register_type(llvm::LLVMContext &ctx, const Type &type) {
   case Type::Kind::ThreadBlock:
   case Type::Kind::GridGroup:
     return llvm::StructType::get(ctx);
+  case Type::Kind::Vector: // Numba's StructModel of the elements
+    return llvm::StructType::get(
+        ctx,
+        std::vector<llvm::Type *>(type.ndim, register_type(ctx, Type::scalar_of(type.scalar))));
   }
   throw std::logic_error("simt: unknown type kind");
 }

@@ -2,6 +2,7 @@
 
 #include "codegen/llvm_types.h"
 #include "codegen/lower_complex.h"
+#include "codegen/lower_fp16.h"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
@@ -967,6 +968,10 @@ llvm::Value *FunctionLowering::cast(llvm::Value *value, const Type &from, const 
     throw std::logic_error("simt: a complex converted to a real number");
   llvm::Type *t = register_type(ctx(), to);
   bool from_float = is_float(from.scalar), to_float = is_float(to.scalar);
+  if (to.scalar == Scalar::F16)
+    return convert_to_half(b_, value, scalar_is_signed(from.scalar));
+  if (from.scalar == Scalar::F16)
+    return convert_from_half(b_, value, t, scalar_is_signed(to.scalar));
   if (from_float && to_float)
     return b_.CreateFPCast(value, t);
   if (from_float) // truncates toward zero; saturating, so out-of-range values are not poison
@@ -1047,6 +1052,8 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
     return b_.CreateSelect(b_.CreateICmpEQ(x, llvm::ConstantInt::get(x->getType(), 0)),
                            b_.getInt32(0), position);
   }
+  if (llvm::Value *result = fp16_intrinsic(b_, name, args))
+    return result;
   if (name == "fma")
     return b_.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args);
   if (name == "cbrt")

@@ -295,7 +295,22 @@ const CudaFunction *find_cuda_function(const std::string &name) {
         {"cbrt", same_type_cases_unary(kReals)},
         {"syncthreads_count", predicate},
         {"syncthreads_and", predicate},
-        {"syncthreads_or", predicate}};
+        {"syncthreads_or", predicate},
+        // cuda.fp16 (cudadecl.py's Cuda_fp16_* templates): float16 operands only
+        {"fp16.hadd", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hsub", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hmul", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hmax", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hmin", {{S::F16, {S::F16, S::F16}}}},
+        {"fp16.hneg", {{S::F16, {S::F16}}}},
+        {"fp16.habs", {{S::F16, {S::F16}}}},
+        {"fp16.hfma", {{S::F16, {S::F16, S::F16, S::F16}}}},
+        {"fp16.heq", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hne", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hge", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hgt", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hle", {{S::Bool, {S::F16, S::F16}}}},
+        {"fp16.hlt", {{S::Bool, {S::F16, S::F16}}}}};
   }();
   auto it = std::find_if(table.begin(), table.end(),
                          [&](const CudaFunction &f) { return f.name == name; });
@@ -303,31 +318,44 @@ const CudaFunction *find_cuda_function(const std::string &name) {
 }
 
 bool is_unsupported_cuda_name(const std::string &name) {
-  static const std::set<std::string> names = {"fp16", "float16", "declare_device", "compile_ptx"};
-  if (names.count(name))
+  static const std::set<std::string> names = {"declare_device", "compile_ptx"};
+  return names.count(name) > 0;
+}
+
+bool parse_vector_type_name(const std::string &name, Scalar &base, int &count) {
+  if (name.size() < 2 || name.back() < '1' || name.back() > '4')
+    return false;
+  count = name.back() - '0';
+  std::string stem = name.substr(0, name.size() - 1);
+  // the aliases, as stubs.py maps C names to NumPy's sizes on 64-bit Linux
+  static const std::map<std::string, Scalar> aliases = {
+      {"char", S::I8},      {"short", S::I16},     {"int", S::I32},    {"long", S::I64},
+      {"longlong", S::I64}, {"uchar", S::U8},      {"ushort", S::U16}, {"uint", S::U32},
+      {"ulong", S::U64},    {"ulonglong", S::U64}, {"float", S::F32},  {"double", S::F64}};
+  if (auto it = aliases.find(stem); it != aliases.end()) {
+    base = it->second;
     return true;
-  // CUDA's vector types: float3, int2, uchar4, float32x4, ...
-  static const char *const bases[] = {"char",     "short",     "int",    "long",
-                                      "longlong", "uchar",     "ushort", "uint",
-                                      "ulong",    "ulonglong", "float",  "double"};
-  for (const char *base : bases) {
-    std::string b = base;
-    if (name.size() == b.size() + 1 && name.rfind(b, 0) == 0 && name.back() >= '1' &&
-        name.back() <= '4')
-      return true;
   }
-  // ... and their Numba spellings: float32x4, uint8x2, ...
-  auto x = name.find('x');
-  Scalar element;
-  return x != std::string::npos && x + 2 == name.size() && name.back() >= '1' &&
-         name.back() <= '4' && parse_scalar_name(name.substr(0, x), element);
+  static const std::map<std::string, Scalar> prefixes = {
+      {"int8x", S::I8},     {"int16x", S::I16},  {"int32x", S::I32},  {"int64x", S::I64},
+      {"uint8x", S::U8},    {"uint16x", S::U16}, {"uint32x", S::U32}, {"uint64x", S::U64},
+      {"float32x", S::F32}, {"float64x", S::F64}};
+  auto it = prefixes.find(stem);
+  if (it == prefixes.end())
+    return false;
+  base = it->second;
+  return true;
 }
 
 bool is_cuda_intrinsic(const std::string &name) {
   static const char *const names[] = {
       "selp",      "threadfence", "threadfence_block",    "threadfence_system",
-      "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid"};
+      "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid",
+      "fp16"};
+  Scalar base;
+  int count;
   return find_cuda_function(name) || is_warp_intrinsic(name) ||
+         parse_vector_type_name(name, base, count) ||
          std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 

@@ -50,6 +50,9 @@ bool is_cuda_intrinsic(const std::string &name);
 // The warp intrinsics (typer_warp.cpp): shfl_sync, shfl_up/down/xor_sync, all/any/eq/ballot_sync,
 // match_any/all_sync, syncwarp, activemask, lanemask_lt.
 bool is_warp_intrinsic(const std::string &name);
+// CUDA's vector types as cuda.<name> spells them (stubs.py's _vector_type_stubs): float32x3,
+// uint8x4, ... and the C aliases float3, uchar4, longlong2, ... Sets the element type and count.
+bool parse_vector_type_name(const std::string &name, Scalar &base, int &count);
 // Kernel-side names of Numba's cuda module that simt does not implement yet (float16, vector
 // types): naming one is a "not supported yet" error, not an unknown name.
 bool is_unsupported_cuda_name(const std::string &name);

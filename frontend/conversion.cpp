@@ -8,7 +8,7 @@ namespace simt {
 
 namespace {
 
-constexpr int kScalars = 13;
+constexpr int kScalars = 14;
 using Table = std::array<std::array<Conversion, kScalars>, kScalars>;
 
 int at(Scalar s) { return static_cast<int>(s); }
@@ -40,6 +40,7 @@ Table build_table() {
       {S::I64, S::F64, C::Safe, C::Unsafe},    {S::U64, S::F64, C::Safe, C::Unsafe},
       {S::F32, S::F64, C::Promote, C::Unsafe}, {S::F32, S::C64, C::Safe, C::Never},
       {S::F64, S::C128, C::Safe, C::Never},    {S::C64, S::C128, C::Promote, C::Unsafe},
+      {S::I16, S::F16, C::Unsafe, C::Unsafe},  {S::F16, S::F32, C::Promote, C::Unsafe},
   };
   for (const Rule &r : rules) {
     t[at(r.from)][at(r.to)] = std::min(t[at(r.from)][at(r.to)], r.forward);

@@ -2,6 +2,7 @@
 
 #include "frontend/param_versions.h"
 
+#include <cmath>
 #include <sstream>
 
 namespace simt {
@@ -147,8 +148,9 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
   if (e->kind == ir::ExprKind::Const && to.is_scalar()) {
     // fold constant conversions so shapes and literals stay constants
     Scalar from = e->type.scalar;
-    if (is_float(from) && !is_float(to.scalar))
-      e->int_value = static_cast<int64_t>(e->float_value);
+    if (is_float(from) && !is_float(to.scalar)) // float16 rounds to nearest, as cvt.rni does
+      e->int_value = static_cast<int64_t>(from == Scalar::F16 ? std::nearbyint(e->float_value)
+                                                              : e->float_value);
     else if (!is_float(from) && is_float(to.scalar))
       e->float_value = is_signed(from) || from == Scalar::Bool
                            ? static_cast<double>(e->int_value)
@@ -157,6 +159,8 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
       e->int_value = is_float(from) ? e->float_value != 0 : e->int_value != 0;
     else if (to.scalar == Scalar::F32)
       e->float_value = static_cast<float>(e->float_value);
+    else if (to.scalar == Scalar::F16)
+      e->float_value = round_to_float16(e->float_value);
     else if (!is_float(to.scalar) && bit_width(to.scalar) < 64) {
       int bits = bit_width(to.scalar);
       uint64_t mask = (uint64_t{1} << bits) - 1;
@@ -181,7 +185,7 @@ ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) const {
     return scalar_const(Scalar::Bool, !e->type.elems.empty(), 0, e->loc);
   if (e->type.is_none())
     return scalar_const(Scalar::Bool, 0, 0, e->loc);
-  if (e->type.is_thread_block() || e->type.is_grid_group())
+  if (e->type.is_thread_block() || e->type.is_grid_group() || e->type.is_vector())
     error(e->loc, "simt: the truth value of a " + e->type.str() + " is not supported");
   if (!e->type.is_scalar())
     error(e->loc, "the truth value of an array is ambiguous");

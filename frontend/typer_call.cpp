@@ -153,9 +153,9 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
   Scalar s = x->type.scalar;
   if (is_complex(s))
     return expr_value(complex_abs(std::move(x), e.loc));
-  if (s == Scalar::Bool) {
-    x = cast(std::move(x), Type::scalar_of(Scalar::I64));
-    s = Scalar::I64;
+  if (s == Scalar::Bool || s == Scalar::F16) { // float16 takes Abs's float32 case
+    s = s == Scalar::Bool ? Scalar::I64 : Scalar::F32;
+    x = cast(std::move(x), Type::scalar_of(s));
   }
   if (is_integer(s) && !is_signed(s))
     return expr_value(std::move(x));
@@ -208,7 +208,11 @@ ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
   ir::ExprPtr x = rvalue(*args[0]);
   if (!x->type.is_scalar())
     error(args[0]->loc, "function round does not accept " + x->type.str());
-  Type real = Type::scalar_of(is_float(x->type.scalar) ? x->type.scalar : Scalar::F64);
+  // float16 takes Round's float32 cases
+  Scalar from = x->type.scalar;
+  Type real = Type::scalar_of(from == Scalar::F16 ? Scalar::F32
+                              : is_float(from)    ? from
+                                                  : Scalar::F64);
   auto round_even = [&](ir::ExprPtr v) {
     auto r = make_expr(ir::ExprKind::Intrinsic, v->type, e.loc);
     r->name = "round_even";

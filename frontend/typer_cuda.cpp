@@ -64,6 +64,10 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
   }
   if (name == "selp")
     return expr_value(selp(e));
+  Scalar base;
+  int count;
+  if (parse_vector_type_name(name, base, count))
+    return expr_value(vector_constructor(full, Type::vector_of(base, count), e));
   if (is_warp_intrinsic(name))
     return call_warp_intrinsic(name, e);
   if (name == "threadfence" || name == "threadfence_block" || name == "threadfence_system" ||
@@ -134,6 +138,49 @@ ir::ExprPtr FunctionTyper::selp(const ast::Expr &e) {
   call->args.push_back(std::move(args[1]));
   call->args.push_back(std::move(args[2]));
   return call;
+}
+
+// Numba's vector type constructors (vector_types.py's build_constructor_overloads): the elements
+// in order, each given as a number (converted to the element type) or as a vector of the same
+// element type, which gives all its elements.
+ir::ExprPtr FunctionTyper::vector_constructor(const std::string &fn, const Type &vector,
+                                              const ast::Expr &e) {
+  if (!e.keywords.empty())
+    error(e.loc, "function " + fn + " takes no keyword arguments");
+  Type element = Type::scalar_of(vector.scalar);
+  auto make = make_expr(ir::ExprKind::TupleMake, vector, e.loc);
+  for (size_t i = 1; i < e.elts.size(); ++i) {
+    ir::ExprPtr arg = rvalue(*e.elts[i]);
+    if (arg->type.is_vector() && arg->type.scalar == vector.scalar) {
+      arg = stable(std::move(arg));
+      for (int k = 0; k < arg->type.ndim; ++k) {
+        auto get = make_expr(ir::ExprKind::TupleGet, element, e.loc);
+        get->index = k;
+        get->args.push_back(clone(*arg));
+        make->args.push_back(std::move(get));
+      }
+    } else if (arg->type.is_scalar() && !is_complex(arg->type.scalar)) {
+      make->args.push_back(cast(std::move(arg), element));
+    } else {
+      error(e.elts[i]->loc, "function " + fn + " does not accept " + arg->type.str());
+    }
+  }
+  if (make->args.size() != size_t(vector.ndim))
+    error(e.loc, "function " + fn + " expects " + std::to_string(vector.ndim) +
+                     " elements (numbers or " + scalar_name(vector.scalar) + " vectors), got " +
+                     std::to_string(make->args.size()));
+  return make;
+}
+
+Value FunctionTyper::vector_attribute(ir::ExprPtr vector, const std::string &attr, ir::Loc loc) {
+  static const std::string names = "xyzw";
+  size_t k = attr.size() == 1 ? names.find(attr[0]) : std::string::npos;
+  if (k == std::string::npos || int(k) >= vector->type.ndim)
+    error(loc, "unknown attribute '" + attr + "' of " + vector->type.str());
+  auto get = make_expr(ir::ExprKind::TupleGet, Type::scalar_of(vector->type.scalar), loc);
+  get->index = int(k);
+  get->args.push_back(std::move(vector));
+  return expr_value(std::move(get));
 }
 
 Value FunctionTyper::thread_block_attribute(const std::string &attr, ir::Loc loc) {

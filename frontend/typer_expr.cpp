@@ -263,6 +263,8 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
     int field = field_index(base.expr->type, e.id, e.loc);
     return expr_value(field_load(std::move(base.expr), field, e.loc));
   }
+  if (base.kind == Value::Kind::Expr && base.expr->type.is_vector())
+    return vector_attribute(std::move(base.expr), e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_scalar())
     return number_attribute(std::move(base.expr), e.id, e.loc);
   if (base.kind == Value::Kind::Expr)

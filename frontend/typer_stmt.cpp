@@ -168,7 +168,8 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
 
 void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::Loc loc) {
   if (!value->type.is_scalar() && !value->type.is_array() && !value->type.is_tuple() &&
-      !value->type.is_thread_block() && !value->type.is_grid_group() && !value->type.is_record())
+      !value->type.is_thread_block() && !value->type.is_grid_group() && !value->type.is_record() &&
+      !value->type.is_vector())
     error(value->loc, "simt: assigning " + value->type.str() +
                           " to a variable is not supported "
                           "yet");

@@ -1,6 +1,7 @@
 #include "frontend/types.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace simt {
@@ -17,13 +18,14 @@ bool is_signed(Scalar s) {
   case Scalar::F64:
   case Scalar::C64:
   case Scalar::C128:
+  case Scalar::F16:
     return true;
   default:
     return false;
   }
 }
 
-bool is_float(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+bool is_float(Scalar s) { return s == Scalar::F16 || s == Scalar::F32 || s == Scalar::F64; }
 
 bool is_complex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
 
@@ -42,6 +44,7 @@ int bit_width(Scalar s) {
     return 8;
   case Scalar::I16:
   case Scalar::U16:
+  case Scalar::F16:
     return 16;
   case Scalar::I32:
   case Scalar::U32:
@@ -56,10 +59,36 @@ int bit_width(Scalar s) {
 
 int byte_size(Scalar s) { return s == Scalar::Bool ? 1 : bit_width(s) / 8; }
 
+double round_to_float16(double value) {
+  if (!std::isfinite(value) || value == 0)
+    return value;
+  int exponent;
+  std::frexp(value, &exponent); // |value| in [2**(exponent-1), 2**exponent)
+  // float16 keeps 11 significant bits; below 2**-14 (subnormals) its spacing is 2**-24
+  int quantum = std::max(exponent - 11, -24);
+  double rounded = std::ldexp(std::nearbyint(std::ldexp(value, -quantum)), quantum);
+  return std::fabs(rounded) > 65504 ? std::copysign(INFINITY, value) : rounded;
+}
+
+uint16_t float16_bits(double value) {
+  uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  double magnitude = std::fabs(value);
+  if (std::isnan(value))
+    return sign | 0x7e00;
+  if (std::isinf(value))
+    return sign | 0x7c00;
+  if (magnitude < 0x1p-14) // subnormal (or zero): the count of 2**-24 steps
+    return sign | static_cast<uint16_t>(std::ldexp(magnitude, 24));
+  int exponent;
+  double fraction = std::frexp(magnitude, &exponent); // [0.5, 1) * 2**exponent
+  auto mantissa = static_cast<uint16_t>(std::ldexp(fraction * 2 - 1, 10));
+  return sign | static_cast<uint16_t>((exponent - 1 + 15) << 10) | mantissa;
+}
+
 std::string scalar_name(Scalar s) {
-  static const char *const names[] = {"bool",    "int8",      "int16",     "int32",  "int64",
-                                      "uint8",   "uint16",    "uint32",    "uint64", "float32",
-                                      "float64", "complex64", "complex128"};
+  static const char *const names[] = {"bool",    "int8",      "int16",      "int32",  "int64",
+                                      "uint8",   "uint16",    "uint32",     "uint64", "float32",
+                                      "float64", "complex64", "complex128", "float16"};
   return names[static_cast<int>(s)];
 }
 
@@ -82,6 +111,7 @@ bool parse_scalar_name(const std::string &name, Scalar &out) {
       {"float_", Scalar::F64},   {"complex64", Scalar::C64},   {"c8", Scalar::C64},
       {"csingle", Scalar::C64},  {"complex128", Scalar::C128}, {"c16", Scalar::C128},
       {"complex", Scalar::C128}, {"cdouble", Scalar::C128},    {"complex_", Scalar::C128},
+      {"float16", Scalar::F16},  {"f2", Scalar::F16},          {"half", Scalar::F16},
   };
   auto it = names.find(name);
   if (it == names.end())
@@ -138,6 +168,8 @@ std::string Type::str() const {
     return "ThreadBlock";
   case Kind::GridGroup:
     return "GridGroup";
+  case Kind::Vector:
+    return scalar_name(scalar) + "x" + std::to_string(ndim);
   }
   return "?";
 }
@@ -177,7 +209,9 @@ Scalar numpy_promote(Scalar a, Scalar b) {
       return bit_width(a) >= bit_width(b) ? a : b;
     Scalar integer = is_float(a) ? b : a;
     Scalar real = is_float(a) ? a : b;
-    if (real == Scalar::F32 && bit_width(integer) <= 16)
+    if (real == Scalar::F16 && bit_width(integer) <= 8)
+      return Scalar::F16;
+    if (real != Scalar::F64 && bit_width(integer) <= 16)
       return Scalar::F32;
     return Scalar::F64;
   }
@@ -208,7 +242,8 @@ bool unify(const Type &a, const Type &b, Type &out) {
     out = a;
     return true;
   case Type::Kind::Record:
-    return false; // equal records returned above
+  case Type::Kind::Vector:
+    return false; // equal ones returned above
   case Type::Kind::Scalar:
     out = Type::scalar_of(numpy_promote(a.scalar, b.scalar));
     return true;

@@ -10,7 +10,23 @@ namespace simt {
 
 // Scalar element types. The order is part of the pybind/runtime contract (dtype codes).
 // C64/C128 (complex64/complex128) are {float, float} / {double, double}: real, then imaginary.
-enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64, C128 };
+// F16 (float16) is IEEE half; Numba types arithmetic on it in float32 (it is no real_domain type).
+enum class Scalar : uint8_t {
+  Bool,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F32,
+  F64,
+  C64,
+  C128,
+  F16
+};
 
 // Where an array's data lives. Only the GPU backend gives these different address spaces.
 enum class MemSpace : uint8_t { Global, Shared, Local, Const };
@@ -41,7 +57,9 @@ struct Type {
   // run-time state (its attributes read the special registers), so it lowers to an empty struct.
   // Record: one element of a record array (a reference to it, as in Numba).
   // GridGroup: the group cuda.cg.this_grid() returns (Numba's grid_group); stateless as well.
-  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock, Record, GridGroup };
+  // Vector: a CUDA vector type (Numba's vector_types.py: float32x3, alias float3): `ndim`
+  // elements of `scalar`, read as .x .y .z .w.
+  enum class Kind : uint8_t { None, Scalar, Array, Tuple, ThreadBlock, Record, GridGroup, Vector };
 
   Kind kind = Kind::None;
   Scalar scalar = Scalar::I64; // the scalar itself, or an array's dtype
@@ -89,6 +107,14 @@ struct Type {
     return t;
   }
 
+  static Type vector_of(Scalar base, int count) {
+    Type t;
+    t.kind = Kind::Vector;
+    t.scalar = base;
+    t.ndim = count;
+    return t;
+  }
+
   static Type thread_block() {
     Type t;
     t.kind = Kind::ThreadBlock;
@@ -108,6 +134,7 @@ struct Type {
   bool is_thread_block() const { return kind == Kind::ThreadBlock; }
   bool is_record() const { return kind == Kind::Record; }
   bool is_grid_group() const { return kind == Kind::GridGroup; }
+  bool is_vector() const { return kind == Kind::Vector; }
   bool is_record_array() const { return kind == Kind::Array && record != nullptr; }
   // The type of one element of an array: its scalar, or its record.
   Type element() const { return record ? record_of(record) : scalar_of(scalar); }
@@ -137,8 +164,12 @@ bool is_complex(Scalar s);
 Scalar component_of(Scalar s);
 // The complex type whose parts are the float `s` (float32 -> complex64).
 Scalar complex_of(Scalar s);
-int bit_width(Scalar s);           // Bool is 1; a complex's is its parts' total
-int byte_size(Scalar s);           // Bool is 1
+int bit_width(Scalar s); // Bool is 1; a complex's is its parts' total
+int byte_size(Scalar s); // Bool is 1
+// `value` rounded to the nearest float16 (ties to even; beyond float16's range, infinity).
+double round_to_float16(double value);
+// The IEEE half bit pattern of a value float16 holds exactly (round_to_float16's results).
+uint16_t float16_bits(double value);
 std::string scalar_name(Scalar s); // "bool", "int8", ... "float64", "complex128" (Numba's)
 // Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...). False if
 // unknown.

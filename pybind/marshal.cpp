@@ -142,7 +142,10 @@ void store_scalar(PyObject *object, const Type &type, size_t index, int64_t *slo
     double value = PyFloat_AsDouble(object);
     if (value == -1.0 && PyErr_Occurred())
       throw py::error_already_set();
-    if (scalar == Scalar::F32) {
+    if (scalar == Scalar::F16) { // as NumPy's float16() rounds it
+      uint16_t half = float16_bits(round_to_float16(value));
+      std::memcpy(slot, &half, sizeof half);
+    } else if (scalar == Scalar::F32) {
       float narrow = static_cast<float>(value);
       std::memcpy(slot, &narrow, sizeof narrow);
     } else {

@@ -47,6 +47,8 @@ py::object describe_type(const Type &type) {
     throw std::invalid_argument("simt: a thread block group is not a kernel argument type");
   case Type::Kind::GridGroup:
     throw std::invalid_argument("simt: a grid group is not a kernel argument type");
+  case Type::Kind::Vector:
+    throw std::invalid_argument("simt: a vector type is not a kernel argument type");
   }
   return py::none();
 }

@@ -10,7 +10,7 @@ __version__ = "0.1.0"
 
 _TYPE_NAMES = frozenset((
     "b1", "bool_", "boolean", "byte", "c8", "c16", "cdouble", "char", "complex64", "complex128",
-    "csingle", "double", "f4", "f8", "float32", "float64",
+    "csingle", "double", "f2", "f4", "f8", "float16", "float32", "float64",
     "float_", "from_dtype", "i1", "i2", "i4", "i8", "int8", "int16", "int32", "int64", "intc",
     "intp", "long_", "longlong", "none", "short", "typeof", "u1", "u2", "u4", "u8", "uchar",
     "uint8", "uint16", "uint32", "uint64", "uintc", "uintp", "ulong", "ulonglong", "ushort",

@@ -61,8 +61,19 @@ atomic = KernelOnlyNamespace("atomic", ("add", "sub", "and_", "or_", "xor", "inc
                                         "exch", "max", "min", "nanmax", "nanmin",
                                         "compare_and_swap", "cas"))
 cg = KernelOnlyNamespace("cg", ("this_grid", "this_thread_block"))  # the latter: simt
-fp16 = KernelOnlyNamespace("fp16", ("hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma",
+fp16 = KernelOnlyNamespace("fp16", ("hadd", "hsub", "hmul", "hneg", "habs", "hfma",
                                     "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin"))
+
+# CUDA's vector types (constructed in kernels): Numba's names and their C aliases
+_VECTOR_ALIASES = {"int8": ["char"], "int16": ["short"], "int32": ["int"],
+                   "int64": ["long", "longlong"], "uint8": ["uchar"], "uint16": ["ushort"],
+                   "uint32": ["uint"], "uint64": ["ulong", "ulonglong"], "float32": ["float"],
+                   "float64": ["double"]}
+for _base, _aliases in _VECTOR_ALIASES.items():
+    for _count in "1234":
+        for _name in [_base + "x"] + _aliases:
+            __all__.append(_name + _count)
+del _base, _aliases, _count
 
 for _name in __all__:
     if _name not in globals():

@@ -8,7 +8,8 @@ __all__ = ["Type", "ScalarType", "RecordType", "ArrayType", "TupleType", "NoneTy
            "none", "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
            "uint32", "uint64", "float32", "float64", "intp", "uintp", "byte", "char", "uchar",
            "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
-           "float_", "double", "f4", "f8", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
+           "float16", "f2", "float_", "double", "f4", "f8", "b1", "i1", "i2", "i4", "i8", "u1",
+           "u2", "u4", "u8",
            "complex64", "complex128", "c8", "c16", "csingle", "cdouble",
            "typeof", "from_dtype", "signature_text", "type_text"]
 
@@ -155,7 +156,7 @@ void = none
 
 _SCALARS = {}
 for _name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-              "float32", "float64", "complex64", "complex128"):
+              "float32", "float64", "complex64", "complex128", "float16"):
     _SCALARS[_name] = ScalarType(_name)
 del _name
 
@@ -168,6 +169,7 @@ uint8 = char = uchar = u1 = _SCALARS["uint8"]
 uint16 = ushort = u2 = _SCALARS["uint16"]
 uint32 = uintc = u4 = _SCALARS["uint32"]
 uint64 = uintp = ulong = ulonglong = u8 = _SCALARS["uint64"]
+float16 = f2 = _SCALARS["float16"]
 float32 = f4 = _SCALARS["float32"]
 float64 = float_ = double = f8 = _SCALARS["float64"]
 complex64 = csingle = c8 = _SCALARS["complex64"]

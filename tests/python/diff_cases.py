@@ -833,6 +833,63 @@ def case_ellipsis_indexing_and_tuple_slice_stores():
     return k, 1, TPB, (floats(24).reshape(6, 4), np.zeros((6, 4))), 0
 
 
+def case_float16_functions_and_arrays():
+    # operations that round once either way: the simulator computes on NumPy float16 scalars
+    @cuda.jit
+    def k(a, b, out, flags):
+        i = cuda.grid(1)
+        tile = cuda.shared.array(32, np.float16)
+        acc = cuda.local.array(2, np.float16)
+        t = cuda.threadIdx.x
+        tile[t] = a[i]
+        cuda.syncthreads()
+        x = tile[31 - t]
+        y = b[i]
+        acc[0] = cuda.fp16.hadd(x, y)
+        acc[1] = cuda.fp16.hmul(x, y)
+        out[i, 0] = acc[0]
+        out[i, 1] = acc[1]
+        out[i, 2] = cuda.fp16.hsub(x, y)
+        out[i, 3] = cuda.fp16.hneg(x)
+        out[i, 4] = cuda.fp16.habs(y)
+        out[i, 5] = cuda.fp16.hmax(x, y)
+        out[i, 6] = cuda.fp16.hmin(x, y)
+        out[i, 7] = x + y
+        out[i, 8] = cuda.fp16.hfma(np.float16(3), np.float16(i), np.float16(-2))
+        flags[i, 0] = cuda.fp16.heq(x, y)
+        flags[i, 1] = cuda.fp16.hne(x, y)
+        flags[i, 2] = cuda.fp16.hlt(x, y)
+        flags[i, 3] = cuda.fp16.hle(x, y)
+        flags[i, 4] = cuda.fp16.hgt(x, y)
+        flags[i, 5] = cuda.fp16.hge(x, y)
+        flags[i, 6] = x < y
+
+    a, b = floats(64, np.float16), floats(64, np.float16, seed=3)
+    b[::5] = a[::5]
+    return k, 2, TPB, (a, b, np.zeros((64, 9), np.float16), np.zeros((64, 7), np.bool_)), 0
+
+
+def case_vector_types():
+    # values exact in float32: the simulator keeps Python numbers in its vectors
+    @cuda.jit(device=True)
+    def swizzle(v):
+        return cuda.float32x3(v.z, v.x, v.y)
+
+    @cuda.jit
+    def k(out, iout):
+        i = cuda.grid(1)
+        v = swizzle(cuda.float3(i, 0.5, -2))
+        w = cuda.float4(cuda.float2(v.x, v.y), v.z, 8)
+        out[i, 0] = w.x
+        out[i, 1] = w.y
+        out[i, 2] = w.z
+        out[i, 3] = w.w
+        n = cuda.int32x3(cuda.int2(i, -i), cuda.int1(7))
+        iout[i, 0] = n.x + n.y * 2 + n.z
+
+    return k, 2, TPB, (np.zeros((64, 4), np.float32), np.zeros((64, 1), np.int64)), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 

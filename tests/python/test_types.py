@@ -76,7 +76,7 @@ def test_typeof_follows_numba():
 
 def test_typeof_rejects_what_kernels_cannot_take():
     with pytest.raises(TypeError, match="not supported"):
-        simt.typeof(np.zeros(3, np.float16))
+        simt.typeof(np.zeros(3, np.float128))
     with pytest.raises(TypeError):
         simt.typeof("text")
     with pytest.raises(TypeError):

@@ -227,12 +227,8 @@ TEST_CASE("typer errors carry the location and a clear message") {
   CHECK(error_of("def k(a):\n    a[0] = cuda.foo\n", "(float32[:],)") ==
         "2:12: unknown attribute 'cuda.foo'");
   // Numba's names that simt lacks are not unknown: they are not supported yet.
-  CHECK(error_of("def k(a):\n    a[0] = cuda.fp16.hadd(a[0], a[0])\n", "(int32[:],)") ==
-        "2:12: simt: cuda.fp16 is not supported yet");
-  CHECK(error_of("def k(a):\n    v = cuda.float3(1.0, 2.0, 3.0)\n", "(int32[:],)") ==
-        "2:9: simt: cuda.float3 is not supported yet");
-  CHECK(error_of("def k(a):\n    v = cuda.float32x4\n", "(int32[:],)") ==
-        "2:9: simt: cuda.float32x4 is not supported yet");
+  CHECK(error_of("def k(a):\n    a[0] = cuda.declare_device\n", "(int32[:],)") ==
+        "2:12: simt: cuda.declare_device is not supported yet");
   CHECK(error_of("def k(a, b):\n    b[0] = a[0, 1]\n", "(float32[:], float32[:])") ==
         "2:12: wrong number of indices: 2 for a 1-dimensional array");
   CHECK(error_of("def k(a, b):\n    b[0] = a[0]\n", "(float32[:, :], float32[:])") ==

@@ -1,0 +1,117 @@
+#include "codegen/lower_fp16.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace simt::codegen {
+
+namespace {
+
+// fma.rn.f16: a*b + c rounded once. a*b is exact in double (22 significant bits); the sum is
+// taken in double rounded to odd (the error term of the rounded sum, from TwoSum, sets the last
+// bit when the sum is inexact), which rounds to half correctly since double has more than
+// 11 + 2 bits.
+llvm::Value *fused_multiply_add(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y,
+                                llvm::Value *z) {
+  llvm::Type *f64 = b.getDoubleTy();
+  llvm::Value *product = b.CreateFMul(b.CreateFPExt(x, f64), b.CreateFPExt(y, f64));
+  llvm::Value *addend = b.CreateFPExt(z, f64);
+  llvm::Value *sum = b.CreateFAdd(product, addend);
+  llvm::Value *addend_part = b.CreateFSub(sum, product);
+  llvm::Value *product_part = b.CreateFSub(sum, addend_part);
+  llvm::Value *error =
+      b.CreateFAdd(b.CreateFSub(product, product_part), b.CreateFSub(addend, addend_part));
+  llvm::Value *zero = llvm::ConstantFP::get(f64, 0.0);
+  llvm::Value *bits = b.CreateBitCast(sum, b.getInt64Ty());
+  llvm::Value *even = b.CreateICmpEQ(b.CreateAnd(bits, b.getInt64(1)), b.getInt64(0));
+  // inexact (a NaN error means an infinite sum: nothing to fix) with an even last bit
+  llvm::Value *fix = b.CreateAnd(b.CreateFCmpONE(error, zero), even);
+  // the odd neighbour towards the exact value: one step up in magnitude when the error has the
+  // sum's sign, else down
+  llvm::Value *same_sign = b.CreateICmpEQ(b.CreateFCmpOLT(error, zero), b.CreateFCmpOLT(sum, zero));
+  llvm::Value *step = b.CreateSelect(same_sign, b.getInt64(1), b.getInt64(-1));
+  llvm::Value *odd = b.CreateBitCast(b.CreateAdd(bits, step), f64);
+  return double_to_half(b, b.CreateSelect(fix, odd, sum));
+}
+
+} // namespace
+
+llvm::Value *double_to_half(llvm::IRBuilderBase &b, llvm::Value *value) {
+  llvm::Value *narrow = b.CreateFPTrunc(value, b.getFloatTy());
+  // inexact (unordered for NaN: nothing to fix; an overflow to infinity stays infinite after
+  // rounding to half too) with an even last bit: the odd neighbour towards the exact value
+  llvm::Value *widened = b.CreateFPExt(narrow, b.getDoubleTy());
+  llvm::Value *bits = b.CreateBitCast(narrow, b.getInt32Ty());
+  llvm::Value *even = b.CreateICmpEQ(b.CreateAnd(bits, b.getInt32(1)), b.getInt32(0));
+  llvm::Value *finite = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, narrow),
+                                        llvm::ConstantFP::getInfinity(b.getFloatTy()));
+  llvm::Value *fix = b.CreateAnd(b.CreateAnd(b.CreateFCmpONE(widened, value), even), finite);
+  llvm::Value *away =
+      b.CreateICmpEQ(b.CreateFCmpOGT(value, widened),
+                     b.CreateFCmpOGT(widened, llvm::ConstantFP::get(b.getDoubleTy(), 0.0)));
+  llvm::Value *step = b.CreateSelect(away, b.getInt32(1), b.getInt32(-1));
+  llvm::Value *odd = b.CreateBitCast(b.CreateAdd(bits, step), b.getFloatTy());
+  return b.CreateFPTrunc(b.CreateSelect(fix, odd, narrow), b.getHalfTy());
+}
+
+llvm::Value *convert_to_half(llvm::IRBuilderBase &b, llvm::Value *value, bool from_signed) {
+  if (value->getType()->isFloatingPointTy())
+    return value->getType()->isDoubleTy() ? double_to_half(b, value)
+                                          : b.CreateFPCast(value, b.getHalfTy());
+  // exact in double below 2**53; beyond, half's range is long exceeded
+  llvm::Value *wide =
+      from_signed ? b.CreateSIToFP(value, b.getDoubleTy()) : b.CreateUIToFP(value, b.getDoubleTy());
+  return double_to_half(b, wide);
+}
+
+llvm::Value *convert_from_half(llvm::IRBuilderBase &b, llvm::Value *value, llvm::Type *to,
+                               bool to_signed) {
+  if (to->isFloatingPointTy())
+    return b.CreateFPExt(value, to);
+  llvm::Value *whole =
+      b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, b.CreateFPExt(value, b.getFloatTy()));
+  return b.CreateIntrinsic(to_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
+                           {to, whole->getType()}, {whole});
+}
+
+llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, const std::string &name,
+                            const std::vector<llvm::Value *> &args) {
+  if (name.rfind("fp16.", 0) != 0)
+    return nullptr;
+  const std::string op = name.substr(5);
+  if (op == "hadd")
+    return b.CreateFAdd(args[0], args[1]);
+  if (op == "hsub")
+    return b.CreateFSub(args[0], args[1]);
+  if (op == "hmul")
+    return b.CreateFMul(args[0], args[1]);
+  // neg.f16 and abs.f16 only touch the sign bit: on the bits, so x86's conversions through float
+  // do not quieten signalling NaNs
+  if (op == "hneg" || op == "habs") {
+    llvm::Value *bits = b.CreateBitCast(args[0], b.getInt16Ty());
+    bits = op == "hneg" ? b.CreateXor(bits, b.getInt16(0x8000)) : b.CreateAnd(bits, 0x7FFF);
+    return b.CreateBitCast(bits, args[0]->getType());
+  }
+  if (op == "hfma")
+    return fused_multiply_add(b, args[0], args[1], args[2]);
+  // setp's eq/ne/ge/gt/le/lt are ordered: false when either operand is NaN
+  if (op == "heq")
+    return b.CreateFCmpOEQ(args[0], args[1]);
+  if (op == "hne")
+    return b.CreateFCmpONE(args[0], args[1]);
+  if (op == "hge")
+    return b.CreateFCmpOGE(args[0], args[1]);
+  if (op == "hgt")
+    return b.CreateFCmpOGT(args[0], args[1]);
+  if (op == "hle")
+    return b.CreateFCmpOLE(args[0], args[1]);
+  if (op == "hlt")
+    return b.CreateFCmpOLT(args[0], args[1]);
+  // Numba: a when a > b (a < b for hmin), else b
+  if (op == "hmax")
+    return b.CreateSelect(b.CreateFCmpOGT(args[0], args[1]), args[0], args[1]);
+  if (op == "hmin")
+    return b.CreateSelect(b.CreateFCmpOLT(args[0], args[1]), args[0], args[1]);
+  return nullptr;
+}
+
+} // namespace simt::codegen

@@ -1,0 +1,27 @@
+// float16 in LLVM IR: LLVM's `half` (x86 converts it in software or with F16C). Numba's cuda.fp16
+// functions lower to single PTX instructions rounding to nearest even; these compute the same
+// results exactly.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <string>
+#include <vector>
+
+namespace simt::codegen {
+
+// A double rounded to half once (cvt.rn.f16.f64), without the __truncdfhf2 library call x86
+// needs for a direct fptrunc: rounded to float by rounding to odd, which then rounds to half
+// correctly since float has more than 11 + 2 bits.
+llvm::Value *double_to_half(llvm::IRBuilderBase &b, llvm::Value *value);
+// Numeric conversions from and to half (Numba's cvt.rn / cvt.rni): integers round to the nearest
+// half, half rounds to the nearest integer (ties to even; saturating, NaN to 0).
+llvm::Value *convert_to_half(llvm::IRBuilderBase &b, llvm::Value *value, bool from_signed);
+llvm::Value *convert_from_half(llvm::IRBuilderBase &b, llvm::Value *value, llvm::Type *to,
+                               bool to_signed);
+
+// cuda.fp16.<name> ("fp16.hadd", ...) on half operands, or null when `name` is not one of them.
+llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, const std::string &name,
+                            const std::vector<llvm::Value *> &args);
+
+} // namespace simt::codegen
