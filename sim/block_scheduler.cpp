@@ -12,17 +12,7 @@
 
 namespace simt::sim {
 
-namespace {
-std::string triple(const int32_t (&v)[3]) {
-  char text[48];
-  std::snprintf(text, sizeof text, "(%d, %d, %d)", v[0], v[1], v[2]);
-  return text;
-}
-
-std::string file_line(const SourceLocation &where) {
-  return where.file + ":" + std::to_string(where.line);
-}
-} // namespace
+namespace {} // namespace
 
 BlockScheduler &BlockScheduler::for_this_thread() {
   thread_local BlockScheduler scheduler;
@@ -105,9 +95,9 @@ void BlockScheduler::release_barrier(LaunchState &launch) {
     ThreadContext &a = contexts_[first];
     ThreadContext &b = contexts_[i];
     launch.record_fault(&a, "RuntimeError",
-                        "simt: threads of block " + triple(a.ctaid) +
-                            " wait at different syncthreads: thread " + triple(a.tid) + " at " +
-                            file_line(launch.location(loc)) + " and thread " + triple(b.tid) +
+                        "simt: threads of block " + ids_text(a.ctaid) +
+                            " wait at different syncthreads: thread " + ids_text(a.tid) + " at " +
+                            file_line(launch.location(loc)) + " and thread " + ids_text(b.tid) +
                             " at " + file_line(launch.location(states_[i].barrier_loc)),
                         loc);
     break;
@@ -184,10 +174,10 @@ size_t BlockScheduler::run_to_grid_barrier(LaunchState &launch) {
       const int32_t grid_loc = thread_state(grid).barrier_loc, loc = thread_state(&b).barrier_loc;
       launch.record_fault(
           grid, "RuntimeError",
-          "simt: threads of block " + triple(grid->ctaid) + " wait at different barriers: thread " +
-              triple(grid->tid) + " at grid sync " + file_line(launch.location(grid_loc)) +
-              " and thread " + triple(b.tid) + " at " + (block ? "syncthreads " : "grid sync ") +
-              file_line(launch.location(loc)),
+          "simt: threads of block " + ids_text(grid->ctaid) +
+              " wait at different barriers: thread " + ids_text(grid->tid) + " at grid sync " +
+              file_line(launch.location(grid_loc)) + " and thread " + ids_text(b.tid) + " at " +
+              (block ? "syncthreads " : "grid sync ") + file_line(launch.location(loc)),
           grid_loc);
     } else if (at_grid == live && !launch.stopped()) {
       return at_grid;

@@ -24,16 +24,6 @@ constexpr uint64_t max_warps_per_sm = 64;
 constexpr uint64_t shared_bytes_per_sm = 164 * 1024;
 constexpr uint64_t reserved_shared_bytes_per_block = 1024;
 
-std::string triple(const int32_t (&v)[3]) {
-  char text[48];
-  std::snprintf(text, sizeof text, "(%d, %d, %d)", v[0], v[1], v[2]);
-  return text;
-}
-
-std::string file_line(const SourceLocation &where) {
-  return where.file + ":" + std::to_string(where.line);
-}
-
 // One resident block: its threads, its own shared memory, and how many threads are not finished.
 struct ResidentBlock {
   BlockScheduler threads;
@@ -79,19 +69,9 @@ private:
   }
 
   std::unique_ptr<ResidentBlock> resident_block(uint64_t index) {
-    const Dim3 &grid = launch_.config.grid, &block = launch_.config.block;
     auto resident = std::make_unique<ResidentBlock>();
-    ThreadContext ctx{};
-    ctx.ntid[0] = int32_t(block.x);
-    ctx.ntid[1] = int32_t(block.y);
-    ctx.ntid[2] = int32_t(block.z);
-    ctx.nctaid[0] = int32_t(grid.x);
-    ctx.nctaid[1] = int32_t(grid.y);
-    ctx.nctaid[2] = int32_t(grid.z);
-    ctx.ctaid[0] = int32_t(index % grid.x);
-    ctx.ctaid[1] = int32_t(index / grid.x % grid.y);
-    ctx.ctaid[2] = int32_t(index / (uint64_t(grid.x) * grid.y));
-    ctx.dynamic_shared_bytes = int64_t(launch_.config.dynamic_shared_bytes);
+    ThreadContext ctx = launch_.block_context();
+    launch_.place_block(ctx, index);
     if (launch_.shared_bytes > 0) {
       // 16-byte aligned as CUDA guarantees (new[] aligns for max_align_t), zero-filled.
       resident->shared.reset(new char[launch_.shared_bytes]());
@@ -117,10 +97,10 @@ private:
       } else if (loc != first_loc_) {
         launch_.record_fault(
             waiter, "RuntimeError",
-            "simt: threads wait at different grid syncs: thread " + triple(first_waiter_.tid) +
-                " of block " + triple(first_waiter_.ctaid) + " at " +
-                file_line(launch_.location(first_loc_)) + " and thread " + triple(waiter->tid) +
-                " of block " + triple(waiter->ctaid) + " at " + file_line(launch_.location(loc)),
+            "simt: threads wait at different grid syncs: thread " + ids_text(first_waiter_.tid) +
+                " of block " + ids_text(first_waiter_.ctaid) + " at " +
+                file_line(launch_.location(first_loc_)) + " and thread " + ids_text(waiter->tid) +
+                " of block " + ids_text(waiter->ctaid) + " at " + file_line(launch_.location(loc)),
             loc);
       }
       waiting_ += waiting;

@@ -103,24 +103,14 @@ public:
   explicit BlockRunner(LaunchState &launch) : launch_(launch) {}
 
   void work() override {
-    const Dim3 &grid = launch_.config.grid, &block = launch_.config.block;
-    ThreadContext ctx{};
-    ctx.ntid[0] = int32_t(block.x);
-    ctx.ntid[1] = int32_t(block.y);
-    ctx.ntid[2] = int32_t(block.z);
-    ctx.nctaid[0] = int32_t(grid.x);
-    ctx.nctaid[1] = int32_t(grid.y);
-    ctx.nctaid[2] = int32_t(grid.z);
-    ctx.dynamic_shared_bytes = int64_t(launch_.config.dynamic_shared_bytes);
+    ThreadContext ctx = launch_.block_context();
     ThreadState state;
     state.launch = &launch_;
     ctx.runtime = &state;
     SharedMemory &shared = SharedMemory::for_this_thread();
     const KernelEntry block_entry = launch_.kernel.block_entry;
     while (std::optional<uint64_t> index = launch_.next_block()) {
-      ctx.ctaid[0] = int32_t(*index % grid.x);
-      ctx.ctaid[1] = int32_t(*index / grid.x % grid.y);
-      ctx.ctaid[2] = int32_t(*index / (uint64_t(grid.x) * grid.y));
+      launch_.place_block(ctx, *index);
       ctx.shared = shared.fresh_block(launch_.shared_bytes);
       if (block_entry != nullptr) {
         ctx.status = 0;

@@ -1,5 +1,6 @@
 #include "sim/launch_state.h"
 
+#include <cstdio>
 #include <utility>
 
 namespace simt::sim {
@@ -39,6 +40,35 @@ SourceLocation LaunchState::location(int32_t loc) const {
 std::optional<Fault> LaunchState::take_fault() {
   std::lock_guard lock(fault_mutex_);
   return std::exchange(fault_, std::nullopt);
+}
+
+ThreadContext LaunchState::block_context() const {
+  ThreadContext ctx{};
+  ctx.ntid[0] = int32_t(config.block.x);
+  ctx.ntid[1] = int32_t(config.block.y);
+  ctx.ntid[2] = int32_t(config.block.z);
+  ctx.nctaid[0] = int32_t(config.grid.x);
+  ctx.nctaid[1] = int32_t(config.grid.y);
+  ctx.nctaid[2] = int32_t(config.grid.z);
+  ctx.dynamic_shared_bytes = int64_t(config.dynamic_shared_bytes);
+  return ctx;
+}
+
+void LaunchState::place_block(ThreadContext &ctx, uint64_t index) const {
+  const Dim3 &grid = config.grid;
+  ctx.ctaid[0] = int32_t(index % grid.x);
+  ctx.ctaid[1] = int32_t(index / grid.x % grid.y);
+  ctx.ctaid[2] = int32_t(index / (uint64_t(grid.x) * grid.y));
+}
+
+std::string ids_text(const int32_t (&ids)[3]) {
+  char text[48];
+  std::snprintf(text, sizeof text, "(%d, %d, %d)", ids[0], ids[1], ids[2]);
+  return text;
+}
+
+std::string file_line(const SourceLocation &where) {
+  return where.file + ":" + std::to_string(where.line);
 }
 
 } // namespace simt::sim

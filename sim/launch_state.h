@@ -35,6 +35,11 @@ public:
   // The source location of `loc`, or an empty one when the kernel has no such entry.
   SourceLocation location(int32_t loc) const;
 
+  // A context with the launch's dimensions (ntid, nctaid, dynamic shared bytes) and zero ids.
+  ThreadContext block_context() const;
+  // Sets ctx.ctaid to the block with linear index `index` (x fastest).
+  void place_block(ThreadContext &ctx, uint64_t index) const;
+
   std::optional<Fault> take_fault();
 
 private:
@@ -43,5 +48,10 @@ private:
   std::mutex fault_mutex_;
   std::optional<Fault> fault_;
 };
+
+// "(x, y, z)": thread and block ids as fault messages print them.
+std::string ids_text(const int32_t (&ids)[3]);
+// "file.py:12".
+std::string file_line(const SourceLocation &where);
 
 } // namespace simt::sim

@@ -13,12 +13,6 @@ namespace {
 
 using Phase = ThreadState::Phase;
 
-std::string triple(const int32_t (&v)[3]) {
-  char text[48];
-  std::snprintf(text, sizeof text, "(%d, %d, %d)", v[0], v[1], v[2]);
-  return text;
-}
-
 std::string hex_mask(uint32_t mask) {
   char text[16];
   std::snprintf(text, sizeof text, "0x%08x", mask);
@@ -200,7 +194,7 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
   const std::string op = warp_op_name(call.op);
   const SourceLocation where = launch_.location(call.loc);
   const std::string at = where.file + ":" + std::to_string(where.line);
-  const std::string block = triple(ctx.ctaid);
+  const std::string block = ids_text(ctx.ctaid);
   const std::string warp = std::to_string(base / 32);
   for (uint32_t other = 0; other < lanes; ++other) {
     if (!named(call.mask & existing(lanes), other))
@@ -208,9 +202,9 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
     const ThreadState &state = states_[base + other];
     const ThreadContext &them = contexts_[base + other];
     const std::string other_name =
-        "lane " + std::to_string(other) + " (thread " + triple(them.tid) + ")";
+        "lane " + std::to_string(other) + " (thread " + ids_text(them.tid) + ")";
     const std::string self_name =
-        "lane " + std::to_string(lane) + " (thread " + triple(ctx.tid) + ")";
+        "lane " + std::to_string(lane) + " (thread " + ids_text(ctx.tid) + ")";
     if (state.phase == Phase::Finished) {
       launch_.record_fault(&ctx, "RuntimeError",
                            "simt: lane " + std::to_string(other) + " named in the mask of " + op +
