@@ -406,6 +406,9 @@ class Generator:
             m = max(abs(a.lo), abs(a.hi))
             if f in ("sin", "cos", "tanh", "erf"):
                 return Val("math.%s(%s)" % (f, a.code), "f64", -1.0, 1.0)
+            if f == "trunc" and self.chance(0.5):  # round(x, n); float64() keeps NumPy's round
+                n = self.r.choice([-2, -1, 0, 1, 2, 3])
+                return Val("round(float64(%s), %d)" % (a.code, n), "f64", a.lo - 100, a.hi + 100)
             if f in ("floor", "ceil", "trunc"):
                 return Val("math.%s(%s)" % (f, a.code), "f64", a.lo - 1, a.hi + 1)
             if f == "atan":
