@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 namespace simt {
 
@@ -203,6 +204,17 @@ ir::ExprPtr FunctionTyper::min_max(bool is_max, const ast::Expr &e) {
   return result;
 }
 
+// The value of an integer constant, also written negated (`-1` parses as a unary minus).
+static std::optional<int64_t> integer_constant(const ir::Expr &e) {
+  if (e.kind == ir::ExprKind::Const && is_integer(e.type.scalar))
+    return e.int_value;
+  if (e.kind == ir::ExprKind::Unary && e.op == ir::Op::Neg && e.args.size() == 1) {
+    if (auto v = integer_constant(*e.args[0]))
+      return -*v;
+  }
+  return std::nullopt;
+}
+
 ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
   auto args = call_args(e, "round", {"number", "ndigits"}, 1);
   ir::ExprPtr x = rvalue(*args[0]);
@@ -223,11 +235,11 @@ ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
   if (!args[1])
     return cast(round_even(std::move(x)), Type::scalar_of(Scalar::I64));
   ir::ExprPtr digits = rvalue(*args[1]);
-  if (digits->kind != ir::ExprKind::Const || !is_integer(digits->type.scalar) ||
-      digits->int_value < -22 || digits->int_value > 22)
+  std::optional<int64_t> constant = integer_constant(*digits);
+  if (!constant || *constant < -22 || *constant > 22)
     error(args[1]->loc, "simt: round() digits other than a constant in [-22, 22] are not "
                         "supported yet");
-  int64_t n = digits->int_value;
+  int64_t n = *constant;
   double scale = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
   // round(x, n) = round_even(x * 10**n) / 10**n (for n < 0: round_even(x / 10**-n) * 10**-n)
   auto scaled = make_expr(ir::ExprKind::Binary, real, e.loc);

@@ -890,6 +890,19 @@ def case_vector_types():
     return k, 2, TPB, (np.zeros((64, 4), np.float32), np.zeros((64, 1), np.int64)), 0
 
 
+def case_round_negative_digits():
+    # found by the fuzzer: `-1` parses as a unary minus, which round() did not take as a constant
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i, 0] = round(a[i] * 37.0, -1)
+            out[i, 1] = round(a[i] * 370.0, -2)
+            out[i, 2] = round(a[i], 2)
+
+    return k, 1, TPB, (floats(32), np.zeros((32, 3))), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 
