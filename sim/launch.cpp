@@ -100,7 +100,7 @@ private:
 
 class BlockRunner final : public WorkerPool::Task {
 public:
-  explicit BlockRunner(LaunchState &launch) : launch_(launch) {}
+  BlockRunner(LaunchState &launch, uint64_t chunk) : launch_(launch), chunk_(chunk) {}
 
   void work() override {
     ThreadContext ctx = launch_.block_context();
@@ -109,22 +109,25 @@ public:
     ctx.runtime = &state;
     SharedMemory &shared = SharedMemory::for_this_thread();
     const KernelEntry block_entry = launch_.kernel.block_entry;
-    while (std::optional<uint64_t> index = launch_.next_block()) {
-      launch_.place_block(ctx, *index);
-      ctx.shared = shared.fresh_block(launch_.shared_bytes);
-      if (block_entry != nullptr) {
-        ctx.status = 0;
-        block_entry(launch_.args, &ctx);
-        if (ctx.status != 0)
-          state.print_line.clear();
-      } else {
-        BlockScheduler::for_this_thread().run(launch_, ctx);
+    while (auto blocks = launch_.next_blocks(chunk_)) {
+      for (uint64_t index = blocks->first; index < blocks->second && !launch_.stopped(); ++index) {
+        launch_.place_block(ctx, index);
+        ctx.shared = shared.fresh_block(launch_.shared_bytes);
+        if (block_entry != nullptr) {
+          ctx.status = 0;
+          block_entry(launch_.args, &ctx);
+          if (ctx.status != 0)
+            state.print_line.clear();
+        } else {
+          BlockScheduler::for_this_thread().run(launch_, ctx);
+        }
       }
     }
   }
 
 private:
   LaunchState &launch_;
+  const uint64_t chunk_;
 };
 
 } // namespace
@@ -136,8 +139,11 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
     run_cooperative(state);
     return state.take_fault();
   }
-  BlockRunner runner(state);
   WorkerPool &pool = WorkerPool::instance();
+  // Chunks small enough that every worker gets many of them (the load stays balanced when blocks
+  // differ in cost), large enough that claiming them costs little.
+  const uint64_t chunk = std::clamp<uint64_t>(state.block_count / (8 * pool.size()), 1, 16);
+  BlockRunner runner(state, chunk);
   const uint64_t helpers = std::min<uint64_t>(state.block_count - 1, pool.size() - 1);
   pool.run(runner, unsigned(helpers));
   return state.take_fault();

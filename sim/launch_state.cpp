@@ -1,5 +1,6 @@
 #include "sim/launch_state.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -16,6 +17,15 @@ std::optional<uint64_t> LaunchState::next_block() {
   if (block >= block_count)
     return std::nullopt;
   return block;
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> LaunchState::next_blocks(uint64_t count) {
+  if (stopped())
+    return std::nullopt;
+  uint64_t first = next_block_.fetch_add(count, std::memory_order_relaxed);
+  if (first >= block_count)
+    return std::nullopt;
+  return std::make_pair(first, std::min(first + count, block_count));
 }
 
 void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::string message,

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace simt::sim {
 
@@ -25,6 +26,10 @@ public:
   // Hands out the next block's linear index, or nothing once every block is taken or the launch
   // has stopped.
   std::optional<uint64_t> next_block();
+  // Hands out up to `count` consecutive blocks [first, last), or nothing as next_block. One atomic
+  // operation per chunk: workers claiming thousands of small blocks one by one would spend much of
+  // a flat kernel's time bouncing the counter's cache line between cores.
+  std::optional<std::pair<uint64_t, uint64_t>> next_blocks(uint64_t count);
 
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
 
