@@ -30,7 +30,9 @@ FORALL_THREADS_PER_BLOCK = 256
 
 
 class _ArgumentWrapper:
-    """cuda.In / cuda.Out / cuda.InOut: transfer hints; the array is passed as is."""
+    """cuda.In / cuda.Out / cuda.InOut: transfer hints. Device memory is host memory, so Out and
+    InOut pass the array as is; In passes a copy (the kernel's writes are not copied back).
+    to_device(retr, stream) is the protocol of Numba's argument hints (numba.cuda.args)."""
 
     def __init__(self, value, stream=0):
         self.value = value
@@ -40,9 +42,15 @@ class _ArgumentWrapper:
     def _host(self):
         return self.value._host if isinstance(self.value, DeviceNDArray) else self.value
 
+    def to_device(self, retr, stream=0):
+        return self.value
+
 
 class In(_ArgumentWrapper):
-    pass
+    def to_device(self, retr, stream=0):
+        if isinstance(self.value, DeviceNDArray):
+            return self.value
+        return DeviceNDArray(np.array(self.value, copy=True, order="K"), stream)
 
 
 class Out(_ArgumentWrapper):
@@ -134,7 +142,7 @@ class _LaunchConfiguration:
         self.sharedmem = int(sharedmem)
 
     def __call__(self, *args):
-        self.dispatcher._launch(args, self.griddim, self.blockdim, self.sharedmem)
+        self.dispatcher._launch(args, self.griddim, self.blockdim, self.sharedmem, self.stream)
 
 
 class _ForAll:
@@ -167,6 +175,7 @@ class Dispatcher:
         self.py_func = py_func
         self.device = device
         self.targetoptions = dict(targetoptions or {})
+        self.targetoptions["extensions"] = list(self.targetoptions.get("extensions") or ())
         params = inspect.signature(py_func).parameters.values()
         if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
             raise CompileError("simt: kernel parameters must be plain positional parameters"
@@ -227,6 +236,16 @@ class Dispatcher:
         if debug is None:
             debug = os.environ.get("NUMBA_CUDA_DEBUGINFO", "0") not in ("", "0")
         return bool(debug or self.targetoptions.get("lineinfo"))
+
+    @property
+    def extensions(self):
+        """Numba's argument handler extensions: objects with a `prepare_args(ty, val, stream,
+        retr)` method returning `(ty, val)`, applied to each launch argument from the last in
+        this list to the first; `retr` takes zero-argument functions to run after the launch."""
+        return self.targetoptions["extensions"]
+
+    def bind(self):
+        """Numba loads the compiled kernels into the current context; simt's are ready."""
 
     def specialize(self, *args):
         """A dispatcher compiled for the types of `args` only."""
@@ -289,12 +308,28 @@ class Dispatcher:
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         return _ForAll(self, ntasks, tpb, stream, sharedmem)
 
-    def _launch(self, args, griddim, blockdim, sharedmem):
+    def _launch(self, args, griddim, blockdim, sharedmem, stream=0):
+        retr = []
+        if self.targetoptions["extensions"] or any(type(a) is In for a in args):
+            args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
         sys.stdout.flush()  # kernel print() writes to the C stdout: keep the order
         fault = kernel.launch(griddim, blockdim, sharedmem, args)
         if fault is not None:
             raise fault_exception(fault)
+        for writeback in retr:
+            writeback()
+
+    def _prepare_arg(self, value, stream, retr):
+        """An argument after the extensions' prepare_args, last extension first, as Numba's
+        dispatcher applies them; then an argument hint (cuda.In, ..., or Numba's
+        numba.cuda.args.In, ...) is moved to the device, a copy back queued in `retr`."""
+        argtype = typeof(value)
+        for extension in reversed(self.targetoptions["extensions"]):
+            argtype, value = extension.prepare_args(argtype, value, stream=stream, retr=retr)
+        if hasattr(value, "to_device") and not isinstance(value, DeviceNDArray):
+            value = value.to_device(retr, stream)
+        return value
 
     # -- inspection --------------------------------------------------------------------------
     def _per_signature(self, signature, text_of):

@@ -86,8 +86,17 @@ def _load_device_arrays(cudadrv_package):
     importlib.import_module(cudadrv_package.__name__ + ".devicearray")
 
 
+def _register_argument_hints(args_module):
+    """Makes cuda.In / Out / InOut Numba argument hints, so numba.cuda.args.wrap_arg (which
+    Numba's argument handler extensions call) leaves them as they are."""
+    from simt import dispatcher
+    for hint in (dispatcher.In, dispatcher.Out, dispatcher.InOut):
+        args_module.ArgHint.register(hint)
+
+
 # Numba's modules that Numba loads and simt then patches.
 _PATCHED = {
+    "numba.cuda.args": _register_argument_hints,
     _UFUNC_PACKAGE: _register_vectorizers,
     "numba.cuda.cudadrv": _load_device_arrays,
     "numba.cuda.testing": _patch_testing,
