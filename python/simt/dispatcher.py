@@ -131,6 +131,33 @@ def _normalize_dim(dim, name):
     return tuple(int(v) for v in dims) + (1,) * (3 - len(dims))
 
 
+def _simt_argtypes(argtypes):
+    """A tuple of argument types as simt types (Numba's type objects or signature strings are
+    converted)."""
+    return tuple(t if isinstance(t, simt_types.Type) else parse_signature((t,))[0][0]
+                 for t in argtypes)
+
+
+class _Overloads(dict):
+    """The compiled kernels by argument types; lookups also take Numba's type objects, as
+    `kernel.overloads[(numba.int32[:, ::1],)]` in code written for Numba."""
+
+    @staticmethod
+    def _key(key):
+        if isinstance(key, tuple) and not all(isinstance(t, simt_types.Type) for t in key):
+            return _simt_argtypes(key)
+        return key
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key):
+        return dict.__contains__(self, self._key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, self._key(key), default)
+
+
 class _LaunchConfiguration:
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         if not isinstance(sharedmem, numbers.Integral) or sharedmem < 0:
@@ -181,7 +208,7 @@ class Dispatcher:
             raise CompileError("simt: kernel parameters must be plain positional parameters"
                                " (%s)" % py_func.__name__)
         self._nparams = len(params)
-        self.overloads = {}
+        self.overloads = _Overloads()
         self._by_key = {}
         self._configurations = {}
         self._explicit = sigs is not None
@@ -214,8 +241,7 @@ class Dispatcher:
         if self.device:
             raise TypeError("simt: device functions are compiled with the kernels that call them")
         argtypes = tuple(sig) if isinstance(sig, (tuple, list)) else parse_signature(sig)[0]
-        argtypes = tuple(t if isinstance(t, simt_types.Type) else parse_signature((t,))[0][0]
-                         for t in argtypes)
+        argtypes = _simt_argtypes(argtypes)
         kernel = self.overloads.get(argtypes)
         if kernel is None:
             if len(argtypes) != self._nparams:
@@ -288,8 +314,8 @@ class Dispatcher:
 
     def configure(self, griddim, blockdim, stream=0, sharedmem=0):
         if self.device:
-            raise TypeError("simt: %s is a device function; only kernels are launched"
-                            % self.py_func.__name__)
+            raise RuntimeError("Cannot compile a device function as a kernel (%s is a device"
+                               " function; only kernels are launched)" % self.py_func.__name__)
         return _LaunchConfiguration(self, griddim, blockdim, stream, sharedmem)
 
     def __getitem__(self, config):
@@ -354,6 +380,12 @@ class Dispatcher:
                 print("%s (%s)" % (self.py_func.__name__, ", ".join(map(str, argtypes))),
                       file=file)
                 print(text, file=file)
+
+    def inspect_sass(self, signature=None):
+        if self.device:
+            raise RuntimeError("Cannot inspect SASS of a device function")
+        raise NotImplementedError("simt: inspect_sass (GPU machine code) is not supported; use"
+                                  " inspect_llvm()")
 
     def inspect_asm(self, signature=None):
         raise NotImplementedError("simt: inspect_asm (PTX) is not supported yet; use"

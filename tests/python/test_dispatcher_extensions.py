@@ -1,6 +1,8 @@
 """Numba's dispatcher API that Numba's own test suite uses: argument handler extensions
-(`extensions=` / `.extensions`), the transfer hints' copy semantics, and bind()."""
+(`extensions=` / `.extensions`), the transfer hints' copy semantics, bind() and overloads looked up by
+Numba's type objects."""
 import numpy as np
+import pytest
 
 from conftest import run_python
 from simt import cuda
@@ -53,6 +55,7 @@ def test_extensions_may_return_numbas_argument_hints(tmp_path):
     script.write_text("""
 import simt.hook; simt.hook.install()
 import numpy as np
+import pytest
 from numba import cuda
 from numba.cuda.args import wrap_arg
 
@@ -79,3 +82,13 @@ print("ok")
 def test_bind_is_accepted():
     kernel = cuda.jit(set_to_three)
     assert kernel.bind() is None
+
+
+def test_overloads_are_found_by_numbas_type_objects():
+    numba = pytest.importorskip("numba")
+    kernel = cuda.jit("void(int64[::1])")(set_to_three)
+    numba_key = (numba.int64[::1],)
+    assert numba_key in kernel.overloads
+    assert kernel.overloads[numba_key] is kernel.overloads.get(numba_key) is not None
+    assert (numba.float32[::1],) not in kernel.overloads
+    assert kernel.overloads.get((numba.float32[::1],)) is None
