@@ -1,6 +1,6 @@
 """Numba's dispatcher API that Numba's own test suite uses: argument handler extensions
-(`extensions=` / `.extensions`), the transfer hints' copy semantics, bind() and overloads looked up by
-Numba's type objects."""
+(`extensions=` / `.extensions`), the transfer hints' copy semantics, bind() and overloads looked
+up by Numba's type objects."""
 import numpy as np
 import pytest
 
