@@ -99,7 +99,16 @@ class DeviceNDArray:
         return DeviceNDArray(_view_or_fail(self._host.ravel(order=order), self._host), stream)
 
     def transpose(self, axes=None):
-        return DeviceNDArray(self._host.transpose(axes), self.stream)
+        """As Numba's: the array itself for the identity permutation; otherwise a transposed copy
+        in a new C-contiguous array (not a view), for 2-d arrays only."""
+        if axes and tuple(axes) == tuple(range(self.ndim)):
+            return self
+        if self.ndim != 2:
+            raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+        if axes is not None and set(axes) != set(range(self.ndim)):
+            raise ValueError("invalid axes list %r" % (axes,))
+        from .transpose import transpose
+        return transpose(self)
 
     @property
     def T(self):

@@ -30,7 +30,9 @@ FORALL_THREADS_PER_BLOCK = 256
 
 
 class _ArgumentWrapper:
-    """cuda.In / cuda.Out / cuda.InOut: transfer hints; the array is passed as is."""
+    """cuda.In / cuda.Out / cuda.InOut: transfer hints. Device memory is host memory, so Out and
+    InOut pass the array as is; In passes a copy (the kernel's writes are not copied back).
+    to_device(retr, stream) is the protocol of Numba's argument hints (numba.cuda.args)."""
 
     def __init__(self, value, stream=0):
         self.value = value
@@ -40,9 +42,15 @@ class _ArgumentWrapper:
     def _host(self):
         return self.value._host if isinstance(self.value, DeviceNDArray) else self.value
 
+    def to_device(self, retr, stream=0):
+        return self.value
+
 
 class In(_ArgumentWrapper):
-    pass
+    def to_device(self, retr, stream=0):
+        if isinstance(self.value, DeviceNDArray):
+            return self.value
+        return DeviceNDArray(np.array(self.value, copy=True, order="K"), stream)
 
 
 class Out(_ArgumentWrapper):
@@ -123,6 +131,33 @@ def _normalize_dim(dim, name):
     return tuple(int(v) for v in dims) + (1,) * (3 - len(dims))
 
 
+def _simt_argtypes(argtypes):
+    """A tuple of argument types as simt types (Numba's type objects or signature strings are
+    converted)."""
+    return tuple(t if isinstance(t, simt_types.Type) else parse_signature((t,))[0][0]
+                 for t in argtypes)
+
+
+class _Overloads(dict):
+    """The compiled kernels by argument types; lookups also take Numba's type objects, as
+    `kernel.overloads[(numba.int32[:, ::1],)]` in code written for Numba."""
+
+    @staticmethod
+    def _key(key):
+        if isinstance(key, tuple) and not all(isinstance(t, simt_types.Type) for t in key):
+            return _simt_argtypes(key)
+        return key
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key):
+        return dict.__contains__(self, self._key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, self._key(key), default)
+
+
 class _LaunchConfiguration:
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         if not isinstance(sharedmem, numbers.Integral) or sharedmem < 0:
@@ -134,7 +169,7 @@ class _LaunchConfiguration:
         self.sharedmem = int(sharedmem)
 
     def __call__(self, *args):
-        self.dispatcher._launch(args, self.griddim, self.blockdim, self.sharedmem)
+        self.dispatcher._launch(args, self.griddim, self.blockdim, self.sharedmem, self.stream)
 
 
 class _ForAll:
@@ -167,12 +202,13 @@ class Dispatcher:
         self.py_func = py_func
         self.device = device
         self.targetoptions = dict(targetoptions or {})
+        self.targetoptions["extensions"] = list(self.targetoptions.get("extensions") or ())
         params = inspect.signature(py_func).parameters.values()
         if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
             raise CompileError("simt: kernel parameters must be plain positional parameters"
                                " (%s)" % py_func.__name__)
         self._nparams = len(params)
-        self.overloads = {}
+        self.overloads = _Overloads()
         self._by_key = {}
         self._configurations = {}
         self._explicit = sigs is not None
@@ -205,8 +241,7 @@ class Dispatcher:
         if self.device:
             raise TypeError("simt: device functions are compiled with the kernels that call them")
         argtypes = tuple(sig) if isinstance(sig, (tuple, list)) else parse_signature(sig)[0]
-        argtypes = tuple(t if isinstance(t, simt_types.Type) else parse_signature((t,))[0][0]
-                         for t in argtypes)
+        argtypes = _simt_argtypes(argtypes)
         kernel = self.overloads.get(argtypes)
         if kernel is None:
             if len(argtypes) != self._nparams:
@@ -227,6 +262,16 @@ class Dispatcher:
         if debug is None:
             debug = os.environ.get("NUMBA_CUDA_DEBUGINFO", "0") not in ("", "0")
         return bool(debug or self.targetoptions.get("lineinfo"))
+
+    @property
+    def extensions(self):
+        """Numba's argument handler extensions: objects with a `prepare_args(ty, val, stream,
+        retr)` method returning `(ty, val)`, applied to each launch argument from the last in
+        this list to the first; `retr` takes zero-argument functions to run after the launch."""
+        return self.targetoptions["extensions"]
+
+    def bind(self):
+        """Numba loads the compiled kernels into the current context; simt's are ready."""
 
     def specialize(self, *args):
         """A dispatcher compiled for the types of `args` only."""
@@ -269,8 +314,8 @@ class Dispatcher:
 
     def configure(self, griddim, blockdim, stream=0, sharedmem=0):
         if self.device:
-            raise TypeError("simt: %s is a device function; only kernels are launched"
-                            % self.py_func.__name__)
+            raise RuntimeError("Cannot compile a device function as a kernel (%s is a device"
+                               " function; only kernels are launched)" % self.py_func.__name__)
         return _LaunchConfiguration(self, griddim, blockdim, stream, sharedmem)
 
     def __getitem__(self, config):
@@ -289,12 +334,28 @@ class Dispatcher:
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         return _ForAll(self, ntasks, tpb, stream, sharedmem)
 
-    def _launch(self, args, griddim, blockdim, sharedmem):
+    def _launch(self, args, griddim, blockdim, sharedmem, stream=0):
+        retr = []
+        if self.targetoptions["extensions"] or any(type(a) is In for a in args):
+            args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
         sys.stdout.flush()  # kernel print() writes to the C stdout: keep the order
         fault = kernel.launch(griddim, blockdim, sharedmem, args)
         if fault is not None:
             raise fault_exception(fault)
+        for writeback in retr:
+            writeback()
+
+    def _prepare_arg(self, value, stream, retr):
+        """An argument after the extensions' prepare_args, last extension first, as Numba's
+        dispatcher applies them; then an argument hint (cuda.In, ..., or Numba's
+        numba.cuda.args.In, ...) is moved to the device, a copy back queued in `retr`."""
+        argtype = typeof(value)
+        for extension in reversed(self.targetoptions["extensions"]):
+            argtype, value = extension.prepare_args(argtype, value, stream=stream, retr=retr)
+        if hasattr(value, "to_device") and not isinstance(value, DeviceNDArray):
+            value = value.to_device(retr, stream)
+        return value
 
     # -- inspection --------------------------------------------------------------------------
     def _per_signature(self, signature, text_of):
@@ -319,6 +380,12 @@ class Dispatcher:
                 print("%s (%s)" % (self.py_func.__name__, ", ".join(map(str, argtypes))),
                       file=file)
                 print(text, file=file)
+
+    def inspect_sass(self, signature=None):
+        if self.device:
+            raise RuntimeError("Cannot inspect SASS of a device function")
+        raise NotImplementedError("simt: inspect_sass (GPU machine code) is not supported; use"
+                                  " inspect_llvm()")
 
     def inspect_asm(self, signature=None):
         raise NotImplementedError("simt: inspect_asm (PTX) is not supported yet; use"

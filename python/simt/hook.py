@@ -9,7 +9,13 @@ numba.cuda.testing) still import. Nothing is imported until numba.cuda is.
 
 numba.vectorize / numba.guvectorize choose their builder from a per-target registry in
 numba.np.ufunc: once that package has loaded (Numba's own loader runs first), the targets 'cuda'
-and 'gpu' are pointed at simt.vectorizers."""
+and 'gpu' are pointed at simt.vectorizers.
+
+A few more of Numba's CUDA modules would reach Numba's real driver, so they get simt's: the
+device array module numba.cuda.cudadrv.devicearray and the transpose kernel
+numba.cuda.kernels.transpose are replaced by simt's (simt.cudadrv_devicearray, simt.transpose),
+and numba.cuda.testing, after Numba's loader runs it, gets simt's device for its compute
+capability checks (simt.testing_patch)."""
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -36,11 +42,29 @@ def _simt_cuda():
 
 
 class _Loader(importlib.abc.Loader):
+    """Puts the module that `replacement()` gives in sys.modules in place of the one imported."""
+
+    def __init__(self, fullname, replacement):
+        self._fullname = fullname
+        self._replacement = replacement
+
     def create_module(self, spec):
         return None
 
     def exec_module(self, module):
-        sys.modules["numba.cuda"] = _simt_cuda()
+        sys.modules[self._fullname] = self._replacement()
+
+
+def _simt_module(name):
+    return lambda: importlib.import_module(name)
+
+
+# Numba's modules that simt replaces, and what replaces them.
+_REPLACED = {
+    "numba.cuda": _simt_cuda,
+    "numba.cuda.cudadrv.devicearray": _simt_module("simt.cudadrv_devicearray"),
+    "numba.cuda.kernels.transpose": _simt_module("simt.transpose"),
+}
 
 
 _UFUNC_PACKAGE = "numba.np.ufunc"
@@ -49,6 +73,34 @@ _UFUNC_PACKAGE = "numba.np.ufunc"
 def _register_vectorizers(ufunc_package):
     from simt import vectorizers
     vectorizers.register_with_numba(ufunc_package)
+
+
+def _patch_testing(testing_module):
+    from simt import testing_patch
+    testing_patch.patch(testing_module)
+
+
+def _load_device_arrays(cudadrv_package):
+    """Imports simt's numba.cuda.cudadrv.devicearray with its package, so that the attribute
+    path `cuda.cudadrv.devicearray` works as with Numba, whose package imports it early."""
+    importlib.import_module(cudadrv_package.__name__ + ".devicearray")
+
+
+def _register_argument_hints(args_module):
+    """Makes cuda.In / Out / InOut Numba argument hints, so numba.cuda.args.wrap_arg (which
+    Numba's argument handler extensions call) leaves them as they are."""
+    from simt import dispatcher
+    for hint in (dispatcher.In, dispatcher.Out, dispatcher.InOut):
+        args_module.ArgHint.register(hint)
+
+
+# Numba's modules that Numba loads and simt then patches.
+_PATCHED = {
+    "numba.cuda.args": _register_argument_hints,
+    _UFUNC_PACKAGE: _register_vectorizers,
+    "numba.cuda.cudadrv": _load_device_arrays,
+    "numba.cuda.testing": _patch_testing,
+}
 
 
 class _PatchingLoader(importlib.abc.Loader):
@@ -68,20 +120,25 @@ class _PatchingLoader(importlib.abc.Loader):
 
 class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
-        if fullname == "numba.cuda":
-            return importlib.machinery.ModuleSpec(fullname, _Loader())
-        if fullname == _UFUNC_PACKAGE:
-            return self._patched_spec(fullname, path, target)
+        # `from numba.cuda import testing` imports Numba's file as simt.cuda.testing (the name
+        # of the module numba.cuda is), so both names get the same treatment.
+        numba_name = "numba." + fullname[len("simt."):] if fullname.startswith("simt.cuda.") \
+            else fullname
+        if numba_name in _REPLACED:
+            return importlib.machinery.ModuleSpec(fullname,
+                                                  _Loader(fullname, _REPLACED[numba_name]))
+        if numba_name in _PATCHED:
+            return self._patched_spec(fullname, path, target, _PATCHED[numba_name])
         return None
 
-    def _patched_spec(self, fullname, path, target):
+    def _patched_spec(self, fullname, path, target, patch):
         for finder in sys.meta_path:
             if finder is self or not hasattr(finder, "find_spec"):
                 continue
             spec = finder.find_spec(fullname, path, target)
             if spec is not None:
                 if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _PatchingLoader(spec.loader, _register_vectorizers)
+                    spec.loader = _PatchingLoader(spec.loader, patch)
                 return spec
         return None
 
@@ -97,8 +154,9 @@ def install():
     """Makes numba.cuda simt's cuda module from now on (idempotent)."""
     if not installed():
         sys.meta_path.insert(0, _FINDER)
-    if _UFUNC_PACKAGE in sys.modules:
-        _register_vectorizers(sys.modules[_UFUNC_PACKAGE])
+    for name, patch in _PATCHED.items():
+        if name in sys.modules:
+            patch(sys.modules[name])
     if "numba.cuda" in sys.modules:
         cuda = _simt_cuda()
         sys.modules["numba.cuda"] = cuda

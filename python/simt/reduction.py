@@ -5,7 +5,7 @@ folds a block-strided run of elements, each block folds its threads' values in s
 tree of halvings, as many rounds as log2 of the block size) into one partial per block, and a
 last one-block launch folds the partials. The user's function is compiled as a device function
 into a kernel generated for the array's dtype."""
-from .sourcegen import device_function, function_from_source
+from .sourcegen import device_function, function_from_source, generated_name
 
 __all__ = ["Reduce"]
 
@@ -48,9 +48,10 @@ def __reduce_{name}(arr, partials, init, use_init):
 def _reduce_kernel(functor, dtype):
     from . import cuda
     reduce_op = device_function(functor)
-    source = _KERNEL_SOURCE.format(name=functor.__name__)
+    name = generated_name(functor.__name__)
+    source = _KERNEL_SOURCE.format(name=name)
     kernel = function_from_source(
-        source, "__reduce_%s" % functor.__name__,
+        source, "__reduce_%s" % name,
         {"__cuda__": cuda, "__reduce_op__": reduce_op, "__dtype__": dtype, "__BLOCK__": _BLOCK},
         "reduce %s" % functor.__name__)
     return cuda.jit(kernel)

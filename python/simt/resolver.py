@@ -17,6 +17,7 @@ import types as pytypes
 
 import numpy as np
 
+from . import commandline_source
 from . import types as simt_types
 
 __all__ = ["resolver_for", "describe", "function_source"]
@@ -62,7 +63,13 @@ def function_source(py_func):
     """(name, source, file, first_line) of a Python function, as the frontend compiles it."""
     code = py_func.__code__
     try:
-        lines, first_line = inspect.getsourcelines(py_func)
+        try:
+            lines, first_line = inspect.getsourcelines(py_func)
+        except OSError:
+            found = commandline_source.getsourcelines(py_func)
+            if found is None:
+                raise
+            lines, first_line = found
     except (OSError, TypeError) as error:
         from .errors import CompileError
         raise CompileError("simt: cannot read the source of %r (%s); kernels must be defined in a"

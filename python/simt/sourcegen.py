@@ -3,10 +3,14 @@
 The frontend compiles a function from its source, which it reads through `inspect`; a generated
 function has no file, so its text is registered in `linecache` under a made-up file name. That
 same entry lets compile errors and kernel faults quote the generated line."""
+import ast
+import inspect
 import itertools
 import linecache
+import re
+import textwrap
 
-__all__ = ["function_from_source", "device_function"]
+__all__ = ["function_from_source", "device_function", "generated_name", "lambda_as_function"]
 
 _serial = itertools.count(1)
 
@@ -23,6 +27,47 @@ def function_from_source(source, name, globals_dict, description):
     return namespace[name]
 
 
+def generated_name(name):
+    """`name` made a Python identifier, for names built from user function names ("<lambda>")."""
+    return re.sub(r"\W", "_", name)
+
+
+def _lambda_node(func):
+    """The ast.Lambda of `func` in the statement its source lines hold: the lambda with its
+    parameters that starts on its first line, if there is one only."""
+    lines, first_line = inspect.getsourcelines(func)
+    text = textwrap.dedent("".join(lines))
+    line = func.__code__.co_firstlineno - first_line + 1
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:  # lines inside a bracketed expression
+        tree = ast.parse("(\n%s\n)" % text)
+        line += 1
+    params = list(func.__code__.co_varnames[:func.__code__.co_argcount])
+    candidates = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)
+                  and node.lineno == line and [a.arg for a in node.args.args] == params]
+    if len(candidates) != 1:
+        raise TypeError("simt: cannot tell the source of the lambda %s (%d lambdas with"
+                        " parameters (%s) on its line %d)"
+                        % (func.__qualname__, len(candidates), ", ".join(params),
+                           func.__code__.co_firstlineno))
+    return candidates[0]
+
+
+def lambda_as_function(func):
+    """A lambda as a `def` function (generated source) with the same parameters, body,
+    globals and captured values, so that the frontend, which reads whole function definitions,
+    can compile it."""
+    node = _lambda_node(func)
+    name = generated_name("lambda_%s" % func.__code__.co_firstlineno)
+    source = "def %s(%s):\n    return %s\n" % (name, ast.unparse(node.args),
+                                                ast.unparse(node.body))
+    namespace = dict(func.__globals__)
+    for var, cell in zip(func.__code__.co_freevars, func.__closure__ or ()):
+        namespace[var] = cell.cell_contents
+    return function_from_source(source, name, namespace, "lambda %s" % name)
+
+
 def device_function(func):
     """`func` as a device function: a Python function is compiled with cuda.jit(device=True); a
     device function already jitted (by simt or Numba) is used as it is."""
@@ -31,4 +76,7 @@ def device_function(func):
         if not func.device:
             raise TypeError("simt: %s is a kernel; a device function is needed" % func.__name__)
         return func
-    return cuda.jit(device=True)(getattr(func, "py_func", func))
+    func = getattr(func, "py_func", func)
+    if func.__name__ == "<lambda>":
+        func = lambda_as_function(func)
+    return cuda.jit(device=True)(func)

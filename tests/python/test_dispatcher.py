@@ -48,8 +48,12 @@ def test_device_functions_are_not_callable_from_the_host():
     assert add.device and add.py_func(1, 2) == 3
     with pytest.raises(TypeError, match="device function"):
         add(1, 2)
-    with pytest.raises(TypeError, match="device function"):
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
         add[1, 1]
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        add.inspect_sass()
+    with pytest.raises(NotImplementedError, match="simt: inspect_sass"):
+        cuda.jit(vector_add).inspect_sass()
 
 
 def test_launch_configuration_parsing():

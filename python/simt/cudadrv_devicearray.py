@@ -1,0 +1,30 @@
+"""numba.cuda.cudadrv.devicearray on simt (the import hook puts it in place of Numba's module, which
+needs Numba's driver): simt's device arrays, with the module-level helpers Numba's code and
+tests use (auto_device as numba.cuda.args calls it, from_array_like, from_record_like)."""
+import numpy as np
+
+from .devicearray import *  # noqa: F401,F403
+from .devicearray import DeviceNDArray, device_array_like, is_device_array, to_device
+
+DeviceRecord = DeviceNDArray
+DeviceNDArrayBase = DeviceNDArray
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """(a device array for `obj`, whether it was copied from the host), as Numba's auto_device:
+    a device array is passed as it is; anything else is made a device array, its data copied
+    when `copy`."""
+    if is_device_array(obj):
+        return obj, False
+    host = np.asarray(obj)
+    if copy:
+        return to_device(host, stream), True
+    return device_array_like(host, stream), True
+
+
+def from_array_like(ary, stream=0, gpu_data=None):
+    """An uninitialised device array with the shape, strides and dtype of `ary`."""
+    return device_array_like(ary, stream)
+
+
+from_record_like = from_array_like

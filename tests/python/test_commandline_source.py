@@ -1,0 +1,31 @@
+"""Kernels defined in `python3 -c "..."` compile: their source is read from the command line."""
+from conftest import run_python
+
+PRINTING_KERNEL = """\
+from simt import cuda
+
+@cuda.jit
+def hello():
+    print(cuda.grid(1), 999, 34.75, "hop!")
+
+hello[1, 2]()
+"""
+
+
+def test_kernels_defined_with_dash_c_compile_and_print():
+    proc = run_python(["-c", PRINTING_KERNEL])
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(proc.stdout.splitlines()) == ["0 999 34.750000 hop!", "1 999 34.750000 hop!"]
+
+
+def test_functions_made_by_exec_still_have_no_source():
+    code = ("from simt import cuda\n"
+            "exec('def k(a):\\n    a[0] = 1\\n')\n"
+            "import numpy as np\n"
+            "try:\n"
+            "    cuda.jit(k)[1, 1](np.zeros(1))\n"
+            "except cuda.CompileError as e:\n"
+            "    print(e)\n")
+    proc = run_python(["-c", code])
+    assert proc.returncode == 0, proc.stderr
+    assert "cannot read the source of 'k'" in proc.stdout
