@@ -58,6 +58,8 @@ struct GlobalValue {
   std::string module_name;
   std::string member;
   std::shared_ptr<FunctionSource> function;
+  // Array of a structured dtype: its record layout (then `scalar` is meaningless).
+  std::shared_ptr<const Record> record;
 };
 
 class Resolver {

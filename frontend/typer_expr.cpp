@@ -42,6 +42,8 @@ bool is_known_path(const std::string &path) {
     return true;
   if (module == "cmath")
     return is_cmath_function(name);
+  if (module == "operator") // call_operator reports the ones kernels cannot call
+    return true;
   return find_math_function(module, name) != nullptr;
 }
 
@@ -206,16 +208,18 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     decl.shape = g.shape;
     decl.data = g.data;
     int index = module_.const_array(function_key(source_) + ":" + name, std::move(decl));
-    auto a = make_expr(
-        ir::ExprKind::ConstArray,
-        Type::array_of(g.scalar, static_cast<int>(g.shape.size()), 'C', MemSpace::Const), loc);
+    int ndim = static_cast<int>(g.shape.size());
+    auto a = make_expr(ir::ExprKind::ConstArray,
+                       g.record ? Type::record_array_of(g.record, ndim, 'C', MemSpace::Const)
+                                : Type::array_of(g.scalar, ndim, 'C', MemSpace::Const),
+                       loc);
     a->index = index;
     return expr_value(std::move(a));
   }
   case K::Module: {
     std::string module = canonical_module(g.module_name);
     if (module != "cuda" && module != "math" && module != "numpy" && module != "numba" &&
-        module != "cmath")
+        module != "cmath" && module != "operator")
       error(loc, "simt: module '" + g.module_name + "' is not supported yet");
     return path_value(module);
   }
