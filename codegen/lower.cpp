@@ -1488,6 +1488,8 @@ llvm::Value *FunctionLowering::field_load(const ir::Expr &e) {
   Scalar scalar = layout.fields[e.index].scalar;
   llvm::Align align;
   llvm::Value *addr = field_address(expr(*e.args[0]), layout, e.index, align);
+  if (e.type.is_array()) // a nested array field: a view of the record's bytes
+    return memory_array(addr, scalar, layout.fields[e.index].shape);
   return memory_to_register(b_, b_.CreateAlignedLoad(memory_type(ctx(), scalar), addr, align),
                             scalar);
 }

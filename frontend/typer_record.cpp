@@ -32,8 +32,11 @@ int FunctionTyper::field_key(const Type &record, const ast::Expr &key) const {
 }
 
 ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc) const {
-  Scalar scalar = record->type.record->fields[field].scalar;
-  auto load = make_expr(ir::ExprKind::RecordField, Type::scalar_of(scalar), loc);
+  const RecordField &f = record->type.record->fields[field];
+  // A nested array field reads as a C-contiguous array view into the record.
+  Type type = f.shape.empty() ? Type::scalar_of(f.scalar)
+                              : Type::array_of(f.scalar, static_cast<int>(f.shape.size()), 'C');
+  auto load = make_expr(ir::ExprKind::RecordField, type, loc);
   load->index = field;
   load->args.push_back(std::move(record));
   return load;
@@ -41,6 +44,9 @@ ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc
 
 void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc) {
   const RecordField &f = record->type.record->fields[field];
+  if (!f.shape.empty())
+    error(loc, "simt: assigning to the nested array field '" + f.name +
+                   "' is not supported yet (assign to its elements)");
   if (!value->type.is_scalar())
     error(value->loc, "cannot store " + value->type.str() + " into the " + scalar_name(f.scalar) +
                           " field '" + f.name + "'");

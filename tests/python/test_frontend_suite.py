@@ -226,12 +226,12 @@ def test_resolver_descriptions():
 
 
 def test_const_record_array_with_unsupported_fields_is_reported():
-    nested = np.zeros(2, dtype=[("d", np.uint8, (5,))])
+    nested = np.zeros(2, dtype=[("d", [("x", np.uint8)])])
 
     @cuda.jit
     def kernel(out):
-        out[0] = nested[0]['d'][0]
+        out[0] = nested[0]['d']['x']
 
-    with pytest.raises(TypeError, match=r"record field 'd' of type \('u1', \(5,\)\) is not "
+    with pytest.raises(TypeError, match=r"record field 'd' of type \[\('x', 'u1'\)\] is not "
                                         r"supported yet"):
         kernel[1, 1](np.zeros(1))
