@@ -151,6 +151,7 @@ private:
   ir::ExprPtr field_load(ir::ExprPtr record, int field, ir::Loc loc) const;
   void field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   void aug_assign_field(ir::ExprPtr record, int field, const ast::Stmt &s);
+  void nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   // `store` holds the record array and its indices; appends the Record value and emits it.
   void record_store(ir::Stmt store, ir::ExprPtr value);
 

@@ -243,11 +243,49 @@ def test_nested_array_field_types_print_as_numba_does():
     assert t.dtype == NESTED
 
 
-def test_assigning_a_whole_nested_array_field_is_reported():
+@cuda.jit
+def nested_copy_kernel(recs, src):
+    recs[0]['h'] = recs[1]['h']
+    r = recs[2]
+    r.j = src
+
+
+def test_assigning_a_whole_nested_array_field_copies_it():
+    recs = np.zeros(3, NESTED)
+    recs[1]["h"] = [1.5, 2.5]
+    src = np.arange(6, dtype=np.float64).reshape(3, 2)
+    expected = recs.copy()
+    expected[0]["h"] = expected[1]["h"]
+    expected[2]["j"] = src
+    nested_copy_kernel[1, 1](recs, src)
+    np.testing.assert_array_equal(recs, expected)
+    with pytest.raises(ValueError, match="cannot assign an array of a different shape to the "
+                                         "field 'j'"):
+        nested_copy_kernel[1, 1](recs, np.zeros((2, 2)))
+
+
+def test_assigning_a_scalar_to_a_nested_array_field_is_reported():
     @cuda.jit
     def kernel(recs):
-        recs[0]['h'] = recs[1]['h']
+        recs[0]['h'] = 1.0
 
     with pytest.raises(simt.errors.CompileError,
-                       match="simt: assigning to the nested array field 'h' is not supported yet"):
+                       match=r"cannot store float64 into the nestedarray\(float32, \(2,\)\) "
+                             r"field 'h'"):
         kernel[1, 1](np.zeros(2, NESTED))
+
+
+@cuda.jit
+def field_by_position_kernel(recs, out):
+    out[0] = recs[1][0]
+    out[1] = recs[1][-4]
+    out[2] = recs[1][1][1]
+
+
+def test_record_fields_by_constant_position():
+    recs = np.zeros(2, NESTED)
+    recs[1]["a"] = 4.5
+    recs[1]["h"] = [1.0, 7.0]
+    out = np.zeros(3)
+    field_by_position_kernel[1, 1](recs, out)
+    np.testing.assert_array_equal(out, [4.5, 4.5, 7.0])
