@@ -94,6 +94,8 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
     return call_math("numpy", path.substr(6), e);
   if (path.rfind("operator.", 0) == 0)
     return call_operator(path.substr(9), e);
+  if (path.rfind("module:", 0) == 0)
+    error(e.loc, "'module' object is not callable");
   error(e.loc, "simt: calling '" + path + "' is not supported yet");
 }
 

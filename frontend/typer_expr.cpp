@@ -11,6 +11,10 @@ namespace simt {
 
 namespace {
 
+// The path prefix of a module other than the ones the frontend knows (a user's module):
+// "module:mymod" (by the name the kernel uses, "mymod.sub" for a submodule).
+const std::string kOtherModule = "module:";
+
 Value path_value(std::string path) {
   Value v;
   v.kind = Value::Kind::Path;
@@ -220,7 +224,7 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     std::string module = canonical_module(g.module_name);
     if (module != "cuda" && module != "math" && module != "numpy" && module != "numba" &&
         module != "cmath" && module != "operator")
-      error(loc, "simt: module '" + g.module_name + "' is not supported yet");
+      return path_value(kOtherModule + name); // its attributes resolve as dotted names
     return path_value(module);
   }
   case K::ModuleMember:
@@ -277,6 +281,15 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
 }
 
 Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
+  if (path.rfind(kOtherModule, 0) == 0) { // mymod.f: what the resolver says `mymod.f` is
+    std::string dotted = path.substr(kOtherModule.size());
+    GlobalValue g;
+    if (source_.resolver)
+      g = source_.resolver->resolve(dotted);
+    if (g.kind == GlobalValue::Kind::Unknown)
+      error(loc, "simt: '" + dotted + "' is not supported yet");
+    return from_global(g, dotted, loc);
+  }
   auto dot = path.rfind('.');
   std::string owner = path.substr(0, dot), attr = path.substr(dot + 1);
   if (owner == "cuda.threadIdx" || owner == "cuda.blockIdx" || owner == "cuda.blockDim" ||

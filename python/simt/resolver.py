@@ -219,6 +219,14 @@ def resolver_for(py_func):
     scope = py_func.__globals__
 
     def resolve(name):
+        if "." in name:  # an attribute of a module the scope holds: mymod.add
+            first, *attributes = name.split(".")
+            value = closure[first] if first in closure else scope.get(first)
+            for attribute in attributes:
+                if not isinstance(value, pytypes.ModuleType) or not hasattr(value, attribute):
+                    return None
+                value = getattr(value, attribute)
+            return describe(value)
         if name in closure:
             return describe(closure[name])
         if name in scope:

@@ -235,3 +235,46 @@ def test_const_record_array_with_unsupported_fields_is_reported():
     with pytest.raises(TypeError, match=r"record field 'd' of type \[\('x', 'u1'\)\] is not "
                                         r"supported yet"):
         kernel[1, 1](np.zeros(1))
+
+
+def test_jit_functions_in_user_modules():
+    import types
+
+    inner = types.ModuleType("inner")
+    inner.scale = cuda.jit(device=True)(lambda x: x * 3)
+    inner.OFFSET = 5
+    mymod = types.ModuleType("mymod")
+    mymod.inner = inner
+    mymod.add = cuda.jit(device=True)(lambda a, b: a + b)
+
+    @cuda.jit
+    def kernel(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = mymod.add(a[i], 1) + mymod.inner.scale(a[i]) + mymod.inner.OFFSET
+
+    a = np.arange(10, dtype=np.float64)
+    expected = a + 1 + a * 3 + 5
+    kernel[1, 32](a)
+    np.testing.assert_array_equal(a, expected)
+
+
+def test_unusable_user_module_members_are_reported():
+    import types
+
+    mymod = types.ModuleType("mymod")
+    mymod.name = "text"
+
+    @cuda.jit
+    def uses_member(a):
+        a[0] = mymod.name
+
+    with pytest.raises(CompileError, match=r"simt: 'mymod.name' is not supported yet"):
+        uses_member[1, 1](np.zeros(1))
+
+    @cuda.jit
+    def calls_module(a):
+        a[0] = mymod(1)
+
+    with pytest.raises(CompileError, match=r"'module' object is not callable"):
+        calls_module[1, 1](np.zeros(1))
