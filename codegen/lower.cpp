@@ -98,7 +98,9 @@ private:
   llvm::Value *warp_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args);
   void raise_on_float_zero_division(const ir::Expr &e, llvm::Value *divisor);
   llvm::Value *call(const ir::Expr &e);
-  llvm::Value *memory_array(llvm::Value *data, Scalar dtype, const std::vector<int64_t> &shape);
+  // `itemsize` 0: the dtype's size (records pass theirs).
+  llvm::Value *memory_array(llvm::Value *data, Scalar dtype, const std::vector<int64_t> &shape,
+                            int64_t itemsize = 0);
   llvm::Value *shared_array(const ir::Expr &e);
   llvm::Value *array_size(llvm::Value *array, int ndim);
   // The bounds-checked address of array[indices] (`first` = index of the first index expr).
@@ -640,7 +642,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
   }
   case ir::ExprKind::ConstArray: {
     const ir::ConstArrayDecl &decl = m_.ir.const_arrays[e.index];
-    return memory_array(m_.const_arrays[e.index], decl.dtype, decl.shape);
+    return memory_array(m_.const_arrays[e.index], decl.dtype, decl.shape,
+                        e.type.record ? e.type.record->size : 0);
   }
   case ir::ExprKind::Atomic:
     return atomic(e);
@@ -1182,10 +1185,10 @@ llvm::Value *FunctionLowering::call(const ir::Expr &e) {
 
 // An array over `data` (shared, local or const memory): C layout, constant shape.
 llvm::Value *FunctionLowering::memory_array(llvm::Value *data, Scalar dtype,
-                                            const std::vector<int64_t> &shape) {
+                                            const std::vector<int64_t> &shape, int64_t itemsize) {
   int ndim = int(shape.size());
   std::vector<llvm::Value *> extents(ndim), strides(ndim);
-  int64_t stride = byte_size(dtype);
+  int64_t stride = itemsize ? itemsize : byte_size(dtype);
   for (int k = ndim - 1; k >= 0; --k) {
     extents[k] = b_.getInt64(shape[k]);
     strides[k] = b_.getInt64(stride);
@@ -1485,6 +1488,8 @@ llvm::Value *FunctionLowering::field_load(const ir::Expr &e) {
   Scalar scalar = layout.fields[e.index].scalar;
   llvm::Align align;
   llvm::Value *addr = field_address(expr(*e.args[0]), layout, e.index, align);
+  if (e.type.is_array()) // a nested array field: a view of the record's bytes
+    return memory_array(addr, scalar, layout.fields[e.index].shape);
   return memory_to_register(b_, b_.CreateAlignedLoad(memory_type(ctx(), scalar), addr, align),
                             scalar);
 }

@@ -61,7 +61,8 @@ enum class ExprKind : uint8_t {
                // negative step); only as an ArrayView operand (type none); step 0 is a ValueError
   TupleIndex,  // element args[1] (int64, negative wraps once, IndexError when out of range) of
                // the tuple args[0], whose elements all have one type
-  RecordField, // field `index` of the record args[0] (a Record value); of the field's scalar type
+  RecordField, // field `index` of the record args[0] (a Record value); of the field's scalar type,
+               // or for a nested array field a C-contiguous array view of it
 };
 
 // Intrinsic names (operands and result already of one float type unless said otherwise):

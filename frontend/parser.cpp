@@ -48,7 +48,10 @@ public:
   ast::FunctionDef parse_file() {
     if (peek().kind == TokenKind::End)
       error(peek(), "simt: expected a function definition");
-    ast::FunctionDef function = parse_decorated_def();
+    bool is_lambda = is_keyword("lambda") || (is_op("(") && is_keyword("lambda", 1));
+    ast::FunctionDef function = is_lambda ? parse_lambda_def() : parse_decorated_def();
+    while (is_lambda && peek().kind == TokenKind::Newline)
+      next();
     if (peek().kind != TokenKind::End)
       error(peek(), "simt: expected a single function definition");
     return function;
@@ -134,7 +137,7 @@ private:
     function.loc = next().loc; // def
     function.name = expect_name();
     expect_op("(");
-    parse_params(function);
+    parse_params(function, ")");
     expect_op(")");
     if (accept_op("->"))
       parse_test(); // return annotations do not matter to the kernel
@@ -142,9 +145,28 @@ private:
     return function;
   }
 
-  void parse_params(ast::FunctionDef &function) {
+  // A lambda expression (possibly parenthesized), as the function `def <lambda>(params): return
+  // body` (the source of a lambda compiled as a device function).
+  ast::FunctionDef parse_lambda_def() {
+    bool parenthesized = accept_op("(");
+    ast::FunctionDef function;
+    function.loc = next().loc; // lambda
+    function.name = "<lambda>";
+    parse_params(function, ":");
+    expect_op(":");
+    StmtPtr body = make_stmt(StmtKind::Return, peek().loc);
+    body->value = parse_test();
+    function.body.push_back(std::move(body));
+    if (parenthesized)
+      expect_op(")");
+    return function;
+  }
+
+  // Parameters up to `end` (")" for def, ":" for lambda, whose parameters take no annotations).
+  void parse_params(ast::FunctionDef &function, const char *end) {
     bool seen_default = false;
-    while (!is_op(")")) {
+    bool annotated = std::string(end) == ")";
+    while (!is_op(end)) {
       if (accept_op("/")) {
         // the positional-only marker changes nothing for kernels called positionally
       } else if (is_op("*") || is_op("**")) {
@@ -153,7 +175,7 @@ private:
         function.has_varargs = true;
         if (peek().kind == TokenKind::Name) {
           expect_name();
-          if (accept_op(":"))
+          if (annotated && accept_op(":"))
             parse_test();
         }
       } else {
@@ -163,7 +185,7 @@ private:
         for (const ast::Param &other : function.params)
           if (other.name == param.name)
             error(param.loc, "duplicate argument '" + param.name + "' in function definition");
-        if (accept_op(":"))
+        if (annotated && accept_op(":"))
           parse_test(); // parameter annotations do not matter either
         if (accept_op("=")) {
           param.default_value = parse_test();

@@ -58,6 +58,8 @@ struct GlobalValue {
   std::string module_name;
   std::string member;
   std::shared_ptr<FunctionSource> function;
+  // Array of a structured dtype: its record layout (then `scalar` is meaningless).
+  std::shared_ptr<const Record> record;
 };
 
 class Resolver {
@@ -65,6 +67,8 @@ public:
   virtual ~Resolver() = default;
   // What `name` means in the function's global and closure scope. Python builtins that are not
   // shadowed need not be reported: the frontend knows `range`, `len`, `min`, ... itself.
+  // A dotted name ("mymod.add") asks for an attribute of a module the scope holds (a module
+  // other than those the frontend knows: math, numpy, cuda, ...).
   virtual GlobalValue resolve(const std::string &name) = 0;
 };
 

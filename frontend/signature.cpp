@@ -131,7 +131,11 @@ private:
         fail("expected a record field name");
       expect('[');
       keyword("type");
-      field.scalar = scalar(word());
+      std::string type = word();
+      if (type == "nestedarray")
+        parse_nested_array(field);
+      else
+        field.scalar = scalar(type);
       expect(';');
       keyword("offset");
       field.offset = number();
@@ -148,9 +152,27 @@ private:
     record->aligned = aligned == "True";
     expect(')');
     for (const RecordField &field : record->fields)
-      if (field.offset < 0 || field.offset + byte_size(field.scalar) > record->size)
+      if (field.offset < 0 || field.offset + field.size() > record->size)
         fail("field '" + field.name + "' lies outside the record");
     return record;
+  }
+  // (uint8, (5,)) or (float32, (3, 2)), after "nestedarray".
+  void parse_nested_array(RecordField &field) {
+    expect('(');
+    field.scalar = scalar(word());
+    expect(',');
+    expect('(');
+    do {
+      skip_space();
+      if (peek() == ')')
+        break;
+      field.shape.push_back(number());
+      skip_space();
+    } while (peek() == ',' && ++pos_);
+    expect(')');
+    expect(')');
+    if (field.shape.empty())
+      fail("expected a nested array shape");
   }
   void keyword(const char *name) {
     if (word() != name)

@@ -15,6 +15,9 @@
 
 namespace simt {
 
+// A deep copy of a syntax tree (typer_constant.cpp), for expressions the typer rewrites.
+ast::ExprPtr copy_ast(const ast::Expr &e);
+
 // What an expression denotes at compile time: a typed run-time value (an ir::Expr), or a module,
 // function, dtype, exception class or None that only calls and attributes can use.
 struct Value {
@@ -118,6 +121,10 @@ private:
   Value call_math(const std::string &module, const std::string &name, const ast::Expr &e);
   Value call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e);
   Value call_atomic(const std::string &name, const ast::Expr &e);
+  // operator.add(a, b), ... (typer_operator.cpp)
+  Value call_operator(const std::string &name, const ast::Expr &e);
+  std::vector<const ast::Expr *> positional_ast_args(const ast::Expr &e, const std::string &fn,
+                                                     size_t count);
   Value array_decl(const std::string &kind, const ast::Expr &e);
   ir::ExprPtr grid(bool size, const ast::Expr &e);
   ir::ExprPtr min_max(bool is_max, const ast::Expr &e);
@@ -135,6 +142,8 @@ private:
                                            const std::vector<std::string> &params, size_t required);
   Scalar dtype_of(const ast::Expr &e);
   std::vector<int64_t> constant_shape(const ast::Expr &e);
+  // `e` with locals assigned once from a constant replaced by it (typer_constant.cpp).
+  ast::ExprPtr constant_definition(const ast::Expr &e, int depth = 0);
 
   // records (typer_record.cpp)
   int field_index(const Type &record, const std::string &name, ir::Loc loc) const;
@@ -142,6 +151,7 @@ private:
   ir::ExprPtr field_load(ir::ExprPtr record, int field, ir::Loc loc) const;
   void field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   void aug_assign_field(ir::ExprPtr record, int field, const ast::Stmt &s);
+  void nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   // `store` holds the record array and its indices; appends the Record value and emits it.
   void record_store(ir::Stmt store, ir::ExprPtr value);
 

@@ -93,6 +93,10 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
     return call_math("math", path.substr(5), e);
   if (path.rfind("numpy.", 0) == 0)
     return call_math("numpy", path.substr(6), e);
+  if (path.rfind("operator.", 0) == 0)
+    return call_operator(path.substr(9), e);
+  if (path.rfind("module:", 0) == 0)
+    error(e.loc, "'module' object is not callable");
   error(e.loc, "simt: calling '" + path + "' is not supported yet");
 }
 
@@ -379,7 +383,7 @@ Scalar FunctionTyper::dtype_of(const ast::Expr &e) {
 }
 
 std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
-  ir::ExprPtr v = rvalue(e);
+  ir::ExprPtr v = rvalue(*constant_definition(e));
   auto is_int_const = [](const ir::Expr &x) {
     return x.kind == ir::ExprKind::Const && x.type.is_scalar() && is_integer(x.type.scalar);
   };

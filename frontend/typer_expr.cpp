@@ -11,6 +11,10 @@ namespace simt {
 
 namespace {
 
+// The path prefix of a module other than the ones the frontend knows (a user's module):
+// "module:mymod" (by the name the kernel uses, "mymod.sub" for a submodule).
+const std::string kOtherModule = "module:";
+
 Value path_value(std::string path) {
   Value v;
   v.kind = Value::Kind::Path;
@@ -42,6 +46,8 @@ bool is_known_path(const std::string &path) {
     return true;
   if (module == "cmath")
     return is_cmath_function(name);
+  if (module == "operator") // call_operator reports the ones kernels cannot call
+    return true;
   return find_math_function(module, name) != nullptr;
 }
 
@@ -206,17 +212,19 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     decl.shape = g.shape;
     decl.data = g.data;
     int index = module_.const_array(function_key(source_) + ":" + name, std::move(decl));
-    auto a = make_expr(
-        ir::ExprKind::ConstArray,
-        Type::array_of(g.scalar, static_cast<int>(g.shape.size()), 'C', MemSpace::Const), loc);
+    int ndim = static_cast<int>(g.shape.size());
+    auto a = make_expr(ir::ExprKind::ConstArray,
+                       g.record ? Type::record_array_of(g.record, ndim, 'C', MemSpace::Const)
+                                : Type::array_of(g.scalar, ndim, 'C', MemSpace::Const),
+                       loc);
     a->index = index;
     return expr_value(std::move(a));
   }
   case K::Module: {
     std::string module = canonical_module(g.module_name);
     if (module != "cuda" && module != "math" && module != "numpy" && module != "numba" &&
-        module != "cmath")
-      error(loc, "simt: module '" + g.module_name + "' is not supported yet");
+        module != "cmath" && module != "operator")
+      return path_value(kOtherModule + name); // its attributes resolve as dotted names
     return path_value(module);
   }
   case K::ModuleMember:
@@ -273,6 +281,15 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
 }
 
 Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
+  if (path.rfind(kOtherModule, 0) == 0) { // mymod.f: what the resolver says `mymod.f` is
+    std::string dotted = path.substr(kOtherModule.size());
+    GlobalValue g;
+    if (source_.resolver)
+      g = source_.resolver->resolve(dotted);
+    if (g.kind == GlobalValue::Kind::Unknown)
+      error(loc, "simt: '" + dotted + "' is not supported yet");
+    return from_global(g, dotted, loc);
+  }
   auto dot = path.rfind('.');
   std::string owner = path.substr(0, dot), attr = path.substr(dot + 1);
   if (owner == "cuda.threadIdx" || owner == "cuda.blockIdx" || owner == "cuda.blockDim" ||

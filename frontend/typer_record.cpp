@@ -25,15 +25,28 @@ int FunctionTyper::field_index(const Type &record, const std::string &name, ir::
 }
 
 int FunctionTyper::field_key(const Type &record, const ast::Expr &key) const {
+  bool negative = key.kind == ast::ExprKind::UnaryOp && key.op == "-" &&
+                  key.elts[0]->kind == ast::ExprKind::Int;
+  if (key.kind == ast::ExprKind::Int || negative) { // rec[0]: the fields in order, as in Numba
+    int64_t count = static_cast<int64_t>(record.record->fields.size());
+    int64_t index = negative ? count - key.elts[0]->int_value : key.int_value;
+    if (index < 0 || index >= count)
+      error(key.loc, "record index out of range: " + record.str() + " has " +
+                         std::to_string(count) + " fields");
+    return static_cast<int>(index);
+  }
   if (key.kind != ast::ExprKind::String)
-    error(key.loc, "simt: record fields are selected by a constant string (rec['name']) or an "
-                   "attribute (rec.name)");
+    error(key.loc, "simt: record fields are selected by a constant string (rec['name']), a "
+                   "constant integer (rec[0]) or an attribute (rec.name)");
   return field_index(record, key.text, key.loc);
 }
 
 ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc) const {
-  Scalar scalar = record->type.record->fields[field].scalar;
-  auto load = make_expr(ir::ExprKind::RecordField, Type::scalar_of(scalar), loc);
+  const RecordField &f = record->type.record->fields[field];
+  // A nested array field reads as a C-contiguous array view into the record.
+  Type type = f.shape.empty() ? Type::scalar_of(f.scalar)
+                              : Type::array_of(f.scalar, static_cast<int>(f.shape.size()), 'C');
+  auto load = make_expr(ir::ExprKind::RecordField, type, loc);
   load->index = field;
   load->args.push_back(std::move(record));
   return load;
@@ -41,6 +54,8 @@ ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc
 
 void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc) {
   const RecordField &f = record->type.record->fields[field];
+  if (!f.shape.empty())
+    return nested_field_copy(std::move(record), field, std::move(value), loc);
   if (!value->type.is_scalar())
     error(value->loc, "cannot store " + value->type.str() + " into the " + scalar_name(f.scalar) +
                           " field '" + f.name + "'");
@@ -52,6 +67,58 @@ void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value
   s.exprs.push_back(std::move(record));
   s.exprs.push_back(cast(std::move(value), type));
   emit(std::move(s));
+}
+
+// rec.field = array for a nested array field: the array's elements copied in (a ValueError when
+// its shape differs), as Numba copies into the record's bytes. Unrolled: fields are small.
+void FunctionTyper::nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr value,
+                                      ir::Loc loc) {
+  const RecordField &f = record->type.record->fields[field];
+  constexpr int64_t max_elements = 1024;
+  int64_t count = 1;
+  for (int64_t extent : f.shape)
+    count *= extent;
+  int ndim = static_cast<int>(f.shape.size());
+  if (!value->type.is_array() || value->type.record || value->type.ndim != ndim)
+    error(value->loc, "cannot store " + value->type.str() + " into the " + f.type_str() +
+                          " field '" + f.name + "'");
+  if (count > max_elements)
+    error(loc, "simt: assigning to a nested array field of more than " +
+                   std::to_string(max_elements) + " elements is not supported yet");
+  value = stable(std::move(value)); // Python evaluates the value first
+  ir::ExprPtr view = stable(field_load(std::move(record), field, loc));
+  for (int axis = 0; axis < ndim; ++axis) {
+    auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
+    extent->index = axis;
+    extent->args.push_back(clone(*value));
+    auto differs = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
+    differs->op = ir::Op::Ne;
+    differs->args.push_back(std::move(extent));
+    differs->args.push_back(scalar_const(Scalar::I64, f.shape[axis], 0, loc));
+    ir::Stmt check = make_stmt(ir::StmtKind::If, loc);
+    check.exprs.push_back(std::move(differs));
+    ir::Stmt raise = make_stmt(ir::StmtKind::Raise, loc);
+    raise.exc = "ValueError";
+    raise.message = "cannot assign an array of a different shape to the field '" + f.name + "'";
+    check.body.push_back(std::move(raise));
+    emit(std::move(check));
+  }
+  Type dtype = Type::scalar_of(f.scalar);
+  std::vector<int64_t> index(ndim, 0);
+  for (int64_t k = 0; k < count; ++k) {
+    auto load = make_expr(ir::ExprKind::ArrayLoad, value->type.element(), loc);
+    load->args.push_back(clone(*value));
+    ir::Stmt store = make_stmt(ir::StmtKind::Store, loc);
+    store.exprs.push_back(clone(*view));
+    for (int64_t i : index) {
+      load->args.push_back(scalar_const(Scalar::I64, i, 0, loc));
+      store.exprs.push_back(scalar_const(Scalar::I64, i, 0, loc));
+    }
+    store.exprs.push_back(cast(std::move(load), dtype));
+    emit(std::move(store));
+    for (int axis = ndim - 1; axis >= 0 && ++index[axis] == f.shape[axis]; --axis)
+      index[axis] = 0;
+  }
 }
 
 void FunctionTyper::aug_assign_field(ir::ExprPtr record, int field, const ast::Stmt &s) {

@@ -127,10 +127,26 @@ int Record::field_index(const std::string &name) const {
   return -1;
 }
 
+int64_t RecordField::size() const {
+  int64_t bytes = byte_size(scalar);
+  for (int64_t extent : shape)
+    bytes *= extent;
+  return bytes;
+}
+
+std::string RecordField::type_str() const {
+  if (shape.empty())
+    return scalar_name(scalar);
+  std::string out = "nestedarray(" + scalar_name(scalar) + ", (";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",))" : "))");
+}
+
 std::string Record::str() const {
   std::string out = "Record(";
   for (size_t i = 0; i < fields.size(); ++i)
-    out += (i ? "," : "") + fields[i].name + "[type=" + scalar_name(fields[i].scalar) +
+    out += (i ? "," : "") + fields[i].name + "[type=" + fields[i].type_str() +
            ";offset=" + std::to_string(fields[i].offset) + "]";
   return out + ";" + std::to_string(size) + ";" + (aligned ? "True" : "False") + ")";
 }

@@ -36,6 +36,13 @@ struct RecordField {
   std::string name;
   Scalar scalar = Scalar::I64;
   int64_t offset = 0;
+  // A nested array field (a NumPy sub-array, Numba's NestedArray): its C-order shape of
+  // `scalar` elements; empty for a scalar field.
+  std::vector<int64_t> shape = {};
+
+  int64_t size() const; // bytes
+  // Numba's spelling of its type: "uint8", or "nestedarray(uint8, (5,))".
+  std::string type_str() const;
 
   bool operator==(const RecordField &other) const = default;
 };

@@ -76,6 +76,15 @@ bool record_fields_are(py::handle dtype, const Record &record) {
       return false;
     py::tuple field = fields[py::str(expected.name)];
     py::handle type = field[0];
+    py::object subdtype = type.attr("subdtype");
+    std::vector<int64_t> shape;
+    if (!subdtype.is_none()) {
+      type = subdtype[py::int_(0)];
+      for (auto extent : subdtype[py::int_(1)])
+        shape.push_back(extent.cast<int64_t>());
+    }
+    if (shape != expected.shape)
+      return false;
     char kind = type.attr("kind").cast<char>();
     Scalar s = expected.scalar;
     char want = dtype_kind(s);

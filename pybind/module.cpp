@@ -14,11 +14,17 @@ namespace simt::bindings {
 
 namespace {
 
-// A record as ("record", [(name, scalar name, offset)], size, aligned).
+// A record as ("record", [(name, scalar name, offset, shape)], size, aligned); shape is () but
+// for nested array fields.
 py::object describe_record(const Record &record) {
   py::list fields;
-  for (const RecordField &field : record.fields)
-    fields.append(py::make_tuple(field.name, scalar_name(field.scalar), field.offset));
+  for (const RecordField &field : record.fields) {
+    py::list shape;
+    for (int64_t extent : field.shape)
+      shape.append(extent);
+    fields.append(
+        py::make_tuple(field.name, scalar_name(field.scalar), field.offset, py::tuple(shape)));
+  }
   return py::make_tuple("record", fields, record.size, record.aligned);
 }
 
@@ -100,7 +106,7 @@ PYBIND11_MODULE(_simt, m) {
   m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
         "Parses a Numba signature: ([argument types], return type), each type None, "
         "('scalar', name), ('array', dtype, ndim, layout), ('tuple', [types]) or "
-        "('record', [(name, scalar, offset)], size, aligned) (also an array's dtype).");
+        "('record', [(name, scalar, offset, shape)], size, aligned) (also an array's dtype).");
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false,

@@ -1,5 +1,7 @@
 #include "pybind/py_resolver.h"
 
+#include "frontend/compile.h"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -65,7 +67,11 @@ GlobalValue global_value_from(py::handle description) {
       value.elems.push_back(global_value_from(elem));
   } else if (kind == "array") {
     value.kind = Kind::Array;
-    value.scalar = scalar_named(fields[1]);
+    auto dtype = fields[1].cast<std::string>();
+    if (dtype.rfind("Record(", 0) == 0)
+      value.record = parse_signature("(array(" + dtype + ", 1d, C),)").at(0).record;
+    else
+      value.scalar = scalar_named(fields[1]);
     for (auto extent : fields[2])
       value.shape.push_back(extent.cast<int64_t>());
     value.ndim = static_cast<int>(value.shape.size());

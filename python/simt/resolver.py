@@ -11,8 +11,11 @@
   ("function", name, source, file, first_line, identity, resolver)   another jit function
   ("exception", name)  ("builtin", name)
 """
+import ast
 import builtins
 import inspect
+import linecache
+import operator
 import types as pytypes
 
 import numpy as np
@@ -25,7 +28,8 @@ __all__ = ["resolver_for", "describe", "function_source"]
 # Modules kernels may use, by the name the frontend knows them by.
 _MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "numba",
                  "numba.cuda": "cuda", "simt.cuda": "cuda", "simt": "numba",
-                 "numba.types": "numba", "numba.core.types": "numba"}
+                 "numba.types": "numba", "numba.core.types": "numba",
+                 "operator": "operator", "_operator": "operator"}
 
 
 def _module_name(module):
@@ -62,6 +66,8 @@ def _describe_type_object(value):
 def function_source(py_func):
     """(name, source, file, first_line) of a Python function, as the frontend compiles it."""
     code = py_func.__code__
+    if code.co_name == "<lambda>":
+        return _lambda_source(py_func)
     try:
         try:
             lines, first_line = inspect.getsourcelines(py_func)
@@ -76,6 +82,50 @@ def function_source(py_func):
                            " source file" % (py_func.__name__, error), code.co_filename,
                            code.co_firstlineno) from None
     return (py_func.__name__, "".join(lines), code.co_filename, first_line)
+
+
+def _lambda_nodes(filename):
+    """The lambda expressions of a source file, parsed once per file version."""
+    lines = linecache.getlines(filename)
+    key = (filename, len(lines), hash(tuple(lines)))
+    nodes = _LAMBDA_NODES.get(key)
+    if nodes is None:
+        tree = ast.parse("".join(lines))
+        nodes = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)]
+        _LAMBDA_NODES[key] = nodes
+    return lines, nodes
+
+
+_LAMBDA_NODES = {}
+
+
+def _lambda_source(py_func):
+    """A lambda's source: the lambda expression alone, at its line and column, which the
+    frontend compiles as `def <lambda>(params): return body`."""
+    from .errors import CompileError
+    code = py_func.__code__
+    try:
+        lines, nodes = _lambda_nodes(code.co_filename)
+    except (OSError, SyntaxError, ValueError):
+        lines, nodes = [], []
+    params = list(code.co_varnames[:code.co_argcount])
+    candidates = [node for node in nodes if node.lineno == code.co_firstlineno and
+                  [arg.arg for arg in node.args.posonlyargs + node.args.args] == params]
+    if len(candidates) > 1:  # several lambdas with these parameters on one line: by columns
+        columns = {pos[:3:2] for pos in code.co_positions() if pos[0] is not None}
+        candidates = [node for node in candidates if (node.body.lineno, node.body.col_offset)
+                      in columns] or candidates[:1]
+    if not candidates:
+        raise CompileError("simt: cannot find the source of the lambda in %s:%d; lambdas must be"
+                           " defined in a source file" % (code.co_filename, code.co_firstlineno),
+                           code.co_filename, code.co_firstlineno)
+    node = candidates[0]
+    text = ast.get_source_segment("".join(lines), node)
+    if "\n" in text and node.col_offset > 0:  # continuation lines need the brackets around it
+        text = " " * (node.col_offset - 1) + "(" + text + ")"
+    else:
+        text = " " * node.col_offset + text
+    return ("<lambda>", text + "\n", code.co_filename, node.lineno)
 
 
 def _describe_function(dispatcher_or_func):
@@ -99,6 +149,8 @@ def _module_member(value):
         return None
     if module in ("math", "cmath"):
         return ("member", module, name)
+    if module in ("operator", "_operator") and getattr(operator, name, None) is value:
+        return ("member", "operator", name)
     if module and module.startswith("numba.cuda"):
         return ("member", "cuda", name)
     return None
@@ -129,6 +181,9 @@ def describe(value):
     if isinstance(value, tuple):
         elems = [describe(e) for e in value]
         return None if any(e is None for e in elems) else ("tuple", elems)
+    if isinstance(value, np.ndarray) and value.dtype.names is not None:
+        record = simt_types.from_dtype(value.dtype)  # TypeError: fields it cannot hold
+        return ("array", str(record), tuple(value.shape), np.ascontiguousarray(value).tobytes())
     if isinstance(value, np.ndarray):
         name = _scalar_name(value.dtype)
         if name is None:
@@ -171,6 +226,14 @@ def resolver_for(py_func):
     scope = py_func.__globals__
 
     def resolve(name):
+        if "." in name:  # an attribute of a module the scope holds: mymod.add
+            first, *attributes = name.split(".")
+            value = closure[first] if first in closure else scope.get(first)
+            for attribute in attributes:
+                if not isinstance(value, pytypes.ModuleType) or not hasattr(value, attribute):
+                    return None
+                value = getattr(value, attribute)
+            return describe(value)
         if name in closure:
             return describe(closure[name])
         if name in scope:

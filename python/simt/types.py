@@ -73,8 +73,8 @@ class RecordType(Type):
     `Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)`."""
 
     def __init__(self, fields, size, aligned):
-        self.fields = tuple((name, ftype if isinstance(ftype, ScalarType) else _SCALARS[ftype],
-                             offset) for name, ftype, offset in fields)
+        self.fields = tuple((field[0], _field_type(field[1], field[3] if len(field) > 3 else ()),
+                             field[2]) for field in fields)
         self.size = size
         self.aligned = aligned
 
@@ -92,6 +92,29 @@ class RecordType(Type):
 
     def __getitem__(self, index):
         return ScalarType.__getitem__(self, index)
+
+
+class NestedArrayType(Type):
+    """A record field that is a NumPy sub-array (Numba's NestedArray): `shape` of `dtype`."""
+
+    def __init__(self, dtype, shape):
+        self.scalar = dtype
+        self.shape = tuple(shape)
+
+    def __str__(self):
+        return "nestedarray(%s, %s)" % (self.scalar, self.shape)
+
+    @property
+    def dtype(self):
+        return np.dtype((self.scalar.dtype, self.shape))
+
+
+def _field_type(ftype, shape):
+    """A record field's type: a scalar type or name, with its sub-array shape (or ())."""
+    if isinstance(ftype, NestedArrayType):
+        return ftype
+    scalar = ftype if isinstance(ftype, ScalarType) else _SCALARS[ftype]
+    return NestedArrayType(scalar, shape) if shape else scalar
 
 
 class ArrayType(Type):
@@ -191,10 +214,13 @@ def _record_from_dtype(dt):
     fields = []
     for name in dt.names:
         field_dtype, offset = dt.fields[name][:2]
+        shape = ()
+        if field_dtype.subdtype is not None:
+            field_dtype, shape = field_dtype.subdtype
         if field_dtype.names is not None or field_dtype.subdtype is not None:
             raise TypeError("simt: record field '%s' of type %s is not supported yet (only scalar"
-                            " fields are)" % (name, field_dtype))
-        fields.append((name, from_dtype(field_dtype), offset))
+                            " and array fields are)" % (name, dt.fields[name][0]))
+        fields.append((name, from_dtype(field_dtype), offset, shape))
     return RecordType(fields, dt.itemsize, dt.isalignedstruct)
 
 

@@ -903,6 +903,30 @@ def case_round_negative_digits():
     return k, 1, TPB, (floats(32), np.zeros((32, 3))), 0
 
 
+def case_operator_functions_lambdas_and_local_shapes():
+    import operator
+    add, mul, div, floordiv, lt = (operator.add, operator.mul, operator.truediv,
+                                   operator.floordiv, operator.lt)
+    twice = cuda.jit(device=True)(lambda x: x * 2)
+
+    @cuda.jit
+    def k(a, b, out):
+        n = TPB
+        sm = cuda.shared.array(n, np.float64)
+        i = cuda.grid(1)
+        t = cuda.threadIdx.x
+        sm[t] = twice(a[i])
+        cuda.syncthreads()
+        out[i, 0] = add(sm[n - 1 - t], b[i])
+        out[i, 1] = mul(a[i], b[i])
+        out[i, 2] = div(a[i], b[i])
+        out[i, 3] = floordiv(a[i], b[i])
+        out[i, 4] = lt(a[i], b[i])
+        out[i, 5] = operator.neg(a[i])
+
+    return k, 2, TPB, (floats(2 * TPB), floats(2 * TPB, seed=4), np.zeros((2 * TPB, 6))), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 

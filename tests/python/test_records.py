@@ -193,8 +193,99 @@ def test_numba_cuda_random_under_the_import_hook(python, tmp_path):
     assert proc.stdout.split()[1:] == ["True", "True", "64"]
 
 
-def test_records_with_nested_or_array_fields_are_reported():
-    nested = np.dtype([("xy", np.float32, (2,)), ("n", np.int32)])
-    with pytest.raises(TypeError, match=r"simt: record field 'xy' of type \('<f4', \(2,\)\) is not"
-                                        r" supported yet \(only scalar fields are\)"):
+def test_records_with_nested_record_fields_are_reported():
+    nested = np.dtype([("xy", [("x", np.float32)], (2,)), ("n", np.int32)])
+    with pytest.raises(TypeError, match=r"simt: record field 'xy' of type \(\[\('x', '<f4'\)\], "
+                                        r"\(2,\)\) is not supported yet \(only scalar and array "
+                                        r"fields are\)"):
         simt.from_dtype(nested)
+
+
+NESTED = np.dtype([("a", np.float64), ("h", np.float32, (2,)), ("j", np.float32, (3, 2)),
+                   ("d", np.uint8, (5,))], align=True)
+NESTED_PACKED = np.dtype([("c", np.uint8), ("a", np.float64), ("h", np.float32, (2,)),
+                          ("j", np.int16, (3, 2))])
+
+
+@cuda.jit
+def nested_kernel(recs, out):
+    i = cuda.grid(1)
+    if i < recs.size:
+        r = recs[i]
+        r.h[0] = r.a
+        r['h'][1] = 2 * r.a
+        for k in range(3):
+            for m in range(2):
+                r.j[k, m] += k * 10 + m
+        out[i] = recs[i]['j'][2, 1] + r.h.size + r.j.shape[0]
+
+
+@pytest.mark.parametrize("dtype", [NESTED, NESTED_PACKED], ids=["aligned", "packed"])
+def test_nested_array_fields_are_views_into_the_record(dtype):
+    recs = np.zeros(4, dtype)
+    recs["a"] = np.arange(4)
+    expected = recs.copy()
+    a = expected["a"]
+    expected["h"][:, 0] = a
+    expected["h"][:, 1] = 2 * a
+    expected["j"] += np.arange(3)[:, None] * 10 + np.arange(2)
+    out = np.zeros(4)
+    nested_kernel[1, 32](recs, out)
+    np.testing.assert_array_equal(recs, expected)
+    np.testing.assert_array_equal(out, expected["j"][:, 2, 1] + 2 + 3)
+
+
+def test_nested_array_field_types_print_as_numba_does():
+    t = simt.types.from_dtype(NESTED)
+    assert str(t) == ("Record(a[type=float64;offset=0],h[type=nestedarray(float32, (2,));"
+                      "offset=8],j[type=nestedarray(float32, (3, 2));offset=16],"
+                      "d[type=nestedarray(uint8, (5,));offset=40];48;True)")
+    assert t.dtype == NESTED
+
+
+@cuda.jit
+def nested_copy_kernel(recs, src):
+    recs[0]['h'] = recs[1]['h']
+    r = recs[2]
+    r.j = src
+
+
+def test_assigning_a_whole_nested_array_field_copies_it():
+    recs = np.zeros(3, NESTED)
+    recs[1]["h"] = [1.5, 2.5]
+    src = np.arange(6, dtype=np.float64).reshape(3, 2)
+    expected = recs.copy()
+    expected[0]["h"] = expected[1]["h"]
+    expected[2]["j"] = src
+    nested_copy_kernel[1, 1](recs, src)
+    np.testing.assert_array_equal(recs, expected)
+    with pytest.raises(ValueError, match="cannot assign an array of a different shape to the "
+                                         "field 'j'"):
+        nested_copy_kernel[1, 1](recs, np.zeros((2, 2)))
+
+
+def test_assigning_a_scalar_to_a_nested_array_field_is_reported():
+    @cuda.jit
+    def kernel(recs):
+        recs[0]['h'] = 1.0
+
+    with pytest.raises(simt.errors.CompileError,
+                       match=r"cannot store float64 into the nestedarray\(float32, \(2,\)\) "
+                             r"field 'h'"):
+        kernel[1, 1](np.zeros(2, NESTED))
+
+
+@cuda.jit
+def field_by_position_kernel(recs, out):
+    out[0] = recs[1][0]
+    out[1] = recs[1][-4]
+    out[2] = recs[1][1][1]
+
+
+def test_record_fields_by_constant_position():
+    recs = np.zeros(2, NESTED)
+    recs[1]["a"] = 4.5
+    recs[1]["h"] = [1.0, 7.0]
+    out = np.zeros(3)
+    field_by_position_kernel[1, 1](recs, out)
+    np.testing.assert_array_equal(out, [4.5, 4.5, 7.0])

@@ -148,9 +148,13 @@ TEST_CASE("record field errors name the record and the field") {
         std::string("2:19: record ") + kState + " has no field 's2' (fields: 's0', 's1')");
   CHECK(error_of("def k(states):\n    x = states[0].s2\n", states_sig()) ==
         std::string("2:9: record ") + kState + " has no field 's2' (fields: 's0', 's1')");
-  CHECK(error_of("def k(states):\n    x = states[0][0]\n", states_sig()) ==
-        "2:19: simt: record fields are selected by a constant string (rec['name']) or an "
-        "attribute (rec.name)");
+  CHECK(error_of("def k(states, i):\n    x = states[0][i]\n", states_sig(", int64")) ==
+        "2:19: simt: record fields are selected by a constant string (rec['name']), a constant "
+        "integer (rec[0]) or an attribute (rec.name)");
+  CHECK(error_of("def k(states):\n    x = states[0][2]\n", states_sig()) ==
+        std::string("2:19: record index out of range: ") + kState + " has 2 fields");
+  CHECK(error_of("def k(states):\n    x = states[0][-3]\n", states_sig()) ==
+        std::string("2:19: record index out of range: ") + kState + " has 2 fields");
   CHECK(error_of("def k(states):\n    states[0].s0 = (1, 2)\n", states_sig()) ==
         "2:20: cannot store UniTuple(int64 x 2) into the uint64 field 's0'");
   CHECK(error_of("def k(states, a):\n    states[0] = a[0]\n", states_sig(", float32[:]")) ==

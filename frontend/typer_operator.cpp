@@ -1,0 +1,87 @@
+// The operator module's functions (operator.add, operator.lt, ...), called directly or through a
+// name bound to them: each is typed as the Python operator it stands for, as Numba types it.
+#include "frontend/ir_build.h"
+#include "frontend/typer.h"
+
+#include <map>
+
+namespace simt {
+
+namespace {
+
+struct OperatorForm {
+  ast::ExprKind kind;
+  std::string op;
+};
+
+// operator.<name> -> the expression it evaluates (in-place forms act as the plain operator on
+// the immutable scalars kernels hold, as in Numba).
+const std::map<std::string, OperatorForm> &operator_forms() {
+  using K = ast::ExprKind;
+  static const std::map<std::string, OperatorForm> forms = [] {
+    std::map<std::string, OperatorForm> m = {
+        {"neg", {K::UnaryOp, "-"}},         {"pos", {K::UnaryOp, "+"}},
+        {"invert", {K::UnaryOp, "~"}},      {"inv", {K::UnaryOp, "~"}},
+        {"not_", {K::UnaryOp, "not"}},      {"eq", {K::Compare, "=="}},
+        {"ne", {K::Compare, "!="}},         {"lt", {K::Compare, "<"}},
+        {"le", {K::Compare, "<="}},         {"gt", {K::Compare, ">"}},
+        {"ge", {K::Compare, ">="}},         {"is_", {K::Compare, "is"}},
+        {"is_not", {K::Compare, "is not"}}, {"getitem", {K::Subscript, ""}}};
+    const std::map<std::string, std::string> binary = {
+        {"add", "+"}, {"sub", "-"},  {"mul", "*"},     {"truediv", "/"}, {"floordiv", "//"},
+        {"mod", "%"}, {"pow", "**"}, {"lshift", "<<"}, {"rshift", ">>"}, {"and_", "&"},
+        {"or_", "|"}, {"xor", "^"},  {"matmul", "@"}};
+    for (const auto &[name, op] : binary) {
+      m[name] = {K::BinOp, op};
+      m["i" + (name.back() == '_' ? name.substr(0, name.size() - 1) : name)] = {K::BinOp, op};
+    }
+    return m;
+  }();
+  return forms;
+}
+
+} // namespace
+
+Value FunctionTyper::call_operator(const std::string &name, const ast::Expr &e) {
+  if (name == "abs")
+    return call_builtin("abs", e);
+  if (name == "truth")
+    return call_builtin("bool", e);
+  auto form = operator_forms().find(name);
+  if (form == operator_forms().end() && name != "contains")
+    error(e.loc, "simt: operator." + name + " is not supported yet");
+  bool unary = form != operator_forms().end() && form->second.kind == ast::ExprKind::UnaryOp;
+  auto args = positional_ast_args(e, "operator." + name, unary ? 1 : 2);
+  auto expr = std::make_unique<ast::Expr>();
+  expr->loc = e.loc;
+  if (name == "contains") { // contains(a, b) is `b in a`
+    expr->kind = ast::ExprKind::Compare;
+    expr->ops = {"in"};
+    expr->elts.push_back(copy_ast(*args[1]));
+    expr->elts.push_back(copy_ast(*args[0]));
+    return value(*expr);
+  }
+  expr->kind = form->second.kind;
+  if (expr->kind == ast::ExprKind::Compare)
+    expr->ops = {form->second.op};
+  else
+    expr->op = form->second.op;
+  for (const ast::Expr *arg : args)
+    expr->elts.push_back(copy_ast(*arg));
+  return value(*expr);
+}
+
+std::vector<const ast::Expr *>
+FunctionTyper::positional_ast_args(const ast::Expr &e, const std::string &fn, size_t count) {
+  if (!e.keywords.empty())
+    error(e.keywords[0].loc, "function " + fn + " takes no keyword arguments");
+  if (e.elts.size() - 1 != count)
+    error(e.loc, "function " + fn + " expects " + std::to_string(count) + " argument" +
+                     (count == 1 ? "" : "s") + ", got " + std::to_string(e.elts.size() - 1));
+  std::vector<const ast::Expr *> args;
+  for (size_t i = 1; i < e.elts.size(); ++i)
+    args.push_back(e.elts[i].get());
+  return args;
+}
+
+} // namespace simt

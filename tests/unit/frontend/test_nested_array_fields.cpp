@@ -1,0 +1,32 @@
+// Record fields that are NumPy sub-arrays (Numba's NestedArray), in signatures.
+#include "frontend/compile.h"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+using namespace simt;
+
+TEST_CASE("nested array record fields parse and print as Numba spells them") {
+  std::string record = "Record(a[type=float64;offset=0],h[type=nestedarray(float32, (3, 2));"
+                       "offset=8],d[type=nestedarray(uint8, (5,));offset=32];40;False)";
+  std::vector<Type> args = parse_signature("(array(" + record + ", 1d, C),)");
+  REQUIRE(args.size() == 1);
+  const Record &r = *args[0].record;
+  CHECK(r.fields[0].shape.empty());
+  CHECK(r.fields[1].shape == std::vector<int64_t>{3, 2});
+  CHECK(r.fields[1].size() == 24);
+  CHECK(r.fields[2].shape == std::vector<int64_t>{5});
+  CHECK(r.str() == record);
+}
+
+TEST_CASE("a nested array field must lie inside its record") {
+  CHECK_THROWS_WITH_AS(
+      parse_signature("(array(Record(h[type=nestedarray(float32, (3,));offset=0];8;False), 1d, "
+                      "C),)"),
+      doctest::Contains("field 'h' lies outside the record"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      parse_signature("(array(Record(h[type=nestedarray(float32, ());offset=0];8;False), 1d, "
+                      "C),)"),
+      doctest::Contains("expected a nested array shape"), std::invalid_argument);
+}
