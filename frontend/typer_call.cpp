@@ -129,6 +129,18 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
     return call_complex(e);
   if (name == "round")
     return expr_value(round(e));
+  if (name == "divmod") { // (a // b, a % b), each operand evaluated once
+    auto args = call_args(e, "divmod", {"a", "b"}, 2);
+    ir::ExprPtr a = stable(rvalue(*args[0]));
+    ir::ExprPtr b = stable(rvalue(*args[1]));
+    ir::ExprPtr quotient = binary("//", clone(*a), clone(*b), e.loc);
+    ir::ExprPtr remainder = binary("%", std::move(a), std::move(b), e.loc);
+    auto pair = make_expr(ir::ExprKind::TupleMake,
+                          Type::tuple_of({quotient->type, remainder->type}), e.loc);
+    pair->args.push_back(std::move(quotient));
+    pair->args.push_back(std::move(remainder));
+    return expr_value(std::move(pair));
+  }
   if (name == "pow") {
     auto args = call_args(e, "pow", {"base", "exp"}, 2);
     ir::ExprPtr base = rvalue(*args[0]);

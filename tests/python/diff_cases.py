@@ -927,6 +927,20 @@ def case_operator_functions_lambdas_and_local_shapes():
     return k, 2, TPB, (floats(2 * TPB), floats(2 * TPB, seed=4), np.zeros((2 * TPB, 6))), 0
 
 
+def case_divmod():
+    @cuda.jit
+    def k(a, b, q, r, fq, fr):
+        i = cuda.grid(1)
+        if i < a.size:
+            q[i], r[i] = divmod(a[i], b[i])
+            fq[i], fr[i] = divmod(a[i] * 0.5, -2.5)
+
+    a = np.arange(-16, 16, dtype=np.int64)
+    b = np.array([3, -3, 7, -1] * 8, dtype=np.int64)
+    return (k, 1, TPB, (a, b, np.zeros(32, np.int64), np.zeros(32, np.int64), np.zeros(32),
+                        np.zeros(32)), 0)
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 
