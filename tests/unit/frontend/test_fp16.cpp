@@ -3,6 +3,7 @@
 #include "frontend/builtins.h"
 #include "frontend/compile.h"
 #include "frontend/conversion.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -15,50 +16,20 @@ namespace {
 
 using S = Scalar;
 
-class Fp16Resolver : public Resolver {
-public:
-  Fp16Resolver() {
-    for (auto [name, module] : {std::pair{"cuda", "numba.cuda"}, {"np", "numpy"}}) {
-      GlobalValue g;
-      g.kind = GlobalValue::Kind::Module;
-      g.module_name = module;
-      names[name] = g;
-    }
-  }
-  GlobalValue resolve(const std::string &name) override {
-    auto it = names.find(name);
-    return it == names.end() ? GlobalValue{} : it->second;
-  }
-  std::map<std::string, GlobalValue> names;
-};
-
 ir::Module compile(const std::string &text, const std::string &signature) {
-  FunctionSource src;
-  src.name = "k";
-  src.source = text;
-  src.file = "k.py";
-  src.first_line = 1;
-  src.resolver = std::make_shared<Fp16Resolver>();
-  src.identity = std::hash<std::string>()(text);
-  return compile_kernel(src, parse_signature(signature));
+  auto names = std::make_shared<test::NameTable>();
+  names->module("cuda", "numba.cuda").module("np", "numpy");
+  return test::compile_text(text, signature, names);
 }
 
 // The type of `r = EXPR` in a kernel taking h (float16[:]) and f (float32[:]).
 std::string type_of(const std::string &expr) {
   auto module = compile("def k(h, f):\n    r = " + expr + "\n", "(float16[:], float32[:])");
-  for (const ir::Slot &s : module.kernel().slots)
-    if (s.name == "r")
-      return s.type.str();
-  return "no slot r";
+  return test::slot_type(module.kernel(), "r").str();
 }
 
 std::string error_of(const std::string &text) {
-  try {
-    compile(text, "(float16[:], float32[:])");
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile(text, "(float16[:], float32[:])"); });
 }
 
 } // namespace

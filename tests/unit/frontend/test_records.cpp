@@ -1,6 +1,7 @@
 // Record (structured dtype) types: Numba's spelling, signatures, and typing of field accesses.
 #include "frontend/compile.h"
 #include "frontend/ir.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -34,13 +35,7 @@ public:
 };
 
 ir::Module compile(const std::string &text, const std::string &signature) {
-  FunctionSource src;
-  src.name = text.substr(4, text.find('(') - 4);
-  src.source = text;
-  src.file = "k.py";
-  src.resolver = std::make_shared<Globals>();
-  src.identity = std::hash<std::string>()(text);
-  return compile_kernel(src, parse_signature(signature));
+  return test::compile_text(text, signature, std::make_shared<Globals>());
 }
 
 std::string states_sig(const std::string &more = "") {
@@ -48,12 +43,7 @@ std::string states_sig(const std::string &more = "") {
 }
 
 std::string error_of(const std::string &text, const std::string &signature) {
-  try {
-    compile(text, signature);
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile(text, signature); });
 }
 
 std::string body_of(const ir::Module &module) {

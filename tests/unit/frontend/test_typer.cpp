@@ -1,4 +1,5 @@
 #include "frontend/compile.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +9,9 @@ using namespace simt;
 
 namespace {
 
-class TestResolver : public Resolver {
+using test::slot_type;
+
+class TestResolver : public test::NameTable {
 public:
   TestResolver() {
     module("cuda", "numba.cuda");
@@ -24,41 +27,15 @@ public:
     n.int_value = 16;
     names["N"] = n;
   }
-  void module(const std::string &name, const std::string &module_name) {
-    GlobalValue g;
-    g.kind = GlobalValue::Kind::Module;
-    g.module_name = module_name;
-    names[name] = g;
-  }
-  GlobalValue resolve(const std::string &name) override {
-    auto it = names.find(name);
-    return it == names.end() ? GlobalValue{} : it->second;
-  }
-  std::map<std::string, GlobalValue> names;
 };
 
 FunctionSource source_of(const std::string &text, std::shared_ptr<TestResolver> resolver = {}) {
-  FunctionSource src;
-  src.name = text.substr(4, text.find('(') - 4);
-  src.source = text;
-  src.file = "k.py";
-  src.first_line = 1;
-  src.resolver = resolver ? resolver : std::make_shared<TestResolver>();
-  src.identity = std::hash<std::string>()(text);
-  return src;
+  return test::kernel_source(text, resolver ? resolver : std::make_shared<TestResolver>());
 }
 
 ir::Module compile(const std::string &text, const std::string &signature,
                    std::shared_ptr<TestResolver> resolver = {}) {
   return compile_kernel(source_of(text, resolver), parse_signature(signature));
-}
-
-Type slot_type(const ir::Function &fn, const std::string &name) {
-  for (const ir::Slot &s : fn.slots)
-    if (s.name == name)
-      return s.type;
-  FAIL("no slot " << name);
-  return {};
 }
 
 // The type of `r = EXPR` in a kernel taking a and b.
@@ -69,12 +46,7 @@ std::string type_of(const std::string &expr, const std::string &a, const std::st
 }
 
 std::string error_of(const std::string &text, const std::string &signature) {
-  try {
-    compile(text, signature);
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile(text, signature); });
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Typing of the CUDA intrinsics (cuda.popc, cuda.selp, cuda.syncthreads_count, ...), the math
 // functions with tuple results, the thread block group and the grid group.
 #include "frontend/compile.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -10,60 +11,32 @@ using namespace simt;
 
 namespace {
 
-class CudaResolver : public Resolver {
-public:
-  CudaResolver() {
-    module("cuda", "numba.cuda");
-    module("math", "math");
-  }
-  void module(const std::string &name, const std::string &module_name) {
-    GlobalValue g;
-    g.kind = GlobalValue::Kind::Module;
-    g.module_name = module_name;
-    names[name] = g;
-  }
-  GlobalValue resolve(const std::string &name) override {
-    auto it = names.find(name);
-    return it == names.end() ? GlobalValue{} : it->second;
-  }
-  std::map<std::string, GlobalValue> names;
-};
+using test::slot_type;
+
+std::shared_ptr<test::NameTable> cuda_names() {
+  auto names = std::make_shared<test::NameTable>();
+  names->module("cuda", "numba.cuda").module("math", "math");
+  return names;
+}
 
 FunctionSource source_of(const std::string &text) {
-  FunctionSource src;
-  src.name = text.substr(4, text.find('(') - 4);
-  src.source = text;
-  src.file = "k.py";
-  src.first_line = 1;
-  src.resolver = std::make_shared<CudaResolver>();
-  src.identity = std::hash<std::string>()(text);
-  return src;
+  return test::kernel_source(text, cuda_names());
 }
 
 ir::Module compile(const std::string &text, const std::string &signature,
                    const CompileOptions &options = {}) {
-  return compile_kernel(source_of(text), parse_signature(signature), options);
+  return test::compile_text(text, signature, cuda_names(), options);
 }
 
 // A kernel that may call the device function in `device` (by its name).
 ir::Module compile_with_device(const std::string &text, const std::string &device,
                                const std::string &signature) {
-  FunctionSource kernel = source_of(text);
-  auto resolver = std::make_shared<CudaResolver>();
+  auto names = cuda_names();
   GlobalValue fn;
   fn.kind = GlobalValue::Kind::Function;
   fn.function = std::make_shared<FunctionSource>(source_of(device));
-  resolver->names[fn.function->name] = fn;
-  kernel.resolver = resolver;
-  return compile_kernel(kernel, parse_signature(signature));
-}
-
-Type slot_type(const ir::Function &fn, const std::string &name) {
-  for (const ir::Slot &s : fn.slots)
-    if (s.name == name)
-      return s.type;
-  FAIL("no slot " << name);
-  return {};
+  names->names[fn.function->name] = fn;
+  return test::compile_text(text, signature, names);
 }
 
 // The type of `r = EXPR` in a kernel taking a, b and x.
@@ -74,12 +47,7 @@ std::string type_of(const std::string &expr, const std::string &a, const std::st
 }
 
 std::string error_of(const std::string &text, const std::string &signature) {
-  try {
-    compile(text, signature);
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile(text, signature); });
 }
 
 } // namespace

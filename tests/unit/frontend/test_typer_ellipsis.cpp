@@ -1,5 +1,6 @@
 // Typing of Ellipsis subscripts, tuple stores into slices and their errors.
 #include "frontend/compile.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -7,38 +8,18 @@ using namespace simt;
 
 namespace {
 
-class NoNames : public Resolver {
-public:
-  GlobalValue resolve(const std::string &) override { return GlobalValue{}; }
-};
-
 ir::Module compile(const std::string &text, const std::string &signature) {
-  FunctionSource src;
-  src.name = "k";
-  src.source = text;
-  src.file = "k.py";
-  src.first_line = 1;
-  src.resolver = std::make_shared<NoNames>();
-  src.identity = std::hash<std::string>()(text);
-  return compile_kernel(src, parse_signature(signature));
+  return test::compile_text(text, signature, std::make_shared<test::NameTable>());
 }
 
 // The type of `r = EXPR` in a kernel taking an array `a` of type `array`.
 std::string type_of(const std::string &expr, const std::string &array) {
   auto module = compile("def k(a):\n    r = " + expr + "\n", "(" + array + ",)");
-  for (const ir::Slot &s : module.kernel().slots)
-    if (s.name == "r")
-      return s.type.str();
-  return "no slot r";
+  return test::slot_type(module.kernel(), "r").str();
 }
 
 std::string error_of(const std::string &body, const std::string &signature) {
-  try {
-    compile("def k(a):\n    " + body + "\n", signature);
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile("def k(a):\n    " + body + "\n", signature); });
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "frontend/compile.h"
 #include "frontend/ir.h"
 #include "frontend/param_versions.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -11,6 +12,7 @@ using namespace simt;
 
 namespace {
 
+// Numba's scalar type names (uint64, uint32, float32, ...) as numba.cuda.random imports them.
 class Globals : public Resolver {
 public:
   GlobalValue resolve(const std::string &name) override {
@@ -25,29 +27,15 @@ public:
 };
 
 ir::Module compile(const std::string &text, const std::string &signature) {
-  FunctionSource src;
-  src.name = text.substr(4, text.find('(') - 4);
-  src.source = text;
-  src.file = "k.py";
-  src.resolver = std::make_shared<Globals>();
-  src.identity = std::hash<std::string>()(text);
-  return compile_kernel(src, parse_signature(signature));
+  return test::compile_text(text, signature, std::make_shared<Globals>());
 }
 
 std::string slot_type(const ir::Function &fn, const std::string &name) {
-  for (const ir::Slot &s : fn.slots)
-    if (s.name == name)
-      return s.type.str();
-  return "no slot " + name;
+  return test::slot_type(fn, name).str();
 }
 
 std::string error_of(const std::string &text, const std::string &signature) {
-  try {
-    compile(text, signature);
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile(text, signature); });
 }
 
 } // namespace

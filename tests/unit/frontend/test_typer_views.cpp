@@ -1,5 +1,6 @@
 // Typing of array views, loops over iterables, tuple indexing and device-function arguments.
 #include "frontend/compile.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -9,32 +10,14 @@ using namespace simt;
 
 namespace {
 
-class ViewResolver : public Resolver {
-public:
-  GlobalValue resolve(const std::string &name) override {
-    auto it = names.find(name);
-    return it == names.end() ? GlobalValue{} : it->second;
-  }
-  std::map<std::string, GlobalValue> names;
-};
-
-FunctionSource source_of(const std::string &text, std::shared_ptr<ViewResolver> resolver) {
-  FunctionSource src;
-  src.name = text.substr(4, text.find('(') - 4);
-  src.source = text;
-  src.file = "k.py";
-  src.first_line = 1;
-  src.resolver = resolver;
-  src.identity = std::hash<std::string>()(text);
-  return src;
-}
+using ViewResolver = test::NameTable;
 
 std::shared_ptr<ViewResolver> with_device_function(const std::string &name,
                                                    const std::string &text) {
   auto resolver = std::make_shared<ViewResolver>();
   GlobalValue fn;
   fn.kind = GlobalValue::Kind::Function;
-  fn.function = std::make_shared<FunctionSource>(source_of(text, resolver));
+  fn.function = std::make_shared<FunctionSource>(test::kernel_source(text, resolver));
   resolver->names[name] = fn;
   GlobalValue scale;
   scale.kind = GlobalValue::Kind::Float;
@@ -46,16 +29,12 @@ std::shared_ptr<ViewResolver> with_device_function(const std::string &name,
 
 ir::Module compile(const std::string &text, const std::string &signature,
                    std::shared_ptr<ViewResolver> resolver = {}) {
-  if (!resolver)
-    resolver = std::make_shared<ViewResolver>();
-  return compile_kernel(source_of(text, resolver), parse_signature(signature));
+  return test::compile_text(text, signature,
+                            resolver ? resolver : std::make_shared<ViewResolver>());
 }
 
 std::string slot_type(const ir::Function &fn, const std::string &name) {
-  for (const ir::Slot &s : fn.slots)
-    if (s.name == name)
-      return s.type.str();
-  return "no slot " + name;
+  return test::slot_type(fn, name).str();
 }
 
 // The type of `r = EXPR` in a kernel taking an array `a` of type `array`.
@@ -66,12 +45,7 @@ std::string type_of(const std::string &expr, const std::string &array) {
 
 std::string error_of(const std::string &text, const std::string &signature,
                      std::shared_ptr<ViewResolver> resolver = {}) {
-  try {
-    compile(text, signature, resolver);
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile(text, signature, resolver); });
 }
 
 } // namespace

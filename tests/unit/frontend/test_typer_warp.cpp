@@ -1,6 +1,7 @@
 // Typing of the warp intrinsics (cuda.shfl_sync, the votes, match, syncwarp, activemask,
 // lanemask_lt), checked against what Numba's CUDA typing context answers.
 #include "frontend/compile.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -10,37 +11,12 @@ using namespace simt;
 
 namespace {
 
-class WarpResolver : public Resolver {
-public:
-  WarpResolver() {
-    GlobalValue g;
-    g.kind = GlobalValue::Kind::Module;
-    g.module_name = "numba.cuda";
-    cuda = g;
-  }
-  GlobalValue resolve(const std::string &name) override {
-    return name == "cuda" ? cuda : GlobalValue{};
-  }
-  GlobalValue cuda;
-};
+using test::slot_type;
 
 ir::Module compile(const std::string &text, const std::string &signature) {
-  FunctionSource src;
-  src.name = text.substr(4, text.find('(') - 4);
-  src.source = text;
-  src.file = "k.py";
-  src.first_line = 1;
-  src.resolver = std::make_shared<WarpResolver>();
-  src.identity = std::hash<std::string>()(text);
-  return compile_kernel(src, parse_signature(signature));
-}
-
-Type slot_type(const ir::Function &fn, const std::string &name) {
-  for (const ir::Slot &s : fn.slots)
-    if (s.name == name)
-      return s.type;
-  FAIL("no slot " << name);
-  return {};
+  auto names = std::make_shared<test::NameTable>();
+  names->module("cuda", "numba.cuda");
+  return test::compile_text(text, signature, names);
 }
 
 // The type of `r = EXPR` in a kernel taking a scalar a of type `a` and an int32 array x.
@@ -50,12 +26,7 @@ std::string type_of(const std::string &expr, const std::string &a) {
 }
 
 std::string error_of(const std::string &text, const std::string &signature) {
-  try {
-    compile(text, signature);
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile(text, signature); });
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // CUDA vector types (Numba's vector_types.py): names and aliases, constructor typing, attributes.
 #include "frontend/builtins.h"
 #include "frontend/compile.h"
+#include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>
 
@@ -10,45 +11,20 @@ using namespace simt;
 
 namespace {
 
-class VectorResolver : public Resolver {
-public:
-  GlobalValue resolve(const std::string &name) override {
-    GlobalValue g;
-    if (name == "cuda") {
-      g.kind = GlobalValue::Kind::Module;
-      g.module_name = "numba.cuda";
-    }
-    return g;
-  }
-};
-
 ir::Module compile(const std::string &text) {
-  FunctionSource src;
-  src.name = "k";
-  src.source = text;
-  src.file = "k.py";
-  src.first_line = 1;
-  src.resolver = std::make_shared<VectorResolver>();
-  src.identity = std::hash<std::string>()(text);
-  return compile_kernel(src, parse_signature("(float32[:], int32[:])"));
+  auto names = std::make_shared<test::NameTable>();
+  names->module("cuda", "numba.cuda");
+  return test::compile_text(text, "(float32[:], int32[:])", names);
 }
 
 // The type of `r = EXPR` in a kernel taking f (float32[:]) and n (int32[:]).
 std::string type_of(const std::string &expr) {
   auto module = compile("def k(f, n):\n    r = " + expr + "\n");
-  for (const ir::Slot &s : module.kernel().slots)
-    if (s.name == "r")
-      return s.type.str();
-  return "no slot r";
+  return test::slot_type(module.kernel(), "r").str();
 }
 
 std::string error_of(const std::string &body) {
-  try {
-    compile("def k(f, n):\n    " + body + "\n");
-  } catch (const CompileError &e) {
-    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
-  }
-  return "no error";
+  return test::error_text([&] { compile("def k(f, n):\n    " + body + "\n"); });
 }
 
 } // namespace

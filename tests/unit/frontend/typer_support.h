@@ -1,0 +1,71 @@
+// What the frontend's typer tests share: a table of global names, compiling a kernel from text,
+// reading a slot's type, and the text of the CompileError a kernel raises.
+#pragma once
+
+#include "frontend/compile.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace simt::test {
+
+// The globals a test kernel sees; every other name is unknown.
+class NameTable : public Resolver {
+public:
+  NameTable &module(const std::string &name, const std::string &module_name) {
+    GlobalValue g;
+    g.kind = GlobalValue::Kind::Module;
+    g.module_name = module_name;
+    names[name] = std::move(g);
+    return *this;
+  }
+  GlobalValue resolve(const std::string &name) override {
+    auto it = names.find(name);
+    return it == names.end() ? GlobalValue{} : it->second;
+  }
+  std::map<std::string, GlobalValue> names;
+};
+
+// `text` ("def NAME(...):\n...") as a kernel source in k.py resolving names through `resolver`.
+inline FunctionSource kernel_source(const std::string &text, std::shared_ptr<Resolver> resolver) {
+  FunctionSource src;
+  const size_t start = text.find("def ") + 4;
+  src.name = text.substr(start, text.find('(', start) - start);
+  src.source = text;
+  src.file = "k.py";
+  src.first_line = 1;
+  src.resolver = std::move(resolver);
+  src.identity = std::hash<std::string>()(text);
+  return src;
+}
+
+inline ir::Module compile_text(const std::string &text, const std::string &signature,
+                               std::shared_ptr<Resolver> resolver,
+                               const CompileOptions &options = {}) {
+  return compile_kernel(kernel_source(text, std::move(resolver)), parse_signature(signature),
+                        options);
+}
+
+inline Type slot_type(const ir::Function &fn, const std::string &name) {
+  for (const ir::Slot &s : fn.slots)
+    if (s.name == name)
+      return s.type;
+  FAIL("no slot " << name);
+  return {};
+}
+
+// "line:col: message" of the CompileError `compile` throws, or "no error".
+template <typename Compile> std::string error_text(Compile &&compile) {
+  try {
+    compile();
+  } catch (const CompileError &e) {
+    return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
+  }
+  return "no error";
+}
+
+} // namespace simt::test
