@@ -55,13 +55,12 @@ public:
     auto ctx = std::make_unique<llvm::LLVMContext>();
     codegen::LoweredModule lowered = lower_unoptimised(module, *ctx);
     const bool fibers = needs_fibers(module.props);
-    auto entry_name = [&](const std::string &symbol) {
-      return fibers ? thread_entry_name(symbol) : block_entry_name(symbol);
-    };
-    // Equal modules get equal keys, so the entry's name is unique per distinct kernel and a
-    // kernel compiled twice in a process (or found in the on-disk cache) is added only once.
+    // Equal modules get equal keys, so a kernel compiled twice in a process (or found in the
+    // on-disk cache) is added only once. The entry's name comes from the module alone, so an
+    // on-disk entry serves whatever order a script compiles its kernels in.
     const std::string key = cache_key(*lowered.module);
-    llvm::Function *entry_fn = lowered.module->getFunction(entry_name(lowered.symbol));
+    const std::string entry_symbol =
+        fibers ? thread_entry_name(lowered.symbol) : block_entry_name(lowered.symbol);
     KernelCode code;
     code.name = module.kernel().python_name;
     code.static_shared_bytes = module.static_shared_bytes;
@@ -72,16 +71,15 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     auto known = entries_.find(key);
     if (known == entries_.end()) {
-      std::string symbol = "simt_" + key.substr(0, 32) + "_" + std::to_string(entries_.size());
-      entry_fn->setName(entry_name(symbol));
-      KernelEntry entry = load_cached(key, entry_name(symbol));
+      KernelEntry entry = load_cached(key, entry_symbol);
       if (!entry) {
         optimise(*lowered.module);
         lowered.module->setModuleIdentifier(key); // names the on-disk cache entry
         llvm::orc::ThreadSafeModule tsm(std::move(lowered.module), std::move(ctx));
-        if (llvm::Error error = jit_->addIRModule(std::move(tsm)))
-          fail("adding a kernel to the JIT", std::move(error));
-        entry = lookup(entry_name(symbol));
+        entry = take("compiling " + code.name,
+                     add_kernel(key, entry_symbol, [&](llvm::orc::JITDylib &dylib) {
+                       return jit_->addIRModule(dylib, std::move(tsm));
+                     }));
       }
       known = entries_.emplace(key, entry).first;
     }
@@ -163,23 +161,36 @@ private:
   }
 
   // The entry of a previously compiled object, or null when there is none or it is unusable.
-  KernelEntry load_cached(const std::string &key, const std::string &entry_name) {
+  KernelEntry load_cached(const std::string &key, const std::string &entry_symbol) {
     std::unique_ptr<llvm::MemoryBuffer> object = cache_.load(key);
     if (!object)
       return nullptr;
-    if (llvm::Error error = jit_->addObjectFile(std::move(object))) {
-      llvm::consumeError(std::move(error));
-      cache_.forget(key);
-      return nullptr;
+    auto entry = add_kernel(key, entry_symbol, [&](llvm::orc::JITDylib &dylib) {
+      return jit_->addObjectFile(dylib, std::move(object));
+    });
+    if (entry)
+      return *entry;
+    cache_.reject(key, llvm::toString(entry.takeError()));
+    return nullptr;
+  }
+
+  // Adds one kernel's code (with `add`) in a JITDylib of its own and looks up its entry. On any
+  // failure the JITDylib is removed with everything in it, so the kernel can be added again.
+  llvm::Expected<KernelEntry>
+  add_kernel(const std::string &key, const std::string &entry_symbol,
+             llvm::function_ref<llvm::Error(llvm::orc::JITDylib &)> add) {
+    auto dylib = jit_->createJITDylib("simt." + key);
+    if (!dylib)
+      return dylib.takeError();
+    dylib->addToLinkOrder(jit_->getMainJITDylib()); // the runtime and the process's symbols
+    llvm::Error error = add(*dylib);
+    if (!error) {
+      auto address = jit_->lookup(*dylib, entry_symbol);
+      if (address)
+        return address->toPtr<KernelEntry>();
+      error = address.takeError();
     }
-    auto address = jit_->lookup(entry_name);
-    if (!address) {
-      // The damaged object's symbols stay behind under this name; the caller picks another.
-      llvm::consumeError(address.takeError());
-      cache_.forget(key);
-      return nullptr;
-    }
-    return address->toPtr<KernelEntry>();
+    return llvm::joinErrors(std::move(error), jit_->getExecutionSession().removeJITDylib(*dylib));
   }
 
   void optimise(llvm::Module &module) {
@@ -201,11 +212,6 @@ private:
     // The target machine caches subtargets without locking: one optimisation at a time.
     std::lock_guard<std::mutex> lock(machine_mutex_);
     passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
-  }
-
-  KernelEntry lookup(const std::string &name) {
-    auto address = take("looking up " + name, jit_->lookup(name));
-    return address.toPtr<KernelEntry>();
   }
 
   std::unique_ptr<llvm::TargetMachine> machine_;
