@@ -1,12 +1,13 @@
 # Thin wrapper over CMake: `make demo` and `make test` work on a fresh Debian machine.
 PYTHON := /usr/bin/python3
 BUILD := build
+SANITIZE_BUILD := build-sanitize
 JOBS := $(shell nproc)
 DEBIAN_PACKAGES := llvm-19-dev libzstd-dev libboost-context-dev pybind11-dev doctest-dev \
 	python3-dev python3-numpy libreadline-dev cmake g++ python3-numba python3-pytest clang-format
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build install demo test unit pytest format-check bench clean
+.PHONY: deps build install demo test unit pytest test-sanitize format-check bench clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -34,6 +35,19 @@ pytest: build
 
 test: install unit pytest
 
+# The unit tests and the whole pytest suite, in one Python process, against an ASan + UBSan build
+# (not part of `make test`: it takes long). CPython is not instrumented, so the sanitizer runtime
+# is preloaded; CPython's deliberate leaks are not reported. Subprocesses inherit all of it.
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+test-sanitize: deps
+	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIMT_SANITIZE=ON \
+		-DCMAKE_CXX_COMPILER=g++ -DPython_EXECUTABLE=$(PYTHON)
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure
+	$(SANITIZE_ENV) LD_PRELOAD=$$(g++ -print-file-name=libasan.so) \
+		PYTHONPATH=$(CURDIR)/$(SANITIZE_BUILD)/python $(PYTHON) -m pytest -q tests/python
+
 format-check:
 	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.h')
 
@@ -41,4 +55,4 @@ bench: install
 	$(PYTHON) bench/run.py
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

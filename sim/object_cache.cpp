@@ -98,8 +98,8 @@ UniqueFd open_cache_directory(const std::string &path) {
   llvm::SmallVector<llvm::StringRef> parts;
   llvm::StringRef(path).split(parts, '/', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   std::string reached = path.front() == '/' ? "/" : "";
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const std::string part = parts[i].str();
+  for (llvm::StringRef name : parts) {
+    const std::string part = name.str();
     reached += (reached.empty() || reached.back() == '/' ? "" : "/") + part;
     UniqueFd next(::openat(directory.get(), part.c_str(), flags));
     const bool created = next.get() < 0 && errno == ENOENT;
@@ -110,10 +110,11 @@ UniqueFd open_cache_directory(const std::string &path) {
     }
     if (next.get() < 0)
       throw Refused(system_error(reached));
-    if (created || i + 1 == parts.size())
+    if (created)
       check_private_directory(next.get(), reached);
     directory = std::move(next);
   }
+  check_private_directory(directory.get(), path);
   return directory;
 }
 
