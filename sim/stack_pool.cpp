@@ -183,6 +183,19 @@ void StackPool::trim() {
   }
 }
 
+void StackPool::before_fork() { mutex_.lock(); }
+
+void StackPool::after_fork_in_parent() { mutex_.unlock(); }
+
+void StackPool::after_fork_in_child() {
+  // Other threads' waits on released_ are copied into it and never end: a fresh one.
+  new (&released_) std::condition_variable();
+  reserved_stacks_ = 0;
+  reserved_bytes_ = 0;
+  // Their stacks stay marked in use (the memory is the child's copy): their slabs stay mapped.
+  mutex_.unlock();
+}
+
 size_t StackPool::mapped_stacks() {
   std::lock_guard lock(mutex_);
   size_t count = 0;

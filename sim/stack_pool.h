@@ -74,6 +74,13 @@ public:
   // Returns stacks from take(); free stacks beyond kept_bytes are unmapped.
   void give_back(std::vector<Stack> &stacks);
 
+  // fork() (sim/worker_pool.cpp registers these): no thread is inside the pool while the process
+  // is copied; in the child, the reservations and stacks of the parent's other threads, which
+  // do not exist there, are forgotten.
+  void before_fork();
+  void after_fork_in_parent();
+  void after_fork_in_child();
+
   // What the pool has mapped: stacks in all, and the mappings (slabs).
   size_t mapped_stacks();
   size_t slab_count();
