@@ -16,6 +16,21 @@ std::string plural(size_t n, const char *word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+// CUDA's limit of local memory per thread, and simt's per local array (docs/user-guide.md,
+// Limits): beyond it a thread's stack could not hold the array.
+constexpr int64_t max_local_array_bytes = 512 * 1024;
+
+// "cuda.local.array((3, 4), float32)", as the kernel wrote it.
+std::string array_call_text(const std::string &kind, const std::vector<int64_t> &shape,
+                            Scalar dtype) {
+  std::string dims;
+  for (size_t i = 0; i < shape.size(); ++i)
+    dims += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() != 1)
+    dims = "(" + dims + ")";
+  return "cuda." + kind + ".array(" + dims + ", " + scalar_name(dtype) + ")";
+}
+
 } // namespace
 
 Value FunctionTyper::call(const ast::Expr &e) {
@@ -419,13 +434,24 @@ Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
   auto args = call_args(e, "cuda." + kind + ".array", {"shape", "dtype"}, 2);
   std::vector<int64_t> shape = constant_shape(*args[0]);
   Scalar dtype = dtype_of(*args[1]);
-  int64_t count = 1;
+  // Elements and bytes as int64, as the lowering and the launch compute them: checked here once.
+  int64_t count = 1, bytes = 0;
   for (int64_t d : shape)
-    count *= d;
+    if (__builtin_mul_overflow(count, d, &count))
+      error(args[0]->loc,
+            array_call_text(kind, shape, dtype) + " has more elements than an int64 can count");
+  if (__builtin_mul_overflow(count, int64_t(byte_size(dtype)), &bytes))
+    error(args[0]->loc,
+          array_call_text(kind, shape, dtype) + " takes more bytes than an int64 can count");
   int ndim = static_cast<int>(shape.size());
   if (kind == "local") {
     if (count == 0)
       error(args[0]->loc, "local arrays need a non-zero size");
+    if (bytes > max_local_array_bytes)
+      error(args[0]->loc, array_call_text(kind, shape, dtype) + " takes " + std::to_string(bytes) +
+                              " bytes per thread, more than the " +
+                              std::to_string(max_local_array_bytes) +
+                              " bytes (512 KiB) of local memory a thread may have");
     fn_.local_arrays.push_back({dtype, shape});
     auto a = make_expr(ir::ExprKind::LocalArray, Type::array_of(dtype, ndim, 'C', MemSpace::Local),
                        e.loc);

@@ -1,25 +1,24 @@
 #include "sim/block_scheduler.h"
 
+#include "sim/fiber_switch.h"
 #include "sim/launch_state.h"
 #include "sim/stack_pool.h"
 #include "sim/warp.h"
 
-#include <cstdio>
-#include <memory>
-#include <new>
 #include <string>
 #include <utility>
 
 namespace simt::sim {
-
-namespace {} // namespace
 
 BlockScheduler &BlockScheduler::for_this_thread() {
   thread_local BlockScheduler scheduler;
   return scheduler;
 }
 
-void BlockScheduler::start_threads(LaunchState &launch, const ThreadContext &block, size_t count) {
+void BlockScheduler::start(LaunchState &launch, const ThreadContext &block,
+                           const StackLease &stacks) {
+  const size_t count = size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]);
+  stacks_ = &stacks;
   contexts_.resize(count);
   states_.resize(count);
   const int32_t nx = block.ntid[0], ny = block.ntid[1];
@@ -58,25 +57,14 @@ size_t BlockScheduler::run_until_parked(LaunchState &launch) {
         continue;
       }
       ThreadContext *ctx = &contexts_[i];
-      try {
-        state.self = boost::context::fiber(
-            std::allocator_arg, PooledStackAllocator(StackPool::for_this_thread()),
-            [&state, ctx, entry, args](boost::context::fiber &&scheduler) {
-              state.scheduler = std::move(scheduler);
-              entry(args, ctx);
-              state.phase = Phase::Finished;
-              return std::move(state.scheduler);
-            });
-      } catch (const std::bad_alloc &) {
-        // No stack for this thread: a fault, so that the threads already parked are stopped.
-        launch.record_fault(ctx, "MemoryError", "simt: out of memory for the stacks of fibers", -1);
+      create_fiber(state, (*stacks_)[i], [&state, ctx, entry, args] {
+        entry(args, ctx);
         state.phase = Phase::Finished;
-        continue;
-      }
+      });
       state.phase = Phase::Runnable;
     }
     if (state.phase == Phase::Runnable)
-      state.self = std::move(state.self).resume();
+      resume_fiber(state);
     if (state.phase != Phase::Finished)
       ++live;
   }
@@ -86,8 +74,10 @@ size_t BlockScheduler::run_until_parked(LaunchState &launch) {
 void BlockScheduler::release_barrier(LaunchState &launch) {
   using Phase = ThreadState::Phase;
   size_t first = 0;
-  while (states_[first].phase != Phase::Parked)
+  while (first < states_.size() && states_[first].phase != Phase::Parked)
     ++first;
+  if (first == states_.size())
+    return;
   const int32_t loc = states_[first].barrier_loc;
   for (size_t i = first + 1; i < states_.size(); ++i) {
     if (states_[i].phase != Phase::Parked || states_[i].barrier_loc == loc)
@@ -123,22 +113,12 @@ void BlockScheduler::release_barrier(LaunchState &launch) {
   }
 }
 
-void BlockScheduler::run(LaunchState &launch, const ThreadContext &block) {
-  start_threads(launch, block,
-                size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]));
-  // Every fiber runs to completion: destroying a suspended one would unwind it by exception.
-  WarpScheduler warps(launch, states_, contexts_);
-  while (run_until_parked(launch) > 0) {
-    if (warps.any_waiting())
-      warps.settle();
-    else
-      release_barrier(launch);
-  }
-}
-
-void BlockScheduler::start(LaunchState &launch, const ThreadContext &block) {
-  start_threads(launch, block,
-                size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]));
+void BlockScheduler::run(LaunchState &launch, const ThreadContext &block,
+                         const StackLease &stacks) {
+  start(launch, block, stacks);
+  // No thread of an ordinary launch parks at a grid barrier (simt_rt_grid_sync refuses it), so
+  // every fiber runs to completion: destroying a suspended one would unwind it by exception.
+  run_to_grid_barrier(launch);
 }
 
 ThreadContext *BlockScheduler::grid_waiter() {
@@ -152,8 +132,14 @@ size_t BlockScheduler::run_to_grid_barrier(LaunchState &launch) {
   using Phase = ThreadState::Phase;
   if (grid_waiter() != nullptr)
     release_barrier(launch);
+  WarpScheduler warps(launch, states_, contexts_);
   while (size_t live = run_until_parked(launch)) {
-    // Every live thread is parked: at syncthreads, at the grid sync, or (an error) at both.
+    // Every live thread is parked: warp operations settle first (their lanes may go on to a
+    // barrier), then barriers: syncthreads, the grid sync, or (an error) both.
+    if (warps.any_waiting()) {
+      warps.settle();
+      continue;
+    }
     ThreadContext *grid = nullptr, *block = nullptr, *other_grid = nullptr;
     size_t at_grid = 0;
     for (size_t i = 0; i < states_.size(); ++i) {

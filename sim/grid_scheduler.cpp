@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,8 +25,11 @@ constexpr uint64_t max_warps_per_sm = 64;
 constexpr uint64_t shared_bytes_per_sm = 164 * 1024;
 constexpr uint64_t reserved_shared_bytes_per_block = 1024;
 
-// One resident block: its threads, its own shared memory, and how many threads are not finished.
+// One resident block: its threads and their stacks, its own shared memory, and how many threads
+// are not finished.
 struct ResidentBlock {
+  ResidentBlock(uint64_t threads, size_t stack_size) : stacks(threads, stack_size) {}
+  StackLease stacks;
   BlockScheduler threads;
   std::unique_ptr<char[]> shared;
   uint64_t alive = 0;
@@ -33,15 +37,11 @@ struct ResidentBlock {
 
 class CooperativeRunner final : public WorkerPool::Task {
 public:
-  explicit CooperativeRunner(LaunchState &launch)
-      : launch_(launch), threads_per_block_(launch.config.block.count()),
+  CooperativeRunner(LaunchState &launch, size_t stack_size)
+      : launch_(launch), threads_per_block_(launch.config.block.count()), stack_size_(stack_size),
         live_(launch.block_count * threads_per_block_) {}
 
-  void work() override {
-    run_blocks();
-    // Keep what an ordinary block may need (1024 threads), not this grid's share of stacks.
-    StackPool::for_this_thread().trim(1024);
-  }
+  void work() override { run_blocks(); }
 
 private:
   void run_blocks() {
@@ -56,7 +56,10 @@ private:
         if (block->alive > 0)
           advance(*block);
       while (std::optional<uint64_t> index = launch_.next_block()) {
-        mine.push_back(resident_block(*index));
+        std::unique_ptr<ResidentBlock> block = resident_block(*index);
+        if (block == nullptr)
+          break;
+        mine.push_back(std::move(block));
         advance(*mine.back());
       }
       if (std::none_of(mine.begin(), mine.end(), [](auto &block) { return block->alive > 0; }))
@@ -68,16 +71,27 @@ private:
     }
   }
 
+  // The block, or null (a fault recorded) when the system refuses memory for its stacks.
   std::unique_ptr<ResidentBlock> resident_block(uint64_t index) {
-    auto resident = std::make_unique<ResidentBlock>();
     ThreadContext ctx = launch_.block_context();
     launch_.place_block(ctx, index);
+    std::unique_ptr<ResidentBlock> resident;
+    try {
+      resident = std::make_unique<ResidentBlock>(threads_per_block_, stack_size_);
+    } catch (const std::bad_alloc &) {
+      launch_.record_fault(
+          &ctx, "MemoryError",
+          "simt: out of memory for the fiber stacks of block " + ids_text(ctx.ctaid), -1);
+      std::lock_guard lock(mutex_);
+      released_.notify_all(); // the workers asleep at the barrier stop their threads
+      return nullptr;
+    }
     if (launch_.shared_bytes > 0) {
       // 16-byte aligned as CUDA guarantees (new[] aligns for max_align_t), zero-filled.
       resident->shared.reset(new char[launch_.shared_bytes]());
       ctx.shared = resident->shared.get();
     }
-    resident->threads.start(launch_, ctx);
+    resident->threads.start(launch_, ctx, resident->stacks);
     resident->alive = threads_per_block_;
     return resident;
   }
@@ -116,6 +130,7 @@ private:
 
   LaunchState &launch_;
   const uint64_t threads_per_block_;
+  const size_t stack_size_;
   std::mutex mutex_;
   std::condition_variable released_;
   uint64_t live_;                // threads not finished, those of blocks not started included
@@ -152,7 +167,12 @@ void run_cooperative(LaunchState &launch) {
         std::to_string(launch.block_count) + " blocks exceed the " + std::to_string(limit) +
         " blocks of " + std::to_string(config.block.count()) +
         " threads that can be (see max_cooperative_grid_blocks)");
-  CooperativeRunner runner(launch);
+  // Every thread of the grid holds its stack until the grid finishes.
+  const size_t stack_size = StackPool::stack_size_for(launch.kernel.local_frame_bytes);
+  StackPool::Reservation stacks =
+      StackPool::instance().reserve(launch.block_count * config.block.count(), stack_size, 1, 1,
+                                    "the cooperative launch of kernel " + launch.kernel.name);
+  CooperativeRunner runner(launch, stack_size);
   WorkerPool &pool = WorkerPool::instance();
   const uint64_t helpers = std::min<uint64_t>(launch.block_count - 1, pool.size() - 1);
   pool.run(runner, unsigned(helpers));

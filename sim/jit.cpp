@@ -2,6 +2,7 @@
 
 #include "codegen/lower.h"
 #include "sim/host_target.h"
+#include "sim/local_frame.h"
 #include "sim/object_cache.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -64,6 +65,7 @@ public:
     KernelCode code;
     code.name = module.kernel().python_name;
     code.static_shared_bytes = module.static_shared_bytes;
+    code.local_frame_bytes = local_frame_bytes(module);
     code.cooperative = module.props.uses_grid_sync;
     for (const codegen::CodeLocation &where : lowered.locations)
       code.locations.push_back(SourceLocation{where.file, where.line, where.col, where.function});

@@ -1,8 +1,10 @@
 #include "sim/launch.h"
 
 #include "sim/block_scheduler.h"
+#include "sim/fiber_switch.h"
 #include "sim/grid_scheduler.h"
 #include "sim/launch_state.h"
+#include "sim/stack_pool.h"
 #include "sim/thread_state.h"
 #include "sim/worker_pool.h"
 
@@ -11,8 +13,10 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace simt::sim {
 
@@ -23,6 +27,9 @@ constexpr uint32_t max_block_dim[3] = {1024, 1024, 64};
 constexpr uint64_t max_grid_dim[3] = {(uint64_t(1) << 31) - 1, 65535, 65535};
 // Hopper's opt-in maximum of shared memory per block (227 KiB).
 constexpr uint64_t max_shared_bytes = 227 * 1024;
+// A flat kernel whose threads' local arrays take more runs its block loop on a pooled stack sized
+// for them: the launching thread's stack, and a worker's, may be too small.
+constexpr int64_t max_frame_on_worker_stack = 64 * 1024;
 
 std::string describe(const Dim3 &d) {
   return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
@@ -98,15 +105,51 @@ private:
   uint64_t capacity_ = 0;
 };
 
+// Fiber stacks each worker of a launch holds: one per thread of a block in fiber mode, one for the
+// block loop of a flat kernel with large local arrays, else none.
+uint64_t stacks_per_worker(const KernelCode &kernel, const LaunchConfig &config) {
+  if (kernel.block_entry == nullptr)
+    return config.block.count();
+  return kernel.local_frame_bytes > max_frame_on_worker_stack ? 1 : 0;
+}
+
 class BlockRunner final : public WorkerPool::Task {
 public:
-  BlockRunner(LaunchState &launch, uint64_t chunk) : launch_(launch), chunk_(chunk) {}
+  BlockRunner(LaunchState &launch, uint64_t chunk, uint64_t stacks_per_worker)
+      : launch_(launch), chunk_(chunk), stacks_per_worker_(stacks_per_worker),
+        stack_size_(StackPool::stack_size_for(launch.kernel.local_frame_bytes)) {}
 
   void work() override {
     ThreadContext ctx = launch_.block_context();
     ThreadState state;
     state.launch = &launch_;
     ctx.runtime = &state;
+    if (stacks_per_worker_ == 0) {
+      run_blocks(ctx, state, nullptr);
+      return;
+    }
+    std::optional<StackLease> stacks;
+    try {
+      stacks.emplace(stacks_per_worker_, stack_size_);
+    } catch (const std::bad_alloc &) {
+      launch_.record_fault(&ctx, "MemoryError",
+                           "simt: out of memory for " + std::to_string(stacks_per_worker_) +
+                               " fiber stacks of " + std::to_string(stack_size_ >> 10) + " KiB",
+                           -1);
+      return;
+    }
+    if (launch_.kernel.block_entry == nullptr) {
+      run_blocks(ctx, state, &*stacks);
+      return;
+    }
+    // A flat kernel with large local arrays: the block loop runs on a stack known to be big
+    // enough, as one fiber that finishes before work() returns.
+    create_fiber(state, (*stacks)[0], [&] { run_blocks(ctx, state, nullptr); });
+    resume_fiber(state);
+  }
+
+private:
+  void run_blocks(ThreadContext &ctx, ThreadState &state, const StackLease *stacks) {
     SharedMemory &shared = SharedMemory::for_this_thread();
     const KernelEntry block_entry = launch_.kernel.block_entry;
     while (auto blocks = launch_.next_blocks(chunk_)) {
@@ -119,15 +162,16 @@ public:
           if (ctx.status != 0)
             state.print_line.clear();
         } else {
-          BlockScheduler::for_this_thread().run(launch_, ctx);
+          BlockScheduler::for_this_thread().run(launch_, ctx, *stacks);
         }
       }
     }
   }
 
-private:
   LaunchState &launch_;
   const uint64_t chunk_;
+  const uint64_t stacks_per_worker_;
+  const size_t stack_size_;
 };
 
 } // namespace
@@ -143,9 +187,15 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
   // Chunks small enough that every worker gets many of them (the load stays balanced when blocks
   // differ in cost), large enough that claiming them costs little.
   const uint64_t chunk = std::clamp<uint64_t>(state.block_count / (8 * pool.size()), 1, 16);
-  BlockRunner runner(state, chunk);
-  const uint64_t helpers = std::min<uint64_t>(state.block_count - 1, pool.size() - 1);
-  pool.run(runner, unsigned(helpers));
+  const uint64_t per_worker = stacks_per_worker(kernel, config);
+  const uint64_t workers = std::min<uint64_t>(state.block_count, pool.size());
+  // As many workers as the fiber-stack budget allows take part (sim/stack_pool.h).
+  StackPool::Reservation stacks = StackPool::instance().reserve(
+      per_worker, StackPool::stack_size_for(kernel.local_frame_bytes), 1, unsigned(workers),
+      "a launch of kernel " + kernel.name + " with " + std::to_string(config.block.count()) +
+          " threads per block");
+  BlockRunner runner(state, chunk, per_worker);
+  pool.run(runner, stacks.workers() - 1);
   return state.take_fault();
 }
 

@@ -29,6 +29,10 @@ struct KernelCode {
   KernelEntry thread_entry = nullptr; // fiber mode: a barrier is reachable
   KernelEntry block_entry = nullptr;  // flat mode: no barrier; the entry loops over the threads
   int64_t static_shared_bytes = 0;
+  // A thread's worst-case local arrays: its own plus those of the deepest chain of device
+  // functions it calls (sim/local_frame.h). Sizes fiber stacks, and the stack a flat kernel runs
+  // on.
+  int64_t local_frame_bytes = 0;
   // A grid sync is reachable: every block of the grid is resident at once (sim/grid_scheduler.h)
   // and a launch of more blocks than max_cooperative_blocks() is refused.
   bool cooperative = false;

@@ -1,5 +1,6 @@
 // The runtime functions JIT-compiled kernels call (see sim/abi.h).
 #include "sim/abi.h"
+#include "sim/fiber_switch.h"
 #include "sim/launch_state.h"
 #include "sim/print_format.h"
 #include "sim/thread_state.h"
@@ -37,7 +38,7 @@ void simt_rt_syncthreads(ThreadContext *ctx, int32_t loc) {
   }
   state.barrier_loc = loc;
   state.phase = ThreadState::Phase::Parked;
-  state.scheduler = std::move(state.scheduler).resume();
+  simt::sim::switch_to_scheduler(state);
   // Resumed: either the barrier released (status unchanged) or the launch is stopping, in which
   // case the scheduler has set ctx->status and the JIT code returns at once.
 }

@@ -6,6 +6,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace simt::sim {
@@ -20,6 +21,12 @@ struct WarpArrival {
   int32_t operand = 0; // a shuffle's source lane, delta or lane mask
   uint64_t value = 0;  // the lane's value as bits, or its predicate
   uint64_t result = 0; // set when the operation completes
+};
+
+// A stack's lowest address and size (what sim/fiber_switch.h tells AddressSanitizer).
+struct StackRange {
+  const void *bottom = nullptr;
+  size_t size = 0;
 };
 
 struct ThreadState {
@@ -40,6 +47,8 @@ struct ThreadState {
   WarpArrival warp_arrival;      // the warp operation this thread is parked at
   boost::context::fiber self;    // this thread's fiber, held by the scheduler while it is suspended
   boost::context::fiber scheduler; // the scheduler, held by this thread while it runs
+  StackRange fiber_stack;          // this thread's fiber stack
+  StackRange scheduler_stack;      // the stack of the scheduler that resumes it
 };
 
 inline ThreadState &thread_state(ThreadContext *ctx) {

@@ -1,5 +1,6 @@
 #include "sim/warp.h"
 
+#include "sim/fiber_switch.h"
 #include "sim/launch_state.h"
 
 #include <algorithm>
@@ -216,9 +217,9 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
       const SourceLocation barrier = launch_.location(state.barrier_loc);
       launch_.record_fault(&ctx, "RuntimeError",
                            "simt: deadlock in block " + block + ": " + self_name + " waits at " +
-                               op + " at " + at + " for " + other_name +
-                               ", which waits at syncthreads at " + barrier.file + ":" +
-                               std::to_string(barrier.line),
+                               op + " at " + at + " for " + other_name + ", which waits at " +
+                               (state.at_grid_barrier ? "grid sync" : "syncthreads") + " at " +
+                               barrier.file + ":" + std::to_string(barrier.line),
                            call.loc);
       return;
     }
@@ -308,7 +309,7 @@ uint64_t simt_rt_warp(ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t va
   }
   state.warp_arrival = simt::sim::WarpArrival{warp_op, mask, loc, operand, value, 0};
   state.phase = ThreadState::Phase::WarpParked;
-  state.scheduler = std::move(state.scheduler).resume();
+  simt::sim::switch_to_scheduler(state);
   // Resumed: the operation completed, or the launch is stopping (ctx->status is set).
   return state.warp_arrival.result;
 }

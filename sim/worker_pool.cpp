@@ -1,9 +1,18 @@
 #include "sim/worker_pool.h"
 
+#include "sim/stack_pool.h"
+
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdlib>
 
 namespace simt::sim {
+
+namespace {
+std::mutex instance_mutex;
+WorkerPool *current_pool = nullptr; // guarded by instance_mutex
+} // namespace
 
 unsigned configured_worker_count() {
   if (const char *text = std::getenv("SIMT_THREADS")) {
@@ -16,9 +25,37 @@ unsigned configured_worker_count() {
 }
 
 WorkerPool &WorkerPool::instance() {
-  // Never destroyed: the detached workers may still wait on its mutex while the process exits.
-  static WorkerPool *pool = new WorkerPool(configured_worker_count() - 1);
-  return *pool;
+  std::lock_guard lock(instance_mutex);
+  if (current_pool == nullptr) {
+    static const bool registered =
+        pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child) == 0;
+    (void)registered;
+    // Never destroyed: the detached workers may still wait on its mutex while the process exits.
+    current_pool = new WorkerPool(configured_worker_count() - 1);
+  }
+  return *current_pool;
+}
+
+void WorkerPool::before_fork() {
+  instance_mutex.lock();
+  if (current_pool != nullptr)
+    current_pool->mutex_.lock();
+  StackPool::instance().before_fork();
+}
+
+void WorkerPool::after_fork_in_parent() {
+  StackPool::instance().after_fork_in_parent();
+  if (current_pool != nullptr)
+    current_pool->mutex_.unlock();
+  instance_mutex.unlock();
+}
+
+void WorkerPool::after_fork_in_child() {
+  StackPool::instance().after_fork_in_child();
+  // The old pool is left as it is (leaked): its threads are gone, its queue may name launches
+  // of other threads, its mutex stays locked. The child's first launch creates a new one.
+  current_pool = nullptr;
+  instance_mutex.unlock();
 }
 
 WorkerPool::WorkerPool(unsigned threads) {

@@ -1,5 +1,6 @@
 // A persistent pool of worker threads, one per core (SIMT_THREADS overrides), shared by every
-// launch of the process.
+// launch of the process. A child process made by fork() gets a fresh pool on its first launch:
+// the parent's workers do not exist there, and its launches' state may be caught mid-change.
 #pragma once
 
 #include <condition_variable>
@@ -21,6 +22,7 @@ public:
     ~Task() = default;
   };
 
+  // The process's pool, created on first use (again in a forked child).
   static WorkerPool &instance();
 
   // Workers available to one launch: the pool's threads plus the launching thread.
@@ -38,6 +40,11 @@ private:
   };
 
   explicit WorkerPool(unsigned threads);
+  // pthread_atfork handlers: no pool or stack-pool lock is held across fork(); the child drops
+  // the parent's pool.
+  static void before_fork();
+  static void after_fork_in_parent();
+  static void after_fork_in_child();
   void worker_loop();
   Entry *first_open_entry();
 
