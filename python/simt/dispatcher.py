@@ -121,14 +121,60 @@ def _converts(actual, declared):
     return actual == declared
 
 
+# CUDA passes launch dimensions and the dynamic shared memory size as unsigned 32-bit integers
+# (dim3, cuLaunchKernel's sharedMemBytes); the simulator checks its limits on values in range.
+_LAUNCH_VALUE_MAX = 2**32 - 1
+
+
+def _is_integer(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _check_launch_value(value, what):
+    """`value` as a Python int, for a launch configuration value named `what`: TypeError for
+    a non-integer, ValueError outside CUDA's unsigned 32-bit range."""
+    if not _is_integer(value):
+        raise TypeError("%s must be an integer, got %r" % (what, value))
+    value = int(value)
+    if not 0 <= value <= _LAUNCH_VALUE_MAX:
+        raise ValueError("%s=%d is out of range: CUDA takes it as an unsigned 32-bit integer (0 to"
+                         " %d)" % (what, value, _LAUNCH_VALUE_MAX))
+    return value
+
+
 def _normalize_dim(dim, name):
+    """A grid or block dimension as Numba's normalize_kernel_dimensions checks it: an integer or
+    a sequence of 1 to 3 integers, padded with 1s."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if not 1 <= len(dims) <= 3:
         raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, dim))
-    for v in dims:
-        if not isinstance(v, numbers.Integral) or isinstance(v, (bool, np.bool_)):
-            raise TypeError("%s must be a sequence of integers, got %r" % (name, dim))
-    return tuple(int(v) for v in dims) + (1,) * (3 - len(dims))
+    if not all(_is_integer(v) for v in dims):
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, dim))
+    return tuple(_check_launch_value(v, "%s %s" % (name, axis))
+                 for v, axis in zip(dims, "xyz")) + (1,) * (3 - len(dims))
+
+
+def _check_stream(stream):
+    """A launch's stream: 0 or None (the default stream) or a stream object (cuda.stream(),
+    Numba's streams), as Numba's launch reads `stream.handle`."""
+    if stream is None or (_is_integer(stream) and stream == 0) or hasattr(stream, "handle"):
+        return stream
+    raise TypeError("stream must be a stream (cuda.stream(), cuda.default_stream()) or 0, got %r"
+                    % (stream,))
+
+
+def _flush_stdout():
+    """Flushes sys.stdout before a launch, so that Python's output comes before the kernel's
+    print() (written to the C stdout, file descriptor 1). A GUI application, a daemon or a
+    notebook kernel may have no sys.stdout, or one without flush(): kernel output still goes to
+    file descriptor 1."""
+    flush = getattr(sys.stdout, "flush", None)
+    if flush is None:
+        return
+    try:
+        flush()
+    except (OSError, ValueError):  # a closed or broken stream: nothing to keep in order
+        pass
 
 
 def _simt_argtypes(argtypes):
@@ -160,13 +206,11 @@ class _Overloads(dict):
 
 class _LaunchConfiguration:
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
-        if not isinstance(sharedmem, numbers.Integral) or sharedmem < 0:
-            raise ValueError("sharedmem must be a non-negative integer, got %r" % (sharedmem,))
         self.dispatcher = dispatcher
         self.griddim = _normalize_dim(griddim, "griddim")
         self.blockdim = _normalize_dim(blockdim, "blockdim")
-        self.stream = stream
-        self.sharedmem = int(sharedmem)
+        self.stream = _check_stream(stream)
+        self.sharedmem = _check_launch_value(sharedmem, "sharedmem")
 
     def __call__(self, *args):
         self.dispatcher._launch(args, self.griddim, self.blockdim, self.sharedmem, self.stream)
@@ -174,11 +218,13 @@ class _LaunchConfiguration:
 
 class _ForAll:
     def __init__(self, dispatcher, ntasks, tpb, stream, sharedmem):
+        if not _is_integer(ntasks):
+            raise TypeError("ntasks must be an integer, got %r" % (ntasks,))
         if ntasks < 0:
             raise ValueError("Can't create ForAll with negative task count: %s" % ntasks)
         self.dispatcher = dispatcher
-        self.ntasks = ntasks
-        self.tpb = tpb or FORALL_THREADS_PER_BLOCK
+        self.ntasks = int(ntasks)
+        self.tpb = _check_launch_value(tpb, "tpb") or FORALL_THREADS_PER_BLOCK
         self.stream = stream
         self.sharedmem = sharedmem
 
@@ -321,14 +367,16 @@ class Dispatcher:
     def __getitem__(self, config):
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
             raise ValueError("must specify at least the griddim and blockdim")
+        # Keyed by the values' types too: 1.0 and True equal 1, but the checks refuse them.
+        key = config, tuple(tuple(map(type, c)) if type(c) is tuple else type(c) for c in config)
         try:
-            launcher = self._configurations.get(config)
+            launcher = self._configurations.get(key)
         except TypeError:  # unhashable (lists): configure each time
             return self.configure(*config)
         if launcher is None:
             launcher = self.configure(*config)
             if len(self._configurations) < 128:
-                self._configurations[config] = launcher
+                self._configurations[key] = launcher
         return launcher
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
@@ -339,7 +387,7 @@ class Dispatcher:
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
-        sys.stdout.flush()  # kernel print() writes to the C stdout: keep the order
+        _flush_stdout()
         fault = kernel.launch(griddim, blockdim, sharedmem, args)
         if fault is not None:
             raise fault_exception(fault)
