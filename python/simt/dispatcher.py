@@ -95,8 +95,10 @@ def _argument_key(args):
                 a, cls = host, type(host)
         if isinstance(a, np.ndarray):
             key.append((a.dtype, a.ndim, array_layout(a)))
-        elif cls in (int, float, bool):
+        elif cls in (float, bool):
             key.append(cls)
+        elif isinstance(a, int):  # its value picks int64 or uint64, as Numba types it
+            key.append(simt_types.int_type(a))
         elif cls is tuple or isinstance(a, np.void) or hasattr(a, "__cuda_array_interface__"):
             key.append(typeof(a))
         else:
@@ -106,10 +108,10 @@ def _argument_key(args):
 
 def _converts(actual, declared):
     """Whether an argument of type `actual` may be passed for a parameter of type `declared`
-    (Numba's dispatcher: scalars convert, arrays need the same dtype and dimensions and a layout
-    at least as contiguous)."""
+    (Numba's dispatcher: scalars convert by Numba's casting rules, arrays need the same dtype and
+    dimensions and a layout at least as contiguous)."""
     if isinstance(declared, simt_types.ScalarType):
-        return isinstance(actual, simt_types.ScalarType)
+        return simt_types.conversion(actual, declared) is not None
     if isinstance(declared, simt_types.ArrayType):
         return (isinstance(actual, simt_types.ArrayType) and actual.dtype == declared.dtype
                 and actual.ndim == declared.ndim
@@ -345,11 +347,28 @@ class Dispatcher:
             return self.compile(argtypes)
         if argtypes in self.overloads:
             return self.overloads[argtypes]
+        return self._best_conversion(argtypes)
+
+    def _best_conversion(self, argtypes):
+        """The overload the arguments convert to best, as Numba's dispatcher rates them: by the
+        count of unsafe, then safe, then promoting conversions; a tie is ambiguous."""
+        rated = []
         for declared, kernel in self.overloads.items():
             if all(_converts(a, d) for a, d in zip(argtypes, declared)):
-                return kernel
-        raise TypeError("No matching definition for argument type(s) %s"
-                        % ", ".join(str(t) for t in argtypes))
+                kinds = [simt_types.conversion(a, d) for a, d in zip(argtypes, declared)]
+                rating = tuple(kinds.count(kind) for kind in
+                               (simt_types.UNSAFE, simt_types.SAFE, simt_types.PROMOTE))
+                rated.append((rating, declared, kernel))
+        if not rated:
+            raise TypeError("No matching definition for argument type(s) %s"
+                            % ", ".join(str(t) for t in argtypes))
+        best = min(rating for rating, _, _ in rated)
+        tied = [declared for rating, declared, _ in rated if rating == best]
+        if len(tied) > 1:
+            raise TypeError("Ambiguous overloading for %s (%s):\n%s"
+                            % (self.py_func, ", ".join(str(t) for t in argtypes),
+                               "\n".join("(%s) -> none" % ", ".join(map(str, d)) for d in tied)))
+        return next(kernel for rating, _, kernel in rated if rating == best)
 
     # -- launching ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -367,16 +386,14 @@ class Dispatcher:
     def __getitem__(self, config):
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
             raise ValueError("must specify at least the griddim and blockdim")
-        # Keyed by the values' types too: 1.0 and True equal 1, but the checks refuse them.
-        key = config, tuple(tuple(map(type, c)) if type(c) is tuple else type(c) for c in config)
         try:
-            launcher = self._configurations.get(key)
+            launcher = self._configurations.get(config)
         except TypeError:  # unhashable (lists): configure each time
             return self.configure(*config)
         if launcher is None:
             launcher = self.configure(*config)
             if len(self._configurations) < 128:
-                self._configurations[key] = launcher
+                self._configurations[config] = launcher
         return launcher
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):

@@ -63,12 +63,6 @@ def test_values_in_range_reach_the_simulator_limits():
         launch((0, 4))
 
 
-def test_a_float_configuration_equal_to_a_launched_one_is_still_refused():
-    np.testing.assert_array_equal(launch((2, 4)), np.arange(8))
-    with pytest.raises(TypeError, match="griddim must be a sequence of integers, got 2.0"):
-        launch((2.0, 4))
-
-
 def test_valid_configurations_of_numpy_integers_and_streams_run():
     np.testing.assert_array_equal(launch((np.int64(2), np.uint32(4))), np.arange(8))
     np.testing.assert_array_equal(launch((2, 4, cuda.stream(), np.int32(16))), np.arange(8))
