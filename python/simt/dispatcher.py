@@ -13,7 +13,8 @@ from . import _simt
 from . import types as simt_types
 from .devicearray import DeviceNDArray
 from .errors import CompileError, fault_exception
-from .resolver import function_source, resolver_for
+from .resolver import resolver_for
+from .source import CapturedSource
 from .types import array_layout, signature_text, typeof
 
 __all__ = ["jit", "declare_device", "Dispatcher", "In", "Out", "InOut",
@@ -243,11 +244,15 @@ class Dispatcher:
 
     _simt_dispatcher = True
 
-    def __init__(self, py_func, sigs=None, device=False, targetoptions=None):
+    def __init__(self, py_func, sigs=None, device=False, targetoptions=None,
+                 captured_source=None):
         if not isinstance(py_func, pytypes.FunctionType):
             raise TypeError("simt: cuda.jit decorates Python functions, not %r" % (py_func,))
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
+        # The source as it is now: compiling (at the first launch) must not read a file edited
+        # since. A specialization shares its dispatcher's.
+        self._captured_source = captured_source or CapturedSource(py_func)
         self.device = device
         self.targetoptions = dict(targetoptions or {})
         self.targetoptions["extensions"] = list(self.targetoptions.get("extensions") or ())
@@ -295,7 +300,7 @@ class Dispatcher:
             if len(argtypes) != self._nparams:
                 raise TypeError("kernel %s takes %d arguments, %d given in its signature"
                                 % (self.py_func.__name__, self._nparams, len(argtypes)))
-            name, source, file, first_line = function_source(self.py_func)
+            name, source, file, first_line = self._captured_source.get()
             kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
                                    resolver_for(self.py_func), signature_text(argtypes),
                                    self._python_error_model())
@@ -326,7 +331,8 @@ class Dispatcher:
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
         argtypes = tuple(typeof(a) for a in args)
-        specialization = Dispatcher(self.py_func, [argtypes], self.device, self.targetoptions)
+        specialization = Dispatcher(self.py_func, [argtypes], self.device, self.targetoptions,
+                                    self._captured_source)
         specialization._specialized = True
         return specialization
 
