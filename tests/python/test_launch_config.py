@@ -114,3 +114,22 @@ def test_kernels_print_to_file_descriptor_1_whatever_sys_stdout_is(setup):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["kernel says 3", "kernel says 3"]
     assert "result [0.0, 2.0, 4.0, 6.0]" in proc.stderr
+
+
+def test_max_cooperative_grid_blocks_checks_its_values_as_launches_do():
+    @cuda.jit
+    def cooperative(a):
+        cuda.cg.this_grid().sync()
+        a[cuda.grid(1)] = 1
+
+    a = np.zeros(32)
+    cooperative[1, 32](a)
+    (kernel,) = cooperative.overloads.values()
+    assert kernel.max_cooperative_grid_blocks(np.int32(32)) == kernel.max_cooperative_grid_blocks(
+        (32, 1, 1))
+    with pytest.raises(ValueError, match="blockdim x=18446744073709551616 is out of range"):
+        kernel.max_cooperative_grid_blocks(2**64)
+    with pytest.raises(ValueError, match="dynsmemsize=-1 is out of range"):
+        kernel.max_cooperative_grid_blocks(32, -1)
+    with pytest.raises(TypeError, match="blockdim must be a sequence of integers, got 1.5"):
+        kernel.max_cooperative_grid_blocks(1.5)
