@@ -16,6 +16,7 @@ from simt.errors import CompileError
 MODULE = '''\
 import numpy as np
 from simt import cuda
+from simt.vectorizers import vectorize
 
 SCALE = 3
 
@@ -27,6 +28,11 @@ def bump(x):
 
 twice = cuda.jit(device=True)(lambda x: 2 * x)
 total = cuda.reduce(lambda a, b: a + b + 1)
+
+
+@vectorize(["float64(float64)"])
+def shifted(x):
+    return x + 100
 
 
 @cuda.jit
@@ -103,6 +109,12 @@ def test_reductions_with_lambdas_run_the_imported_text(module):
     data = np.arange(10, dtype=np.int64)
     # (a + b + 1): nine folds of the ten elements and one with init; the edit's (a * b) gives 0
     assert imported.total(data) == data.sum() + 10
+
+
+def test_cuda_vectorize_runs_the_imported_text(module):
+    imported, path = module
+    path.write_text(EDITED)
+    np.testing.assert_array_equal(imported.shifted(np.arange(4.0)), np.arange(4.0) + 100)
 
 
 def test_after_a_reload_kernels_run_the_new_text(module):
