@@ -79,6 +79,11 @@ void store_float(PyObject *object, Scalar scalar, int64_t *slot) {
 // truncated toward zero as Python's int() (and Numba's unboxing) does: ValueError for NaN,
 // OverflowError for infinities.
 py::object integer_value(PyObject *object) {
+  // NumPy's bool as an index is deprecated (a warning, an error under -W error): its truth.
+  static PyObject *const numpy_bool =
+      py::object(py::module_::import("numpy").attr("bool_")).release().ptr();
+  if (Py_TYPE(object) == reinterpret_cast<PyTypeObject *>(numpy_bool))
+    return py::int_(static_cast<long>(PyObject_IsTrue(object) == 1));
   if (PyIndex_Check(object)) {
     py::object integer = py::reinterpret_steal<py::object>(PyNumber_Index(object));
     if (!integer)

@@ -2,6 +2,8 @@
 int64, or uint64 beyond int64 (an overload of its own), OverflowError beyond 64 bits; explicit
 signatures pick the overload by Numba's casting rules (ties are ambiguous); conversions never
 wrap or hit undefined C++ casts: out-of-range integers raise OverflowError, NaN ValueError."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -83,6 +85,13 @@ def test_explicit_integer_signatures_convert_as_numba(value):
     reference = np.zeros(1)
     numba.njit("void(float64[:], int32)")(_store)(reference, value)
     assert stored(store, value) == reference[0]
+
+
+def test_numpy_bools_for_integer_parameters_are_their_truth_without_warnings():
+    store = cuda.jit("void(float64[:], int32)")(_store)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy deprecates np.bool_ as an index
+        assert [stored(store, v) for v in (np.True_, np.False_)] == [1, 0]
 
 
 def test_float_parameters_round_as_numpy_and_refuse_ints_beyond_64_bits():
