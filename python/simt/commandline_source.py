@@ -15,12 +15,19 @@ def _command_text():
             argv = f.read().split(b"\0")
     except OSError:
         return None
-    for i, arg in enumerate(argv[:-1]):
+    i = 1
+    while i < len(argv) - 1:
+        arg = argv[i]
         if arg == b"-c":
             return argv[i + 1].decode("utf-8", "surrogateescape")
-        if not arg.startswith(b"-") and i > 0:  # a script or module argument: no -c
+        if not arg.startswith(b"-"):  # a script or module argument: no -c
             return None
+        i += 2 if arg in _OPTIONS_WITH_VALUES else 1
     return None
+
+
+# The interpreter's options whose value is the next argument (-W error, -X dev).
+_OPTIONS_WITH_VALUES = (b"-W", b"-X", b"--check-hash-based-pycs")
 
 
 def _defines(line, py_func):
