@@ -171,3 +171,19 @@ def test_scalar_types_follow_numbas_casting_table():
             expected = types.EXACT if a == b else kinds[default_type_manager.check_compatible(
                 *theirs)]
             assert types.conversion(a, b) == expected, (a, b)
+
+
+def test_scalar_values_are_typed_as_numba_types_them():
+    numba = pytest.importorskip("numba")
+    from simt.types import typeof
+
+    values = [0, -1, 2**31, -2**63, 2**63 - 1, 2**63, 2**64 - 1, True, np.bool_(False), 1.5,
+              1 + 2j, np.int8(1), np.uint16(2), np.int32(3), np.uint64(4), np.float16(1),
+              np.float32(2), np.complex64(1j)]
+    for value in values:
+        assert str(typeof(value)) == str(numba.typeof(value)).replace("boolean", "bool"), value
+    for value in (2**64, -2**63 - 1):
+        with pytest.raises(ValueError):
+            numba.typeof(value)
+        with pytest.raises(OverflowError):
+            typeof(value)
