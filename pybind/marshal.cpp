@@ -4,7 +4,10 @@
 
 #include <pybind11/numpy.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 #include <string>
 
 namespace py = pybind11;
@@ -24,18 +27,110 @@ char dtype_kind(Scalar s) {
   return is_float(s) ? 'f' : s == Scalar::Bool ? 'b' : is_signed(s) ? 'i' : 'u';
 }
 
+// `value` as float32, rounded to nearest-even as the hardware conversion does, without the
+// undefined behaviour of casting a double beyond float's range: those round to +-FLT_MAX or
+// +-infinity (from half an ulp above FLT_MAX on, as IEEE 754 rounds).
+float to_float32(double value) {
+  constexpr double overflow_threshold = 0x1.ffffffp127; // FLT_MAX + half an ulp
+  if (std::isnan(value) || std::fabs(value) <= std::numeric_limits<float>::max())
+    return static_cast<float>(value);
+  float magnitude = std::fabs(value) < overflow_threshold ? std::numeric_limits<float>::max()
+                                                          : std::numeric_limits<float>::infinity();
+  return std::signbit(value) ? -magnitude : magnitude;
+}
+
+// A real argument as a double: Python ints beyond double's range raise OverflowError ("int too
+// large to convert to float"), as Numba's unboxing does.
+double real_value(PyObject *object) {
+  double value = PyLong_Check(object) ? PyLong_AsDouble(object) : PyFloat_AsDouble(object);
+  if (value == -1.0 && PyErr_Occurred())
+    throw py::error_already_set();
+  return value;
+}
+
 // A complex argument: its parts, as NumPy's complex64/complex128 lay them out (real first).
 void store_complex(PyObject *object, Scalar scalar, int64_t *slot) {
   Py_complex value = PyComplex_AsCComplex(object);
   if (value.real == -1.0 && PyErr_Occurred())
     throw py::error_already_set();
   if (scalar == Scalar::C64) {
-    float parts[2] = {static_cast<float>(value.real), static_cast<float>(value.imag)};
+    float parts[2] = {to_float32(value.real), to_float32(value.imag)};
     std::memcpy(slot, parts, sizeof parts);
   } else {
     double parts[2] = {value.real, value.imag};
     std::memcpy(slot, parts, sizeof parts);
   }
+}
+
+void store_float(PyObject *object, Scalar scalar, int64_t *slot) {
+  double value = real_value(object);
+  if (scalar == Scalar::F16) { // as NumPy's float16() rounds it
+    uint16_t half = float16_bits(round_to_float16(value));
+    std::memcpy(slot, &half, sizeof half);
+  } else if (scalar == Scalar::F32) {
+    float narrow = to_float32(value);
+    std::memcpy(slot, &narrow, sizeof narrow);
+  } else {
+    std::memcpy(slot, &value, sizeof value);
+  }
+}
+
+// The Python int an argument for an integer parameter stands for: integers as they are, reals
+// truncated toward zero as Python's int() (and Numba's unboxing) does: ValueError for NaN,
+// OverflowError for infinities.
+py::object integer_value(PyObject *object) {
+  // NumPy's bool as an index is deprecated (a warning, an error under -W error): its truth.
+  static PyObject *const numpy_bool =
+      py::object(py::module_::import("numpy").attr("bool_")).release().ptr();
+  if (Py_TYPE(object) == reinterpret_cast<PyTypeObject *>(numpy_bool))
+    return py::int_(static_cast<long>(PyObject_IsTrue(object) == 1));
+  if (PyIndex_Check(object)) {
+    py::object integer = py::reinterpret_steal<py::object>(PyNumber_Index(object));
+    if (!integer)
+      throw py::error_already_set();
+    return integer;
+  }
+  double value = real_value(object);
+  if (std::isnan(value))
+    throw py::value_error("cannot convert float NaN to integer");
+  if (std::isinf(value))
+    throw std::overflow_error("cannot convert float infinity to integer");
+  py::object integer = py::reinterpret_steal<py::object>(PyLong_FromDouble(std::trunc(value)));
+  if (!integer)
+    throw py::error_already_set();
+  return integer;
+}
+
+bool in_range(long long value, Scalar scalar) {
+  const int bits = 8 * byte_size(scalar);
+  if (!is_signed(scalar))
+    return value >= 0 && (bits == 64 || value < (1LL << bits));
+  if (bits == 64)
+    return true;
+  const long long max = (1LL << (bits - 1)) - 1;
+  return value >= -max - 1 && value <= max;
+}
+
+// An integer argument's two's-complement bits (the slot's low bytes hold a narrow type's);
+// OverflowError for a value outside the parameter type's range, which a C conversion would wrap
+// into a silently wrong value.
+uint64_t integer_bits(PyObject *object, const Type &type, size_t index) {
+  py::object integer = integer_value(object);
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(integer.ptr(), &overflow);
+  if (value == -1 && PyErr_Occurred())
+    throw py::error_already_set();
+  if (overflow == 0 && in_range(value, type.scalar))
+    return static_cast<uint64_t>(value);
+  if (overflow > 0 && type.scalar == Scalar::U64) {
+    unsigned long long wide = PyLong_AsUnsignedLongLong(integer.ptr());
+    if (!PyErr_Occurred())
+      return wide;
+    PyErr_Clear();
+  }
+  throw std::overflow_error(describe_argument(index, type) + ": " +
+                            py::repr(py::handle(object)).cast<std::string>() +
+                            " is out of the range of " + type.str());
 }
 
 // The host array over the memory of an object exposing __cuda_array_interface__ (another
@@ -140,44 +235,16 @@ void store_scalar(PyObject *object, const Type &type, size_t index, int64_t *slo
   Scalar scalar = type.scalar;
   if (is_complex(scalar))
     return store_complex(object, scalar, slot);
-  if (scalar == Scalar::Bool) {
+  if (is_float(scalar))
+    return store_float(object, scalar, slot);
+  if (scalar == Scalar::Bool) { // truth, as Numba's unboxing: 3, 0.5 and NaN are True
     int truth = PyObject_IsTrue(object);
     if (truth < 0)
       throw py::error_already_set();
     *reinterpret_cast<uint8_t *>(slot) = static_cast<uint8_t>(truth);
     return;
   }
-  if (is_float(scalar)) {
-    double value = PyFloat_AsDouble(object);
-    if (value == -1.0 && PyErr_Occurred())
-      throw py::error_already_set();
-    if (scalar == Scalar::F16) { // as NumPy's float16() rounds it
-      uint16_t half = float16_bits(round_to_float16(value));
-      std::memcpy(slot, &half, sizeof half);
-    } else if (scalar == Scalar::F32) {
-      float narrow = static_cast<float>(value);
-      std::memcpy(slot, &narrow, sizeof narrow);
-    } else {
-      std::memcpy(slot, &value, sizeof value);
-    }
-    return;
-  }
-  uint64_t bits;
-  if (PyIndex_Check(object)) {
-    py::object integer = py::reinterpret_steal<py::object>(PyNumber_Index(object));
-    if (!integer)
-      throw py::error_already_set();
-    // Wraps modulo 2**64 like a C conversion; the narrow store below keeps the low bits.
-    bits = PyLong_AsUnsignedLongLongMask(integer.ptr());
-    if (bits == static_cast<uint64_t>(-1) && PyErr_Occurred())
-      throw py::error_already_set();
-  } else {
-    double value = PyFloat_AsDouble(object);
-    if (value == -1.0 && PyErr_Occurred())
-      throw py::error_already_set();
-    bits = scalar == Scalar::U64 ? static_cast<uint64_t>(value)
-                                 : static_cast<uint64_t>(static_cast<int64_t>(value));
-  }
+  uint64_t bits = integer_bits(object, type, index);
   // Little-endian: the low bytes of the slot hold the narrow value.
   std::memcpy(slot, &bits, sizeof bits);
 }

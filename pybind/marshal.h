@@ -13,7 +13,9 @@ namespace simt::bindings {
 
 class KernelArguments {
 public:
-  // Scalars convert from any Python or NumPy number (floats truncate for integer parameters);
+  // Scalars convert from any Python or NumPy number as Numba's unboxing does (floats truncate for
+  // integer parameters; NaN raises ValueError, infinities and integers outside the parameter
+  // type's range OverflowError; float32 rounds beyond its range to infinity);
   // arrays (NumPy arrays, or objects holding one as `_host`: device arrays, cuda.In/Out) must
   // have the parameter's dtype and ndim, and be C/F-contiguous when it says so. Throws
   // pybind11::type_error naming the argument otherwise. The arrays must outlive the launch.

@@ -121,9 +121,19 @@ PYBIND11_MODULE(_simt, m) {
       .def_property_readonly("static_shared_bytes", &CompiledKernel::static_shared_bytes)
       .def_property_readonly("uses_barrier", &CompiledKernel::uses_barrier)
       .def_property_readonly("cooperative", &CompiledKernel::cooperative)
-      .def("max_cooperative_grid_blocks", &CompiledKernel::max_cooperative_grid_blocks,
-           py::arg("blockdim"), py::arg("dynsmemsize") = 0,
-           "The most blocks of `blockdim` threads a cooperative launch may have.")
+      .def(
+          "max_cooperative_grid_blocks",
+          [](const CompiledKernel &kernel, const py::object &blockdim,
+             const py::object &dynsmemsize) {
+            // Checked as launches check them (simt/dispatcher.py): TypeError or ValueError
+            // naming a value that is not an integer CUDA can take.
+            py::module_ dispatcher = py::module_::import("simt.dispatcher");
+            py::object dims = dispatcher.attr("_normalize_dim")(blockdim, "blockdim");
+            py::object shared = dispatcher.attr("_check_launch_value")(dynsmemsize, "dynsmemsize");
+            return kernel.max_cooperative_grid_blocks(dims, shared.cast<int64_t>());
+          },
+          py::arg("blockdim"), py::arg("dynsmemsize") = 0,
+          "The most blocks of `blockdim` threads a cooperative launch may have.")
       .def_property_readonly("signature",
                              [](const CompiledKernel &k) {
                                std::string text = "void(";

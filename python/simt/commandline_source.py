@@ -1,13 +1,10 @@
 """The source of kernels defined in `python3 -c "..."`: Python keeps no copy of the command's text,
-which the frontend needs, but Linux keeps the command line in /proc/self/cmdline. getsourcelines()
-reads a function's source from it, through `linecache` under "<string>", the file name of code
-run with -c."""
-import inspect
-import linecache
+which the frontend needs, but Linux keeps the command line in /proc/self/cmdline. command_lines()
+gives its lines for a function the command defined (file name "<string>", as code run with -c)."""
 import re
 import sys
 
-__all__ = ["getsourcelines"]
+__all__ = ["command_lines"]
 
 _COMMAND_FILE = "<string>"
 
@@ -18,12 +15,19 @@ def _command_text():
             argv = f.read().split(b"\0")
     except OSError:
         return None
-    for i, arg in enumerate(argv[:-1]):
+    i = 1
+    while i < len(argv) - 1:
+        arg = argv[i]
         if arg == b"-c":
             return argv[i + 1].decode("utf-8", "surrogateescape")
-        if not arg.startswith(b"-") and i > 0:  # a script or module argument: no -c
+        if not arg.startswith(b"-"):  # a script or module argument: no -c
             return None
+        i += 2 if arg in _OPTIONS_WITH_VALUES else 1
     return None
+
+
+# The interpreter's options whose value is the next argument (-W error, -X dev).
+_OPTIONS_WITH_VALUES = (b"-W", b"-X", b"--check-hash-based-pycs")
 
 
 def _defines(line, py_func):
@@ -35,26 +39,20 @@ def _defines(line, py_func):
     return re.match(r"\s*(@|(async\s+)?def\s+%s\b)" % re.escape(name), line) is not None
 
 
-def getsourcelines(py_func):
-    """inspect.getsourcelines(py_func) for a function that the `-c` command defined, else None.
-    The command's text is in linecache only meanwhile, so functions that exec() makes keep
-    having no source."""
+def command_lines(py_func):
+    """The lines of the `-c` command, for a function that it defined (its first line begins the
+    definition), else None: functions that code run by exec() defines keep having no source."""
     code = py_func.__code__
     if code.co_filename != _COMMAND_FILE or sys.argv[:1] != ["-c"]:
         return None
-    text = _command_text()
-    if text is None:
-        return None
-    lines = text.splitlines(keepends=True)
+    if _COMMAND_LINES[0] is None:
+        text = _command_text()
+        _COMMAND_LINES[0] = text.splitlines(keepends=True) if text is not None else []
+    lines = _COMMAND_LINES[0]
     if not 0 < code.co_firstlineno <= len(lines) or \
             not _defines(lines[code.co_firstlineno - 1], py_func):
         return None
-    saved = linecache.cache.get(_COMMAND_FILE)
-    linecache.cache[_COMMAND_FILE] = (len(text), None, lines, _COMMAND_FILE)
-    try:
-        return inspect.getsourcelines(py_func)
-    finally:
-        if saved is None:
-            del linecache.cache[_COMMAND_FILE]
-        else:
-            linecache.cache[_COMMAND_FILE] = saved
+    return lines
+
+
+_COMMAND_LINES = [None]  # the command's lines, read once

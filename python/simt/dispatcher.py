@@ -13,7 +13,8 @@ from . import _simt
 from . import types as simt_types
 from .devicearray import DeviceNDArray
 from .errors import CompileError, fault_exception
-from .resolver import function_source, resolver_for
+from .resolver import resolver_for
+from .source import CapturedSource
 from .types import array_layout, signature_text, typeof
 
 __all__ = ["jit", "declare_device", "Dispatcher", "In", "Out", "InOut",
@@ -95,8 +96,10 @@ def _argument_key(args):
                 a, cls = host, type(host)
         if isinstance(a, np.ndarray):
             key.append((a.dtype, a.ndim, array_layout(a)))
-        elif cls in (int, float, bool):
+        elif cls in (float, bool):
             key.append(cls)
+        elif isinstance(a, int):  # its value picks int64 or uint64, as Numba types it
+            key.append(simt_types.int_type(a))
         elif cls is tuple or isinstance(a, np.void) or hasattr(a, "__cuda_array_interface__"):
             key.append(typeof(a))
         else:
@@ -106,10 +109,10 @@ def _argument_key(args):
 
 def _converts(actual, declared):
     """Whether an argument of type `actual` may be passed for a parameter of type `declared`
-    (Numba's dispatcher: scalars convert, arrays need the same dtype and dimensions and a layout
-    at least as contiguous)."""
+    (Numba's dispatcher: scalars convert by Numba's casting rules, arrays need the same dtype and
+    dimensions and a layout at least as contiguous)."""
     if isinstance(declared, simt_types.ScalarType):
-        return isinstance(actual, simt_types.ScalarType)
+        return simt_types.conversion(actual, declared) is not None
     if isinstance(declared, simt_types.ArrayType):
         return (isinstance(actual, simt_types.ArrayType) and actual.dtype == declared.dtype
                 and actual.ndim == declared.ndim
@@ -121,14 +124,60 @@ def _converts(actual, declared):
     return actual == declared
 
 
+# CUDA passes launch dimensions and the dynamic shared memory size as unsigned 32-bit integers
+# (dim3, cuLaunchKernel's sharedMemBytes); the simulator checks its limits on values in range.
+_LAUNCH_VALUE_MAX = 2**32 - 1
+
+
+def _is_integer(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _check_launch_value(value, what):
+    """`value` as a Python int, for a launch configuration value named `what`: TypeError for
+    a non-integer, ValueError outside CUDA's unsigned 32-bit range."""
+    if not _is_integer(value):
+        raise TypeError("%s must be an integer, got %r" % (what, value))
+    value = int(value)
+    if not 0 <= value <= _LAUNCH_VALUE_MAX:
+        raise ValueError("%s=%d is out of range: CUDA takes it as an unsigned 32-bit integer (0 to"
+                         " %d)" % (what, value, _LAUNCH_VALUE_MAX))
+    return value
+
+
 def _normalize_dim(dim, name):
+    """A grid or block dimension as Numba's normalize_kernel_dimensions checks it: an integer or
+    a sequence of 1 to 3 integers, padded with 1s."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if not 1 <= len(dims) <= 3:
         raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, dim))
-    for v in dims:
-        if not isinstance(v, numbers.Integral) or isinstance(v, (bool, np.bool_)):
-            raise TypeError("%s must be a sequence of integers, got %r" % (name, dim))
-    return tuple(int(v) for v in dims) + (1,) * (3 - len(dims))
+    if not all(_is_integer(v) for v in dims):
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, dim))
+    return tuple(_check_launch_value(v, "%s %s" % (name, axis))
+                 for v, axis in zip(dims, "xyz")) + (1,) * (3 - len(dims))
+
+
+def _check_stream(stream):
+    """A launch's stream: 0 or None (the default stream) or a stream object (cuda.stream(),
+    Numba's streams), as Numba's launch reads `stream.handle`."""
+    if stream is None or (_is_integer(stream) and stream == 0) or hasattr(stream, "handle"):
+        return stream
+    raise TypeError("stream must be a stream (cuda.stream(), cuda.default_stream()) or 0, got %r"
+                    % (stream,))
+
+
+def _flush_stdout():
+    """Flushes sys.stdout before a launch, so that Python's output comes before the kernel's
+    print() (written to the C stdout, file descriptor 1). A GUI application, a daemon or a
+    notebook kernel may have no sys.stdout, or one without flush(): kernel output still goes to
+    file descriptor 1."""
+    flush = getattr(sys.stdout, "flush", None)
+    if flush is None:
+        return
+    try:
+        flush()
+    except (OSError, ValueError):  # a closed or broken stream: nothing to keep in order
+        pass
 
 
 def _simt_argtypes(argtypes):
@@ -160,13 +209,11 @@ class _Overloads(dict):
 
 class _LaunchConfiguration:
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
-        if not isinstance(sharedmem, numbers.Integral) or sharedmem < 0:
-            raise ValueError("sharedmem must be a non-negative integer, got %r" % (sharedmem,))
         self.dispatcher = dispatcher
         self.griddim = _normalize_dim(griddim, "griddim")
         self.blockdim = _normalize_dim(blockdim, "blockdim")
-        self.stream = stream
-        self.sharedmem = int(sharedmem)
+        self.stream = _check_stream(stream)
+        self.sharedmem = _check_launch_value(sharedmem, "sharedmem")
 
     def __call__(self, *args):
         self.dispatcher._launch(args, self.griddim, self.blockdim, self.sharedmem, self.stream)
@@ -174,11 +221,13 @@ class _LaunchConfiguration:
 
 class _ForAll:
     def __init__(self, dispatcher, ntasks, tpb, stream, sharedmem):
+        if not _is_integer(ntasks):
+            raise TypeError("ntasks must be an integer, got %r" % (ntasks,))
         if ntasks < 0:
             raise ValueError("Can't create ForAll with negative task count: %s" % ntasks)
         self.dispatcher = dispatcher
-        self.ntasks = ntasks
-        self.tpb = tpb or FORALL_THREADS_PER_BLOCK
+        self.ntasks = int(ntasks)
+        self.tpb = _check_launch_value(tpb, "tpb") or FORALL_THREADS_PER_BLOCK
         self.stream = stream
         self.sharedmem = sharedmem
 
@@ -195,11 +244,15 @@ class Dispatcher:
 
     _simt_dispatcher = True
 
-    def __init__(self, py_func, sigs=None, device=False, targetoptions=None):
+    def __init__(self, py_func, sigs=None, device=False, targetoptions=None,
+                 captured_source=None):
         if not isinstance(py_func, pytypes.FunctionType):
             raise TypeError("simt: cuda.jit decorates Python functions, not %r" % (py_func,))
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
+        # The source as it is now: compiling (at the first launch) must not read a file edited
+        # since. A specialization shares its dispatcher's.
+        self._captured_source = captured_source or CapturedSource(py_func)
         self.device = device
         self.targetoptions = dict(targetoptions or {})
         self.targetoptions["extensions"] = list(self.targetoptions.get("extensions") or ())
@@ -247,7 +300,7 @@ class Dispatcher:
             if len(argtypes) != self._nparams:
                 raise TypeError("kernel %s takes %d arguments, %d given in its signature"
                                 % (self.py_func.__name__, self._nparams, len(argtypes)))
-            name, source, file, first_line = function_source(self.py_func)
+            name, source, file, first_line = self._captured_source.get()
             kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
                                    resolver_for(self.py_func), signature_text(argtypes),
                                    self._python_error_model())
@@ -278,7 +331,8 @@ class Dispatcher:
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
         argtypes = tuple(typeof(a) for a in args)
-        specialization = Dispatcher(self.py_func, [argtypes], self.device, self.targetoptions)
+        specialization = Dispatcher(self.py_func, [argtypes], self.device, self.targetoptions,
+                                    self._captured_source)
         specialization._specialized = True
         return specialization
 
@@ -299,11 +353,28 @@ class Dispatcher:
             return self.compile(argtypes)
         if argtypes in self.overloads:
             return self.overloads[argtypes]
+        return self._best_conversion(argtypes)
+
+    def _best_conversion(self, argtypes):
+        """The overload the arguments convert to best, as Numba's dispatcher rates them: by the
+        count of unsafe, then safe, then promoting conversions; a tie is ambiguous."""
+        rated = []
         for declared, kernel in self.overloads.items():
             if all(_converts(a, d) for a, d in zip(argtypes, declared)):
-                return kernel
-        raise TypeError("No matching definition for argument type(s) %s"
-                        % ", ".join(str(t) for t in argtypes))
+                kinds = [simt_types.conversion(a, d) for a, d in zip(argtypes, declared)]
+                rating = tuple(kinds.count(kind) for kind in
+                               (simt_types.UNSAFE, simt_types.SAFE, simt_types.PROMOTE))
+                rated.append((rating, declared, kernel))
+        if not rated:
+            raise TypeError("No matching definition for argument type(s) %s"
+                            % ", ".join(str(t) for t in argtypes))
+        best = min(rating for rating, _, _ in rated)
+        tied = [declared for rating, declared, _ in rated if rating == best]
+        if len(tied) > 1:
+            raise TypeError("Ambiguous overloading for %s (%s):\n%s"
+                            % (self.py_func, ", ".join(str(t) for t in argtypes),
+                               "\n".join("(%s) -> none" % ", ".join(map(str, d)) for d in tied)))
+        return next(kernel for rating, _, kernel in rated if rating == best)
 
     # -- launching ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -339,7 +410,7 @@ class Dispatcher:
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
-        sys.stdout.flush()  # kernel print() writes to the C stdout: keep the order
+        _flush_stdout()
         fault = kernel.launch(griddim, blockdim, sharedmem, args)
         if fault is not None:
             raise fault_exception(fault)

@@ -1,6 +1,7 @@
 """simt's exceptions: compile errors, and kernel faults raised as Python's own exception classes."""
 import builtins
-import linecache
+
+from .source import source_line
 
 __all__ = ["CompileError", "fault_exception"]
 
@@ -32,7 +33,7 @@ def fault_exception(fault):
     text = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]: %s" % (tuple(tid) + tuple(ctaid) + (message,))
     if file and line > 0:
         text += '\n  File "%s", line %d, in %s' % (file, line, function)
-        source = linecache.getline(file, line)
+        source = source_line(file, line)
         if source.strip():
             indent = len(source) - len(source.lstrip())
             text += "\n    %s\n    %s^" % (source.strip(), " " * max(0, col - 1 - indent))

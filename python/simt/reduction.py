@@ -45,9 +45,8 @@ def __reduce_{name}(arr, partials, init, use_init):
 '''
 
 
-def _reduce_kernel(functor, dtype):
+def _reduce_kernel(functor, reduce_op, dtype):
     from . import cuda
-    reduce_op = device_function(functor)
     name = generated_name(functor.__name__)
     source = _KERNEL_SOURCE.format(name=name)
     kernel = function_from_source(
@@ -65,12 +64,14 @@ class Reduce:
 
     def __init__(self, functor):
         self._functor = functor
+        # Made now, as @cuda.jit is applied: its source is captured before the file can change.
+        self._reduce_op = device_function(functor)
 
     def _compile(self, dtype):
         key = self._functor, dtype
         kernel = self._cache.get(key)
         if kernel is None:
-            kernel = self._cache[key] = _reduce_kernel(self._functor, dtype)
+            kernel = self._cache[key] = _reduce_kernel(self._functor, self._reduce_op, dtype)
         return kernel
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):

@@ -11,19 +11,16 @@
   ("function", name, source, file, first_line, identity, resolver)   another jit function
   ("exception", name)  ("builtin", name)
 """
-import ast
 import builtins
-import inspect
-import linecache
 import operator
 import types as pytypes
 
 import numpy as np
 
-from . import commandline_source
 from . import types as simt_types
+from .source import function_source
 
-__all__ = ["resolver_for", "describe", "function_source"]
+__all__ = ["resolver_for", "describe"]
 
 # Modules kernels may use, by the name the frontend knows them by.
 _MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "numba",
@@ -63,74 +60,9 @@ def _describe_type_object(value):
     return None
 
 
-def function_source(py_func):
-    """(name, source, file, first_line) of a Python function, as the frontend compiles it."""
-    code = py_func.__code__
-    if code.co_name == "<lambda>":
-        return _lambda_source(py_func)
-    try:
-        try:
-            lines, first_line = inspect.getsourcelines(py_func)
-        except OSError:
-            found = commandline_source.getsourcelines(py_func)
-            if found is None:
-                raise
-            lines, first_line = found
-    except (OSError, TypeError) as error:
-        from .errors import CompileError
-        raise CompileError("simt: cannot read the source of %r (%s); kernels must be defined in a"
-                           " source file" % (py_func.__name__, error), code.co_filename,
-                           code.co_firstlineno) from None
-    return (py_func.__name__, "".join(lines), code.co_filename, first_line)
-
-
-def _lambda_nodes(filename):
-    """The lambda expressions of a source file, parsed once per file version."""
-    lines = linecache.getlines(filename)
-    key = (filename, len(lines), hash(tuple(lines)))
-    nodes = _LAMBDA_NODES.get(key)
-    if nodes is None:
-        tree = ast.parse("".join(lines))
-        nodes = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)]
-        _LAMBDA_NODES[key] = nodes
-    return lines, nodes
-
-
-_LAMBDA_NODES = {}
-
-
-def _lambda_source(py_func):
-    """A lambda's source: the lambda expression alone, at its line and column, which the
-    frontend compiles as `def <lambda>(params): return body`."""
-    from .errors import CompileError
-    code = py_func.__code__
-    try:
-        lines, nodes = _lambda_nodes(code.co_filename)
-    except (OSError, SyntaxError, ValueError):
-        lines, nodes = [], []
-    params = list(code.co_varnames[:code.co_argcount])
-    candidates = [node for node in nodes if node.lineno == code.co_firstlineno and
-                  [arg.arg for arg in node.args.posonlyargs + node.args.args] == params]
-    if len(candidates) > 1:  # several lambdas with these parameters on one line: by columns
-        columns = {pos[:3:2] for pos in code.co_positions() if pos[0] is not None}
-        candidates = [node for node in candidates if (node.body.lineno, node.body.col_offset)
-                      in columns] or candidates[:1]
-    if not candidates:
-        raise CompileError("simt: cannot find the source of the lambda in %s:%d; lambdas must be"
-                           " defined in a source file" % (code.co_filename, code.co_firstlineno),
-                           code.co_filename, code.co_firstlineno)
-    node = candidates[0]
-    text = ast.get_source_segment("".join(lines), node)
-    if "\n" in text and node.col_offset > 0:  # continuation lines need the brackets around it
-        text = " " * (node.col_offset - 1) + "(" + text + ")"
-    else:
-        text = " " * node.col_offset + text
-    return ("<lambda>", text + "\n", code.co_filename, node.lineno)
-
-
 def _describe_function(dispatcher_or_func):
     py_func = getattr(dispatcher_or_func, "py_func", dispatcher_or_func)
-    name, source, file, first_line = function_source(py_func)
+    name, source, file, first_line = function_source(dispatcher_or_func)
     return ("function", name, source, file, first_line, id(py_func), resolver_for(py_func))
 
 

@@ -4,11 +4,9 @@ The frontend compiles a function from its source, which it reads through `inspec
 function has no file, so its text is registered in `linecache` under a made-up file name. That
 same entry lets compile errors and kernel faults quote the generated line."""
 import ast
-import inspect
 import itertools
 import linecache
 import re
-import textwrap
 
 __all__ = ["function_from_source", "device_function", "generated_name", "lambda_as_function"]
 
@@ -33,25 +31,10 @@ def generated_name(name):
 
 
 def _lambda_node(func):
-    """The ast.Lambda of `func` in the statement its source lines hold: the lambda with its
-    parameters that starts on its first line, if there is one only."""
-    lines, first_line = inspect.getsourcelines(func)
-    text = textwrap.dedent("".join(lines))
-    line = func.__code__.co_firstlineno - first_line + 1
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:  # lines inside a bracketed expression
-        tree = ast.parse("(\n%s\n)" % text)
-        line += 1
-    params = list(func.__code__.co_varnames[:func.__code__.co_argcount])
-    candidates = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)
-                  and node.lineno == line and [a.arg for a in node.args.args] == params]
-    if len(candidates) != 1:
-        raise TypeError("simt: cannot tell the source of the lambda %s (%d lambdas with"
-                        " parameters (%s) on its line %d)"
-                        % (func.__qualname__, len(candidates), ", ".join(params),
-                           func.__code__.co_firstlineno))
-    return candidates[0]
+    """The ast.Lambda of `func`, from its source captured now (and checked against its code)."""
+    from .source import CapturedSource
+    text = CapturedSource(func).get()[1]
+    return ast.parse(text.strip(), mode="eval").body
 
 
 def lambda_as_function(func):

@@ -11,7 +11,8 @@ __all__ = ["Type", "ScalarType", "RecordType", "ArrayType", "TupleType", "NoneTy
            "float16", "f2", "float_", "double", "f4", "f8", "b1", "i1", "i2", "i4", "i8", "u1",
            "u2", "u4", "u8",
            "complex64", "complex128", "c8", "c16", "csingle", "cdouble",
-           "typeof", "from_dtype", "signature_text", "type_text"]
+           "typeof", "int_type", "conversion", "EXACT", "PROMOTE", "SAFE", "UNSAFE",
+           "from_dtype", "signature_text", "type_text"]
 
 
 class Type:
@@ -242,6 +243,80 @@ def array_layout(ary):
     return "A"
 
 
+# Kinds of conversion between argument types, best first (numba.core.typeconv.Conversion).
+EXACT, PROMOTE, SAFE, UNSAFE = range(4)
+
+# Numba's casting rules between scalar types (numba/core/typeconv/rules.py): (a, b, kind of a ->
+# b, kind of b -> a or None). Other conversions follow paths of these, rated by their worst step.
+_CASTING_RULES = (
+    ("bool", "int8", SAFE, UNSAFE), ("bool", "uint8", SAFE, UNSAFE),
+    ("int8", "int16", PROMOTE, UNSAFE), ("uint8", "uint16", PROMOTE, UNSAFE),
+    ("int16", "int32", PROMOTE, UNSAFE), ("uint16", "uint32", PROMOTE, UNSAFE),
+    ("int32", "int64", PROMOTE, UNSAFE), ("uint32", "uint64", PROMOTE, UNSAFE),
+    ("uint8", "int16", SAFE, UNSAFE), ("uint16", "int32", SAFE, UNSAFE),
+    ("uint32", "int64", SAFE, UNSAFE),
+    ("int16", "float32", SAFE, UNSAFE), ("int32", "float64", SAFE, UNSAFE),
+    ("int16", "float16", UNSAFE, UNSAFE), ("int32", "float32", UNSAFE, UNSAFE),
+    ("int64", "float64", SAFE, UNSAFE), ("uint64", "float64", SAFE, UNSAFE),
+    ("float16", "float32", PROMOTE, UNSAFE), ("float32", "float64", PROMOTE, UNSAFE),
+    ("float32", "complex64", SAFE, None), ("float64", "complex128", SAFE, None),
+    ("complex64", "complex128", PROMOTE, UNSAFE),
+)
+
+
+def _scalar_conversions():
+    """{(from, to): kind} for every pair of scalar type names a path of casting rules joins,
+    each rated by the best path's worst step (as Numba's castgraph propagates them)."""
+    kinds = {}
+    for a, b, forward, backward in _CASTING_RULES:
+        kinds[a, b] = forward
+        if backward is not None:
+            kinds[b, a] = backward
+    names = list(_SCALARS)
+    for via in names:
+        for a in names:
+            for b in names:
+                first, second = kinds.get((a, via)), kinds.get((via, b))
+                if a != b and first is not None and second is not None:
+                    kind = max(first, second)
+                    if kinds.get((a, b), UNSAFE + 1) > kind:
+                        kinds[a, b] = kind
+    return kinds
+
+
+_SCALAR_CONVERSIONS = _scalar_conversions()
+
+
+def conversion(actual, declared):
+    """The kind of conversion (EXACT ... UNSAFE) from an argument of type `actual` to a parameter
+    of type `declared`, or None where Numba has none (complex to real, say). Arrays and other
+    types convert safely where the types differ (a C array for an 'A' parameter); tuples by
+    their worst element."""
+    if actual == declared:
+        return EXACT
+    if isinstance(actual, ScalarType) and isinstance(declared, ScalarType):
+        return _SCALAR_CONVERSIONS.get((actual.name, declared.name))
+    if isinstance(actual, TupleType) and isinstance(declared, TupleType):
+        if len(actual.elems) != len(declared.elems):
+            return None
+        kinds = [conversion(a, d) for a, d in zip(actual.elems, declared.elems)]
+        return None if None in kinds else max(kinds)
+    return SAFE
+
+
+def int_type(value):
+    """Numba's type of a Python int argument (_typeof_int in numba/core/typing/typeof.py): int64
+    when it fits, uint64 for larger values below 2**64. Beyond 64 bits there is no kernel type:
+    OverflowError, as Numba's dispatcher raises."""
+    if -2**63 <= value < 2**63:
+        return int64
+    if 0 <= value < 2**64:
+        return uint64
+    shown = "%d" % value if value.bit_length() <= 128 else "an int of %d bits" % value.bit_length()
+    raise OverflowError("int too big to convert: %s is beyond the range of int64 and uint64"
+                        % shown)
+
+
 def typeof(value):
     """The simt type of a kernel argument, by Numba's typeof rules."""
     host = getattr(value, "_host", None)
@@ -252,7 +327,7 @@ def typeof(value):
     if isinstance(value, (bool, np.bool_)):
         return boolean
     if isinstance(value, int):
-        return int64 if -2**63 <= value < 2**63 else uint64
+        return int_type(value)
     if isinstance(value, float):
         return float64
     if isinstance(value, np.generic) and value.dtype.kind in "iufc":

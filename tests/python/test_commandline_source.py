@@ -18,6 +18,12 @@ def test_kernels_defined_with_dash_c_compile_and_print():
     assert sorted(proc.stdout.splitlines()) == ["0 999 34.750000 hop!", "1 999 34.750000 hop!"]
 
 
+def test_interpreter_options_with_values_before_dash_c_are_skipped():
+    proc = run_python(["-W", "error", "-X", "dev", "-c", PRINTING_KERNEL])
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(proc.stdout.splitlines()) == ["0 999 34.750000 hop!", "1 999 34.750000 hop!"]
+
+
 def test_functions_made_by_exec_still_have_no_source():
     code = ("from simt import cuda\n"
             "exec('def k(a):\\n    a[0] = 1\\n')\n"

@@ -80,7 +80,7 @@ def test_launch_configuration_parsing():
     (((1, 2, 3, 4), 32), ValueError),
     ((1, (1, 1, 1, 1)), ValueError),
     ((1, 32, 0, -1), ValueError),
-    ((1, 32, 0, 1.5), ValueError),
+    ((1, 32, 0, 1.5), TypeError),
 ])
 def test_bad_launch_configurations(config, error):
     kernel = cuda.jit(vector_add)

@@ -44,9 +44,10 @@ def test_extensions_run_last_first_and_their_writebacks_after_the_launch():
     kernel.extensions.append(second)
     assert kernel.extensions == [first, second]
     host = np.zeros(1, dtype=np.int64)
-    kernel[1, 1, 7](host)
+    stream = cuda.stream()
+    kernel[1, 1, stream](host)
     assert host[0] == 0  # the second extension made it cuda.In
-    assert log == [(second, "array(int64, 1d, C)", 7), (first, "array(int64, 1d, C)", 7),
+    assert log == [(second, "array(int64, 1d, C)", stream), (first, "array(int64, 1d, C)", stream),
                    "after launch", "after launch"]
 
 

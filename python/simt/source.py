@@ -1,0 +1,220 @@
+"""The source text of jit functions, captured when @cuda.jit is applied.
+
+The frontend compiles a kernel from its source text at its first launch. Reading the file then
+would compile whatever the file holds by that time: a module edited after import (a live
+notebook) would run the new text in the kernel while Python runs the old. So a Dispatcher
+captures the lines of its function's file when it is made (a stat and a reference to linecache's
+list: cheap), and the text compiled later comes from those lines. Before it is compiled, the
+function's text is checked against the function's code object (each instruction's names,
+literals and operators must be spelt where the code object says its source is), which catches a
+file that had already changed when it was captured: a clear CompileError rather than a kernel
+mixing two versions."""
+import ast
+import dis
+import inspect
+import linecache
+import re
+import types as pytypes
+
+from . import commandline_source
+
+__all__ = ["CapturedSource", "function_source", "source_line"]
+
+# The lines of each file as last captured: fault messages quote the text the kernel ran.
+_CAPTURED_LINES = {}
+
+# Lines that may begin a function's definition (inspect.findsource's pattern).
+_DEFINITION = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")
+
+def _compile_error(message, code):
+    from .errors import CompileError
+    return CompileError(message, code.co_filename, code.co_firstlineno)
+
+
+class CapturedSource:
+    """A function's source file as it was when the function was jitted; `get()` gives the
+    function's text from it as the frontend compiles it."""
+
+    __slots__ = ("py_func", "lines", "_source")
+
+    def __init__(self, py_func):
+        self.py_func = py_func
+        self.lines = commandline_source.command_lines(py_func)
+        if self.lines is None:
+            # linecache's lines, read now if it has none; no stat here (it costs more than the
+            # rest of @cuda.jit): lines it kept from before an edit fail the check in get(),
+            # which then reads the file again.
+            self.lines = linecache.getlines(py_func.__code__.co_filename, py_func.__globals__)
+        self._source = None
+        if self.lines:
+            _CAPTURED_LINES[py_func.__code__.co_filename] = self.lines
+
+    def get(self):
+        """(name, source, file, first_line) of the function; CompileError if the captured file
+        has no source for it or holds another version of it."""
+        if self._source is None:
+            self._source = self._function_source()
+        return self._source
+
+    def _function_source(self):
+        py_func, code = self.py_func, self.py_func.__code__
+        if not _same_code(self.lines, code):
+            linecache.checkcache(code.co_filename)
+            lines = linecache.getlines(code.co_filename, py_func.__globals__)
+            if lines and _same_code(lines, code):
+                self.lines = _CAPTURED_LINES[code.co_filename] = lines
+        if not self.lines:
+            raise _compile_error("simt: cannot read the source of %r (could not get source code);"
+                                 " kernels must be defined in a source file"
+                                 % py_func.__name__, code)
+        if not _same_code(self.lines, code):
+            raise _compile_error(
+                "simt: the source of %s in %s no longer matches the code Python runs: the file"
+                " changed after the function was defined. Reload the module (importlib.reload)"
+                " or restart Python to run the new text" % (py_func.__qualname__,
+                                                            code.co_filename), code)
+        if code.co_name == "<lambda>":
+            text, first_line = _lambda_source(self.lines, code)
+            return "<lambda>", text, code.co_filename, first_line
+        text, first_line = self._definition()
+        return py_func.__name__, text, code.co_filename, first_line
+
+    def _definition(self):
+        """The text of the `def` block (with its decorators) at the function's first line, found
+        as inspect.getsourcelines finds it."""
+        code = self.py_func.__code__
+        index = code.co_firstlineno - 1
+        while index > 0 and not _DEFINITION.match(self.lines[index]):
+            index -= 1
+        return "".join(inspect.getblock(self.lines[index:])), index + 1
+
+
+def function_source(py_func):
+    """(name, source, file, first_line) of a jit function (a Dispatcher's captured source, or
+    the file as it is now for other functions), as the frontend compiles it."""
+    captured = getattr(py_func, "_captured_source", None)
+    if captured is None:
+        captured = CapturedSource(getattr(py_func, "py_func", py_func))
+    return captured.get()
+
+
+def source_line(file, line):
+    """Line `line` of `file` as last captured (the text kernels compiled), else as linecache has
+    it."""
+    lines = _CAPTURED_LINES.get(file)
+    if lines is not None and 0 < line <= len(lines):
+        return lines[line - 1]
+    return linecache.getline(file, line)
+
+
+# -- checking the text against the code object -------------------------------------------------
+
+# Instructions whose argument is a name the source spells at the instruction's position.
+_NAMING = frozenset(("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "STORE_FAST", "DELETE_FAST",
+                     "LOAD_DEREF", "STORE_DEREF", "LOAD_ATTR", "STORE_ATTR", "LOAD_METHOD",
+                     "STORE_GLOBAL", "STORE_NAME"))
+_OPERATORS = frozenset(("BINARY_OP", "COMPARE_OP"))
+
+
+def _segment(lines, position):
+    """The source text at an instruction's position (columns count UTF-8 bytes), or None where
+    the lines do not reach it."""
+    line, end_line, col, end_col = position
+    if not 0 < line <= end_line <= len(lines):
+        return None
+    text = [lines[n].encode("utf-8") for n in range(line - 1, end_line)]
+    if len(text[-1]) < end_col or len(text[0]) < col:
+        return None
+    text[-1] = text[-1][:end_col]
+    text[0] = text[0][col:]
+    return b"".join(text).decode("utf-8", "replace")
+
+
+def _spells(segment, instruction):
+    """Whether a segment of source is what the instruction was compiled from: the names it
+    loads and stores, its literal constants and operators."""
+    name = instruction.argval
+    if instruction.opname in _NAMING:
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("__"):
+            return True  # made by the compiler (.0, __class__), not spelt in the text
+        if "__" in name[1:] and name.startswith("_"):  # a private name, mangled in a class
+            name = name[name.index("__", 1):]
+        return re.search(r"(?<!\w)%s(?!\w)" % re.escape(name), segment) is not None
+    if instruction.opname == "LOAD_CONST":
+        try:
+            literal = ast.literal_eval(segment.strip())
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return True  # not a literal alone: a folded expression or compiler-made
+        return type(literal) is type(name) and literal == name
+    if instruction.opname in _OPERATORS:
+        return instruction.argrepr in segment
+    return True
+
+
+def _same_code(lines, code):
+    """Whether `lines` still hold the text `code` was compiled from: its first line begins its
+    definition, and every name, literal and operator of its instructions (and of the functions
+    inside it) is spelt at the line and columns the code object records."""
+    return 0 < code.co_firstlineno <= len(lines) and \
+        _DEFINITION.match(lines[code.co_firstlineno - 1]) is not None and _spelt(lines, code)
+
+
+def _spelt(lines, code):
+    # pytest rewrites assert statements (its names have '@'): what it adds is positioned at the
+    # statement and spelt nowhere.
+    rewritten = any(name.startswith("@") for name in code.co_names + code.co_varnames)
+    for instruction in dis.get_instructions(code):
+        position = instruction.positions
+        if position is None or None in position:
+            continue
+        segment = _segment(lines, position)
+        if segment is None:
+            return False
+        if not (rewritten and segment.startswith("assert")) and \
+                not _spells(segment, instruction):
+            return False
+    return all(_spelt(lines, const) for const in code.co_consts
+               if isinstance(const, pytypes.CodeType))
+
+
+# -- lambdas ------------------------------------------------------------------------------------
+
+def _lambda_nodes(lines):
+    """The lambda expressions of a source file, parsed once per file version."""
+    key = (len(lines), hash(tuple(lines)))
+    nodes = _LAMBDA_NODES.get(key)
+    if nodes is None:
+        try:
+            tree = ast.parse("".join(lines))
+        except (SyntaxError, ValueError):
+            return []
+        nodes = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)]
+        _LAMBDA_NODES[key] = nodes
+    return nodes
+
+
+_LAMBDA_NODES = {}
+
+
+def _lambda_source(lines, code):
+    """A lambda's source: the lambda expression alone, at its line and column, which the
+    frontend compiles as `def <lambda>(params): return body`."""
+    nodes = _lambda_nodes(lines)
+    params = list(code.co_varnames[:code.co_argcount])
+    candidates = [node for node in nodes if node.lineno == code.co_firstlineno and
+                  [arg.arg for arg in node.args.posonlyargs + node.args.args] == params]
+    if len(candidates) > 1:  # several lambdas with these parameters on one line: by columns
+        columns = {pos[:3:2] for pos in code.co_positions() if pos[0] is not None}
+        candidates = [node for node in candidates if (node.body.lineno, node.body.col_offset)
+                      in columns] or candidates[:1]
+    if not candidates:
+        raise _compile_error("simt: cannot find the source of the lambda in %s:%d; lambdas must"
+                             " be defined in a source file"
+                             % (code.co_filename, code.co_firstlineno), code)
+    node = candidates[0]
+    text = ast.get_source_segment("".join(lines), node)
+    if "\n" in text and node.col_offset > 0:  # continuation lines need the brackets around it
+        text = " " * (node.col_offset - 1) + "(" + text + ")"
+    else:
+        text = " " * node.col_offset + text
+    return text + "\n", node.lineno
