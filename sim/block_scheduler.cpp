@@ -32,6 +32,7 @@ void BlockScheduler::start(LaunchState &launch, const ThreadContext &block,
     ctx.runtime = &states_[i];
     ThreadState &state = states_[i];
     state.launch = &launch;
+    state.context = &ctx;
     state.fiber_mode = true;
     state.phase = ThreadState::Phase::NotStarted;
     state.barrier_loc = -1;

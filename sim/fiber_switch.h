@@ -25,13 +25,19 @@
 
 namespace simt::sim {
 
+// The fiber the calling thread runs, or null: the stack-overflow handler (sim/stack_pool.h)
+// names its thread.
+inline thread_local ThreadState *running_fiber = nullptr;
+
 // The scheduler's side: runs the fiber of `state` until it parks or finishes.
 inline void resume_fiber(ThreadState &state) {
 #ifdef SIMT_ASAN_FIBERS
   void *fake_stack = nullptr;
   __sanitizer_start_switch_fiber(&fake_stack, state.fiber_stack.bottom, state.fiber_stack.size);
 #endif
+  running_fiber = &state;
   state.self = std::move(state.self).resume();
+  running_fiber = nullptr;
 #ifdef SIMT_ASAN_FIBERS
   __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 #endif

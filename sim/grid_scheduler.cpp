@@ -41,7 +41,10 @@ public:
       : launch_(launch), threads_per_block_(launch.config.block.count()), stack_size_(stack_size),
         live_(launch.block_count * threads_per_block_) {}
 
-  void work() override { run_blocks(); }
+  void work() override {
+    catch_stack_overflow();
+    run_blocks();
+  }
 
 private:
   void run_blocks() {

@@ -123,11 +123,13 @@ public:
     ThreadContext ctx = launch_.block_context();
     ThreadState state;
     state.launch = &launch_;
+    state.context = &ctx;
     ctx.runtime = &state;
     if (stacks_per_worker_ == 0) {
       run_blocks(ctx, state, nullptr);
       return;
     }
+    catch_stack_overflow();
     std::optional<StackLease> stacks;
     try {
       stacks.emplace(stacks_per_worker_, stack_size_);

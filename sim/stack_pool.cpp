@@ -1,9 +1,14 @@
 #include "sim/stack_pool.h"
 
+#include "sim/fiber_switch.h"
+#include "sim/launch_state.h"
+
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <utility>
@@ -27,7 +32,115 @@ std::string mebibytes(uint64_t bytes) { return std::to_string(bytes >> 20) + " M
 
 std::string kibibytes(uint64_t bytes) { return std::to_string(bytes >> 10) + " KiB"; }
 
+struct sigaction replaced_handler;
+
+// Async-signal-safe text building: no allocation, no locale.
+class SignalText {
+public:
+  SignalText &operator<<(const char *text) {
+    while (*text != '\0' && length_ < sizeof text_)
+      text_[length_++] = *text++;
+    return *this;
+  }
+  SignalText &operator<<(uint64_t value) {
+    char digits[24];
+    size_t n = 0;
+    do {
+      digits[n++] = char('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+    while (n > 0 && length_ < sizeof text_)
+      text_[length_++] = digits[--n];
+    return *this;
+  }
+  SignalText &ids(const int32_t (&ids)[3]) {
+    return *this << "(" << uint64_t(ids[0]) << ", " << uint64_t(ids[1]) << ", " << uint64_t(ids[2])
+                 << ")";
+  }
+  void write_to_stderr() const {
+    for (size_t done = 0; done < length_;) {
+      const ssize_t n = write(STDERR_FILENO, text_ + done, length_ - done);
+      if (n <= 0)
+        return;
+      done += size_t(n);
+    }
+  }
+
+private:
+  char text_[512];
+  size_t length_ = 0;
+};
+
+void on_fault(int signal, siginfo_t *info, void *context) {
+  const ThreadState *state = running_fiber;
+  const char *address = static_cast<const char *>(info->si_addr);
+  if (state != nullptr && state->context != nullptr) {
+    const char *bottom = static_cast<const char *>(state->fiber_stack.bottom);
+    if (address < bottom && address >= bottom - page_size()) {
+      const ThreadContext &ctx = *state->context;
+      SignalText text;
+      text << "simt: stack overflow in kernel " << state->launch->kernel.name.c_str() << ", ";
+      if (state->fiber_mode) {
+        text << "thread ";
+        text.ids(ctx.tid) << " of ";
+      }
+      text << "block ";
+      text.ids(ctx.ctaid) << ": its stack of " << uint64_t(state->fiber_stack.size >> 10)
+                          << " KiB is exhausted (device functions nested too deeply); the process "
+                             "cannot go on\n";
+      text.write_to_stderr();
+    }
+  }
+  // Whatever the fault, it is handled as before simt installed this handler.
+  if ((replaced_handler.sa_flags & SA_SIGINFO) != 0) {
+    replaced_handler.sa_sigaction(signal, info, context);
+  } else if (replaced_handler.sa_handler != SIG_DFL && replaced_handler.sa_handler != SIG_IGN) {
+    replaced_handler.sa_handler(signal);
+  } else {
+    // Returning re-runs the faulting instruction, which now ends the process.
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    sigaction(signal, &default_action, nullptr);
+  }
+}
+
 } // namespace
+
+void catch_stack_overflow() {
+  thread_local bool has_signal_stack = false;
+  if (!has_signal_stack) {
+    // The handler cannot run on the overflowed stack. Kept when the thread has one (Python's
+    // faulthandler installs one); never freed: it is the thread's for life.
+    constexpr size_t size = 64 * 1024;
+    stack_t current{};
+    sigaltstack(nullptr, &current);
+    void *memory =
+        (current.ss_flags & SS_DISABLE) == 0
+            ? MAP_FAILED
+            : mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory != MAP_FAILED) {
+      stack_t stack{};
+      stack.ss_sp = memory;
+      stack.ss_size = size;
+      sigaltstack(&stack, nullptr);
+    }
+    has_signal_stack = true;
+  }
+  // Checked at every call: a handler installed after this one (a test framework's, Python's
+  // faulthandler) would hide stack overflows. It is chained to for every other fault.
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  struct sigaction current {};
+  if (sigaction(SIGSEGV, nullptr, &current) != 0 ||
+      ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == on_fault))
+    return;
+  struct sigaction action {};
+  action.sa_sigaction = on_fault;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  replaced_handler = current;
+  sigaction(SIGSEGV, &action, nullptr);
+}
 
 bool StackPool::guard_install_supported() {
   static const bool supported = [] {

@@ -34,6 +34,7 @@ struct ThreadState {
   enum class Phase : uint8_t { NotStarted, Runnable, Parked, WarpParked, Finished };
 
   LaunchState *launch = nullptr;
+  ThreadContext *context = nullptr; // what this thread runs on (its ids), for fault reports
   // True when this thread runs on its own fiber and may park at a barrier.
   bool fiber_mode = false;
   Phase phase = Phase::NotStarted;
