@@ -3,9 +3,12 @@
 #include "frontend/compile.h"
 #include "pybind/marshal.h"
 #include "sim/jit.h"
+#include "sim/launch_state.h"
 
+#include <csignal>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
 namespace py = pybind11;
@@ -25,6 +28,81 @@ sim::Dim3 dim3_of(const std::array<int64_t, 3> &dims, const char *what) {
 }
 
 py::tuple dim3_tuple(const sim::Dim3 &d) { return py::make_tuple(d.x, d.y, d.z); }
+
+// Ctrl-C during a launch. The launch runs with the GIL released, so Python's handler (which only
+// flags the signal for the main thread's next bytecode) cannot stop it: while launches run, a
+// SIGINT handler stops them all (sim::interrupt_launches) and then calls the handler it replaced,
+// so Python still sees the signal. The first of concurrent launches installs it, the last
+// restores the previous one. Where Ctrl-C is ignored or left to kill the process (SIG_IGN,
+// SIG_DFL), nothing is installed.
+class InterruptGuard {
+public:
+  InterruptGuard() {
+    std::lock_guard lock(mutex_);
+    if (users_++ == 0)
+      install();
+  }
+  ~InterruptGuard() {
+    std::lock_guard lock(mutex_);
+    if (--users_ == 0)
+      restore();
+  }
+  InterruptGuard(const InterruptGuard &) = delete;
+  InterruptGuard &operator=(const InterruptGuard &) = delete;
+
+private:
+  static void on_interrupt(int signal, siginfo_t *info, void *context) {
+    sim::interrupt_launches();
+    if (previous_.sa_flags & SA_SIGINFO)
+      previous_.sa_sigaction(signal, info, context);
+    else if (previous_.sa_handler != SIG_DFL && previous_.sa_handler != SIG_IGN)
+      previous_.sa_handler(signal);
+  }
+
+  static void install() {
+    struct sigaction current {};
+    installed_ = false;
+    if (sigaction(SIGINT, nullptr, &current) != 0 ||
+        (!(current.sa_flags & SA_SIGINFO) &&
+         (current.sa_handler == SIG_DFL || current.sa_handler == SIG_IGN)))
+      return;
+    struct sigaction ours {};
+    ours.sa_sigaction = on_interrupt;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&ours.sa_mask);
+    previous_ = current;
+    installed_ = sigaction(SIGINT, &ours, nullptr) == 0;
+  }
+
+  static void restore() {
+    struct sigaction current {};
+    // A handler set meanwhile (signal.signal in another thread) stays.
+    if (installed_ && sigaction(SIGINT, nullptr, &current) == 0 &&
+        (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_interrupt)
+      sigaction(SIGINT, &previous_, nullptr);
+    installed_ = false;
+  }
+
+  static inline std::mutex mutex_;
+  static inline int users_ = 0;          // launches running; guarded by mutex_
+  static inline bool installed_ = false; // guarded by mutex_
+  static inline struct sigaction previous_ {};
+};
+
+// The launch stopped for Ctrl-C: Python's handlers run now (the main thread's raises
+// KeyboardInterrupt); elsewhere, or when a handler returns, the launch still did not finish.
+[[noreturn]] void raise_interrupt(const sim::Fault &fault) {
+  if (PyErr_CheckSignals() != 0)
+    throw py::error_already_set();
+  std::string text = fault.message;
+  if (fault.where.line > 0)
+    text += " at " + sim::file_line(fault.where) + " (thread (" + std::to_string(fault.tid.x) +
+            ", " + std::to_string(fault.tid.y) + ", " + std::to_string(fault.tid.z) +
+            ") of block (" + std::to_string(fault.ctaid.x) + ", " + std::to_string(fault.ctaid.y) +
+            ", " + std::to_string(fault.ctaid.z) + "))";
+  PyErr_SetString(PyExc_KeyboardInterrupt, text.c_str());
+  throw py::error_already_set();
+}
 
 } // namespace
 
@@ -50,12 +128,15 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
   std::optional<sim::Fault> fault;
   {
     py::gil_scoped_release release;
+    InterruptGuard interrupts;
     fault = sim::launch(code_, config, buffer.pointers());
     if (module_.props.uses_print)
       std::fflush(stdout);
   }
   if (!fault)
     return py::none();
+  if (fault->exception == "KeyboardInterrupt")
+    raise_interrupt(*fault);
   const sim::SourceLocation &where = fault->where;
   return py::make_tuple(fault->exception, fault->message, dim3_tuple(fault->tid),
                         dim3_tuple(fault->ctaid), where.file, where.line, where.col,

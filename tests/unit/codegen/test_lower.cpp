@@ -61,6 +61,10 @@ public:
   llvm::Value *must_return(codegen::Emitter &e) override {
     return external(e, "must_return", e.b.getInt1Ty(), {});
   }
+  llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override {
+    return external(e, spins ? "spin_back_edge" : "back_edge", e.b.getInt1Ty(),
+                    {e.b.getInt32(loc)});
+  }
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override {
     external(e, "print", e.b.getVoidTy(), {e.b.getInt32(int(items.size()))});
   }
