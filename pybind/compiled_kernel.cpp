@@ -5,6 +5,8 @@
 #include "sim/jit.h"
 #include "sim/launch_state.h"
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <limits>
@@ -30,25 +32,35 @@ sim::Dim3 dim3_of(const std::array<int64_t, 3> &dims, const char *what) {
 py::tuple dim3_tuple(const sim::Dim3 &d) { return py::make_tuple(d.x, d.y, d.z); }
 
 // Ctrl-C during a launch. The launch runs with the GIL released, so Python's handler (which only
-// flags the signal for the main thread's next bytecode) cannot stop it: while launches run, a
-// SIGINT handler stops them all (sim::interrupt_launches) and then calls the handler it replaced,
-// so Python still sees the signal. The first of concurrent launches installs it, the last
-// restores the previous one. Where Ctrl-C is ignored or left to kill the process (SIG_IGN,
-// SIG_DFL), nothing is installed.
-class InterruptGuard {
+// flags the signal for the main thread's next bytecode) cannot stop it: simt's SIGINT handler
+// stops every running launch (sim::interrupt_launches; none when none runs) and then calls the
+// handler it replaced, so Python still sees the signal. Installed at the first launch and kept;
+// a launch re-installs it when SIGINT's handler changed (signal.signal), checking at most every
+// 100 ms since sigaction is a system call. Where Ctrl-C is ignored or left to kill the process
+// (SIG_IGN, SIG_DFL), it stays so.
+class InterruptHandler {
 public:
-  InterruptGuard() {
+  static void ensure_installed() {
+    const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+    if (now < next_check_.load(std::memory_order_relaxed))
+      return;
     std::lock_guard lock(mutex_);
-    if (users_++ == 0)
-      install();
+    next_check_.store(
+        now + std::chrono::steady_clock::duration(std::chrono::milliseconds(100)).count(),
+        std::memory_order_relaxed);
+    struct sigaction current {};
+    if (sigaction(SIGINT, nullptr, &current) != 0 ||
+        ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_interrupt) ||
+        (!(current.sa_flags & SA_SIGINFO) &&
+         (current.sa_handler == SIG_DFL || current.sa_handler == SIG_IGN)))
+      return;
+    struct sigaction ours {};
+    ours.sa_sigaction = on_interrupt;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&ours.sa_mask);
+    previous_ = current;
+    sigaction(SIGINT, &ours, nullptr);
   }
-  ~InterruptGuard() {
-    std::lock_guard lock(mutex_);
-    if (--users_ == 0)
-      restore();
-  }
-  InterruptGuard(const InterruptGuard &) = delete;
-  InterruptGuard &operator=(const InterruptGuard &) = delete;
 
 private:
   static void on_interrupt(int signal, siginfo_t *info, void *context) {
@@ -59,34 +71,9 @@ private:
       previous_.sa_handler(signal);
   }
 
-  static void install() {
-    struct sigaction current {};
-    installed_ = false;
-    if (sigaction(SIGINT, nullptr, &current) != 0 ||
-        (!(current.sa_flags & SA_SIGINFO) &&
-         (current.sa_handler == SIG_DFL || current.sa_handler == SIG_IGN)))
-      return;
-    struct sigaction ours {};
-    ours.sa_sigaction = on_interrupt;
-    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&ours.sa_mask);
-    previous_ = current;
-    installed_ = sigaction(SIGINT, &ours, nullptr) == 0;
-  }
-
-  static void restore() {
-    struct sigaction current {};
-    // A handler set meanwhile (signal.signal in another thread) stays.
-    if (installed_ && sigaction(SIGINT, nullptr, &current) == 0 &&
-        (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_interrupt)
-      sigaction(SIGINT, &previous_, nullptr);
-    installed_ = false;
-  }
-
-  static inline std::mutex mutex_;
-  static inline int users_ = 0;          // launches running; guarded by mutex_
-  static inline bool installed_ = false; // guarded by mutex_
-  static inline struct sigaction previous_ {};
+  static inline std::atomic<int64_t> next_check_{0}; // steady_clock ticks
+  static inline std::mutex mutex_;                   // serialises installing
+  static inline struct sigaction previous_ {};       // written only while ours is not installed
 };
 
 // The launch stopped for Ctrl-C: Python's handlers run now (the main thread's raises
@@ -127,8 +114,8 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
   KernelArguments buffer(arg_types_, args);
   std::optional<sim::Fault> fault;
   {
+    InterruptHandler::ensure_installed();
     py::gil_scoped_release release;
-    InterruptGuard interrupts;
     fault = sim::launch(code_, config, buffer.pointers());
     if (module_.props.uses_print)
       std::fflush(stdout);

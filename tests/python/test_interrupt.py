@@ -107,6 +107,21 @@ worker.join()
 print("launching thread:", seen[0], flush=True)
 """
 
+# A Python SIGINT handler set after simt's first launch runs (in the main thread) when Ctrl-C
+# stops the launch; what it raises is what the launch raises.
+CUSTOM_HANDLER = """
+import signal
+def handler(signum, frame):
+    raise ValueError("raised by the handler")
+signal.signal(signal.SIGINT, handler)
+time.sleep(0.2)  # simt looks for a new handler at most every 0.1 s
+print("ready", flush=True)
+try:
+    forever[4, 64](out, n)
+except ValueError as e:
+    print("ValueError:", e, flush=True)
+"""
+
 
 def interrupt_child(kernel, launch=MAIN_THREAD):
     """Runs the child, sends SIGINT once it is inside the launch; returns (output, seconds from
@@ -141,6 +156,14 @@ def test_ctrl_c_stops_a_launch_on_another_thread():
     assert returncode == 0, output
     assert "main thread: KeyboardInterrupt" in output, output
     assert "launching thread: KeyboardInterrupt" in output, output
+    assert "second launch ok" in output, output
+    assert seconds < 2.0, output
+
+
+def test_ctrl_c_runs_a_python_handler_set_after_the_first_launch():
+    output, seconds, returncode = interrupt_child("device", CUSTOM_HANDLER)
+    assert returncode == 0, output
+    assert "ValueError: raised by the handler" in output, output
     assert "second launch ok" in output, output
     assert seconds < 2.0, output
 
