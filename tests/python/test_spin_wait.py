@@ -123,3 +123,25 @@ print("unchanged" if not out.any() else "written")
 
 
 LOOP_LINE = wait_forever.py_func.__code__.co_firstlineno + 3
+
+
+@cuda.jit
+def wait_then_grid_sync(flag, out):
+    t = cuda.threadIdx.x
+    b = cuda.blockIdx.x
+    if t == 0:
+        while flag[b] == 0:
+            pass
+        out[b, 0] = flag[b]
+    elif t == 33:
+        flag[b] = b + 5
+    cuda.cg.this_grid().sync()
+    out[b, 1] = out[(b + 1) % cuda.gridDim.x, 0]
+
+
+def test_waiting_threads_in_a_cooperative_kernel():
+    flag = np.zeros(4, np.int32)
+    out = np.zeros((4, 64), np.int32)
+    wait_then_grid_sync[4, 64](flag, out)
+    assert np.array_equal(out[:, 0], np.arange(4) + 5)
+    assert np.array_equal(out[:, 1], np.roll(np.arange(4) + 5, -1))
