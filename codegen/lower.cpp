@@ -67,6 +67,8 @@ private:
   // Branches to `error` when `failed` holds (cold), and continues in a fresh block.
   llvm::BasicBlock *error_branch(llvm::Value *failed, const char *name);
   void check_status();
+  // Ends a loop iteration: stops the thread when the target says so, else branches to `head`.
+  void back_edge(llvm::BasicBlock *head, bool spins, ir::Loc where);
   void return_from_function(bool stopped);
   void raise_if(llvm::Value *failed, const std::string &exception, const std::string &message,
                 ir::Loc where);
@@ -169,7 +171,8 @@ public:
     return index;
   }
 
-  // Whether a call of function `index` can set the thread's status (so the caller checks it).
+  // Whether a call of function `index` can set the thread's status (so the caller checks it):
+  // it can fault, park (ir::intrinsic_parks) or loop, or calls a function that can.
   bool may_fault(int index) {
     auto known = faulting.find(index);
     if (known != faulting.end())
@@ -229,7 +232,7 @@ private:
         return true;
       break;
     case ir::ExprKind::Intrinsic:
-      if (e.name.rfind("syncthreads_", 0) == 0 || e.name == "grid_sync")
+      if (ir::intrinsic_parks(e.name))
         return true;
       break;
     default:
@@ -245,6 +248,7 @@ private:
     for (const ir::Stmt &s : stmts) {
       switch (s.kind) {
       case ir::StmtKind::Store:
+      case ir::StmtKind::While: // a loop's back-edge stops the thread when the launch stops
       case ir::StmtKind::ForRange:
       case ir::StmtKind::Raise:
       case ir::StmtKind::Assert:
@@ -506,18 +510,28 @@ void FunctionLowering::if_statement(const ir::Stmt &s) {
 void FunctionLowering::while_statement(const ir::Stmt &s) {
   llvm::BasicBlock *head = block("while");
   llvm::BasicBlock *body = block("while.body");
+  llvm::BasicBlock *latch = block("while.next");
   llvm::BasicBlock *exit = block("while.end");
   llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("while.else");
   b_.CreateBr(head);
   b_.SetInsertPoint(head);
   b_.CreateCondBr(expr(*s.exprs[0]), body, normal_exit);
   b_.SetInsertPoint(body);
-  loops_.push_back({head, exit});
+  loops_.push_back({latch, exit});
   statements(s.body);
   loops_.pop_back();
   if (!terminated())
-    b_.CreateBr(head);
+    b_.CreateBr(latch);
+  b_.SetInsertPoint(latch);
+  back_edge(head, ir::loop_may_spin(s), s.loc);
   loop_else(s, normal_exit, exit);
+}
+
+void FunctionLowering::back_edge(llvm::BasicBlock *head, bool spins, ir::Loc where) {
+  if (!bail_)
+    bail_ = block("bail");
+  b_.CreateCondBr(target_.loop_back_edge(emitter_, spins, loc(where)), bail_, head,
+                  unlikely(ctx()));
 }
 
 void FunctionLowering::loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exit,
@@ -562,8 +576,8 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
     b_.CreateBr(next);
   b_.SetInsertPoint(next);
   llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
-  i->addIncoming(i_next, next);
-  b_.CreateBr(head);
+  back_edge(head, /*spins=*/false, s.loc);
+  i->addIncoming(i_next, b_.GetInsertBlock());
   loop_else(s, normal_exit, exit);
 }
 
@@ -992,6 +1006,8 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
     args.push_back(expr(*arg));
   bool handled = false;
   llvm::Value *cuda_result = cuda_intrinsic(e, args, handled);
+  if (handled && ir::intrinsic_parks(e.name))
+    check_status(); // the launch may have stopped this thread while it was parked
   if (handled)
     return cuda_result;
   const std::string &name = e.name;
@@ -1083,9 +1099,7 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
     Target::Reduction reduction = name == "syncthreads_count" ? Target::Reduction::Count
                                   : name == "syncthreads_and" ? Target::Reduction::And
                                                               : Target::Reduction::Or;
-    llvm::Value *result = target_.barrier_reduce(emitter_, reduction, args[0], loc(e.loc));
-    check_status();
-    return result;
+    return target_.barrier_reduce(emitter_, reduction, args[0], loc(e.loc));
   }
   if (name == "threadfence" || name == "threadfence_block" || name == "threadfence_system") {
     b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
@@ -1097,7 +1111,6 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
     return llvm::ConstantStruct::get(llvm::StructType::get(ctx()), {});
   if (name == "grid_sync") {
     target_.grid_barrier(emitter_, loc(e.loc));
-    check_status();
     return b_.getInt32(0);
   }
   handled = false;
@@ -1119,11 +1132,8 @@ llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
                                                     {"match_all_sync", WarpOp::MatchAll},
                                                     {"syncwarp", WarpOp::SyncWarp}};
   const std::string &name = e.name;
-  if (name == "activemask") {
-    llvm::Value *mask = target_.active_mask(emitter_, loc(e.loc));
-    check_status();
-    return mask;
-  }
+  if (name == "activemask")
+    return target_.active_mask(emitter_, loc(e.loc));
   if (name == "lanemask_lt") // the lanes below this one: (1 << laneid) - 1
     return b_.CreateSub(
         b_.CreateShl(b_.getInt32(1), target_.special_register(emitter_, ir::Op::LaneId, 0)),
@@ -1144,7 +1154,6 @@ llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
   }
   llvm::Value *operand = args.size() > 2 ? args[2] : b_.getInt32(0);
   llvm::Value *result = target_.warp_op(emitter_, op->second, args[0], value, operand, loc(e.loc));
-  check_status();
   switch (op->second) {
   case WarpOp::ShflIdx:
   case WarpOp::ShflUp:

@@ -93,6 +93,11 @@ public:
                      int32_t loc) = 0;
   // i1: true when this thread must return at once (it faulted, or the launch is stopping).
   virtual llvm::Value *must_return(Emitter &e) = 0;
+  // The back-edge of a loop, on every iteration: returns i1, true when this thread must return
+  // (the launch is stopping: a fault elsewhere, Ctrl-C). Cheap: loops run it billions of times.
+  // `spins`: the loop may wait for other threads of the block (ir::loop_may_spin), which must get
+  // to run meanwhile; `loc` is the loop's.
+  virtual llvm::Value *loop_back_edge(Emitter &e, bool spins, int32_t loc) = 0;
   // print(items...): space separated, then a newline.
   virtual void print(Emitter &e, const std::vector<PrintItem> &items) = 0;
   // Math library function `name` (see ir.h's intrinsic list; the generic lowering handles the

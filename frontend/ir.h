@@ -233,7 +233,20 @@ struct Properties {
   bool uses_atomics = false;
   bool uses_print = false;
   bool uses_warp = false; // a warp collective (shuffle, vote, match, syncwarp) or activemask
+  // A loop that may wait for other threads (loop_may_spin) is reachable: its threads run as
+  // fibers, so that the threads it waits for get to run.
+  bool may_spin = false;
 };
+
+// Whether the intrinsic `name` can park the calling thread (a barrier, a warp operation,
+// activemask, grid sync): the launch may stop it there, so code after it checks the thread's
+// status, and so does the caller of every function that reaches one.
+bool intrinsic_parks(const std::string &name);
+
+// Whether `loop` may wait for other threads, as a spin-wait does: a while loop whose condition
+// reads memory other threads may write (a global or shared array element, an atomic, a device
+// function's result), or a `while True` loop whose body does.
+bool loop_may_spin(const Stmt &loop);
 
 struct Function {
   std::string name; // unique within the module (device functions are mangled per signature)

@@ -151,7 +151,8 @@ private:
       out_ << (i ? ", " : "") << fn.slots[i].name << ": " << fn.slots[i].type.str();
     out_ << ") -> " << fn.return_type.str() << "  # " << fn.file << ":" << fn.first_line;
     const Properties &p = fn.props;
-    if (p.uses_barrier || p.uses_shared || p.uses_atomics || p.uses_print || p.uses_warp) {
+    if (p.uses_barrier || p.uses_shared || p.uses_atomics || p.uses_print || p.uses_warp ||
+        p.may_spin) {
       out_ << " uses";
       if (p.uses_barrier)
         out_ << " barrier";
@@ -165,6 +166,8 @@ private:
         out_ << " print";
       if (p.uses_warp)
         out_ << " warp";
+      if (p.may_spin)
+        out_ << " spin";
     }
     out_ << "\n";
     for (size_t i = fn.num_params; i < fn.slots.size(); ++i)

@@ -3,6 +3,7 @@
 // runtime (sim/runtime.*) implements them. Plain C layout: both sides must agree bit for bit.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace simt::sim {
@@ -66,6 +67,17 @@ enum class WarpOp : int32_t {
 
 // Runtime functions called from JIT code. `loc` indexes KernelCode::locations.
 extern "C" {
+// Non-zero while some launch is stopping (a fault, Ctrl-C; sim/launch_state.h): JIT code loads
+// it (relaxed) at every loop back-edge and calls simt_rt_poll only when it is set, so a running
+// loop costs one load and a predictable branch per iteration.
+extern std::atomic<int32_t> simt_rt_stop_requests;
+// A loop back-edge found simt_rt_stop_requests set: sets ctx->status when this thread's launch is
+// stopping (the JIT code then returns at once).
+void simt_rt_poll(simt::sim::ThreadContext *ctx, int32_t loc);
+// The back-edge of a loop that may wait for other threads of the block (ir::loop_may_spin; such
+// kernels run as fibers): every few calls, lets the block's other threads run. Sets ctx->status
+// when the launch is stopping or when no thread of the block makes progress (a deadlock).
+void simt_rt_yield(simt::sim::ThreadContext *ctx, int32_t loc);
 // Records an IndexError ("index 12 is out of bounds for axis 0 with size 10") and sets status.
 void simt_rt_index_error(simt::sim::ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
                          int32_t loc);

@@ -5,10 +5,23 @@
 #include "sim/stack_pool.h"
 #include "sim/warp.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <string>
 #include <utility>
 
 namespace simt::sim {
+
+std::chrono::steady_clock::duration spin_timeout() {
+  static const std::chrono::steady_clock::duration timeout = [] {
+    const char *text = std::getenv("SIMT_DEADLOCK_TIMEOUT");
+    const double seconds = text ? std::atof(text) : 0.0;
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(seconds > 0 ? seconds : 10.0));
+  }();
+  return timeout;
+}
 
 BlockScheduler &BlockScheduler::for_this_thread() {
   thread_local BlockScheduler scheduler;
@@ -38,9 +51,14 @@ void BlockScheduler::start(LaunchState &launch, const ThreadContext &block,
     state.barrier_loc = -1;
     state.at_grid_barrier = false;
     state.barrier_predicate = 0;
+    state.spin_loc = -1;
+    state.spin_count = 0;
     state.print_line.clear();
     state.lane = uint32_t(i % 32);
   }
+  yielded_ = 0;
+  last_live_ = count;
+  stalled_since_.reset();
 }
 
 size_t BlockScheduler::run_until_parked(LaunchState &launch) {
@@ -48,6 +66,7 @@ size_t BlockScheduler::run_until_parked(LaunchState &launch) {
   const KernelEntry entry = launch.kernel.thread_entry;
   void **const args = launch.args;
   size_t live = 0;
+  yielded_ = 0;
   for (size_t i = 0; i < states_.size(); ++i) {
     ThreadState &state = states_[i];
     if (state.phase == Phase::NotStarted) {
@@ -64,12 +83,56 @@ size_t BlockScheduler::run_until_parked(LaunchState &launch) {
       });
       state.phase = Phase::Runnable;
     }
-    if (state.phase == Phase::Runnable)
+    if (state.phase == Phase::Runnable || state.phase == Phase::Yielded) {
+      state.phase = Phase::Runnable;
+      if (launch.stopped()) // no thread runs on past a fault (or Ctrl-C) of another
+        contexts_[i].status = 1;
       resume_fiber(state);
+    }
+    yielded_ += state.phase == Phase::Yielded;
     if (state.phase != Phase::Finished)
       ++live;
   }
   return live;
+}
+
+bool BlockScheduler::spinning(LaunchState &launch, size_t live) {
+  if (yielded_ == 0) {
+    stalled_since_.reset(); // every live thread waits: the caller releases or faults them
+    last_live_ = live;
+    return false;
+  }
+  WarpScheduler warps(launch, states_, contexts_);
+  const bool progress = live < last_live_ || warps.complete_arrived();
+  last_live_ = live;
+  const auto now = std::chrono::steady_clock::now();
+  if (progress || !stalled_since_) {
+    stalled_since_ = now;
+    return true;
+  }
+  if (now - *stalled_since_ < spin_timeout() || launch.stopped())
+    return true;
+  // Names each loop the threads wait in, with how many wait there and the first of them.
+  std::map<int32_t, std::pair<size_t, ThreadContext *>> loops;
+  for (size_t i = 0; i < states_.size(); ++i)
+    if (states_[i].phase == ThreadState::Phase::Yielded) {
+      auto &[count, first] = loops[states_[i].spin_loc];
+      first = count++ == 0 ? &contexts_[i] : first;
+    }
+  std::string waiting;
+  for (const auto &[loc, threads] : loops)
+    waiting += std::string(waiting.empty() ? "" : "; ") + std::to_string(threads.first) +
+               " thread(s) from " + ids_text(threads.second->tid) + " in the loop at " +
+               file_line(launch.location(loc));
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g s", std::chrono::duration<double>(spin_timeout()).count());
+  ThreadContext *first = loops.begin()->second.second;
+  launch.record_fault(first, "RuntimeError",
+                      "simt: deadlock: no thread of block " + ids_text(first->ctaid) +
+                          " finished or passed a barrier for " + limit +
+                          " (SIMT_DEADLOCK_TIMEOUT) while threads wait: " + waiting,
+                      thread_state(first).spin_loc);
+  return true; // the next round stops every thread
 }
 
 void BlockScheduler::release_barrier(LaunchState &launch) {
@@ -135,6 +198,8 @@ size_t BlockScheduler::run_to_grid_barrier(LaunchState &launch) {
     release_barrier(launch);
   WarpScheduler warps(launch, states_, contexts_);
   while (size_t live = run_until_parked(launch)) {
+    if (spinning(launch, live))
+      continue;
     // Every live thread is parked: warp operations settle first (their lanes may go on to a
     // barrier), then barriers: syncthreads, the grid sync, or (an error) both.
     if (warps.any_waiting()) {

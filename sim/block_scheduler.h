@@ -6,6 +6,8 @@
 #include "sim/abi.h"
 #include "sim/thread_state.h"
 
+#include <chrono>
+#include <optional>
 #include <vector>
 
 namespace simt::sim {
@@ -37,8 +39,14 @@ public:
   ThreadContext *grid_waiter();
 
 private:
-  // Resumes every runnable thread until it parks or finishes; returns how many are still alive.
+  // Resumes every runnable (or yielded) thread until it parks, yields or finishes; returns how
+  // many are still alive. A thread resumed while the launch is stopping returns at once.
   size_t run_until_parked(LaunchState &launch);
+  // After a round in which threads yielded at spinning loops (false when none did): completes the
+  // warp operations whose lanes have all arrived, and records a deadlock when no thread of the
+  // block has made progress (finished, passed a barrier or a warp operation) for
+  // spin_timeout(). The caller then runs another round.
+  bool spinning(LaunchState &launch, size_t live);
   // Every live thread is parked: releases the barrier, or stops the block when the threads wait
   // at different call sites or the launch is stopping.
   void release_barrier(LaunchState &launch);
@@ -46,6 +54,13 @@ private:
   const StackLease *stacks_ = nullptr;
   std::vector<ThreadContext> contexts_;
   std::vector<ThreadState> states_;
+  size_t yielded_ = 0;   // threads that yielded in the last round
+  size_t last_live_ = 0; // live threads after the last round with progress
+  std::optional<std::chrono::steady_clock::time_point> stalled_since_;
 };
+
+// How long the threads of a block may all spin without progress before it is a deadlock:
+// SIMT_DEADLOCK_TIMEOUT seconds, default 10.
+std::chrono::steady_clock::duration spin_timeout();
 
 } // namespace simt::sim

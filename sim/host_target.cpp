@@ -18,7 +18,9 @@ using codegen::Emitter;
 std::string thread_entry_name(const std::string &symbol) { return symbol + ".thread"; }
 std::string block_entry_name(const std::string &symbol) { return symbol + ".block"; }
 
-bool needs_fibers(const ir::Properties &props) { return props.uses_barrier || props.uses_warp; }
+bool needs_fibers(const ir::Properties &props) {
+  return props.uses_barrier || props.uses_warp || props.may_spin;
+}
 
 static_assert(int(codegen::Target::WarpOp::ShflIdx) == int(WarpOp::ShflIdx) &&
                   int(codegen::Target::WarpOp::ShflXor) == int(WarpOp::ShflXor) &&
@@ -171,6 +173,40 @@ llvm::Value *HostTarget::must_return(Emitter &e) {
   llvm::Value *status =
       load_field(e.b, e.env, offsetof(ThreadContext, status), e.b.getInt32Ty(), "status");
   return e.b.CreateICmpNE(status, e.b.getInt32(0));
+}
+
+llvm::Value *HostTarget::loop_back_edge(Emitter &e, bool spins, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  llvm::Module &m = module_of(e);
+  if (spins) {
+    b.CreateCall(
+        runtime_function(m, "simt_rt_yield", b.getVoidTy(), {b.getPtrTy(), b.getInt32Ty()}),
+        {e.env, b.getInt32(loc)});
+    return must_return(e);
+  }
+  // A relaxed atomic load: LLVM may not hoist it out of the loop, and it costs a plain load.
+  llvm::LoadInst *requests = b.CreateAlignedLoad(
+      b.getInt32Ty(), m.getOrInsertGlobal("simt_rt_stop_requests", b.getInt32Ty()), llvm::Align(4),
+      "stop_requests");
+  requests->setAtomic(llvm::AtomicOrdering::Monotonic);
+  llvm::BasicBlock *running = b.GetInsertBlock();
+  llvm::Function *fn = running->getParent();
+  auto *poll = llvm::BasicBlock::Create(b.getContext(), "poll", fn);
+  auto *next = llvm::BasicBlock::Create(b.getContext(), "polled", fn);
+  b.CreateCondBr(b.CreateICmpNE(requests, b.getInt32(0)), poll, next,
+                 llvm::MDBuilder(b.getContext()).createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(poll);
+  b.CreateCall(runtime_function(m, "simt_rt_poll", b.getVoidTy(), {b.getPtrTy(), b.getInt32Ty()},
+                                /*cold=*/true),
+               {e.env, b.getInt32(loc)});
+  llvm::Value *stopped = must_return(e);
+  llvm::BasicBlock *polled = b.GetInsertBlock();
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+  llvm::PHINode *result = b.CreatePHI(b.getInt1Ty(), 2, "must_return");
+  result->addIncoming(b.getFalse(), running);
+  result->addIncoming(stopped, polled);
+  return result;
 }
 
 void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items) {

@@ -37,6 +37,7 @@ public:
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,
              int32_t loc) override;
   llvm::Value *must_return(codegen::Emitter &e) override;
+  llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override;
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;
   llvm::Value *math(codegen::Emitter &e, const std::string &name,
                     llvm::ArrayRef<llvm::Value *> args, Scalar type) override;

@@ -135,6 +135,10 @@ private:
     add("simt_rt_print_f64", &simt_rt_print_f64);
     add("simt_rt_print_str", &simt_rt_print_str);
     add("simt_rt_print_end", &simt_rt_print_end);
+    add("simt_rt_poll", &simt_rt_poll);
+    add("simt_rt_yield", &simt_rt_yield);
+    runtime[jit_->mangleAndIntern("simt_rt_stop_requests")] = llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(&simt_rt_stop_requests), llvm::JITSymbolFlags::Exported);
     if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(std::move(runtime))))
       fail("registering the runtime", std::move(error));
   }

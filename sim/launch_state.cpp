@@ -4,11 +4,77 @@
 #include <cstdio>
 #include <utility>
 
+std::atomic<int32_t> simt_rt_stop_requests{0};
+
 namespace simt::sim {
+
+static_assert(std::atomic<int32_t>::is_always_lock_free &&
+                  std::atomic<uint32_t>::is_always_lock_free,
+              "JIT code and signal handlers use these atomics as plain words");
+
+namespace {
+
+// simt_rt_stop_requests counts the stopped launches still running, plus the interrupts of the
+// running launches. A launch withdraws its own stop; the last launch to end (or the first to
+// begin) withdraws the interrupts', which every running launch has seen by then.
+std::atomic<uint32_t> interrupts{0};        // interrupt_launches() calls so far
+std::atomic<int32_t> interrupt_requests{0}; // their share of simt_rt_stop_requests
+std::mutex running_mutex;
+uint64_t running_launches = 0; // guarded by running_mutex
+
+void withdraw_interrupt_requests() {
+  simt_rt_stop_requests.fetch_sub(interrupt_requests.exchange(0));
+}
+
+} // namespace
+
+void interrupt_launches() noexcept {
+  interrupts.fetch_add(1);
+  interrupt_requests.fetch_add(1);
+  simt_rt_stop_requests.fetch_add(1);
+}
 
 LaunchState::LaunchState(const KernelCode &kernel, const LaunchConfig &config, void **args)
     : kernel(kernel), config(config), args(args), block_count(config.grid.count()),
-      shared_bytes(uint64_t(kernel.static_shared_bytes) + config.dynamic_shared_bytes) {}
+      shared_bytes(uint64_t(kernel.static_shared_bytes) + config.dynamic_shared_bytes) {
+  std::lock_guard lock(running_mutex);
+  if (running_launches++ == 0)
+    withdraw_interrupt_requests(); // an interrupt that came between launches stops nothing
+  interrupts_at_start_ = interrupts.load();
+}
+
+LaunchState::~LaunchState() {
+  if (stopped_.load())
+    simt_rt_stop_requests.fetch_sub(1);
+  std::lock_guard lock(running_mutex);
+  if (--running_launches == 0)
+    withdraw_interrupt_requests();
+}
+
+bool LaunchState::stopped() {
+  if (simt_rt_stop_requests.load(std::memory_order_relaxed) != 0 &&
+      interrupts.load() != interrupts_at_start_ && !interrupted_.exchange(true))
+    stop();
+  return stopped_.load(std::memory_order_relaxed);
+}
+
+void LaunchState::stop() {
+  if (!stopped_.exchange(true))
+    simt_rt_stop_requests.fetch_add(1);
+}
+
+void LaunchState::stop_thread(ThreadContext *ctx, int32_t loc) {
+  ctx->status = 1;
+  if (!interrupted_.load())
+    return;
+  std::lock_guard lock(fault_mutex_);
+  if (!interrupt_)
+    interrupt_ =
+        Fault{"KeyboardInterrupt", "simt: kernel " + kernel.name + " interrupted",
+              Dim3{uint32_t(ctx->tid[0]), uint32_t(ctx->tid[1]), uint32_t(ctx->tid[2])},
+              Dim3{uint32_t(ctx->ctaid[0]), uint32_t(ctx->ctaid[1]), uint32_t(ctx->ctaid[2])},
+              location(loc)};
+}
 
 std::optional<uint64_t> LaunchState::next_block() {
   if (stopped())
@@ -31,8 +97,8 @@ std::optional<std::pair<uint64_t, uint64_t>> LaunchState::next_blocks(uint64_t c
 void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::string message,
                                int32_t loc) {
   ctx->status = 1;
+  stop();
   std::lock_guard lock(fault_mutex_);
-  stopped_.store(true, std::memory_order_relaxed);
   if (fault_)
     return;
   fault_ = Fault{std::move(exception), std::move(message),
@@ -49,7 +115,16 @@ SourceLocation LaunchState::location(int32_t loc) const {
 
 std::optional<Fault> LaunchState::take_fault() {
   std::lock_guard lock(fault_mutex_);
-  return std::exchange(fault_, std::nullopt);
+  if (fault_ || !interrupted_.load())
+    return std::exchange(fault_, std::nullopt);
+  if (interrupt_)
+    return std::exchange(interrupt_, std::nullopt);
+  // Noticed between threads (no block started since): no thread to name.
+  return Fault{"KeyboardInterrupt",
+               "simt: kernel " + kernel.name + " interrupted",
+               Dim3{0, 0, 0},
+               Dim3{0, 0, 0},
+               {}};
 }
 
 ThreadContext LaunchState::block_context() const {

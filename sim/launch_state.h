@@ -1,5 +1,5 @@
 // The state one launch shares between its workers: the kernel, the block counter, the stop flag
-// and the first fault.
+// and the first fault; and stopping launches from outside (Ctrl-C).
 #pragma once
 
 #include "sim/launch.h"
@@ -15,7 +15,11 @@ namespace simt::sim {
 
 class LaunchState {
 public:
+  // A launch is running from construction to destruction (interrupt_launches() stops it).
   LaunchState(const KernelCode &kernel, const LaunchConfig &config, void **args);
+  ~LaunchState();
+  LaunchState(const LaunchState &) = delete;
+  LaunchState &operator=(const LaunchState &) = delete;
 
   const KernelCode &kernel;
   const LaunchConfig &config;
@@ -31,7 +35,16 @@ public:
   // a flat kernel's time bouncing the counter's cache line between cores.
   std::optional<std::pair<uint64_t, uint64_t>> next_blocks(uint64_t count);
 
-  bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+  // Whether the launch is stopping; notices an interrupt_launches() since the launch began.
+  bool stopped();
+
+  // Stops the launch: no block starts any more, and every running thread returns at its next
+  // loop back-edge, barrier, warp operation or call that can fault. Idempotent; any thread.
+  void stop();
+
+  // The thread running on `ctx` found the launch stopping at `loc`: marks it done (ctx->status),
+  // and when the launch was interrupted, remembers the first such thread and place.
+  void stop_thread(ThreadContext *ctx, int32_t loc);
 
   // Records a fault of the thread running on `ctx` (the first one of the launch wins), marks the
   // thread as done (ctx->status) and stops the launch.
@@ -45,14 +58,23 @@ public:
   // Sets ctx.ctaid to the block with linear index `index` (x fastest).
   void place_block(ThreadContext &ctx, uint64_t index) const;
 
+  // The first fault; else, when the launch was interrupted, a KeyboardInterrupt naming where.
   std::optional<Fault> take_fault();
 
 private:
   std::atomic<uint64_t> next_block_{0};
   std::atomic<bool> stopped_{false};
+  std::atomic<bool> interrupted_{false};
+  uint32_t interrupts_at_start_; // interrupt_launches() calls before this launch began
   std::mutex fault_mutex_;
   std::optional<Fault> fault_;
+  std::optional<Fault> interrupt_; // where the interrupt was noticed first
 };
+
+// Stops every launch running now, as Ctrl-C does; each reports a KeyboardInterrupt fault unless
+// it faulted first. Async-signal-safe (it only updates lock-free atomics): a SIGINT handler calls
+// it.
+void interrupt_launches() noexcept;
 
 // "(x, y, z)": thread and block ids as fault messages print them.
 std::string ids_text(const int32_t (&ids)[3]);

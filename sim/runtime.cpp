@@ -12,7 +12,38 @@ using simt::sim::LaunchState;
 using simt::sim::ThreadContext;
 using simt::sim::ThreadState;
 
+namespace {
+
+// A thread at a spinning loop lets the others run every this many iterations: often enough that
+// a waiting thread costs little, rarely enough that a loop merely suspected of spinning (one
+// scanning an array) stays fast.
+constexpr uint32_t spin_yield_interval = 32;
+
+} // namespace
+
 extern "C" {
+
+void simt_rt_poll(ThreadContext *ctx, int32_t loc) {
+  LaunchState &launch = *simt::sim::thread_state(ctx).launch;
+  if (launch.stopped())
+    launch.stop_thread(ctx, loc);
+}
+
+void simt_rt_yield(ThreadContext *ctx, int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  if (simt_rt_stop_requests.load(std::memory_order_relaxed) != 0 && state.launch->stopped()) {
+    state.launch->stop_thread(ctx, loc);
+    return;
+  }
+  if (!state.fiber_mode || ++state.spin_count < spin_yield_interval)
+    return;
+  state.spin_count = 0;
+  state.spin_loc = loc;
+  state.phase = ThreadState::Phase::Yielded;
+  simt::sim::switch_to_scheduler(state);
+  // Resumed: the block's other threads ran, or the launch is stopping (the scheduler has set
+  // ctx->status) and the JIT code returns at once.
+}
 
 void simt_rt_index_error(ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
                          int32_t loc) {

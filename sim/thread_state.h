@@ -30,8 +30,9 @@ struct StackRange {
 };
 
 struct ThreadState {
-  // Parked: at a barrier (syncthreads); WarpParked: at a warp operation.
-  enum class Phase : uint8_t { NotStarted, Runnable, Parked, WarpParked, Finished };
+  // Parked: at a barrier (syncthreads); WarpParked: at a warp operation; Yielded: at the
+  // back-edge of a loop that may wait for other threads (simt_rt_yield), runnable again next.
+  enum class Phase : uint8_t { NotStarted, Runnable, Parked, WarpParked, Yielded, Finished };
 
   LaunchState *launch = nullptr;
   ThreadContext *context = nullptr; // what this thread runs on (its ids), for fault reports
@@ -43,6 +44,8 @@ struct ThreadState {
   int32_t barrier_predicate = 0; // syncthreads_count/and/or: this thread's predicate
   int32_t barrier_count = 0;     // set on release: the non-zero predicates of the parked threads
   int32_t barrier_arrived = 0;   // set on release: the number of parked threads
+  int32_t spin_loc = -1;         // Yielded: the loop's call site
+  uint32_t spin_count = 0;       // back-edges of spinning loops since this thread last yielded
   PrintLine print_line;          // the print() in progress
   uint32_t lane = 0;             // fiber mode: this thread's lane in its warp
   WarpArrival warp_arrival;      // the warp operation this thread is parked at

@@ -247,6 +247,25 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
   }
 }
 
+bool WarpScheduler::complete_arrived(size_t base, uint32_t lanes) {
+  bool progress = false;
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    const ThreadState &state = states_[base + lane];
+    if (state.phase == Phase::WarpParked && state.warp_arrival.op != WarpOp::ActiveMask &&
+        try_complete(base, lanes, lane))
+      progress = true;
+  }
+  return progress;
+}
+
+bool WarpScheduler::complete_arrived() {
+  bool progress = false;
+  for (size_t base = 0; base < states_.size(); base += 32)
+    progress =
+        complete_arrived(base, uint32_t(std::min<size_t>(32, states_.size() - base))) || progress;
+  return progress;
+}
+
 void WarpScheduler::settle() {
   if (launch_.stopped()) {
     stop_parked();
@@ -255,13 +274,7 @@ void WarpScheduler::settle() {
   bool progress = false;
   for (size_t base = 0; base < states_.size(); base += 32) {
     const uint32_t lanes = uint32_t(std::min<size_t>(32, states_.size() - base));
-    bool warp_progress = false;
-    for (uint32_t lane = 0; lane < lanes; ++lane) {
-      const ThreadState &state = states_[base + lane];
-      if (state.phase == Phase::WarpParked && state.warp_arrival.op != WarpOp::ActiveMask &&
-          try_complete(base, lanes, lane))
-        warp_progress = true;
-    }
+    bool warp_progress = complete_arrived(base, lanes);
     // activemask waits while other lanes of its warp can still move on (and maybe join it).
     if (!warp_progress)
       warp_progress = complete_active_masks(base, lanes);

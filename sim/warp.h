@@ -42,8 +42,12 @@ public:
   // says why. When the launch is stopping, every parked thread is resumed with its status set, so
   // that it returns.
   void settle();
+  // Completes every warp operation (activemask aside) whose named lanes have all arrived, while
+  // other threads of the block still run; true when one did.
+  bool complete_arrived();
 
 private:
+  bool complete_arrived(size_t base, uint32_t lanes);
   // The warp operation of the lanes named by lane `first`'s mask (lanes of the warp starting at
   // state `base`) completes; false when a named lane has not arrived there.
   bool try_complete(size_t base, uint32_t lanes, uint32_t first);

@@ -61,6 +61,10 @@ public:
   llvm::Value *must_return(codegen::Emitter &e) override {
     return external(e, "must_return", e.b.getInt1Ty(), {});
   }
+  llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override {
+    return external(e, spins ? "spin_back_edge" : "back_edge", e.b.getInt1Ty(),
+                    {e.b.getInt32(loc)});
+  }
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override {
     external(e, "print", e.b.getVoidTy(), {e.b.getInt32(int(items.size()))});
   }
@@ -374,4 +378,50 @@ TEST_CASE("warp intrinsics exchange 64-bit patterns through the target's warp_op
   CHECK(l.has("call i32 @target.active_mask(ptr %env, i32 0)"));
   CHECK(l.has("shl i32 1, %"));                // lanemask_lt from the lane id
   CHECK(l.has("call i1 @target.must_return")); // a warp operation can stop the thread
+}
+
+TEST_CASE("every loop iteration passes the target's back-edge; waiting loops spin there") {
+  FunctionBuilder k("loops", true);
+  int flag = k.param("flag", array(Scalar::I32, 1));
+  int n = k.param("n", i64());
+  int i = k.var("i", i64());
+  auto flag_unset = [&] {
+    return compare(Op::Eq, load(k.get(flag), list(int_const(0))), int_const(0, i32()));
+  };
+  k.f.body =
+      block(while_(compare(Op::Lt, k.get(i), k.get(n)),
+                   block(assign(i, binary(Op::Add, k.get(i), int_const(1))))),
+            for_range(i, int_const(0), k.get(n), int_const(1), {}), while_(flag_unset(), {}));
+  CHECK_FALSE(ir::loop_may_spin(k.f.body[0]));
+  CHECK_FALSE(ir::loop_may_spin(k.f.body[1]));
+  CHECK(ir::loop_may_spin(k.f.body[2]));
+  Lowered l(module_of(std::move(k.f)));
+  const std::string back_edge = "call i1 @target.back_edge(";
+  size_t first = l.text.find(back_edge);
+  REQUIRE(first != std::string::npos);
+  CHECK(l.text.find(back_edge, first + 1) != std::string::npos); // the while and the for loop
+  CHECK(l.has("call i1 @target.spin_back_edge("));
+}
+
+TEST_CASE("a call of a function that reaches a warp operation or a loop checks the status") {
+  auto full = [] { return int_const(-1, i32()); };
+  FunctionBuilder shuffle("shuffle", false, i64());
+  int v = shuffle.param("v", i64());
+  shuffle.f.body = block(
+      ret(intrinsic("shfl_down_sync", i64(), list(full(), shuffle.get(v), int_const(1, i32())))));
+  FunctionBuilder looping("looping", false, i64());
+  int w = looping.param("w", i64());
+  looping.f.body =
+      block(while_(compare(Op::Gt, looping.get(w), int_const(0)), {}), ret(looping.get(w)));
+  FunctionBuilder k("caller", true);
+  int x = k.var("x", i64());
+  k.f.body = block(assign(x, call(1, i64(), list(int_const(1)))),
+                   assign(x, call(2, i64(), list(k.get(x)))));
+  Lowered l(module_of(std::move(k.f), std::move(shuffle.f), std::move(looping.f)));
+  // Each callee checks after its warp operation or back-edge, the caller after each call.
+  size_t checks = 0;
+  for (size_t at = l.text.find("@target.must_return("); at != std::string::npos;
+       at = l.text.find("@target.must_return(", at + 1))
+    ++checks;
+  CHECK(checks == 3 + 1); // + the declaration
 }

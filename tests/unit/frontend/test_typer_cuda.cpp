@@ -201,3 +201,20 @@ TEST_CASE("cuda intrinsic errors name the function and the problem") {
   CHECK(error_of("def k(a):\n    cuda.atomic.nanmax(a, 0, 1)\n", "(int8[:],)") ==
         "2:5: cuda.atomic.nanmax does not support int8 arrays");
 }
+
+TEST_CASE("loops that may wait for other threads make the kernel spin") {
+  const char *sig = "(int32[:], int64)";
+  auto spins = [&](const std::string &body) {
+    return compile("def k(flag, n):\n" + body, sig).props.may_spin;
+  };
+  CHECK(spins("    while flag[0] == 0:\n        pass\n"));
+  CHECK(spins("    while cuda.atomic.add(flag, 0, 0) == 0:\n        pass\n"));
+  CHECK(spins("    while True:\n        if flag[0] == 1:\n            break\n"));
+  CHECK_FALSE(spins("    while n > 0:\n        n -= 1\n"));
+  CHECK_FALSE(spins("    while n > 0:\n        flag[n] = 1\n        n -= 1\n"));
+  CHECK_FALSE(spins("    for i in range(n):\n        flag[i] = flag[0]\n"));
+  // A device function's loop counts for its callers.
+  CHECK(compile_with_device("def k(flag, n):\n    wait(flag)\n",
+                            "def wait(f):\n    while f[0] == 0:\n        pass\n", sig)
+            .props.may_spin);
+}
