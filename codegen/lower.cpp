@@ -9,6 +9,7 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 
@@ -64,8 +65,20 @@ private:
   // After a terminator: later statements of the same list are unreachable.
   void start_dead_block() { b_.SetInsertPoint(block("dead")); }
   bool terminated() { return b_.GetInsertBlock()->getTerminator() != nullptr; }
-  // Branches to `error` when `failed` holds (cold), and continues in a fresh block.
-  llvm::BasicBlock *error_branch(llvm::Value *failed, const char *name);
+  // Every fault of one kind in a function goes through one block that reports it, its operands
+  // phis of the faulting sites': a loop with n bounds checks then has one exit for them, not n,
+  // which LLVM's loop passes (LCSSA, LICM) would handle in time quadratic in n.
+  struct Fault {
+    llvm::BasicBlock *block = nullptr;
+    std::vector<llvm::PHINode *> operands;
+  };
+  Fault &index_fault();
+  Fault &raise_fault(const std::string &exception, const std::string &message);
+  // Branches to `fault` with `operands` (when `failed` holds, cold; else continues in a fresh
+  // block).
+  void enter_fault(Fault &fault, llvm::ArrayRef<llvm::Value *> operands);
+  void fault_if(llvm::Value *failed, Fault &fault, llvm::ArrayRef<llvm::Value *> operands);
+  llvm::BasicBlock *bail();
   void check_status();
   // Ends a loop iteration: stops the thread when the target says so, else branches to `head`.
   void back_edge(llvm::BasicBlock *head, bool spins, ir::Loc where);
@@ -73,9 +86,12 @@ private:
   void raise_if(llvm::Value *failed, const std::string &exception, const std::string &message,
                 ir::Loc where);
 
-  void statements(const std::vector<ir::Stmt> &stmts);
+  void statements(std::span<const ir::Stmt> stmts);
   void statement(const ir::Stmt &s);
-  void if_statement(const ir::Stmt &s);
+  // `merge`: where the if's branches continue; null for a block of its own after the if.
+  void if_statement(const ir::Stmt &s, llvm::BasicBlock *merge = nullptr);
+  // One branch of an if statement, continuing at `merge`.
+  void branch(const std::vector<ir::Stmt> &stmts, llvm::BasicBlock *merge);
   void while_statement(const ir::Stmt &s);
   void for_range(const ir::Stmt &s);
   void print(const ir::Stmt &s);
@@ -136,6 +152,8 @@ private:
   std::vector<llvm::Value *> local_arrays_;
   std::vector<Loop> loops_;
   llvm::BasicBlock *bail_ = nullptr; // returns at once: this thread must stop
+  Fault index_fault_;
+  std::map<std::pair<std::string, std::string>, Fault> raise_faults_;
 };
 
 class ModuleLowering {
@@ -374,12 +392,55 @@ void FunctionLowering::run() {
   llvm::removeUnreachableBlocks(*fn_);
 }
 
-llvm::BasicBlock *FunctionLowering::error_branch(llvm::Value *failed, const char *name) {
-  llvm::BasicBlock *error = block(name);
+llvm::BasicBlock *FunctionLowering::bail() {
+  if (!bail_)
+    bail_ = block("bail");
+  return bail_;
+}
+
+FunctionLowering::Fault &FunctionLowering::index_fault() {
+  if (!index_fault_.block) {
+    llvm::IRBuilderBase::InsertPointGuard guard(b_);
+    index_fault_.block = block("index.error");
+    b_.SetInsertPoint(index_fault_.block);
+    std::vector<llvm::PHINode *> &operands = index_fault_.operands;
+    operands = {b_.CreatePHI(b_.getInt64Ty(), 2, "fault.index"),
+                b_.CreatePHI(b_.getInt32Ty(), 2, "fault.axis"),
+                b_.CreatePHI(b_.getInt64Ty(), 2, "fault.size"),
+                b_.CreatePHI(b_.getInt32Ty(), 2, "fault.loc")};
+    target_.index_error(emitter_, operands[0], operands[1], operands[2], operands[3]);
+    b_.CreateBr(bail());
+  }
+  return index_fault_;
+}
+
+FunctionLowering::Fault &FunctionLowering::raise_fault(const std::string &exception,
+                                                       const std::string &message) {
+  Fault &fault = raise_faults_[{exception, message}];
+  if (!fault.block) {
+    llvm::IRBuilderBase::InsertPointGuard guard(b_);
+    fault.block = block("raise");
+    b_.SetInsertPoint(fault.block);
+    fault.operands.push_back(b_.CreatePHI(b_.getInt32Ty(), 2, "fault.loc"));
+    target_.raise(emitter_, exception, message, fault.operands[0]);
+    b_.CreateBr(bail());
+  }
+  return fault;
+}
+
+void FunctionLowering::enter_fault(Fault &fault, llvm::ArrayRef<llvm::Value *> operands) {
+  for (size_t i = 0; i < operands.size(); ++i)
+    fault.operands[i]->addIncoming(operands[i], b_.GetInsertBlock());
+  b_.CreateBr(fault.block);
+}
+
+void FunctionLowering::fault_if(llvm::Value *failed, Fault &fault,
+                                llvm::ArrayRef<llvm::Value *> operands) {
+  for (size_t i = 0; i < operands.size(); ++i)
+    fault.operands[i]->addIncoming(operands[i], b_.GetInsertBlock());
   llvm::BasicBlock *next = block("ok");
-  b_.CreateCondBr(failed, error, next, unlikely(ctx()));
+  b_.CreateCondBr(failed, fault.block, next, unlikely(ctx()));
   b_.SetInsertPoint(next);
-  return error;
 }
 
 // A kernel returns whether its thread stopped early; a device function's value is unused when it
@@ -394,27 +455,19 @@ void FunctionLowering::return_from_function(bool stopped) {
 }
 
 void FunctionLowering::check_status() {
-  if (!bail_)
-    bail_ = block("bail");
   llvm::BasicBlock *next = block("running");
-  b_.CreateCondBr(target_.must_return(emitter_), bail_, next, unlikely(ctx()));
+  b_.CreateCondBr(target_.must_return(emitter_), bail(), next, unlikely(ctx()));
   b_.SetInsertPoint(next);
 }
 
 void FunctionLowering::raise_if(llvm::Value *failed, const std::string &exception,
                                 const std::string &message, ir::Loc where) {
-  llvm::BasicBlock *error = error_branch(failed, "raise");
-  llvm::IRBuilderBase::InsertPointGuard guard(b_);
-  b_.SetInsertPoint(error);
-  target_.raise(emitter_, exception, message, loc(where));
-  if (!bail_)
-    bail_ = block("bail");
-  b_.CreateBr(bail_);
+  fault_if(failed, raise_fault(exception, message), {b_.getInt32(loc(where))});
 }
 
 // ---- statements ----
 
-void FunctionLowering::statements(const std::vector<ir::Stmt> &stmts) {
+void FunctionLowering::statements(std::span<const ir::Stmt> stmts) {
   for (const ir::Stmt &s : stmts) {
     if (terminated())
       start_dead_block();
@@ -467,10 +520,7 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     return_from_function(false);
     return;
   case ir::StmtKind::Raise:
-    target_.raise(emitter_, s.exc, s.message, loc(s.loc));
-    if (!bail_)
-      bail_ = block("bail");
-    b_.CreateBr(bail_);
+    enter_fault(raise_fault(s.exc, s.message), {b_.getInt32(loc(s.loc))});
     return;
   case ir::StmtKind::Assert:
     raise_if(b_.CreateNot(expr(*s.exprs[0])), "AssertionError", s.message, s.loc);
@@ -488,23 +538,37 @@ void FunctionLowering::statement(const ir::Stmt &s) {
   }
 }
 
-void FunctionLowering::if_statement(const ir::Stmt &s) {
+void FunctionLowering::if_statement(const ir::Stmt &s, llvm::BasicBlock *merge) {
   llvm::Value *cond = expr(*s.exprs[0]);
   llvm::BasicBlock *then_block = block("then");
   llvm::BasicBlock *else_block = s.orelse.empty() ? nullptr : block("else");
-  llvm::BasicBlock *merge = block("endif");
+  const bool own_merge = merge == nullptr;
+  if (own_merge)
+    merge = block("endif");
   b_.CreateCondBr(cond, then_block, else_block ? else_block : merge);
   b_.SetInsertPoint(then_block);
-  statements(s.body);
-  if (!terminated())
-    b_.CreateBr(merge);
+  branch(s.body, merge);
   if (else_block) {
     b_.SetInsertPoint(else_block);
-    statements(s.orelse);
-    if (!terminated())
-      b_.CreateBr(merge);
+    branch(s.orelse, merge);
   }
-  b_.SetInsertPoint(merge);
+  if (own_merge)
+    b_.SetInsertPoint(merge);
+}
+
+// An if that ends a branch (an elif, or an if last in a body) continues at the enclosing if's
+// merge block: a chain of n of them gets one merge block, not n nested empty ones, which LLVM's
+// CFG simplification would fold one by one in time quadratic in n.
+void FunctionLowering::branch(const std::vector<ir::Stmt> &stmts, llvm::BasicBlock *merge) {
+  const bool ends_with_if = !stmts.empty() && stmts.back().kind == ir::StmtKind::If;
+  statements(std::span(stmts).first(stmts.size() - ends_with_if));
+  if (ends_with_if) {
+    if (terminated())
+      start_dead_block();
+    if_statement(stmts.back(), merge);
+  } else if (!terminated()) {
+    b_.CreateBr(merge);
+  }
 }
 
 void FunctionLowering::while_statement(const ir::Stmt &s) {
@@ -1260,17 +1324,10 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
     llvm::Value *wrapped = b_.CreateAdd(index, shape[k]);
     llvm::Value *wraps = b_.CreateAnd(b_.CreateICmpSLT(index, b_.getInt64(0)),
                                       b_.CreateICmpSGE(wrapped, b_.getInt64(0)));
-    llvm::BasicBlock *error = error_branch(b_.CreateNot(wraps), "index.error");
+    fault_if(b_.CreateNot(wraps), index_fault(),
+             {index, b_.getInt32(k), shape[k], b_.getInt32(loc(where))});
     llvm::BasicBlock *wrapped_block = b_.GetInsertBlock();
     b_.CreateBr(in_range);
-    {
-      llvm::IRBuilderBase::InsertPointGuard guard(b_);
-      b_.SetInsertPoint(error);
-      target_.index_error(emitter_, index, k, shape[k], loc(where));
-      if (!bail_)
-        bail_ = block("bail");
-      b_.CreateBr(bail_);
-    }
     b_.SetInsertPoint(in_range);
     llvm::PHINode *element = b_.CreatePHI(b_.getInt64Ty(), 2, "index");
     element->addIncoming(index, fast_block);
@@ -1285,13 +1342,8 @@ llvm::Value *FunctionLowering::checked_index(llvm::Value *index, llvm::Value *ex
                                              ir::Loc where) {
   llvm::Value *wrapped =
       b_.CreateSelect(b_.CreateICmpSLT(index, b_.getInt64(0)), b_.CreateAdd(index, extent), index);
-  llvm::BasicBlock *error = error_branch(b_.CreateICmpUGE(wrapped, extent), "index.error");
-  llvm::IRBuilderBase::InsertPointGuard guard(b_);
-  b_.SetInsertPoint(error);
-  target_.index_error(emitter_, index, axis, extent, loc(where));
-  if (!bail_)
-    bail_ = block("bail");
-  b_.CreateBr(bail_);
+  fault_if(b_.CreateICmpUGE(wrapped, extent), index_fault(),
+           {index, b_.getInt32(axis), extent, b_.getInt32(loc(where))});
   return wrapped;
 }
 

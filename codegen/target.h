@@ -85,12 +85,14 @@ public:
   // cuda.cg.this_grid().sync(): the grid-wide barrier of a cooperative launch. The lowering
   // checks `must_return` afterwards.
   virtual void grid_barrier(Emitter &e, int32_t loc) = 0;
-  // Reports an IndexError for `index` (the index as written) on `axis` of extent `size` (i64).
-  virtual void index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
-                           int32_t loc) = 0;
-  // Reports a Python exception of class `exception`.
+  // Reports an IndexError for `index` (the index as written, i64) on `axis` (i32) of extent
+  // `size` (i64). The operands are values, not constants: the faults of a function share one
+  // block (codegen/lower.cpp), so `loc` (i32) is a phi of the faulting sites.
+  virtual void index_error(Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
+                           llvm::Value *loc) = 0;
+  // Reports a Python exception of class `exception` at `loc` (i32, a phi as above).
   virtual void raise(Emitter &e, const std::string &exception, const std::string &message,
-                     int32_t loc) = 0;
+                     llvm::Value *loc) = 0;
   // i1: true when this thread must return at once (it faulted, or the launch is stopping).
   virtual llvm::Value *must_return(Emitter &e) = 0;
   // The back-edge of a loop, on every iteration: returns i1, true when this thread must return

@@ -85,11 +85,20 @@ private:
         fail("'" + name + "' is only a return type");
       return Type::none();
     }
-    if (name == "unaligned") { // Numba's repr of arrays whose data is not aligned
-      skip_space();
-      if (word() == "array" && (skip_space(), peek() == '('))
-        return parse_array_repr();
-      fail("expected 'array(' after 'unaligned'");
+    // Numba's reprs of arrays whose data is not aligned, or not writable: "unaligned array(...)",
+    // "readonly array(...)", "unaligned readonly array(...)".
+    if (name == "unaligned" || name == "readonly") {
+      bool readonly = name == "readonly";
+      std::string next = word();
+      if (next == "readonly" && !readonly) {
+        readonly = true;
+        next = word();
+      }
+      if (next != "array" || (skip_space(), peek() != '('))
+        fail("expected 'array(' after '" + name + "'");
+      Type array = parse_array_repr();
+      array.readonly = array.readonly || readonly;
+      return array;
     }
     if (name == "array") {
       skip_space();
@@ -245,12 +254,19 @@ private:
     if (layout != "C" && layout != "F" && layout != "A")
       fail("expected layout C, F or A");
     skip_space();
-    if (peek() == ',') { // Numba's reprs may add ", readonly" / ", aligned=True"
-      while (peek() && peek() != ')')
-        ++pos_;
+    bool readonly = false;
+    while (peek() == ',') { // the constructor's keywords: ", readonly=True", ", aligned=True"
+      ++pos_;
+      std::string keyword = word();
+      expect('=');
+      std::string value = word();
+      readonly = readonly || (keyword == "readonly" && value == "True");
+      skip_space();
     }
     expect(')');
-    return array_of(dtype, ndim, layout[0]);
+    Type array = array_of(dtype, ndim, layout[0]);
+    array.readonly = readonly;
+    return array;
   }
 
   static Type array_of(const Type &dtype, int ndim, char layout) {

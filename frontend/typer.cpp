@@ -118,12 +118,29 @@ void FunctionTyper::error(ir::Loc loc, const std::string &message) const {
   throw CompileError(source_.file, loc.line, loc.col, message, line);
 }
 
+void FunctionTyper::require_writable(const ir::Expr &target, ir::Loc loc) const {
+  if (target.type.space == MemSpace::Const)
+    error(loc, "cannot store to a read-only constant array");
+  if (!target.type.readonly)
+    return;
+  // Name the variable the array came from (a view's or element's base), as the user wrote it.
+  const ir::Expr *base = &target;
+  while (base->kind != ir::ExprKind::Local && !base->args.empty())
+    base = base->args[0].get();
+  std::string name;
+  if (base->kind == ir::ExprKind::Local && fn_.slots[base->index].name[0] != '$')
+    name = "'" + fn_.slots[base->index].name + "', ";
+  error(loc, "cannot modify " + name + "a " + target.type.str() +
+                 " (Numba types arrays whose flags.writeable is False as read-only)");
+}
+
 ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
   if (e->type == to)
     return e;
-  bool convertible = (e->type.is_scalar() && to.is_scalar()) ||
-                     (e->type.is_array() && to.is_array() && same_dtype(e->type, to) &&
-                      e->type.ndim == to.ndim && to.layout == 'A');
+  bool convertible =
+      (e->type.is_scalar() && to.is_scalar()) ||
+      (e->type.is_array() && to.is_array() && same_dtype(e->type, to) && e->type.ndim == to.ndim &&
+       (to.layout == 'A' || to.layout == e->type.layout) && (to.readonly || !e->type.readonly));
   if (e->type.is_tuple() && to.is_tuple() && e->type.elems.size() == to.elems.size() &&
       e->kind == ir::ExprKind::TupleMake) {
     for (size_t i = 0; i < e->args.size(); ++i)

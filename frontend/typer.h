@@ -157,6 +157,9 @@ private:
 
   // helpers (typer.cpp)
   [[noreturn]] void error(ir::Loc loc, const std::string &message) const;
+  // Stores, atomics and in-place operators into `target` (an array or record) need it writable:
+  // not a constant array, nor a read-only one (Numba's readonly array) or a record of one.
+  void require_writable(const ir::Expr &target, ir::Loc loc) const;
   ir::ExprPtr cast(ir::ExprPtr e, const Type &to) const;
   // complex numbers (typer_complex.cpp)
   ir::ExprPtr fold_complex_cast(ir::ExprPtr constant, Scalar to) const;

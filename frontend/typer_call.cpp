@@ -487,8 +487,7 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
   ir::ExprPtr array = rvalue(*args[0]);
   if (!array->type.is_array())
     error(args[0]->loc, full + " expects an array, got " + array->type.str());
-  if (array->type.space == MemSpace::Const)
-    error(args[0]->loc, "cannot store to a read-only constant array");
+  require_writable(*array, args[0]->loc);
   if (array->type.is_record_array())
     error(args[0]->loc, full + " does not support record arrays");
   Scalar dtype = array->type.scalar;

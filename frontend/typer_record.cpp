@@ -46,6 +46,7 @@ ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc
   // A nested array field reads as a C-contiguous array view into the record.
   Type type = f.shape.empty() ? Type::scalar_of(f.scalar)
                               : Type::array_of(f.scalar, static_cast<int>(f.shape.size()), 'C');
+  type.readonly = record->type.readonly && !f.shape.empty();
   auto load = make_expr(ir::ExprKind::RecordField, type, loc);
   load->index = field;
   load->args.push_back(std::move(record));
@@ -53,6 +54,7 @@ ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc
 }
 
 void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc) {
+  require_writable(*record, loc);
   const RecordField &f = record->type.record->fields[field];
   if (!f.shape.empty())
     return nested_field_copy(std::move(record), field, std::move(value), loc);

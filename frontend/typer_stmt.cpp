@@ -204,8 +204,7 @@ void FunctionTyper::assign_subscript(const ast::Expr &target, ir::ExprPtr value,
     error(target.loc, "tuples are immutable: cannot assign to an element of " + array->type.str());
   if (!array->type.is_array())
     error(target.elts[0]->loc, "cannot index " + array->type.str());
-  if (array->type.space == MemSpace::Const)
-    error(target.loc, "cannot store to a read-only constant array");
+  require_writable(*array, target.loc);
   ir::ExprPtr element = array_subscript(std::move(array), *target.elts[1], target.loc);
   if (element->kind == ir::ExprKind::ArrayView) {
     store_into_view(std::move(element), std::move(value), loc);
@@ -307,8 +306,7 @@ void FunctionTyper::aug_assign(const ast::Stmt &s) {
     error(target.loc, "simt: augmented assignment to a whole record is not supported");
   if (!array->type.is_array())
     error(target.elts[0]->loc, "cannot index " + array->type.str());
-  if (array->type.space == MemSpace::Const)
-    error(target.loc, "cannot store to a read-only constant array");
+  require_writable(*array, target.loc);
   reject_view_aug_assign(*target.elts[1], target.loc);
   auto indices = array_indices(*array, *target.elts[1], target.loc);
   for (auto &i : indices)

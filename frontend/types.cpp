@@ -154,10 +154,15 @@ std::string Record::str() const {
 bool Type::operator==(const Type &other) const {
   bool same_record = record == other.record || (record && other.record && *record == *other.record);
   return kind == other.kind && scalar == other.scalar && ndim == other.ndim &&
-         layout == other.layout && space == other.space && elems == other.elems && same_record;
+         layout == other.layout && space == other.space && elems == other.elems && same_record &&
+         readonly == other.readonly;
 }
 
-bool same_dtype(const Type &a, const Type &b) { return a.element() == b.element(); }
+bool same_dtype(const Type &a, const Type &b) {
+  if (a.record || b.record)
+    return a.record && b.record && *a.record == *b.record;
+  return a.scalar == b.scalar;
+}
 
 std::string Type::str() const {
   switch (kind) {
@@ -165,11 +170,12 @@ std::string Type::str() const {
     return "none";
   case Kind::Scalar:
     return scalar_name(scalar);
-  case Kind::Record:
-    return record->str();
+  case Kind::Record: // a record of a read-only array: a simt spelling (Numba has none)
+    return (readonly ? "readonly " : "") + record->str();
   case Kind::Array:
-    return "array(" + (record ? record->str() : scalar_name(scalar)) + ", " + std::to_string(ndim) +
-           "d, " + std::string(1, layout) + ")";
+    return (readonly ? "readonly array(" : "array(") +
+           (record ? record->str() : scalar_name(scalar)) + ", " + std::to_string(ndim) + "d, " +
+           std::string(1, layout) + ")";
   case Kind::Tuple: {
     bool uniform = !elems.empty() && std::all_of(elems.begin(), elems.end(),
                                                  [&](const Type &t) { return t == elems[0]; });
@@ -258,6 +264,11 @@ bool unify(const Type &a, const Type &b, Type &out) {
     out = a;
     return true;
   case Type::Kind::Record:
+    if (*a.record != *b.record)
+      return false;
+    out = a;
+    out.readonly = true; // they differ only there
+    return true;
   case Type::Kind::Vector:
     return false; // equal ones returned above
   case Type::Kind::Scalar:
@@ -267,7 +278,8 @@ bool unify(const Type &a, const Type &b, Type &out) {
     if (!same_dtype(a, b) || a.ndim != b.ndim || a.space != b.space)
       return false;
     out = a;
-    out.layout = 'A';
+    out.layout = a.layout == b.layout ? a.layout : 'A';
+    out.readonly = a.readonly || b.readonly; // as Numba's Array.unify
     return true;
   case Type::Kind::Tuple: {
     if (a.elems.size() != b.elems.size())

@@ -78,6 +78,9 @@ struct Type {
   // A record value refers to an element of a record array, as Numba's records do: storing to
   // one of its fields stores to the array.
   std::shared_ptr<const Record> record;
+  // Arrays, and records of record arrays: not writable (Numba's readonly array, from a NumPy
+  // array whose flags.writeable is False). Views and elements keep it.
+  bool readonly = false;
 
   static Type none() { return Type{}; }
   static Type scalar_of(Scalar s) {
@@ -144,7 +147,13 @@ struct Type {
   bool is_vector() const { return kind == Kind::Vector; }
   bool is_record_array() const { return kind == Kind::Array && record != nullptr; }
   // The type of one element of an array: its scalar, or its record.
-  Type element() const { return record ? record_of(record) : scalar_of(scalar); }
+  Type element() const {
+    if (!record)
+      return scalar_of(scalar);
+    Type t = record_of(record);
+    t.readonly = readonly;
+    return t;
+  }
   // An array (view) of this array's elements and memory space with other dimensions.
   Type view_of(int view_ndim, char view_layout) const {
     Type t = *this;
@@ -157,9 +166,9 @@ struct Type {
   bool operator==(const Type &other) const;
 
   // Numba's spelling: "int32", "float32[:, ::1]" style is used for arrays
-  // ("array(float32, 2d, C)"), "UniTuple(int32 x 2)" / "Tuple(int64, float64)" for tuples,
-  // "ThreadBlock" for the thread block group, "GridGroup" for the grid group, Record::str() for
-  // records ("array(Record(...), 1d, C)" for arrays of them).
+  // ("array(float32, 2d, C)", "readonly array(float32, 2d, C)"), "UniTuple(int32 x 2)" /
+  // "Tuple(int64, float64)" for tuples, "ThreadBlock" for the thread block group, "GridGroup" for
+  // the grid group, Record::str() for records ("array(Record(...), 1d, C)" for arrays of them).
   std::string str() const;
 };
 

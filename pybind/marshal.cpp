@@ -220,6 +220,11 @@ void store_array(PyObject *array, const Type &type, size_t index, int64_t *slot)
       (type.layout == 'F' && !f_order))
     throw py::type_error(describe_argument(index, type) + ": got a " +
                          (c_order || f_order ? "" : "non-contiguous ") + array_text(array));
+  // The kernel may write a parameter that is not readonly: never hand it memory that must not
+  // change (a read-only memmap would fault, a bytes object would be corrupted).
+  if (!type.readonly && !(proxy->flags & api::NPY_ARRAY_WRITEABLE_))
+    throw py::type_error(describe_argument(index, type) + ": got a read-only " + array_text(array) +
+                         " (flags.writeable is False)");
   auto *header = reinterpret_cast<sim::ArrayHeader *>(slot);
   header->data = proxy->data;
   for (int axis = 0; axis < type.ndim; ++axis) {

@@ -28,8 +28,8 @@ py::object describe_record(const Record &record) {
   return py::make_tuple("record", fields, record.size, record.aligned);
 }
 
-// A type as the Python side rebuilds it: None, ("scalar", name), ("array", dtype, ndim, layout)
-// (dtype a scalar name or a record), ("tuple", [types]) or a record (describe_record).
+// A type as the Python side rebuilds it: None, ("scalar", name), ("array", dtype, ndim, layout,
+// readonly) (dtype a scalar name or a record), ("tuple", [types]) or a record (describe_record).
 py::object describe_type(const Type &type) {
   switch (type.kind) {
   case Type::Kind::None:
@@ -42,7 +42,7 @@ py::object describe_type(const Type &type) {
     return py::make_tuple("array",
                           type.record ? describe_record(*type.record)
                                       : py::object(py::str(scalar_name(type.scalar))),
-                          type.ndim, std::string(1, type.layout));
+                          type.ndim, std::string(1, type.layout), type.readonly);
   case Type::Kind::Tuple: {
     py::list elems;
     for (const Type &elem : type.elems)
@@ -105,7 +105,7 @@ PYBIND11_MODULE(_simt, m) {
 
   m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
         "Parses a Numba signature: ([argument types], return type), each type None, "
-        "('scalar', name), ('array', dtype, ndim, layout), ('tuple', [types]) or "
+        "('scalar', name), ('array', dtype, ndim, layout, readonly), ('tuple', [types]) or "
         "('record', [(name, scalar, offset, shape)], size, aligned) (also an array's dtype).");
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),

@@ -150,23 +150,23 @@ void HostTarget::grid_barrier(Emitter &e, int32_t loc) {
                {e.env, b.getInt32(loc)});
 }
 
-void HostTarget::index_error(Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
-                             int32_t loc) {
+void HostTarget::index_error(Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
+                             llvm::Value *loc) {
   llvm::IRBuilder<> &b = e.b;
   b.CreateCall(runtime_function(
                    module_of(e), "simt_rt_index_error", b.getVoidTy(),
                    {b.getPtrTy(), b.getInt64Ty(), b.getInt32Ty(), b.getInt64Ty(), b.getInt32Ty()},
                    true),
-               {e.env, index, b.getInt32(axis), size, b.getInt32(loc)});
+               {e.env, index, axis, size, loc});
 }
 
 void HostTarget::raise(Emitter &e, const std::string &exception, const std::string &message,
-                       int32_t loc) {
+                       llvm::Value *loc) {
   llvm::IRBuilder<> &b = e.b;
   b.CreateCall(runtime_function(module_of(e), "simt_rt_raise", b.getVoidTy(),
                                 {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt32Ty()}, true),
                {e.env, b.CreateGlobalString(exception, "exception"),
-                b.CreateGlobalString(message, "message"), b.getInt32(loc)});
+                b.CreateGlobalString(message, "message"), loc});
 }
 
 llvm::Value *HostTarget::must_return(Emitter &e) {

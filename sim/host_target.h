@@ -32,10 +32,10 @@ public:
                        llvm::Value *operand, int32_t loc) override;
   llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override;
   void grid_barrier(codegen::Emitter &e, int32_t loc) override;
-  void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
-                   int32_t loc) override;
+  void index_error(codegen::Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
+                   llvm::Value *loc) override;
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,
-             int32_t loc) override;
+             llvm::Value *loc) override;
   llvm::Value *must_return(codegen::Emitter &e) override;
   llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override;
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;

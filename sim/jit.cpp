@@ -215,9 +215,22 @@ private:
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
           fpm.addPass(llvm::IRCEPass());
         });
+    // O3 takes time quadratic (GVN: cubic) in a function's size, from InstCombine's queries of
+    // dominating conditions and GVN's non-local memory dependences; kernels of more than a few
+    // hundred statements (generated code) get a pipeline of passes linear in it.
+    constexpr unsigned kLargeModuleInstructions = 10000;
+    llvm::ModulePassManager pipeline;
+    if (module.getInstructionCount() > kLargeModuleInstructions) {
+      if (llvm::Error error = passes.parsePassPipeline(
+              pipeline, "always-inline,function(sroa,early-cse<memssa>,simplifycfg,"
+                        "early-cse<memssa>,simplifycfg)"))
+        fail("building the optimisation pipeline", std::move(error));
+    } else {
+      pipeline = passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    }
     // The target machine caches subtargets without locking: one optimisation at a time.
     std::lock_guard<std::mutex> lock(machine_mutex_);
-    passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
+    pipeline.run(module, mam);
   }
 
   std::unique_ptr<llvm::TargetMachine> machine_;

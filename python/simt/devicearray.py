@@ -47,7 +47,7 @@ class DeviceNDArray:
         host = self._host
         return {"shape": host.shape,
                 "strides": None if host.flags.c_contiguous else host.strides,
-                "data": (host.__array_interface__["data"][0], False),
+                "data": (host.__array_interface__["data"][0], not host.flags.writeable),
                 "typestr": host.dtype.str,
                 "descr": host.dtype.descr,
                 "stream": None,

@@ -75,7 +75,7 @@ def _type_from_description(desc):
         dtype = desc[1]
         dtype = simt_types._SCALARS[dtype] if isinstance(dtype, str) else \
             _type_from_description(dtype)
-        return simt_types.ArrayType(dtype, desc[2], desc[3])
+        return simt_types.ArrayType(dtype, desc[2], desc[3], desc[4])
     return simt_types.TupleType(_type_from_description(e) for e in desc[1])
 
 
@@ -95,7 +95,7 @@ def _argument_key(args):
             if host is not None:
                 a, cls = host, type(host)
         if isinstance(a, np.ndarray):
-            key.append((a.dtype, a.ndim, array_layout(a)))
+            key.append((a.dtype, a.ndim, array_layout(a), a.flags.writeable))
         elif cls in (float, bool):
             key.append(cls)
         elif isinstance(a, int):  # its value picks int64 or uint64, as Numba types it
@@ -110,13 +110,15 @@ def _argument_key(args):
 def _converts(actual, declared):
     """Whether an argument of type `actual` may be passed for a parameter of type `declared`
     (Numba's dispatcher: scalars convert by Numba's casting rules, arrays need the same dtype and
-    dimensions and a layout at least as contiguous)."""
+    dimensions and a layout at least as contiguous, and a read-only array only for a read-only
+    parameter)."""
     if isinstance(declared, simt_types.ScalarType):
         return simt_types.conversion(actual, declared) is not None
     if isinstance(declared, simt_types.ArrayType):
         return (isinstance(actual, simt_types.ArrayType) and actual.dtype == declared.dtype
                 and actual.ndim == declared.ndim
-                and declared.layout in ("A", actual.layout))
+                and declared.layout in ("A", actual.layout)
+                and (declared.readonly or not actual.readonly))
     if isinstance(declared, simt_types.TupleType):
         return (isinstance(actual, simt_types.TupleType)
                 and len(actual.elems) == len(declared.elems)

@@ -119,13 +119,19 @@ def _field_type(ftype, shape):
 
 
 class ArrayType(Type):
-    def __init__(self, dtype, ndim, layout="A"):
+    """An array type; `readonly` as Numba's types.Array(..., readonly=True): the type of a NumPy
+    array whose flags.writeable is False, which kernels may read but not modify."""
+
+    def __init__(self, dtype, ndim, layout="A", readonly=False):
         self.dtype = dtype if isinstance(dtype, (ScalarType, RecordType)) else from_dtype(dtype)
         self.ndim = ndim
         self.layout = layout
+        self.readonly = readonly
+        self.mutable = not readonly  # Numba's attribute
 
     def __str__(self):
-        return "array(%s, %dd, %s)" % (self.dtype, self.ndim, self.layout)
+        return "%sarray(%s, %dd, %s)" % ("readonly " if self.readonly else "", self.dtype,
+                                         self.ndim, self.layout)
 
     def __call__(self, *args):
         return Signature(self, args)
@@ -323,7 +329,8 @@ def typeof(value):
     if host is not None:
         value = host
     if isinstance(value, np.ndarray):
-        return ArrayType(from_dtype(value.dtype), value.ndim, array_layout(value))
+        return ArrayType(from_dtype(value.dtype), value.ndim, array_layout(value),
+                         not value.flags.writeable)
     if isinstance(value, (bool, np.bool_)):
         return boolean
     if isinstance(value, int):

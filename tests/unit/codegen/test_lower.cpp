@@ -49,14 +49,13 @@ public:
   void grid_barrier(codegen::Emitter &e, int32_t loc) override {
     external(e, "grid_barrier", e.b.getVoidTy(), {e.b.getInt32(loc)});
   }
-  void index_error(codegen::Emitter &e, llvm::Value *index, int axis, llvm::Value *size,
-                   int32_t loc) override {
-    external(e, "index_error", e.b.getVoidTy(),
-             {index, e.b.getInt32(axis), size, e.b.getInt32(loc)});
+  void index_error(codegen::Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
+                   llvm::Value *loc) override {
+    external(e, "index_error", e.b.getVoidTy(), {index, axis, size, loc});
   }
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &,
-             int32_t loc) override {
-    external(e, "raise." + exception, e.b.getVoidTy(), {e.b.getInt32(loc)});
+             llvm::Value *loc) override {
+    external(e, "raise." + exception, e.b.getVoidTy(), {loc});
   }
   llvm::Value *must_return(codegen::Emitter &e) override {
     return external(e, "must_return", e.b.getInt1Ty(), {});
@@ -424,4 +423,47 @@ TEST_CASE("a call of a function that reaches a warp operation or a loop checks t
        at = l.text.find("@target.must_return(", at + 1))
     ++checks;
   CHECK(checks == 3 + 1); // + the declaration
+}
+
+namespace {
+
+size_t occurrences(const std::string &text, const std::string &needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++count;
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("faults share one block per kind and an elif chain one merge block (linear in size)") {
+  // if i == 0: out[0] = 1  elif i == 1: out[1] = 2  elif i == 2: out[2] = 3
+  // then out[i] = out[i] + 1 and two raises of the same exception, at lines 1..7.
+  FunctionBuilder k("chain", true);
+  int out = k.param("out", array(Scalar::I64, 1));
+  int i = k.var("i", i64());
+  std::vector<Stmt> chain;
+  for (int branch = 2; branch >= 0; --branch) {
+    std::vector<Stmt> orelse;
+    if (!chain.empty())
+      orelse.push_back(std::move(chain.back()));
+    chain.clear();
+    chain.push_back(
+        if_(compare(Op::Eq, k.get(i), int_const(branch)),
+            block(store(k.get(out), list(int_const(branch)), int_const(branch + 1), branch + 1)),
+            std::move(orelse)));
+  }
+  k.f.body =
+      block(assign(i, grid_x()), std::move(chain.back()),
+            store(k.get(out), list(k.get(i)),
+                  binary(Op::Add, at(load(k.get(out), list(k.get(i))), 4), int_const(1)), 4),
+            if_(compare(Op::Eq, k.get(i), int_const(7)), block(raise("ValueError", "no", 5))),
+            if_(compare(Op::Eq, k.get(i), int_const(8)), block(raise("ValueError", "no", 6))));
+  Lowered l(module_of(std::move(k.f)));
+  // Five bounds checks, one report of them; two raise sites, one report.
+  CHECK(occurrences(l.text, "call void @target.index_error") == 1);
+  CHECK(occurrences(l.text, "call void @target.raise.ValueError") == 1);
+  // The chain's three branches meet in one block; each raise's if has its own.
+  CHECK(occurrences(l.text, "\nendif") == 3);
+  CHECK(l.result.locations.size() == 6); // every site still reports its own line
 }

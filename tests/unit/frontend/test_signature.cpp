@@ -81,3 +81,20 @@ TEST_CASE("parse_signature rejects bad tuple types") {
   CHECK_THROWS_AS(parse_signature("(Tuple((int64, float64),)"), std::invalid_argument);
   CHECK_THROWS_AS(parse_signature("(Tuple(int64; float64),)"), std::invalid_argument);
 }
+
+TEST_CASE("read-only arrays: spelt as Numba spells them, unified and converted as Numba does") {
+  Type readonly = Type::array_of(Scalar::F64, 1, 'C');
+  readonly.readonly = true;
+  CHECK(readonly.str() == "readonly array(float64, 1d, C)");
+  CHECK(parse_signature("(readonly array(float64, 1d, C),)")[0] == readonly);
+  CHECK(parse_signature("(unaligned readonly array(float64, 1d, C),)")[0] == readonly);
+  CHECK(parse_signature("(array(float64, 1d, C, readonly=True),)")[0] == readonly);
+  CHECK(parse_signature("(float64[::1],)")[0] != readonly);
+  CHECK(parse_signature("(readonly array(float64, 1d, C),)")[0].view_of(1, 'A').readonly);
+
+  Type unified;
+  REQUIRE(unify(readonly, Type::array_of(Scalar::F64, 1, 'C'), unified));
+  CHECK(unified == readonly); // readonly when either is, layout kept when both share it
+  REQUIRE(unify(readonly, Type::array_of(Scalar::F64, 1, 'F'), unified));
+  CHECK(unified.str() == "readonly array(float64, 1d, A)");
+}
