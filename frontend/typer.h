@@ -8,6 +8,7 @@
 #include "frontend/ast.h"
 #include "frontend/compile.h"
 #include "frontend/module_builder.h"
+#include "frontend/nesting.h"
 
 #include <map>
 #include <optional>
@@ -157,6 +158,8 @@ private:
 
   // helpers (typer.cpp)
   [[noreturn]] void error(ir::Loc loc, const std::string &message) const;
+  // One level deeper in the module's nesting at `loc` (every expression and statement).
+  void deeper(Nesting &nesting, ir::Loc loc);
   ir::ExprPtr cast(ir::ExprPtr e, const Type &to) const;
   // complex numbers (typer_complex.cpp)
   ir::ExprPtr fold_complex_cast(ir::ExprPtr constant, Scalar to) const;

@@ -71,7 +71,13 @@ ir::Op special_register(const std::string &name) {
 
 } // namespace
 
+void FunctionTyper::deeper(Nesting &nesting, ir::Loc loc) {
+  nesting.enter([&] { error(loc, too_deeply_nested()); });
+}
+
 Value FunctionTyper::value(const ast::Expr &e) {
+  Nesting nesting(module_.nesting_depth());
+  deeper(nesting, e.loc);
   switch (e.kind) {
   case ast::ExprKind::Name:
     return name(e);
@@ -492,27 +498,22 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
   for (const std::string &op : e.ops)
     if (compare_op(op) == ir::Op::None && op != "in" && op != "not in")
       error(e.loc, "simt: '" + op + "' comparisons are not supported yet");
+  // a < b < c is (a < b) and (b < c), one And over all the pairs however long the chain
+  auto all = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
   ir::ExprPtr lhs = rvalue(*e.elts[0]);
-  ir::ExprPtr result;
   for (size_t i = 0; i < e.ops.size(); ++i) {
     ir::ExprPtr rhs = rvalue(*e.elts[i + 1]);
     bool last = i + 1 == e.ops.size();
     if (!last)
       rhs = stable(std::move(rhs)); // the middle operand is evaluated once
-    ir::ExprPtr next =
-        compare_pair(e.ops[i], std::move(lhs), last ? std::move(rhs) : clone(*rhs), e.loc);
+    all->args.push_back(
+        compare_pair(e.ops[i], std::move(lhs), last ? std::move(rhs) : clone(*rhs), e.loc));
     if (!last)
       lhs = std::move(rhs);
-    if (!result) {
-      result = std::move(next);
-      continue;
-    }
-    auto both = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
-    both->args.push_back(std::move(result));
-    both->args.push_back(std::move(next));
-    result = std::move(both);
   }
-  return result;
+  if (all->args.size() == 1)
+    return std::move(all->args[0]);
+  return all;
 }
 
 ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
@@ -558,14 +559,10 @@ ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
     else
       unify(type, operands.back()->type, type);
   }
-  ir::ExprPtr result = cast(std::move(operands.back()), type);
-  for (size_t i = operands.size() - 1; i-- > 0;) {
-    auto op = make_expr(e.op == "and" ? ir::ExprKind::And : ir::ExprKind::Or, type, e.loc);
-    op->args.push_back(cast(std::move(operands[i]), type));
-    op->args.push_back(std::move(result));
-    result = std::move(op);
-  }
-  return result;
+  auto op = make_expr(e.op == "and" ? ir::ExprKind::And : ir::ExprKind::Or, type, e.loc);
+  for (ir::ExprPtr &operand : operands)
+    op->args.push_back(cast(std::move(operand), type));
+  return op;
 }
 
 ir::ExprPtr FunctionTyper::if_exp(const ast::Expr &e) {
