@@ -70,6 +70,8 @@ private:
 
   // expressions (typer_expr.cpp)
   Value value(const ast::Expr &e);
+  // The constant CPython folds the operator expression `e` into, or null (typer_expr.cpp).
+  ir::ExprPtr python_folded(const ast::Expr &e) const;
   ir::ExprPtr rvalue(const ast::Expr &e);
   ir::ExprPtr condition(const ast::Expr &e);
   Value name(const ast::Expr &e);
