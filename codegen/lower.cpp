@@ -990,24 +990,30 @@ llvm::Value *FunctionLowering::compare(const ir::Expr &e) {
   return b_.CreateICmp(p, x, y);
 }
 
+// A loop over the operands, not a recursion: a 20,000-term `and` chain is one And.
 llvm::Value *FunctionLowering::short_circuit(const ir::Expr &e) {
-  llvm::Value *first = expr(*e.args[0]);
-  llvm::Value *first_true = truth(first, e.args[0]->type);
-  llvm::BasicBlock *from = b_.GetInsertBlock();
-  llvm::BasicBlock *second_block = block(e.kind == ir::ExprKind::And ? "and.rhs" : "or.rhs");
+  bool is_and = e.kind == ir::ExprKind::And;
   llvm::BasicBlock *merge = block("logic.end");
-  if (e.kind == ir::ExprKind::And)
-    b_.CreateCondBr(first_true, second_block, merge);
-  else
-    b_.CreateCondBr(first_true, merge, second_block);
-  b_.SetInsertPoint(second_block);
-  llvm::Value *second = expr(*e.args[1]);
-  llvm::BasicBlock *second_end = b_.GetInsertBlock();
+  std::vector<std::pair<llvm::Value *, llvm::BasicBlock *>> results;
+  for (size_t k = 0; k + 1 < e.args.size(); ++k) {
+    llvm::Value *value = expr(*e.args[k]);
+    llvm::Value *value_true = truth(value, e.args[k]->type);
+    results.emplace_back(value, b_.GetInsertBlock());
+    llvm::BasicBlock *next = block(is_and ? "and.rhs" : "or.rhs");
+    if (is_and)
+      b_.CreateCondBr(value_true, next, merge);
+    else
+      b_.CreateCondBr(value_true, merge, next);
+    b_.SetInsertPoint(next);
+  }
+  llvm::Value *last = expr(*e.args.back());
+  results.emplace_back(last, b_.GetInsertBlock());
   b_.CreateBr(merge);
+  merge->moveAfter(b_.GetInsertBlock());
   b_.SetInsertPoint(merge);
-  llvm::PHINode *result = b_.CreatePHI(first->getType(), 2);
-  result->addIncoming(first, from);
-  result->addIncoming(second, second_end);
+  llvm::PHINode *result = b_.CreatePHI(last->getType(), static_cast<unsigned>(results.size()));
+  for (auto &[value, from] : results)
+    result->addIncoming(value, from);
   return result;
 }
 

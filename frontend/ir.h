@@ -31,8 +31,9 @@ enum class ExprKind : uint8_t {
   Unary,       // op in {Neg, Pos, Invert, Not}; Not yields bool, the others the operand's type
   Binary,      // arithmetic/bitwise op on two operands of type `type` (Python semantics, see Op)
   Compare,     // op in {Eq, Ne, Lt, Le, Gt, Ge} on two operands of one type; yields bool
-  And,         // Python `a and b`: args[0] if it is falsy else args[1]; both already of `type`
-  Or,          // Python `a or b`: args[0] if it is truthy else args[1]; both already of `type`
+  And,         // Python `a and b and ...`: the first of args (two or more, all already of
+               // `type`) that is falsy, else the last; later ones are not evaluated
+  Or,          // Python `a or b or ...`: the first of args that is truthy, else the last
   Select,      // `args[1] if args[0] else args[2]`; args[0] is bool
   Cast,        // args[0] converted to `type` (numeric: C-like; float->int truncates; to bool: != 0)
   Special,     // op in {ThreadIdx, BlockIdx, BlockDim, GridDim} with index = axis (0=x,1=y,2=z),

@@ -86,6 +86,10 @@ constexpr std::array<const char *, 47> kOperators = {
     "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
     "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "="};
 
+// CPython's tokenizer limits (MAXLEVEL, MAXINDENT), with its messages.
+constexpr size_t kMaxBrackets = 200;
+constexpr size_t kMaxIndents = 100;
+
 // The indentation of a line, measured as CPython does twice: tabs to multiples of 8, and tabs
 // as one column; the two orders must agree or the indentation depends on the tab size.
 struct Indentation {
@@ -206,6 +210,8 @@ private:
     } else if (indent.col > top.col) {
       if (indent.alt_col <= top.alt_col)
         source_.error(here(), inconsistent);
+      if (indents_.size() >= kMaxIndents)
+        source_.error(here(), "too many levels of indentation");
       indents_.push_back(indent);
       push(TokenKind::Indent, here());
     } else {
@@ -519,6 +525,8 @@ private:
 
   void track_bracket(char c, ir::Loc loc) {
     if (c == '(' || c == '[' || c == '{') {
+      if (brackets_.size() == kMaxBrackets)
+        source_.error(loc, "too many nested parentheses");
       brackets_.push_back({c, loc});
       return;
     }

@@ -29,6 +29,9 @@ public:
   ir::Module build(const FunctionSource &kernel, const std::vector<Type> &arg_types);
 
   const ir::Module &module() const { return module_; }
+  // The levels of nesting the typers of this module have entered, a device function's on top of
+  // its caller's (see frontend/nesting.h).
+  int &nesting_depth() { return nesting_depth_; }
 
 private:
   void prune_and_layout();
@@ -40,6 +43,7 @@ private:
   std::vector<std::string> in_progress_;
   std::vector<std::shared_ptr<FunctionSource>> sources_; // keeps callee sources alive
   int next_suffix_ = 1;
+  int nesting_depth_ = 0;
 };
 
 std::string function_key(const FunctionSource &source);

@@ -4,6 +4,7 @@
 #include "frontend/ast.h"
 #include "frontend/compile.h"
 #include "frontend/lexer.h"
+#include "frontend/nesting.h"
 
 #include <algorithm>
 #include <set>
@@ -113,6 +114,13 @@ private:
     source_.error(loc, message);
   }
 
+  // Every recursion of the parser goes one level deeper here, as does each operator of a
+  // left-associative chain (a + b + c nests as (a + b) + c), so the tree it builds is never much
+  // deeper than kMaxNesting.
+  void deeper(Nesting &nesting, Loc loc) {
+    nesting.enter([&] { error(loc, too_deeply_nested()); });
+  }
+
   // ---- definitions
 
   ast::FunctionDef parse_decorated_def() {
@@ -205,6 +213,8 @@ private:
   // The body after a compound statement's header: the ':' and either an indented block or
   // simple statements on the same line.
   std::vector<StmtPtr> parse_suite(const std::string &what, Loc header) {
+    Nesting nesting(depth_);
+    deeper(nesting, peek().loc);
     expect_op(":");
     std::vector<StmtPtr> body;
     if (peek().kind != TokenKind::Newline) {
@@ -269,6 +279,8 @@ private:
   }
 
   StmtPtr parse_if() {
+    Nesting nesting(depth_); // an elif nests in its if
+    deeper(nesting, peek().loc);
     const Token &keyword = next(); // if / elif
     StmtPtr stmt = make_stmt(StmtKind::If, keyword.loc);
     std::string what = "'" + keyword.text + "' statement";
@@ -513,6 +525,8 @@ private:
   }
 
   ExprPtr parse_test() {
+    Nesting nesting(depth_);
+    deeper(nesting, peek().loc);
     const Token &token = peek();
     if (token.kind == TokenKind::Op && token.text == "*")
       error(token, "simt: star expressions are not supported");
@@ -556,6 +570,8 @@ private:
   ExprPtr parse_not() {
     if (!is_keyword("not"))
       return parse_comparison();
+    Nesting nesting(depth_);
+    deeper(nesting, peek().loc);
     ExprPtr expr = make_expr(ExprKind::UnaryOp, next().loc);
     expr->op = "not";
     expr->elts.push_back(parse_not());
@@ -607,11 +623,13 @@ private:
   ExprPtr parse_binary(std::initializer_list<const char *> ops, ExprPtr (Parser::*operand)()) {
     Loc loc = peek().loc;
     ExprPtr left = (this->*operand)();
+    Nesting chain(depth_);
     while (true) {
       const Token &token = peek();
       if (token.kind != TokenKind::Op ||
           std::none_of(ops.begin(), ops.end(), [&](const char *op) { return token.text == op; }))
         return left;
+      deeper(chain, token.loc);
       ExprPtr expr = make_expr(ExprKind::BinOp, loc);
       expr->op = next().text;
       expr->elts.push_back(std::move(left));
@@ -627,6 +645,8 @@ private:
   ExprPtr parse_term() { return parse_binary({"*", "/", "//", "%", "@"}, &Parser::parse_factor); }
 
   ExprPtr parse_factor() {
+    Nesting nesting(depth_);
+    deeper(nesting, peek().loc);
     if (is_op("-") || is_op("+") || is_op("~")) {
       const Token &token = next();
       ExprPtr expr = make_expr(ExprKind::UnaryOp, token.loc);
@@ -847,6 +867,7 @@ private:
   const SourceText &source_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
+  int depth_ = 0; // the levels of nesting entered (see deeper)
 };
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "frontend/ast.h"
 #include "frontend/compile.h"
 #include "frontend/module_builder.h"
+#include "frontend/nesting.h"
 
 #include <map>
 #include <optional>
@@ -69,6 +70,8 @@ private:
 
   // expressions (typer_expr.cpp)
   Value value(const ast::Expr &e);
+  // The constant CPython folds the operator expression `e` into, or null (typer_expr.cpp).
+  ir::ExprPtr python_folded(const ast::Expr &e) const;
   ir::ExprPtr rvalue(const ast::Expr &e);
   ir::ExprPtr condition(const ast::Expr &e);
   Value name(const ast::Expr &e);
@@ -160,6 +163,8 @@ private:
   // Stores, atomics and in-place operators into `target` (an array or record) need it writable:
   // not a constant array, nor a read-only one (Numba's readonly array) or a record of one.
   void require_writable(const ir::Expr &target, ir::Loc loc) const;
+  // One level deeper in the module's nesting at `loc` (every expression and statement).
+  void deeper(Nesting &nesting, ir::Loc loc);
   ir::ExprPtr cast(ir::ExprPtr e, const Type &to) const;
   // complex numbers (typer_complex.cpp)
   ir::ExprPtr fold_complex_cast(ir::ExprPtr constant, Scalar to) const;

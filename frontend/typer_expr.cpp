@@ -5,7 +5,9 @@
 #include "frontend/typer.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <optional>
 
 namespace simt {
 
@@ -59,6 +61,80 @@ std::string canonical_module(const std::string &name) {
   return name;
 }
 
+// The value of an operator expression on int literals as CPython computes it when it folds the
+// expression before compiling (so before Numba sees it): with unbounded ints, here up to the 128
+// bits past which CPython stops folding too; nullopt where CPython leaves the expression alone
+// (a name, a float or bool operand, a division by zero, a negative shift or exponent).
+std::optional<__int128> python_folded_int(const ast::Expr &e) {
+  using I = __int128;
+  if (e.kind == ast::ExprKind::Int)
+    return e.int_overflow
+               ? std::nullopt
+               : std::optional<I>(e.int_uint64 ? I(uint64_t(e.int_value)) : I(e.int_value));
+  if (e.kind == ast::ExprKind::UnaryOp && e.op != "not") {
+    auto x = python_folded_int(*e.elts[0]);
+    if (!x)
+      return std::nullopt;
+    I r = *x;
+    if (e.op == "-" && __builtin_sub_overflow(I(0), *x, &r))
+      return std::nullopt;
+    return e.op == "~" ? ~*x : r;
+  }
+  if (e.kind != ast::ExprKind::BinOp)
+    return std::nullopt;
+  auto a = python_folded_int(*e.elts[0]);
+  auto b = a ? python_folded_int(*e.elts[1]) : std::nullopt;
+  if (!b)
+    return std::nullopt;
+  I x = *a, y = *b, r = 0;
+  const std::string &op = e.op;
+  if (op == "+" || op == "-" || op == "*") {
+    bool overflow = op == "+"   ? __builtin_add_overflow(x, y, &r)
+                    : op == "-" ? __builtin_sub_overflow(x, y, &r)
+                                : __builtin_mul_overflow(x, y, &r);
+    return overflow ? std::nullopt : std::optional<I>(r);
+  }
+  if (op == "//" || op == "%") {
+    if (y == 0 || (x == std::numeric_limits<I>::min() && y == -1))
+      return std::nullopt;
+    I q = x / y, m = x % y;
+    if (m != 0 && (m < 0) != (y < 0)) { // Python floors
+      q -= 1;
+      m += y;
+    }
+    return op == "//" ? q : m;
+  }
+  if (op == "**") {
+    if (y < 0)
+      return std::nullopt; // a float (see python_folded)
+    r = 1;
+    for (I base = x; y > 0; y >>= 1) { // squaring: a large exponent of 0, 1 or -1 is quick
+      if ((y & 1) && __builtin_mul_overflow(r, base, &r))
+        return std::nullopt;
+      if (y > 1 && __builtin_mul_overflow(base, base, &base))
+        return std::nullopt;
+    }
+    return r;
+  }
+  if (op == "<<" || op == ">>") {
+    if (y < 0)
+      return std::nullopt; // ValueError: negative shift count
+    if (op == ">>")
+      return y >= 127 ? (x < 0 ? -1 : 0) : x >> int(y);
+    if (y >= 127 || (x != 0 && (x > (std::numeric_limits<I>::max() >> int(y)) ||
+                                x < (std::numeric_limits<I>::min() >> int(y)))))
+      return x == 0 ? std::optional<I>(0) : std::nullopt;
+    return x * (I(1) << int(y));
+  }
+  if (op == "&")
+    return x & y;
+  if (op == "|")
+    return x | y;
+  if (op == "^")
+    return x ^ y;
+  return std::nullopt; // '/' folds to a float that typing gives alike; '@' is an error
+}
+
 ir::Op special_register(const std::string &name) {
   if (name == "threadIdx")
     return ir::Op::ThreadIdx;
@@ -71,7 +147,13 @@ ir::Op special_register(const std::string &name) {
 
 } // namespace
 
+void FunctionTyper::deeper(Nesting &nesting, ir::Loc loc) {
+  nesting.enter([&] { error(loc, too_deeply_nested()); });
+}
+
 Value FunctionTyper::value(const ast::Expr &e) {
+  Nesting nesting(module_.nesting_depth());
+  deeper(nesting, e.loc);
   switch (e.kind) {
   case ast::ExprKind::Name:
     return name(e);
@@ -108,6 +190,8 @@ Value FunctionTyper::value(const ast::Expr &e) {
   case ast::ExprKind::UnaryOp:
     return expr_value(unary(e));
   case ast::ExprKind::BinOp: {
+    if (ir::ExprPtr folded = python_folded(e))
+      return expr_value(std::move(folded));
     ir::ExprPtr lhs = rvalue(*e.elts[0]);
     return expr_value(binary(e.op, std::move(lhs), rvalue(*e.elts[1]), e.loc));
   }
@@ -131,6 +215,22 @@ Value FunctionTyper::value(const ast::Expr &e) {
     error(e.loc, "simt: Ellipsis ('...') is only supported as an array index");
   }
   error(e.loc, "simt: this expression is not supported yet");
+}
+
+ir::ExprPtr FunctionTyper::python_folded(const ast::Expr &e) const {
+  if (e.op == "**") { // int ** negative int is a float in Python: 2 ** -1 == 0.5
+    auto base = python_folded_int(*e.elts[0]);
+    auto exponent = base ? python_folded_int(*e.elts[1]) : std::nullopt;
+    if (exponent && *exponent < 0 && *base != 0)
+      return scalar_const(Scalar::F64, 0, std::pow(double(*base), double(*exponent)), e.loc);
+  }
+  auto value = python_folded_int(e);
+  if (!value || *value < std::numeric_limits<int64_t>::min() ||
+      *value > std::numeric_limits<uint64_t>::max())
+    return nullptr;
+  if (*value > std::numeric_limits<int64_t>::max()) // a literal past int64 is a uint64
+    return scalar_const(Scalar::U64, int64_t(uint64_t(*value)), 0, e.loc);
+  return scalar_const(Scalar::I64, int64_t(*value), 0, e.loc);
 }
 
 ir::ExprPtr FunctionTyper::rvalue(const ast::Expr &e) {
@@ -492,27 +592,22 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
   for (const std::string &op : e.ops)
     if (compare_op(op) == ir::Op::None && op != "in" && op != "not in")
       error(e.loc, "simt: '" + op + "' comparisons are not supported yet");
+  // a < b < c is (a < b) and (b < c), one And over all the pairs however long the chain
+  auto all = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
   ir::ExprPtr lhs = rvalue(*e.elts[0]);
-  ir::ExprPtr result;
   for (size_t i = 0; i < e.ops.size(); ++i) {
     ir::ExprPtr rhs = rvalue(*e.elts[i + 1]);
     bool last = i + 1 == e.ops.size();
     if (!last)
       rhs = stable(std::move(rhs)); // the middle operand is evaluated once
-    ir::ExprPtr next =
-        compare_pair(e.ops[i], std::move(lhs), last ? std::move(rhs) : clone(*rhs), e.loc);
+    all->args.push_back(
+        compare_pair(e.ops[i], std::move(lhs), last ? std::move(rhs) : clone(*rhs), e.loc));
     if (!last)
       lhs = std::move(rhs);
-    if (!result) {
-      result = std::move(next);
-      continue;
-    }
-    auto both = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
-    both->args.push_back(std::move(result));
-    both->args.push_back(std::move(next));
-    result = std::move(both);
   }
-  return result;
+  if (all->args.size() == 1)
+    return std::move(all->args[0]);
+  return all;
 }
 
 ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
@@ -558,14 +653,10 @@ ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
     else
       unify(type, operands.back()->type, type);
   }
-  ir::ExprPtr result = cast(std::move(operands.back()), type);
-  for (size_t i = operands.size() - 1; i-- > 0;) {
-    auto op = make_expr(e.op == "and" ? ir::ExprKind::And : ir::ExprKind::Or, type, e.loc);
-    op->args.push_back(cast(std::move(operands[i]), type));
-    op->args.push_back(std::move(result));
-    result = std::move(op);
-  }
-  return result;
+  auto op = make_expr(e.op == "and" ? ir::ExprKind::And : ir::ExprKind::Or, type, e.loc);
+  for (ir::ExprPtr &operand : operands)
+    op->args.push_back(cast(std::move(operand), type));
+  return op;
 }
 
 ir::ExprPtr FunctionTyper::if_exp(const ast::Expr &e) {

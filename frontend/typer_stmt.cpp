@@ -63,6 +63,8 @@ std::vector<ir::Stmt> FunctionTyper::block(const std::vector<ast::StmtPtr> &body
 }
 
 void FunctionTyper::stmt(const ast::Stmt &s) {
+  Nesting nesting(module_.nesting_depth());
+  deeper(nesting, s.loc);
   if (const char *what = unsupported_statement(s.kind))
     error(s.loc, std::string("simt: ") + what + " are not supported yet");
   switch (s.kind) {

@@ -941,6 +941,29 @@ def case_divmod():
                         np.zeros(32)), 0)
 
 
+
+def case_power_literals_and_mixed_types():
+    # CPython folds operators on int literals before Numba sees them: 2 ** -1 is the float 0.5.
+    # Operands from arrays keep Numba's typing (int ** int is an int, float ** int a float).
+    @cuda.jit
+    def k(a, f, f32, e, out, out32):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i, 0] = 2 ** -1 + (1 + 1) ** -2 + -2 ** -2 + (-3) ** -3
+            out[i, 1] = 2 ** 62 * 4 // 8 + (7 ** 2) ** 2 % 1000 - (1 << 62) // 2 ** 61
+            out[i, 2] = a[i] ** 2 + a[i] ** e[i] + a[i] ** 0
+            out[i, 3] = f[i] ** -1 + f[i] ** -2 + f[i] ** e[i] + f[i] ** 0.5
+            out32[i] = f32[i] ** 2 + f32[i] ** -1 + f32[i] ** f32[i] + f32[i] ** e[i]
+            out[i, 4] = a[i] ** 0.5 + 2 ** f[i] + 2.0 ** -1 + 10 ** -3
+            out[i, 5] = pow(f[i], -2) + pow(a[i], 3) + 3 ** 2 ** 2
+
+    n = 32
+    a = ints(n, 1, 9)
+    f = floats(n, lo=0.5, hi=4.0)
+    f32 = floats(n, np.float32, seed=4, lo=0.5, hi=4.0)
+    e = ints(n, 0, 6, seed=6)
+    return k, 1, TPB, (a, f, f32, e, np.zeros((n, 6)), np.zeros(n, np.float32)), 0
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 
