@@ -1,13 +1,10 @@
 #include "sim/print_format.h"
 
 #include <cstdio>
-#include <mutex>
 
 namespace simt::sim {
 
 namespace {
-std::mutex stdout_mutex;
-
 template <typename T> std::string printf_format(const char *format, T value) {
   char buffer[64];
   int length = std::snprintf(buffer, sizeof buffer, format, value);
@@ -36,11 +33,12 @@ void PrintLine::append(std::string_view item) {
 
 void PrintLine::emit() {
   text_ += '\n';
-  {
-    std::lock_guard lock(stdout_mutex);
-    std::fwrite(text_.data(), 1, text_.size(), stdout);
-    std::fflush(stdout);
-  }
+  // stdio's own lock, not a mutex of ours: glibc resets it in a child after fork(), so a child
+  // forked while another thread prints can still print.
+  flockfile(stdout);
+  std::fwrite(text_.data(), 1, text_.size(), stdout);
+  std::fflush(stdout);
+  funlockfile(stdout);
   clear();
 }
 
