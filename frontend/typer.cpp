@@ -31,16 +31,21 @@ ir::Function FunctionTyper::run() {
     local_types_[def_.params[i].name] = arg_types_[i];
   }
   collect_locals(def_.body);
-  constexpr int kMaxRounds = 64;
-  for (int round = 0;; ++round) {
+  // A round is redone only when it widened a local's (or the return) type. Types only widen, each
+  // a few times at most, so valid code settles within this bound, however long a chain of
+  // assignments feeding back through a loop (one round per step) may be.
+  const size_t max_rounds = 64 + 16 * locals_.size();
+  for (size_t round = 0;; ++round) {
     start_round();
     fn_.body = std::move(prologue_);
     for (ir::Stmt &s : block(def_.body))
       fn_.body.push_back(std::move(s));
     if (!changed_ && !deferred_)
       break;
-    if (!changed_ || round == kMaxRounds)
+    if (!changed_)
       error(deferred_loc_, "local variable '" + deferred_name_ + "' is used before assignment");
+    if (round == max_rounds)
+      error(def_.loc, "simt: the types of the locals of '" + def_.name + "' do not settle");
   }
   fn_.return_type = is_kernel_ ? Type::none() : return_type_.value_or(Type::none());
   if (returns_none_ && !fn_.return_type.is_none())

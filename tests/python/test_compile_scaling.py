@@ -3,6 +3,7 @@ does. Untimed: bench/compile_scaling.py measures how compile time grows with siz
 import importlib.util
 import os
 
+import numpy as np
 import pytest
 
 from conftest import REPO
@@ -28,3 +29,24 @@ def test_faults_of_a_large_kernel_name_their_line(tmp_path):
         kernel[1, 128](x, out[:5])
     assert 'scaling_arrays_300.py", line 9' in str(error.value)
     assert "index 5 is out of bounds for axis 0 with size 5" in str(error.value)
+
+
+def test_types_feeding_back_through_a_loop_settle_however_long_the_chain(tmp_path):
+    # x0 = x1, x1 = x2, ..., x299 = 1.5 in a loop: typing takes one round per step back (more
+    # than the 64 rounds the typer once allowed); x0 ends as a float64 holding 1.5, as in Python.
+    n = 300
+    lines = ["from simt import cuda\n\n\n@cuda.jit\ndef kernel(out):\n"]
+    lines += ["    x%d = 0\n" % k for k in range(n + 1)]
+    lines.append("    for k in range(%d):\n" % (n + 1))
+    lines += ["        x%d = x%d\n" % (k, k + 1) for k in range(n)]
+    lines.append("        x%d = 1.5\n    out[0] = x0\n" % n)
+    path = tmp_path / "feedback.py"
+    path.write_text("".join(lines))
+    spec = importlib.util.spec_from_file_location("feedback", str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out, expected = np.zeros(1), np.zeros(1)
+    module.kernel[1, 1](out)
+    module.kernel.py_func(expected)
+    assert expected[0] == 1.5
+    np.testing.assert_array_equal(out, expected)
