@@ -4,10 +4,12 @@ BUILD := build
 SANITIZE_BUILD := build-sanitize
 JOBS := $(shell nproc)
 DEBIAN_PACKAGES := llvm-19-dev libzstd-dev libboost-context-dev pybind11-dev doctest-dev \
-	python3-dev python3-numpy libreadline-dev cmake g++ python3-numba python3-pytest clang-format
+	python3-dev python3-numpy libreadline-dev cmake g++ python3-numba python3-pytest clang-format \
+	clang-19 libclang-rt-19-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build install demo test unit pytest test-sanitize format-check bench clean
+.PHONY: deps build install demo test unit pytest fuzz-build fuzz-smoke test-sanitize format-check \
+	bench clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -33,7 +35,23 @@ unit: build
 pytest: build
 	PYTHONPATH=$(CURDIR)/$(BUILD)/python $(PYTHON) -m pytest -q tests/python
 
-test: install unit pytest
+test: install unit pytest fuzz-smoke
+
+# The frontend fuzzer (tests/fuzz): built with clang-19's libFuzzer, ASan and UBSan in its own
+# folder. The smoke run replays every input that once crashed (tests/fuzz/regressions), then
+# mutates the seed corpus FUZZ_RUNS times (new finds go to a scratch folder, not the tree).
+FUZZ_BUILD := build-fuzz
+FUZZ_RUNS := 20000
+fuzz-build: deps
+	cmake -S tests/fuzz -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=None
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+fuzz-smoke: fuzz-build
+	$(FUZZ_BUILD)/frontend_fuzzer tests/fuzz/regressions/*
+	scratch=$$(mktemp -d) && \
+	$(FUZZ_BUILD)/frontend_fuzzer -runs=$(FUZZ_RUNS) -seed=1 -max_len=4096 -timeout=10 \
+		-rss_limit_mb=2048 $$scratch tests/fuzz/corpus; \
+	status=$$?; rm -rf $$scratch; exit $$status
 
 # The unit tests and the whole pytest suite, in one Python process, against an ASan + UBSan build
 # (not part of `make test`: it takes long). CPython is not instrumented, so the sanitizer runtime
@@ -55,4 +73,4 @@ bench: install
 	$(PYTHON) bench/run.py
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD) $(SANITIZE_BUILD)
