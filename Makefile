@@ -37,7 +37,8 @@ test: install unit pytest
 
 # The unit tests and the whole pytest suite, in one Python process, against an ASan + UBSan build
 # (not part of `make test`: it takes long). CPython is not instrumented, so the sanitizer runtime
-# is preloaded; CPython's deliberate leaks are not reported. Subprocesses inherit all of it.
+# is preloaded, with libstdc++ (ASan finds the real __cxa_throw only in libraries loaded before
+# it); CPython's deliberate leaks are not reported. Subprocesses inherit all of it.
 SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 test-sanitize: deps
@@ -45,7 +46,7 @@ test-sanitize: deps
 		-DCMAKE_CXX_COMPILER=g++ -DPython_EXECUTABLE=$(PYTHON)
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure
-	$(SANITIZE_ENV) LD_PRELOAD=$$(g++ -print-file-name=libasan.so) \
+	$(SANITIZE_ENV) LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libstdc++.so)" \
 		PYTHONPATH=$(CURDIR)/$(SANITIZE_BUILD)/python $(PYTHON) -m pytest -q tests/python
 
 format-check:
