@@ -55,16 +55,22 @@ fuzz-smoke: fuzz-build
 
 # The unit tests and the whole pytest suite, in one Python process, against an ASan + UBSan build
 # (not part of `make test`: it takes long). CPython is not instrumented, so the sanitizer runtime
-# is preloaded; CPython's deliberate leaks are not reported. Subprocesses inherit all of it.
-SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# is preloaded, with libstdc++ (ASan finds the real __cxa_throw only in libraries loaded before
+# it); CPython's deliberate leaks are not reported. Subprocesses inherit all of it.
+# Reports go to files (pytest's capture would swallow a dying process's stderr) and are shown.
+SANITIZE_LOG := $(CURDIR)/$(SANITIZE_BUILD)/sanitizer
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:log_path=$(SANITIZE_LOG) \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SANITIZE_LOG)
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIMT_SANITIZE=ON \
 		-DCMAKE_CXX_COMPILER=g++ -DPython_EXECUTABLE=$(PYTHON)
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure
-	$(SANITIZE_ENV) LD_PRELOAD=$$(g++ -print-file-name=libasan.so) \
-		PYTHONPATH=$(CURDIR)/$(SANITIZE_BUILD)/python $(PYTHON) -m pytest -q tests/python
+	rm -f $(SANITIZE_LOG).*
+	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure; status=$$?; \
+		cat $(SANITIZE_LOG).* 2>/dev/null; exit $$status
+	$(SANITIZE_ENV) LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libstdc++.so)" \
+		PYTHONPATH=$(CURDIR)/$(SANITIZE_BUILD)/python $(PYTHON) -m pytest -q tests/python; \
+		status=$$?; cat $(SANITIZE_LOG).* 2>/dev/null; exit $$status
 
 format-check:
 	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.h')
