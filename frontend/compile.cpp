@@ -146,7 +146,14 @@ void ModuleBuilder::prune_and_layout() {
   module_.const_arrays = keep(module_.const_arrays, const_map);
 
   // Static shared arrays each start 16-byte aligned; dynamic ones all alias the space after them.
-  auto align = [](int64_t n) { return (n + 15) / 16 * 16; };
+  // Each array's size fits an int64 (the typer checks it); their sum saturates, so a total past
+  // int64 is refused at launch like any total over the shared memory limit.
+  auto aligned_end = [](int64_t offset, int64_t bytes) {
+    int64_t end;
+    if (__builtin_add_overflow(offset, bytes, &end) || end > INT64_MAX - 15)
+      return INT64_MAX;
+    return (end + 15) / 16 * 16;
+  };
   int64_t offset = 0;
   for (ir::SharedArrayDecl &s : module_.shared_arrays) {
     if (s.dynamic)
@@ -155,7 +162,7 @@ void ModuleBuilder::prune_and_layout() {
     for (int64_t d : s.shape)
       bytes *= d;
     s.offset = offset;
-    offset = align(offset + bytes);
+    offset = aligned_end(offset, bytes);
   }
   module_.static_shared_bytes = offset;
   for (ir::SharedArrayDecl &s : module_.shared_arrays)

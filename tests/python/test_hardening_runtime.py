@@ -319,6 +319,19 @@ def test_shared_memory_beyond_the_launch_limit_stays_a_launch_error():
         big_shared[1, 1](np.zeros(1))
 
 
+def test_shared_arrays_whose_total_passes_int64_are_a_launch_error():
+    @cuda.jit
+    def huge_total(out):
+        a = cuda.shared.array(1 << 59, int64)  # 2**62 bytes each: their sum passes int64
+        b = cuda.shared.array(1 << 59, int64)
+        a[0] = 1
+        b[0] = 2
+        out[0] = a[0] + b[0]
+
+    with pytest.raises(ValueError, match="bytes of shared memory per block exceeds the limit"):
+        huge_total[1, 1](np.zeros(1, dtype=np.int64))
+
+
 # --- fork() ---------------------------------------------------------------------------------------
 
 FORK_WHILE_LAUNCHING = """
