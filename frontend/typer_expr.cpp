@@ -67,6 +67,7 @@ std::string canonical_module(const std::string &name) {
 // (a name, a float or bool operand, a division by zero, a negative shift or exponent).
 std::optional<__int128> python_folded_int(const ast::Expr &e) {
   using I = __int128;
+  constexpr I kMax = I(~static_cast<unsigned __int128>(0) >> 1), kMin = -kMax - 1;
   if (e.kind == ast::ExprKind::Int)
     return e.int_overflow
                ? std::nullopt
@@ -95,7 +96,7 @@ std::optional<__int128> python_folded_int(const ast::Expr &e) {
     return overflow ? std::nullopt : std::optional<I>(r);
   }
   if (op == "//" || op == "%") {
-    if (y == 0 || (x == std::numeric_limits<I>::min() && y == -1))
+    if (y == 0 || (x == kMin && y == -1))
       return std::nullopt;
     I q = x / y, m = x % y;
     if (m != 0 && (m < 0) != (y < 0)) { // Python floors
@@ -121,8 +122,7 @@ std::optional<__int128> python_folded_int(const ast::Expr &e) {
       return std::nullopt; // ValueError: negative shift count
     if (op == ">>")
       return y >= 127 ? (x < 0 ? -1 : 0) : x >> int(y);
-    if (y >= 127 || (x != 0 && (x > (std::numeric_limits<I>::max() >> int(y)) ||
-                                x < (std::numeric_limits<I>::min() >> int(y)))))
+    if (y >= 127 || (x != 0 && (x > (kMax >> int(y)) || x < (kMin >> int(y)))))
       return x == 0 ? std::optional<I>(0) : std::nullopt;
     return x * (I(1) << int(y));
   }
