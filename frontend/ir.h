@@ -246,7 +246,8 @@ bool intrinsic_parks(const std::string &name);
 
 // Whether `loop` may wait for other threads, as a spin-wait does: a while loop whose condition
 // reads memory other threads may write (a global or shared array element, an atomic, a device
-// function's result), or a `while True` loop whose body does.
+// function's result) or a local the loop's body assigns from such a read, or a `while True` loop
+// whose body reads such memory.
 bool loop_may_spin(const Stmt &loop);
 
 struct Function {

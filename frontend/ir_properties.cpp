@@ -36,6 +36,25 @@ bool reads_shared_memory(const std::vector<Stmt> &stmts) {
   });
 }
 
+// Whether `e` reads a local slot in `slots`.
+bool reads_slot(const Expr &e, const std::vector<int> &slots) {
+  if (e.kind == ExprKind::Local && std::find(slots.begin(), slots.end(), e.index) != slots.end())
+    return true;
+  return std::any_of(e.args.begin(), e.args.end(),
+                     [&](const ExprPtr &arg) { return reads_slot(*arg, slots); });
+}
+
+// The slots of `stmts` (nested blocks included) assigned a value that reads memory another thread
+// may write: `done = flag[0]`, `done |= cuda.atomic.add(...)`.
+void slots_loaded_from_shared_memory(const std::vector<Stmt> &stmts, std::vector<int> &slots) {
+  for (const Stmt &s : stmts) {
+    if (s.kind == StmtKind::Assign && reads_shared_memory(*s.exprs[0]))
+      slots.push_back(s.slot);
+    slots_loaded_from_shared_memory(s.body, slots);
+    slots_loaded_from_shared_memory(s.orelse, slots);
+  }
+}
+
 } // namespace
 
 bool intrinsic_parks(const std::string &name) {
@@ -51,8 +70,13 @@ bool loop_may_spin(const Stmt &loop) {
   if (loop.kind != StmtKind::While)
     return false;
   const Expr &condition = *loop.exprs[0];
-  return reads_shared_memory(condition) ||
-         (condition.kind == ExprKind::Const && reads_shared_memory(loop.body));
+  if (reads_shared_memory(condition) ||
+      (condition.kind == ExprKind::Const && reads_shared_memory(loop.body)))
+    return true;
+  // `while not done: done = flag[0]`: the condition reads what the body loads from such memory.
+  std::vector<int> loaded;
+  slots_loaded_from_shared_memory(loop.body, loaded);
+  return !loaded.empty() && reads_slot(condition, loaded);
 }
 
 } // namespace simt::ir

@@ -35,11 +35,25 @@ def wait_for_atomic_flag(flag, out, waiter, setter):
         cuda.atomic.exch(flag, 0, 1)
 
 
+@cuda.jit
+def wait_on_a_local_loaded_from_the_flag(flag, out, waiter, setter):
+    t = cuda.threadIdx.x
+    if t == waiter:
+        done = False
+        while not done:
+            done = cuda.atomic.add(flag, 0, 0) != 0
+        out[t] = flag[0] + 1
+    elif t == setter:
+        out[t] = 7
+        flag[0] = 41
+
+
 # thread 0 waits for thread 1, thread 1 for thread 0 (the order the scheduler runs them in), and
 # across warps.
 @pytest.mark.parametrize("waiter, setter", [(0, 1), (1, 0), (3, 40), (40, 3)])
 @pytest.mark.parametrize("kernel, flag_value", [(wait_for_plain_flag, 42),
-                                                (wait_for_atomic_flag, 2)])
+                                                (wait_for_atomic_flag, 2),
+                                                (wait_on_a_local_loaded_from_the_flag, 42)])
 def test_a_thread_waiting_for_another_gets_its_flag(kernel, flag_value, waiter, setter):
     flag = np.zeros(1, np.int32)
     out = np.zeros(64, np.int32)

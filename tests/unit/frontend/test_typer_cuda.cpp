@@ -210,6 +210,8 @@ TEST_CASE("loops that may wait for other threads make the kernel spin") {
   CHECK(spins("    while flag[0] == 0:\n        pass\n"));
   CHECK(spins("    while cuda.atomic.add(flag, 0, 0) == 0:\n        pass\n"));
   CHECK(spins("    while True:\n        if flag[0] == 1:\n            break\n"));
+  CHECK(spins("    done = False\n    while not done:\n        done = flag[0] != 0\n"));
+  CHECK_FALSE(spins("    i = 0\n    while i < n:\n        x = flag[i]\n        i += 1\n"));
   CHECK_FALSE(spins("    while n > 0:\n        n -= 1\n"));
   CHECK_FALSE(spins("    while n > 0:\n        flag[n] = 1\n        n -= 1\n"));
   CHECK_FALSE(spins("    for i in range(n):\n        flag[i] = flag[0]\n"));
