@@ -2,6 +2,7 @@
 
 #include "frontend/compile.h"
 #include "pybind/marshal.h"
+#include "pybind/own_stack.h"
 #include "sim/jit.h"
 #include "sim/launch_state.h"
 
@@ -95,9 +96,12 @@ private:
 
 CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
                                const CompileOptions &options)
-    : arg_types_(std::move(arg_types)), module_(compile_kernel(source, arg_types_, options)) {
-  py::gil_scoped_release release;
-  code_ = sim::jit_compile(module_);
+    : arg_types_(std::move(arg_types)) {
+  run_on_compile_stack([&] {
+    module_ = compile_kernel(source, arg_types_, options);
+    py::gil_scoped_release release;
+    code_ = sim::jit_compile(module_);
+  });
 }
 
 py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,

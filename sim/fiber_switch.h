@@ -4,24 +4,12 @@
 // keeps stale markings on pooled stacks).
 #pragma once
 
+#include "sim/asan_fibers.h"
 #include "sim/stack_pool.h"
 #include "sim/thread_state.h"
 
 #include <memory>
 #include <utility>
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SIMT_ASAN_FIBERS 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(SIMT_ASAN_FIBERS)
-#define SIMT_ASAN_FIBERS 1
-#endif
-
-#ifdef SIMT_ASAN_FIBERS
-#include <sanitizer/common_interface_defs.h>
-#endif
 
 namespace simt::sim {
 

@@ -1,8 +1,8 @@
 """Deep and long kernel source never crashes the compiler: chains CPython compiles (a 9,000-term
 comparison, 20,000-term and/or) compile and run correctly; nesting past simt's limit (a long
 left-associative sum, a 2,000-deep chain of device functions) is a CompileError naming the limit.
-Every probe runs in one subprocess, on a Python thread with a 4 MiB stack (half of Python's
-default), so a crash is an exit status, never the test process."""
+Every probe runs in one subprocess, on a Python thread with a 256 KiB stack (simt compiles on a
+stack of its own), so a crash is an exit status, never the test process."""
 import json
 import textwrap
 
@@ -56,7 +56,7 @@ PROBES = textwrap.dedent('''
         results["calls_100"] = launch(m.k100, 0)
         print(json.dumps(results))
 
-    threading.stack_size(4 << 20)
+    threading.stack_size(256 << 10)
     t = threading.Thread(target=probes)
     t.start()
     t.join()

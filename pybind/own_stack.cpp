@@ -1,0 +1,55 @@
+#include "pybind/own_stack.h"
+
+#include "sim/asan_fibers.h"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include <exception>
+#include <utility>
+
+namespace simt::bindings {
+
+namespace {
+// Pages are committed only as the compile touches them; the guard page below stays.
+constexpr size_t compile_stack_bytes = size_t(64) << 20;
+} // namespace
+
+void run_on_compile_stack(const std::function<void()> &work) {
+  std::exception_ptr failure;
+  boost::context::protected_fixedsize_stack allocator(compile_stack_bytes);
+  boost::context::stack_context stack = allocator.allocate(); // freed by the fiber when it ends
+#ifdef SIMT_ASAN_FIBERS
+  const void *caller_bottom = nullptr;
+  size_t caller_size = 0;
+#endif
+  boost::context::fiber compile(
+      std::allocator_arg, boost::context::preallocated(stack.sp, stack.size, stack), allocator,
+      [&](boost::context::fiber &&caller) {
+#ifdef SIMT_ASAN_FIBERS
+        __sanitizer_finish_switch_fiber(nullptr, &caller_bottom, &caller_size);
+#endif
+        try {
+          work();
+        } catch (...) {
+          failure = std::current_exception();
+        }
+#ifdef SIMT_ASAN_FIBERS
+        __sanitizer_start_switch_fiber(nullptr, caller_bottom, caller_size);
+#endif
+        return std::move(caller);
+      });
+#ifdef SIMT_ASAN_FIBERS
+  void *fake_stack = nullptr;
+  __sanitizer_start_switch_fiber(&fake_stack, static_cast<char *>(stack.sp) - stack.size,
+                                 stack.size);
+#endif
+  compile = std::move(compile).resume();
+#ifdef SIMT_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
+  if (failure)
+    std::rethrow_exception(failure);
+}
+
+} // namespace simt::bindings
