@@ -13,11 +13,24 @@ namespace simt::bindings {
 namespace {
 // Pages are committed only as the compile touches them; the guard page below stays.
 constexpr size_t compile_stack_bytes = size_t(64) << 20;
+
+// Boost's guarded stacks, with ASan's markings of the compile's frames cleared before unmapping.
+class CompileStackAllocator {
+public:
+  boost::context::stack_context allocate() { return stacks_.allocate(); }
+  void deallocate(boost::context::stack_context &stack) {
+    sim::forget_stack_frames(static_cast<char *>(stack.sp) - stack.size, stack.size);
+    stacks_.deallocate(stack);
+  }
+
+private:
+  boost::context::protected_fixedsize_stack stacks_{compile_stack_bytes};
+};
 } // namespace
 
 void run_on_compile_stack(const std::function<void()> &work) {
   std::exception_ptr failure;
-  boost::context::protected_fixedsize_stack allocator(compile_stack_bytes);
+  CompileStackAllocator allocator;
   boost::context::stack_context stack = allocator.allocate(); // freed by the fiber when it ends
 #ifdef SIMT_ASAN_FIBERS
   const void *caller_bottom = nullptr;

@@ -273,6 +273,7 @@ std::vector<Stack> StackPool::take(size_t count, size_t stack_size) {
 void StackPool::give_back(std::vector<Stack> &stacks) {
   std::lock_guard lock(mutex_);
   for (const Stack &stack : stacks) {
+    forget_stack_frames(stack.bottom, stack.size);
     --slab_of(stack.bottom)->in_use;
     free_[stack.size].push_back(stack.bottom);
     free_bytes_ += stack.size;
