@@ -124,8 +124,10 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
     if (module_.props.uses_print)
       std::fflush(stdout);
   }
-  if (!fault)
+  if (!fault) {
+    buffer.check_read_only_records();
     return py::none();
+  }
   if (fault->exception == "KeyboardInterrupt")
     raise_interrupt(*fault);
   const sim::SourceLocation &where = fault->where;

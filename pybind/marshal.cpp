@@ -289,6 +289,12 @@ void KernelArguments::store_record(PyObject *object, const Type &type, size_t in
     py::object array = py::module_::import("numpy").attr("asarray")(value);
     auto *proxy = py::detail::array_proxy(array.ptr());
     if (proxy->nd == 0 && record_dtype_is(array.ptr(), *type.record)) {
+      if (!(proxy->flags & py::detail::npy_api::NPY_ARRAY_WRITEABLE_)) {
+        py::object copy = array.attr("copy")();
+        read_only_records_.push_back({array, copy, index, type});
+        array = copy;
+        proxy = py::detail::array_proxy(array.ptr());
+      }
       void *address = proxy->data;
       std::memcpy(slot, &address, sizeof address);
       keep_alive_.push_back(std::move(array));
@@ -325,6 +331,14 @@ void KernelArguments::store(PyObject *object, const Type &type, size_t index, in
   } else {
     store_scalar(object, type, index, slot);
   }
+}
+
+void KernelArguments::check_read_only_records() const {
+  for (const ReadOnlyRecord &record : read_only_records_)
+    if (!record.original.attr("tobytes")().equal(record.copy.attr("tobytes")()))
+      throw py::value_error(describe_argument(record.index, record.type) +
+                            ": the kernel wrote to a record of read-only memory (its array's "
+                            "flags.writeable is False); the write is discarded");
 }
 
 KernelArguments::KernelArguments(const std::vector<Type> &types, const py::tuple &args) {

@@ -20,15 +20,26 @@ public:
   // have the parameter's dtype and ndim, and be C/F-contiguous when it says so. Throws
   // pybind11::type_error naming the argument otherwise. The arrays must outlive the launch.
   // Tuples (of any of these) must have the parameter's length; records (NumPy record scalars)
-  // the parameter's dtype, and are passed by address.
+  // the parameter's dtype, and are passed by address; a record of read-only memory (a read-only
+  // memmap's, whose pages would fault) as the address of a private copy.
   KernelArguments(const std::vector<Type> &types, const pybind11::tuple &args);
 
   void **pointers() { return pointers_.data(); }
+
+  // After the launch: raises ValueError when the kernel wrote to the private copy of a read-only
+  // record, as Numba's copy back to read-only memory fails.
+  void check_read_only_records() const;
 
 private:
   void store(PyObject *object, const Type &type, size_t index, int64_t *slot);
   void store_record(PyObject *object, const Type &type, size_t index, int64_t *slot);
 
+  struct ReadOnlyRecord {
+    pybind11::object original, copy;
+    size_t index;
+    Type type;
+  };
+  std::vector<ReadOnlyRecord> read_only_records_;
   std::vector<int64_t> storage_;
   std::vector<pybind11::object> keep_alive_; // objects whose memory the arguments point into
   std::vector<void *> pointers_;

@@ -171,3 +171,32 @@ def test_records_of_read_only_arrays_are_read_only():
     np.testing.assert_array_equal(out, records["x"] + records["y"])
     with pytest.raises(CompileError, match="cannot modify"):
         write[1, 1](records)
+
+
+def test_a_record_argument_of_read_only_memory_is_read_and_never_written(tmp_path):
+    # A record of a read-only memmap: its pages fault on a write, so the kernel gets a private
+    # copy; a kernel that writes to it raises once the launch ends and the file is unchanged.
+    dtype = np.dtype([("x", np.float64), ("y", np.int32)])
+    path = tmp_path / "records.bin"
+    source = np.zeros(2, dtype=dtype)
+    source["x"] = [1.5, 2.5]
+    source["y"] = [3, 4]
+    source.tofile(path)
+    mapped = np.memmap(path, dtype=dtype, mode="r")
+
+    @cuda.jit
+    def read(rec, out):
+        out[0] = rec.x + rec.y
+
+    @cuda.jit
+    def write(rec, out):
+        rec.x = 9.0
+        out[0] = rec.x
+
+    out = np.zeros(1)
+    read[1, 1](mapped[1], out)
+    assert out[0] == 2.5 + 4
+    with pytest.raises(ValueError, match="wrote to a record of read-only memory"):
+        write[1, 1](mapped[0], out)
+    assert out[0] == 9.0  # the kernel ran on the copy
+    np.testing.assert_array_equal(np.fromfile(path, dtype=dtype), source)
