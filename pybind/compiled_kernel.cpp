@@ -3,15 +3,13 @@
 #include "frontend/compile.h"
 #include "pybind/marshal.h"
 #include "pybind/own_stack.h"
+#include "sim/chained_signal.h"
 #include "sim/jit.h"
 #include "sim/launch_state.h"
 
-#include <atomic>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <limits>
-#include <mutex>
 #include <stdexcept>
 
 namespace py = pybind11;
@@ -35,47 +33,18 @@ py::tuple dim3_tuple(const sim::Dim3 &d) { return py::make_tuple(d.x, d.y, d.z);
 // Ctrl-C during a launch. The launch runs with the GIL released, so Python's handler (which only
 // flags the signal for the main thread's next bytecode) cannot stop it: simt's SIGINT handler
 // stops every running launch (sim::interrupt_launches; none when none runs) and then calls the
-// handler it replaced, so Python still sees the signal. Installed at the first launch and kept;
-// a launch re-installs it when SIGINT's handler changed (signal.signal), checking at most every
-// 100 ms since sigaction is a system call. Where Ctrl-C is ignored or left to kill the process
+// handler it replaced, so Python still sees the signal. Installed at the first launch and kept
+// (again when signal.signal replaced it). Where Ctrl-C is ignored or left to kill the process
 // (SIG_IGN, SIG_DFL), it stays so.
-class InterruptHandler {
-public:
-  static void ensure_installed() {
-    const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
-    if (now < next_check_.load(std::memory_order_relaxed))
-      return;
-    std::lock_guard lock(mutex_);
-    next_check_.store(
-        now + std::chrono::steady_clock::duration(std::chrono::milliseconds(100)).count(),
-        std::memory_order_relaxed);
-    struct sigaction current {};
-    if (sigaction(SIGINT, nullptr, &current) != 0 ||
-        ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_interrupt) ||
-        (!(current.sa_flags & SA_SIGINFO) &&
-         (current.sa_handler == SIG_DFL || current.sa_handler == SIG_IGN)))
-      return;
-    struct sigaction ours {};
-    ours.sa_sigaction = on_interrupt;
-    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&ours.sa_mask);
-    previous_ = current;
-    sigaction(SIGINT, &ours, nullptr);
-  }
+void on_interrupt(int signal, siginfo_t *info, void *context);
+// Checked at most every 100 ms: sigaction is a system call every launch would pay for.
+sim::ChainedSignalHandler interrupt_handler(SIGINT, on_interrupt, /*replace_default=*/false,
+                                            std::chrono::milliseconds(100));
 
-private:
-  static void on_interrupt(int signal, siginfo_t *info, void *context) {
-    sim::interrupt_launches();
-    if (previous_.sa_flags & SA_SIGINFO)
-      previous_.sa_sigaction(signal, info, context);
-    else if (previous_.sa_handler != SIG_DFL && previous_.sa_handler != SIG_IGN)
-      previous_.sa_handler(signal);
-  }
-
-  static inline std::atomic<int64_t> next_check_{0}; // steady_clock ticks
-  static inline std::mutex mutex_;                   // serialises installing
-  static inline struct sigaction previous_ {};       // written only while ours is not installed
-};
+void on_interrupt(int signal, siginfo_t *info, void *context) {
+  sim::interrupt_launches();
+  interrupt_handler.call_replaced(signal, info, context);
+}
 
 // The launch stopped for Ctrl-C: Python's handlers run now (the main thread's raises
 // KeyboardInterrupt); elsewhere, or when a handler returns, the launch still did not finish.
@@ -118,7 +87,7 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
   KernelArguments buffer(arg_types_, args);
   std::optional<sim::Fault> fault;
   {
-    InterruptHandler::ensure_installed();
+    interrupt_handler.ensure_installed();
     py::gil_scoped_release release;
     fault = sim::launch(code_, config, buffer.pointers());
     if (module_.props.uses_print)

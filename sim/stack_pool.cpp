@@ -1,5 +1,7 @@
 #include "sim/stack_pool.h"
 
+#include "sim/chained_signal.h"
+
 #include "sim/fiber_switch.h"
 #include "sim/launch_state.h"
 
@@ -32,7 +34,13 @@ std::string mebibytes(uint64_t bytes) { return std::to_string(bytes >> 20) + " M
 
 std::string kibibytes(uint64_t bytes) { return std::to_string(bytes >> 10) + " KiB"; }
 
-struct sigaction replaced_handler;
+void on_fault(int signal, siginfo_t *info, void *context);
+
+// Chained to for every other fault; replaces even SIG_DFL (whose effect on_fault restores).
+// Checked at every call: a handler installed after this one (a test framework's, Python's
+// faulthandler, a forked child's) would hide stack overflows.
+ChainedSignalHandler fault_handler(SIGSEGV, on_fault, /*replace_default=*/true,
+                                   std::chrono::milliseconds(0));
 
 // Async-signal-safe text building: no allocation, no locale.
 class SignalText {
@@ -92,11 +100,7 @@ void on_fault(int signal, siginfo_t *info, void *context) {
     }
   }
   // Whatever the fault, it is handled as before simt installed this handler.
-  if ((replaced_handler.sa_flags & SA_SIGINFO) != 0) {
-    replaced_handler.sa_sigaction(signal, info, context);
-  } else if (replaced_handler.sa_handler != SIG_DFL && replaced_handler.sa_handler != SIG_IGN) {
-    replaced_handler.sa_handler(signal);
-  } else {
+  if (!fault_handler.call_replaced(signal, info, context)) {
     // Returning re-runs the faulting instruction, which now ends the process.
     struct sigaction default_action {};
     default_action.sa_handler = SIG_DFL;
@@ -126,20 +130,7 @@ void catch_stack_overflow() {
     }
     has_signal_stack = true;
   }
-  // Checked at every call: a handler installed after this one (a test framework's, Python's
-  // faulthandler) would hide stack overflows. It is chained to for every other fault.
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  struct sigaction current {};
-  if (sigaction(SIGSEGV, nullptr, &current) != 0 ||
-      ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == on_fault))
-    return;
-  struct sigaction action {};
-  action.sa_sigaction = on_fault;
-  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
-  sigemptyset(&action.sa_mask);
-  replaced_handler = current;
-  sigaction(SIGSEGV, &action, nullptr);
+  fault_handler.ensure_installed();
 }
 
 bool StackPool::guard_install_supported() {

@@ -109,8 +109,8 @@ private:
 // Makes a fault in the guard page of the stack the calling thread's fiber runs on print what
 // happened (the kernel, the thread and block, the stack's size) before the process ends: an
 // overflow cannot be undone safely. Called by each worker of a launch that runs fibers: installs
-// the SIGSEGV handler unless it is the current one (other faults go to the handler it replaces)
-// and this thread's alternate signal stack (once per thread).
+// the SIGSEGV handler unless it is the current one (sim/chained_signal.h: other faults go to the
+// handler it replaces) and this thread's alternate signal stack (once per thread).
 void catch_stack_overflow();
 
 // Stacks held for the life of a scope (a worker's share of a launch, or a resident block).
