@@ -14,6 +14,7 @@ tests/python/test_compile_scaling.py compiles and runs the same kernels (untimed
 """
 import argparse
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -24,7 +25,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 DEFAULT_SIZES = {
-    "elif": (300, 900, 3000),
+    "elif": (300, 600, 900),  # deeper chains pass the nesting limit (frontend/nesting.h)
     "straight": (1000, 3000, 10000),
     "locals": (1000, 3000, 10000),
     "arrays": (300, 1000, 3000),
@@ -139,6 +140,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", choices=sorted(BODIES), action="append")
     parser.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")])
+    parser.add_argument("--json", action="store_true",
+                        help="end with one JSON line of the rows (bench/run.py reads it)")
     args = parser.parse_args()
     os.environ["SIMT_CACHE"] = "0"
     if importlib.util.find_spec("simt") is None:
@@ -147,12 +150,16 @@ def main():
         sys.path.insert(0, directory)
         measure("straight", 1, directory)  # starts the JIT
         print("%-9s %7s %9s %9s" % ("shape", "size", "wall", "CPU"))
+        rows = []
         for shape in args.shape or DEFAULT_SIZES:
             for n in args.sizes or DEFAULT_SIZES[shape]:
                 wall, cpu = measure(shape, n, directory)
+                rows.append({"shape": shape, "size": n, "wall_s": wall, "cpu_s": cpu})
                 target = [t for s, size, t in TARGETS if (s, size) == (shape, n)]
                 note = "  (target < %.1f s)" % target[0] if target else ""
                 print("%-9s %7d %8.3fs %8.3fs%s" % (shape, n, wall, cpu, note), flush=True)
+        if args.json:
+            print(json.dumps(rows))
 
 
 if __name__ == "__main__":
