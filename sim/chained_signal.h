@@ -25,6 +25,11 @@ public:
 
   void ensure_installed();
 
+  // fork() (sim/worker_pool.cpp's pthread_atfork handlers): no other thread holds the installing
+  // lock across it, so a child can install.
+  void before_fork() { mutex_.lock(); }
+  void after_fork() { mutex_.unlock(); }
+
   // From the handler (async-signal-safe): calls the handler this one replaced; false when that
   // was SIG_DFL or SIG_IGN, whose effect is the caller's to decide.
   bool call_replaced(int signal, siginfo_t *info, void *context) const;

@@ -28,6 +28,14 @@ void withdraw_interrupt_requests() {
 
 } // namespace
 
+void before_fork_launch_registry() { running_mutex.lock(); }
+
+void after_fork_launch_registry(bool in_child) {
+  if (in_child)
+    running_launches = 0; // the parent's launches run on threads the child does not have
+  running_mutex.unlock();
+}
+
 void interrupt_launches() noexcept {
   interrupts.fetch_add(1);
   interrupt_requests.fetch_add(1);

@@ -76,6 +76,11 @@ private:
 // it.
 void interrupt_launches() noexcept;
 
+// fork() (sim/worker_pool.cpp's pthread_atfork handlers): the registry of running launches is
+// locked across it, so no other thread holds it then; the child starts with no running launch.
+void before_fork_launch_registry();
+void after_fork_launch_registry(bool in_child);
+
 // "(x, y, z)": thread and block ids as fault messages print them.
 std::string ids_text(const int32_t (&ids)[3]);
 // "file.py:12".

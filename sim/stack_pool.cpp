@@ -288,9 +288,15 @@ void StackPool::trim() {
   }
 }
 
-void StackPool::before_fork() { mutex_.lock(); }
+void StackPool::before_fork() {
+  fault_handler.before_fork();
+  mutex_.lock();
+}
 
-void StackPool::after_fork_in_parent() { mutex_.unlock(); }
+void StackPool::after_fork_in_parent() {
+  mutex_.unlock();
+  fault_handler.after_fork();
+}
 
 void StackPool::after_fork_in_child() {
   // Other threads' waits on released_ are copied into it and never end: a fresh one.
@@ -299,6 +305,7 @@ void StackPool::after_fork_in_child() {
   reserved_bytes_ = 0;
   // Their stacks stay marked in use (the memory is the child's copy): their slabs stay mapped.
   mutex_.unlock();
+  fault_handler.after_fork();
 }
 
 size_t StackPool::mapped_stacks() {

@@ -1,5 +1,6 @@
 #include "sim/worker_pool.h"
 
+#include "sim/launch_state.h"
 #include "sim/stack_pool.h"
 
 #include <pthread.h>
@@ -41,9 +42,11 @@ void WorkerPool::before_fork() {
   if (current_pool != nullptr)
     current_pool->mutex_.lock();
   StackPool::instance().before_fork();
+  before_fork_launch_registry();
 }
 
 void WorkerPool::after_fork_in_parent() {
+  after_fork_launch_registry(/*in_child=*/false);
   StackPool::instance().after_fork_in_parent();
   if (current_pool != nullptr)
     current_pool->mutex_.unlock();
@@ -51,6 +54,7 @@ void WorkerPool::after_fork_in_parent() {
 }
 
 void WorkerPool::after_fork_in_child() {
+  after_fork_launch_registry(/*in_child=*/true);
   StackPool::instance().after_fork_in_child();
   // The old pool is left as it is (leaked): its threads are gone, its queue may name launches
   // of other threads, its mutex stays locked. The child's first launch creates a new one.
