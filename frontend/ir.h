@@ -244,11 +244,15 @@ struct Properties {
 // status, and so does the caller of every function that reaches one.
 bool intrinsic_parks(const std::string &name);
 
-// Whether `loop` may wait for other threads, as a spin-wait does: a while loop whose condition
-// reads memory other threads may write (a global or shared array element, an atomic, a device
-// function's result) or a local the loop's body assigns from such a read, or a `while True` loop
-// whose body reads such memory.
+// Whether `loop` (a While; a range() loop always ends) may wait for other threads, as a spin-wait
+// does: one of
+// its exits (its condition, a break, a return) depends, through the locals the loop assigns and
+// the conditions it branches on, on memory other threads may write that the loop reads (a global
+// or shared array element, a record field, an atomic, a device function's result). A loop that
+// does not cannot wait for another thread: its exits follow from values fixed when it starts.
 bool loop_may_spin(const Stmt &loop);
+// Whether some loop in `stmts` (nested ones included) may spin.
+bool any_loop_may_spin(const std::vector<Stmt> &stmts);
 
 struct Function {
   std::string name; // unique within the module (device functions are mangled per signature)

@@ -47,6 +47,7 @@ ir::Function FunctionTyper::run() {
     if (round == max_rounds)
       error(def_.loc, "simt: the types of the locals of '" + def_.name + "' do not settle");
   }
+  fn_.props.may_spin = fn_.props.may_spin || ir::any_loop_may_spin(fn_.body);
   fn_.return_type = is_kernel_ ? Type::none() : return_type_.value_or(Type::none());
   if (returns_none_ && !fn_.return_type.is_none())
     error(def_.loc, "simt: returning a value on some paths and None on others is not supported "

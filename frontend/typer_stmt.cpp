@@ -366,7 +366,6 @@ void FunctionTyper::while_stmt(const ast::Stmt &s) {
     loop.exprs.push_back(std::move(test));
     loop.body = std::move(body);
     loop.orelse = std::move(orelse);
-    fn_.props.may_spin = fn_.props.may_spin || ir::loop_may_spin(loop);
   } else {
     // while True: pre; if not test: break; body -- the else clause runs after that break only
     int ended = orelse.empty() ? -1 : new_temp(Type::scalar_of(Scalar::Bool));
@@ -396,7 +395,6 @@ void FunctionTyper::while_stmt(const ast::Stmt &s) {
     loop.body.push_back(std::move(exit));
     for (auto &b : body)
       loop.body.push_back(std::move(b));
-    fn_.props.may_spin = fn_.props.may_spin || ir::loop_may_spin(loop);
     if (ended >= 0) {
       emit(std::move(loop));
       loop = make_stmt(ir::StmtKind::If, s.loc);

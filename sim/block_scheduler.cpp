@@ -103,7 +103,8 @@ bool BlockScheduler::spinning(LaunchState &launch, size_t live) {
     return false;
   }
   WarpScheduler warps(launch, states_, contexts_);
-  const bool progress = live < last_live_ || warps.complete_arrived();
+  const bool progress =
+      live < last_live_ || warps.complete_arrived() || warps.complete_active_masks();
   last_live_ = live;
   const auto now = std::chrono::steady_clock::now();
   if (progress || !stalled_since_) {
@@ -192,14 +193,18 @@ ThreadContext *BlockScheduler::grid_waiter() {
   return nullptr;
 }
 
-size_t BlockScheduler::run_to_grid_barrier(LaunchState &launch) {
+BlockScheduler::Pause BlockScheduler::run_to_grid_barrier(LaunchState &launch,
+                                                          bool yield_when_spinning) {
   using Phase = ThreadState::Phase;
   if (grid_waiter() != nullptr)
     release_barrier(launch);
   WarpScheduler warps(launch, states_, contexts_);
   while (size_t live = run_until_parked(launch)) {
-    if (spinning(launch, live))
+    if (spinning(launch, live)) {
+      if (yield_when_spinning)
+        return Pause{live, 0};
       continue;
+    }
     // Every live thread is parked: warp operations settle first (their lanes may go on to a
     // barrier), then barriers: syncthreads, the grid sync, or (an error) both.
     if (warps.any_waiting()) {
@@ -232,11 +237,11 @@ size_t BlockScheduler::run_to_grid_barrier(LaunchState &launch) {
               (block ? "syncthreads " : "grid sync ") + file_line(launch.location(loc)),
           grid_loc);
     } else if (at_grid == live && !launch.stopped()) {
-      return at_grid;
+      return Pause{live, at_grid};
     }
     release_barrier(launch); // a syncthreads, or stopping: the parked threads return at once
   }
-  return 0;
+  return Pause{};
 }
 
 } // namespace simt::sim

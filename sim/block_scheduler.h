@@ -31,10 +31,15 @@ public:
   // Releases the threads parked at the grid barrier, if any, then runs the block until every live
   // thread has finished or waits at the grid barrier, settling warp operations and releasing
   // syncthreads on the way (the one scheduling loop of fiber mode: run() is this with no grid
-  // barrier). Returns how many wait at the grid barrier. Threads of the block waiting at different
-  // barriers are a fault (and the block is stopped), as is any thread left when the launch is
-  // stopping.
-  size_t run_to_grid_barrier(LaunchState &launch);
+  // barrier). With `yield_when_spinning`, it also returns after a round in which threads yielded
+  // at spinning loops, so that the worker can run the other blocks they may wait for. Threads of
+  // the block waiting at different barriers are a fault (and the block is stopped), as is any
+  // thread left when the launch is stopping.
+  struct Pause {
+    size_t live = 0;            // threads not finished
+    size_t at_grid_barrier = 0; // of them, those waiting at the grid barrier (the rest spin)
+  };
+  Pause run_to_grid_barrier(LaunchState &launch, bool yield_when_spinning = false);
   // A thread waiting at the grid barrier (it names the call site in errors), or null.
   ThreadContext *grid_waiter();
 
@@ -43,8 +48,9 @@ private:
   // many are still alive. A thread resumed while the launch is stopping returns at once.
   size_t run_until_parked(LaunchState &launch);
   // After a round in which threads yielded at spinning loops (false when none did): completes the
-  // warp operations whose lanes have all arrived, and records a deadlock when no thread of the
-  // block has made progress (finished, passed a barrier or a warp operation) for
+  // warp operations whose lanes have all arrived (and, when nothing else moved, the activemask
+  // calls: a spinning lane is not converged with them), and records a deadlock when no thread of
+  // the block has made progress (finished, passed a barrier or a warp operation) for
   // spin_timeout(). The caller then runs another round.
   bool spinning(LaunchState &launch, size_t live);
   // Every live thread is parked: releases the barrier, or stops the block when the threads wait

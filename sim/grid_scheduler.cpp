@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,14 +26,15 @@ constexpr uint64_t max_warps_per_sm = 64;
 constexpr uint64_t shared_bytes_per_sm = 164 * 1024;
 constexpr uint64_t reserved_shared_bytes_per_block = 1024;
 
-// One resident block: its threads and their stacks, its own shared memory, and how many threads
-// are not finished.
+// One resident block: its threads and their stacks, its own shared memory, how many threads are
+// not finished, and the grid barrier they wait at, if they all do.
 struct ResidentBlock {
   ResidentBlock(uint64_t threads, size_t stack_size) : stacks(threads, stack_size) {}
   StackLease stacks;
   BlockScheduler threads;
   std::unique_ptr<char[]> shared;
   uint64_t alive = 0;
+  std::optional<uint64_t> waits_at; // the generation of the grid barrier its threads wait at
 };
 
 class CooperativeRunner final : public WorkerPool::Task {
@@ -47,31 +49,41 @@ public:
   }
 
 private:
+  // Runs this worker's blocks until all have finished. A block whose threads spin (maybe waiting
+  // for another block, as resident blocks may) hands the worker to its other blocks, and to
+  // blocks not yet started; the worker sleeps only when all of its blocks wait at the grid
+  // barrier.
   void run_blocks() {
     std::vector<std::unique_ptr<ResidentBlock>> mine;
-    uint64_t generation;
-    {
-      std::lock_guard lock(mutex_);
-      generation = generation_;
-    }
     for (;;) {
+      bool spinning = false;
       for (auto &block : mine)
-        if (block->alive > 0)
-          advance(*block);
+        if (block->alive > 0 && released(*block))
+          spinning = advance(*block) || spinning;
       while (std::optional<uint64_t> index = launch_.next_block()) {
         std::unique_ptr<ResidentBlock> block = resident_block(*index);
         if (block == nullptr)
           break;
         mine.push_back(std::move(block));
-        advance(*mine.back());
+        spinning = advance(*mine.back()) || spinning;
       }
       if (std::none_of(mine.begin(), mine.end(), [](auto &block) { return block->alive > 0; }))
         return;
-      // Every thread of this worker's blocks waits at the grid barrier.
+      if (spinning)
+        continue;
       std::unique_lock lock(mutex_);
-      released_.wait(lock, [&] { return generation_ != generation || launch_.stopped(); });
-      generation = generation_;
+      released_.wait(lock, [&] {
+        return launch_.stopped() || std::any_of(mine.begin(), mine.end(), [&](auto &block) {
+                 return block->alive > 0 && block->waits_at != generation_;
+               });
+      });
     }
+  }
+
+  // Whether `block` may run: it does not wait at a grid barrier that has not been released.
+  bool released(const ResidentBlock &block) {
+    std::lock_guard lock(mutex_);
+    return block.waits_at != generation_ || launch_.stopped();
   }
 
   // The block, or null (a fault recorded) when the system refuses memory for its stacks.
@@ -99,13 +111,16 @@ private:
     return resident;
   }
 
-  // Runs `block` up to the grid barrier and counts its threads in: finished, or arrived.
-  void advance(ResidentBlock &block) {
-    const uint64_t waiting = block.threads.run_to_grid_barrier(launch_);
-    ThreadContext *waiter = waiting > 0 ? block.threads.grid_waiter() : nullptr;
+  // Runs `block` up to the grid barrier and counts its threads in: finished, or arrived. True
+  // when it stopped early because its threads spin.
+  bool advance(ResidentBlock &block) {
+    const BlockScheduler::Pause pause = block.threads.run_to_grid_barrier(launch_, true);
+    const bool spinning = pause.at_grid_barrier < pause.live;
+    ThreadContext *waiter = spinning || pause.live == 0 ? nullptr : block.threads.grid_waiter();
     std::lock_guard lock(mutex_);
-    live_ -= block.alive - waiting;
-    block.alive = waiting;
+    live_ -= block.alive - pause.live;
+    block.alive = pause.live;
+    block.waits_at.reset();
     if (waiter != nullptr) {
       const int32_t loc = thread_state(waiter).barrier_loc;
       if (waiting_ == 0) {
@@ -120,7 +135,8 @@ private:
                 " of block " + ids_text(waiter->ctaid) + " at " + file_line(launch_.location(loc)),
             loc);
       }
-      waiting_ += waiting;
+      waiting_ += pause.at_grid_barrier;
+      block.waits_at = generation_;
     }
     if (live_ > 0 && waiting_ == live_) {
       ++generation_;
@@ -129,6 +145,7 @@ private:
     } else if (launch_.stopped()) {
       released_.notify_all(); // the workers asleep at the barrier stop their threads
     }
+    return spinning;
   }
 
   LaunchState &launch_;

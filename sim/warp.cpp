@@ -266,6 +266,18 @@ bool WarpScheduler::complete_arrived() {
   return progress;
 }
 
+bool WarpScheduler::complete_active_masks() {
+  bool progress = false;
+  for (size_t base = 0; base < states_.size(); base += 32) {
+    const uint32_t lanes = uint32_t(std::min<size_t>(32, states_.size() - base));
+    const bool moving =
+        std::any_of(states_.begin() + base, states_.begin() + base + lanes,
+                    [](const ThreadState &s) { return s.phase == Phase::Runnable; });
+    progress = (!moving && complete_active_masks(base, lanes)) || progress;
+  }
+  return progress;
+}
+
 void WarpScheduler::settle() {
   if (launch_.stopped()) {
     stop_parked();

@@ -46,6 +46,10 @@ public:
   // other threads of the block still run; true when one did.
   bool complete_arrived();
 
+  // Completes the activemask calls of every warp whose other lanes cannot move on now (all are
+  // parked, spinning or finished); true when one did.
+  bool complete_active_masks();
+
 private:
   bool complete_arrived(size_t base, uint32_t lanes);
   // The warp operation of the lanes named by lane `first`'s mask (lanes of the warp starting at

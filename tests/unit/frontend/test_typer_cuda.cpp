@@ -15,7 +15,7 @@ using test::slot_type;
 
 std::shared_ptr<test::NameTable> cuda_names() {
   auto names = std::make_shared<test::NameTable>();
-  names->module("cuda", "numba.cuda").module("math", "math");
+  names->module("cuda", "numba.cuda").module("math", "math").module("numba", "numba");
   return names;
 }
 
@@ -215,6 +215,27 @@ TEST_CASE("loops that may wait for other threads make the kernel spin") {
   CHECK_FALSE(spins("    while n > 0:\n        n -= 1\n"));
   CHECK_FALSE(spins("    while n > 0:\n        flag[n] = 1\n        n -= 1\n"));
   CHECK_FALSE(spins("    for i in range(n):\n        flag[i] = flag[0]\n"));
+  // Through a chain of locals, through control (a flag set under a branch on memory), through a
+  // break or return guarded by such a branch, through the thread's local arrays.
+  CHECK(spins("    done = 0\n    while done == 0:\n        v = flag[0]\n        w = v + 1\n"
+              "        done = w - 1\n"));
+  CHECK(spins("    done = False\n    while not done:\n        if flag[0] == 1:\n"
+              "            done = True\n"));
+  CHECK(spins("    i = 0\n    while i < n:\n        if flag[0] == 1:\n            break\n"
+              "        i = 0\n"));
+  CHECK(spins("    while n > 0:\n        if flag[0] == 1:\n            return\n"));
+  CHECK(spins("    buf = cuda.local.array(1, numba.int32)\n    buf[0] = 0\n"
+              "    while buf[0] == 0:\n        buf[0] = flag[0]\n"));
+  CHECK(spins("    while True:\n        for j in range(1):\n            if flag[0] == 1:\n"
+              "                return\n"));
+  // Memory read in the loop that decides nothing about its end; a break that leaves only a
+  // nested loop; a while True whose end is fixed when it starts.
+  CHECK_FALSE(spins("    s = 0\n    i = 0\n    while i < n:\n        s += flag[i]\n"
+                    "        i += 1\n    flag[0] = s\n"));
+  CHECK_FALSE(spins("    i = 0\n    while i < n:\n        for j in range(n):\n"
+                    "            if flag[j] == 1:\n                break\n        i += 1\n"));
+  CHECK_FALSE(spins("    i = 0\n    while True:\n        flag[i] = flag[i + 1]\n        i += 1\n"
+                    "        if i >= n:\n            break\n"));
   // A device function's loop counts for its callers.
   CHECK(compile_with_device("def k(flag, n):\n    wait(flag)\n",
                             "def wait(f):\n    while f[0] == 0:\n        pass\n", sig)
