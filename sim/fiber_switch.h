@@ -29,6 +29,8 @@ inline void resume_fiber(ThreadState &state) {
 #ifdef SIMT_ASAN_FIBERS
   __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 #endif
+  if (state.stack_overflowed) [[unlikely]]
+    abandon_overflowed_fiber(state);
 }
 
 // The fiber's side, first thing on a new fiber: keeps the scheduler to switch back to.

@@ -7,12 +7,14 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace simt::sim {
@@ -42,61 +44,17 @@ void on_fault(int signal, siginfo_t *info, void *context);
 ChainedSignalHandler fault_handler(SIGSEGV, on_fault, /*replace_default=*/true,
                                    std::chrono::milliseconds(0));
 
-// Async-signal-safe text building: no allocation, no locale.
-class SignalText {
-public:
-  SignalText &operator<<(const char *text) {
-    while (*text != '\0' && length_ < sizeof text_)
-      text_[length_++] = *text++;
-    return *this;
-  }
-  SignalText &operator<<(uint64_t value) {
-    char digits[24];
-    size_t n = 0;
-    do {
-      digits[n++] = char('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
-    while (n > 0 && length_ < sizeof text_)
-      text_[length_++] = digits[--n];
-    return *this;
-  }
-  SignalText &ids(const int32_t (&ids)[3]) {
-    return *this << "(" << uint64_t(ids[0]) << ", " << uint64_t(ids[1]) << ", " << uint64_t(ids[2])
-                 << ")";
-  }
-  void write_to_stderr() const {
-    for (size_t done = 0; done < length_;) {
-      const ssize_t n = write(STDERR_FILENO, text_ + done, length_ - done);
-      if (n <= 0)
-        return;
-      done += size_t(n);
-    }
-  }
-
-private:
-  char text_[512];
-  size_t length_ = 0;
-};
-
 void on_fault(int signal, siginfo_t *info, void *context) {
-  const ThreadState *state = running_fiber;
+  ThreadState *state = running_fiber;
   const char *address = static_cast<const char *>(info->si_addr);
   if (state != nullptr && state->context != nullptr) {
     const char *bottom = static_cast<const char *>(state->fiber_stack.bottom);
     if (address < bottom && address >= bottom - page_size()) {
-      const ThreadContext &ctx = *state->context;
-      SignalText text;
-      text << "simt: stack overflow in kernel " << state->launch->kernel.name.c_str() << ", ";
-      if (state->fiber_mode) {
-        text << "thread ";
-        text.ids(ctx.tid) << " of ";
-      }
-      text << "block ";
-      text.ids(ctx.ctaid) << ": its stack of " << uint64_t(state->fiber_stack.size >> 10)
-                          << " KiB is exhausted (device functions nested too deeply); the process "
-                             "cannot go on\n";
-      text.write_to_stderr();
+      // The fiber's stack is exhausted: back to its scheduler, never to return here.
+      state->stack_overflowed = true;
+      state->signal_mask = static_cast<const ucontext_t *>(context)->uc_sigmask;
+      switch_to_scheduler(*state);
+      abort(); // unreachable: the scheduler never resumes an overflowed fiber
     }
   }
   // Whatever the fault, it is handled as before simt installed this handler.
@@ -109,6 +67,23 @@ void on_fault(int signal, siginfo_t *info, void *context) {
 }
 
 } // namespace
+
+void abandon_overflowed_fiber(ThreadState &state) {
+  // The handler's continuation must not be destroyed (that would unwind it); it is moved into
+  // storage that is never destroyed instead, the next overflow on this thread reusing it.
+  alignas(
+      boost::context::fiber) thread_local unsigned char abandoned[sizeof(boost::context::fiber)];
+  new (abandoned) boost::context::fiber(std::move(state.self));
+  pthread_sigmask(SIG_SETMASK, &state.signal_mask, nullptr);
+  state.stack_overflowed = false;
+  state.phase = ThreadState::Phase::Finished;
+  const std::string stack = std::to_string(state.fiber_stack.size >> 10) + " KiB";
+  state.launch->record_fault(state.context, "RecursionError",
+                             "simt: stack overflow in kernel " + state.launch->kernel.name +
+                                 ": the thread's stack of " + stack +
+                                 " is exhausted (device functions nested too deeply)",
+                             -1);
+}
 
 void catch_stack_overflow() {
   thread_local bool has_signal_stack = false;

@@ -19,6 +19,8 @@
 
 namespace simt::sim {
 
+struct ThreadState;
+
 // One fiber stack: [bottom, bottom + size), with a guard page just below bottom.
 struct Stack {
   char *bottom = nullptr;
@@ -106,12 +108,18 @@ private:
   uint64_t free_bytes_ = 0;
 };
 
-// Makes a fault in the guard page of the stack the calling thread's fiber runs on print what
-// happened (the kernel, the thread and block, the stack's size) before the process ends: an
-// overflow cannot be undone safely. Called by each worker of a launch that runs fibers: installs
-// the SIGSEGV handler unless it is the current one (sim/chained_signal.h: other faults go to the
-// handler it replaces) and this thread's alternate signal stack (once per thread).
+// Makes a fault in the guard page of the stack the calling thread's fiber runs on end that fiber
+// rather than the process: the SIGSEGV handler (on an alternate signal stack) switches back to the
+// fiber's scheduler, which abandons it and records a RecursionError fault naming the thread
+// (sim/fiber_switch.h: resume_fiber). Called by each worker of a launch that runs fibers:
+// installs the SIGSEGV handler unless it is the current one (sim/chained_signal.h: other faults
+// go to the handler it replaces) and this thread's alternate signal stack (once per thread).
 void catch_stack_overflow();
+
+// The scheduler's side of an overflow: `state`'s fiber switched back from the SIGSEGV handler. Its
+// frames are abandoned (never unwound: they end in a signal frame), the signal mask the handler
+// changed is restored, the thread is finished and the fault recorded.
+void abandon_overflowed_fiber(ThreadState &state);
 
 // Stacks held for the life of a scope (a worker's share of a launch, or a resident block).
 class StackLease {

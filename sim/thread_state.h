@@ -6,6 +6,8 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <signal.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -53,6 +55,10 @@ struct ThreadState {
   boost::context::fiber scheduler; // the scheduler, held by this thread while it runs
   StackRange fiber_stack;          // this thread's fiber stack
   StackRange scheduler_stack;      // the stack of the scheduler that resumes it
+  // Set by the SIGSEGV handler when this thread's fiber hit its stack's guard page, with the
+  // signal mask to restore (sim/stack_pool.h: abandon_overflowed_fiber).
+  bool stack_overflowed = false;
+  sigset_t signal_mask{};
 };
 
 inline ThreadState &thread_state(ThreadContext *ctx) {
