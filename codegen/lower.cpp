@@ -83,6 +83,14 @@ private:
   // Ends a loop iteration: stops the thread when the target says so, else branches to `head`.
   void back_edge(llvm::BasicBlock *head, bool spins, ir::Loc where);
   void return_from_function(bool stopped);
+  // Instrumented code (CompileOptions::instrumentation): the locals in one frame the runtime can
+  // read, hooks before statements and memory accesses, the call stack kept by the runtime.
+  bool instrumented() const;
+  void allocate_slots();
+  void statement_hook(ir::Loc where);
+  // `value`: a stored scalar's bits (register_to_memory's form), else null.
+  void access_hook(llvm::Value *address, const Type &array, Scalar scalar, uint32_t size,
+                   AccessKind kind, llvm::Value *value, ir::Loc where);
   void raise_if(llvm::Value *failed, const std::string &exception, const std::string &message,
                 ir::Loc where);
 
@@ -148,7 +156,8 @@ private:
   llvm::Function *fn_;
   llvm::IRBuilder<> b_;
   Emitter emitter_;
-  std::vector<llvm::AllocaInst *> slots_;
+  std::vector<llvm::Value *> slots_;
+  llvm::Value *frame_ = nullptr; // instrumented code: the frame holding the slots
   std::vector<llvm::Value *> local_arrays_;
   std::vector<Loop> loops_;
   llvm::BasicBlock *bail_ = nullptr; // returns at once: this thread must stop
@@ -170,11 +179,13 @@ public:
     for (size_t i = 0; i < ir.const_arrays.size(); ++i)
       const_arrays.push_back(
           target.const_memory(*module, ir.const_arrays[i], prefix + "const." + std::to_string(i)));
+    if (ir.options.instrumentation != Instrumentation::None)
+      frames.resize(ir.functions.size());
     for (size_t i = 0; i < ir.functions.size(); ++i)
       FunctionLowering(*this, int(i)).run();
     std::string symbol = prefix + ir.kernel().name;
     target.emit_entry_points(*module, functions[0], ir, symbol);
-    return LoweredModule{std::move(module), symbol, std::move(locations)};
+    return LoweredModule{std::move(module), symbol, std::move(locations), std::move(frames)};
   }
 
   int32_t location(int function, ir::Loc where) {
@@ -207,6 +218,7 @@ public:
   std::unique_ptr<llvm::Module> module;
   std::vector<llvm::Function *> functions;
   std::vector<llvm::Value *> const_arrays;
+  std::vector<FrameLayout> frames; // instrumented modules only, filled by FunctionLowering
   llvm::Function *int_pow_helper(Scalar s);
 
 private:
@@ -246,7 +258,7 @@ private:
     case ir::ExprKind::Binary:
       if (e.op == ir::Op::FloorDiv || e.op == ir::Op::Mod || e.op == ir::Op::Pow)
         return true;
-      if (e.op == ir::Op::TrueDiv && ir.python_error_model)
+      if (e.op == ir::Op::TrueDiv && ir.options.python_error_model)
         return true;
       break;
     case ir::ExprKind::Intrinsic:
@@ -364,11 +376,7 @@ void FunctionLowering::run() {
   }
   for (int i = 0; i < f_.num_params; ++i)
     fn_->getArg(first_param + i)->setName(f_.slots[i].name);
-  for (const ir::Slot &slot : f_.slots) {
-    if (slot.type.is_none())
-      unsupported("a variable of type none ('" + slot.name + "')");
-    slots_.push_back(b_.CreateAlloca(register_type(ctx(), slot.type), nullptr, slot.name));
-  }
+  allocate_slots();
   for (const ir::LocalArrayDecl &decl : f_.local_arrays) {
     int64_t count = 1;
     for (int64_t extent : decl.shape)
@@ -378,6 +386,8 @@ void FunctionLowering::run() {
   for (int i = 0; i < f_.num_params; ++i) {
     b_.CreateStore(fn_->getArg(first_param + i), slots_[i]);
   }
+  if (instrumented())
+    target_.enter_function(emitter_, index_, frame_);
 
   llvm::BasicBlock *body = block("body");
   b_.CreateBr(body);
@@ -390,6 +400,57 @@ void FunctionLowering::run() {
     return_from_function(true);
   }
   llvm::removeUnreachableBlocks(*fn_);
+}
+
+bool FunctionLowering::instrumented() const {
+  return m_.ir.options.instrumentation == Instrumentation::Debug;
+}
+
+// One alloca per slot (SROA turns them into registers); instrumented code puts them in one frame
+// whose address escapes to the runtime, so every local is in memory at every hook.
+void FunctionLowering::allocate_slots() {
+  std::vector<llvm::Type *> types;
+  for (const ir::Slot &slot : f_.slots) {
+    if (slot.type.is_none())
+      unsupported("a variable of type none ('" + slot.name + "')");
+    types.push_back(register_type(ctx(), slot.type));
+  }
+  if (!instrumented()) {
+    for (size_t i = 0; i < types.size(); ++i)
+      slots_.push_back(b_.CreateAlloca(types[i], nullptr, f_.slots[i].name));
+    return;
+  }
+  auto *frame_type = llvm::StructType::get(ctx(), types);
+  frame_ = b_.CreateAlloca(frame_type, nullptr, "frame");
+  const llvm::StructLayout *layout = m_.module->getDataLayout().getStructLayout(frame_type);
+  FrameLayout &frame = m_.frames[size_t(index_)];
+  frame = FrameLayout{f_.python_name, f_.file, f_.first_line, f_.num_params, {}};
+  for (size_t i = 0; i < types.size(); ++i) {
+    slots_.push_back(b_.CreateStructGEP(frame_type, frame_, unsigned(i), f_.slots[i].name));
+    frame.slots.push_back(
+        FrameSlot{f_.slots[i].name, f_.slots[i].type, layout->getElementOffset(unsigned(i))});
+  }
+}
+
+void FunctionLowering::statement_hook(ir::Loc where) {
+  if (!instrumented())
+    return;
+  target_.statement(emitter_, loc(where));
+  check_status();
+}
+
+void FunctionLowering::access_hook(llvm::Value *address, const Type &array, Scalar scalar,
+                                   uint32_t size, AccessKind kind, llvm::Value *value,
+                                   ir::Loc where) {
+  if (!instrumented())
+    return;
+  llvm::Value *bits = b_.getInt64(0);
+  const unsigned width = unsigned(byte_size(scalar)) * 8;
+  if (value != nullptr &&
+      (value->getType()->isIntegerTy() || value->getType()->isFloatingPointTy()) && width <= 64)
+    bits = b_.CreateZExt(b_.CreateBitCast(value, b_.getIntNTy(width)), b_.getInt64Ty());
+  target_.memory_access(emitter_, address, size, kind, array.space, bits, loc(where));
+  check_status();
 }
 
 llvm::BasicBlock *FunctionLowering::bail() {
@@ -446,6 +507,8 @@ void FunctionLowering::fault_if(llvm::Value *failed, Fault &fault,
 // A kernel returns whether its thread stopped early; a device function's value is unused when it
 // stopped (its caller checks the status), and the typer guarantees a value on normal paths.
 void FunctionLowering::return_from_function(bool stopped) {
+  if (instrumented() && !stopped)
+    target_.leave_function(emitter_);
   if (f_.is_kernel)
     b_.CreateRet(b_.getInt1(stopped));
   else if (fn_->getReturnType()->isVoidTy())
@@ -476,6 +539,7 @@ void FunctionLowering::statements(std::span<const ir::Stmt> stmts) {
 }
 
 void FunctionLowering::statement(const ir::Stmt &s) {
+  statement_hook(s.loc);
   switch (s.kind) {
   case ir::StmtKind::Assign:
     b_.CreateStore(expr(*s.exprs[0]), slots_[s.slot]);
@@ -489,6 +553,8 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     Scalar dtype = s.exprs[0]->type.scalar;
     llvm::Value *value = register_to_memory(b_, expr(*s.exprs.back()), dtype);
     llvm::Value *addr = element_address(s.exprs, 1, s.loc);
+    access_hook(addr, s.exprs[0]->type, dtype, uint32_t(byte_size(dtype)), AccessKind::Store, value,
+                s.loc);
     b_.CreateAlignedStore(value, addr, llvm::Align(byte_size(dtype)));
     return;
   }
@@ -512,7 +578,10 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     return;
   case ir::StmtKind::Return:
     if (!s.exprs.empty() && !f_.is_kernel && !fn_->getReturnType()->isVoidTy()) {
-      b_.CreateRet(expr(*s.exprs[0]));
+      llvm::Value *result = expr(*s.exprs[0]);
+      if (instrumented())
+        target_.leave_function(emitter_);
+      b_.CreateRet(result);
       return;
     }
     if (!s.exprs.empty())
@@ -587,6 +656,7 @@ void FunctionLowering::while_statement(const ir::Stmt &s) {
   if (!terminated())
     b_.CreateBr(latch);
   b_.SetInsertPoint(latch);
+  statement_hook(s.loc);
   back_edge(head, ir::loop_may_spin(s), s.loc);
   loop_else(s, normal_exit, exit);
 }
@@ -639,6 +709,7 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
   if (!terminated())
     b_.CreateBr(next);
   b_.SetInsertPoint(next);
+  statement_hook(s.loc);
   llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
   back_edge(head, /*spins=*/false, s.loc);
   i->addIncoming(i_next, b_.GetInsertBlock());
@@ -690,6 +761,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     if (e.type.is_record())
       return addr; // a record refers to its element
     Scalar dtype = e.args[0]->type.scalar;
+    access_hook(addr, e.args[0]->type, dtype, uint32_t(byte_size(dtype)), AccessKind::Load, nullptr,
+                e.loc);
     llvm::Value *value =
         b_.CreateAlignedLoad(memory_type(ctx(), dtype), addr, llvm::Align(byte_size(dtype)));
     return memory_to_register(b_, value, dtype);
@@ -791,7 +864,7 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
   if (is_complex(e.type.scalar))
     return complex_arithmetic(b_, e.op, x, y);
   if (is_float(e.type.scalar)) {
-    if (m_.ir.python_error_model)
+    if (m_.ir.options.python_error_model)
       raise_on_float_zero_division(e, y);
     return float_binary(e.op, e.type.scalar, x, y);
   }
@@ -874,7 +947,7 @@ llvm::Value *FunctionLowering::int_pow(Scalar s, llvm::Value *x, llvm::Value *y,
     return b_.CreateCall(m_.int_pow_helper(s), {x, y});
   llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
   llvm::Value *zero_to_negative = b_.CreateAnd(b_.CreateICmpEQ(x, zero), b_.CreateICmpSLT(y, zero));
-  if (m_.ir.python_error_model) {
+  if (m_.ir.options.python_error_model) {
     raise_if(zero_to_negative, "ZeroDivisionError", "0 cannot be raised to a negative power",
              where);
     return b_.CreateCall(m_.int_pow_helper(s), {x, y});
@@ -1427,6 +1500,8 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
   std::vector<llvm::Value *> values;
   for (size_t k = first_value; k < e.args.size(); ++k)
     values.push_back(expr(*e.args[k]));
+  access_hook(addr, array_type, dtype, uint32_t(byte_size(dtype)), AccessKind::Atomic, nullptr,
+              e.loc);
   llvm::Type *t = memory_type(ctx(), dtype);
   llvm::Align align(byte_size(dtype));
   auto order = llvm::AtomicOrdering::Monotonic;
@@ -1557,6 +1632,8 @@ llvm::Value *FunctionLowering::field_load(const ir::Expr &e) {
   llvm::Value *addr = field_address(expr(*e.args[0]), layout, e.index, align);
   if (e.type.is_array()) // a nested array field: a view of the record's bytes
     return memory_array(addr, scalar, layout.fields[e.index].shape);
+  access_hook(addr, e.args[0]->type, scalar, uint32_t(byte_size(scalar)), AccessKind::Load, nullptr,
+              e.loc);
   return memory_to_register(b_, b_.CreateAlignedLoad(memory_type(ctx(), scalar), addr, align),
                             scalar);
 }
@@ -1568,6 +1645,8 @@ void FunctionLowering::field_store(const ir::Stmt &s) {
   llvm::Value *value = register_to_memory(b_, expr(*s.exprs[1]), scalar);
   llvm::Align align;
   llvm::Value *addr = field_address(expr(*s.exprs[0]), layout, s.field, align);
+  access_hook(addr, s.exprs[0]->type, scalar, uint32_t(byte_size(scalar)), AccessKind::Store, value,
+              s.loc);
   b_.CreateAlignedStore(value, addr, align);
 }
 
@@ -1575,6 +1654,8 @@ void FunctionLowering::record_copy(const ir::Stmt &s) {
   const Record &layout = *s.exprs[0]->type.record;
   llvm::Value *source = expr(*s.exprs.back());
   llvm::Value *target = element_address(s.exprs, 1, s.loc);
+  access_hook(target, s.exprs[0]->type, Scalar::U8, uint32_t(layout.size), AccessKind::Store,
+              nullptr, s.loc);
   // memmove: `a[i] = a[i]` copies a record onto itself.
   b_.CreateMemMove(target, llvm::Align(1), source, llvm::Align(1), layout.size);
 }

@@ -1,6 +1,7 @@
 // The generic lowering of the typed IR to LLVM IR, shared by every backend (see target.h).
 #pragma once
 
+#include "codegen/frame_layout.h"
 #include "codegen/target.h"
 #include "frontend/ir.h"
 
@@ -25,6 +26,8 @@ struct LoweredModule {
   std::unique_ptr<llvm::Module> module;
   std::string symbol; // the kernel's module-unique name (entry points derive from it)
   std::vector<CodeLocation> locations;
+  // Instrumented modules: the frame of each function (ir::Module::functions' order); else empty.
+  std::vector<FrameLayout> frames;
 };
 
 // Lowers `module` for `target` into a new LLVM module in `ctx`. Every global name starts with

@@ -5,6 +5,7 @@
 // lives, barriers, error reporting, print, math library calls and the kernel's entry points.
 #pragma once
 
+#include "codegen/frame_layout.h"
 #include "frontend/ir.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -102,6 +103,21 @@ public:
   virtual llvm::Value *loop_back_edge(Emitter &e, bool spins, int32_t loc) = 0;
   // print(items...): space separated, then a newline.
   virtual void print(Emitter &e, const std::vector<PrintItem> &items) = 0;
+  // Instrumentation (ir::Module::options.instrumentation); release code calls none of these.
+  // On entry to function `function`, once its parameters are stored: `frame` points to its
+  // locals, laid out as LoweredModule::frames[function] says.
+  virtual void enter_function(Emitter &e, int32_t function, llvm::Value *frame) = 0;
+  // Before each return of a function other than by a fault or a stop.
+  virtual void leave_function(Emitter &e) = 0;
+  // Before each statement, and before each further iteration of a loop (at `loc`, the loop's).
+  // The lowering checks `must_return` afterwards: an observer may end the thread there.
+  virtual void statement(Emitter &e, int32_t loc) = 0;
+  // Before each load, store or atomic of an array element or record field: `address` (ptr) of
+  // `size` bytes in `space`; for a store of a scalar, the stored value's bits zero-extended to
+  // i64 in `value` (else 0). The lowering checks `must_return` afterwards.
+  virtual void memory_access(Emitter &e, llvm::Value *address, uint32_t size, AccessKind kind,
+                             MemSpace space, llvm::Value *value, int32_t loc) = 0;
+
   // Math library function `name` (see ir.h's intrinsic list; the generic lowering handles the
   // integer ones, fmin/fmax, isnan/isinf/isfinite and round_even) on float type `type`.
   virtual llvm::Value *math(Emitter &e, const std::string &name, llvm::ArrayRef<llvm::Value *> args,

@@ -173,7 +173,7 @@ void ModuleBuilder::prune_and_layout() {
 ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types,
                           const CompileOptions &options) {
   ir::Module module = ModuleBuilder().build(kernel, arg_types);
-  module.python_error_model = options.python_error_model;
+  module.options = options;
   return module;
 }
 

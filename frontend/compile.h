@@ -26,11 +26,6 @@ public:
   const std::string source_line;
 };
 
-// What the Python decorator's options change in the compiled code.
-struct CompileOptions {
-  bool python_error_model = false; // @cuda.jit(debug=True) or lineinfo=True (see ir::Module)
-};
-
 // Compiles `kernel` for the argument types `arg_types` into a module whose functions[0] is the
 // kernel (returning None) followed by every device function it reaches, specialised per call
 // signature. Throws CompileError.

@@ -8,6 +8,7 @@
 // Cast nodes, so the operands of every operation already have the operation's type.
 #pragma once
 
+#include "frontend/compile_options.h"
 #include "frontend/types.h"
 
 #include <cstdint>
@@ -274,10 +275,7 @@ struct Module {
   std::vector<ConstArrayDecl> const_arrays;
   int64_t static_shared_bytes = 0; // dynamic shared memory starts here (16-byte aligned)
   Properties props;                // == functions[0].props
-  // Numba's error model: 'python' (debug=True or lineinfo=True) makes float division, floor
-  // division and modulo by zero raise ZeroDivisionError, and 0 ** negative on integers too;
-  // 'numpy' (the default) gives inf/nan, and INT_MIN for the integer power.
-  bool python_error_model = false;
+  CompileOptions options;          // what it was compiled for: every backend honours them
 
   const Function &kernel() const { return functions.front(); }
 };

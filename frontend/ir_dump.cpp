@@ -136,7 +136,7 @@ public:
       out_ << "const[" << i << "]: " << scalar_name(c.dtype) << " " << shape_str(c.shape) << "\n";
     }
     out_ << "static_shared_bytes: " << module_.static_shared_bytes << "\n";
-    if (module_.python_error_model)
+    if (module_.options.python_error_model)
       out_ << "error_model: python\n";
     for (const Function &fn : module_.functions)
       function(fn);

@@ -113,4 +113,15 @@ void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);
 void simt_rt_print_f64(simt::sim::ThreadContext *ctx, double value);
 void simt_rt_print_str(simt::sim::ThreadContext *ctx, const char *text);
 void simt_rt_print_end(simt::sim::ThreadContext *ctx);
+// Instrumented kernels only (sim/observer.h; codegen/target.h says when each is called):
+// entry to function `function` (an index of KernelCode::frames) whose locals are at `frame`,
+void simt_rt_enter(simt::sim::ThreadContext *ctx, int32_t function, void *frame);
+// the matching return,
+void simt_rt_leave(simt::sim::ThreadContext *ctx);
+// the statement at `loc` is next (an observer may stop the thread here: its fiber parks),
+void simt_rt_statement(simt::sim::ThreadContext *ctx, int32_t loc);
+// and an access of `size` bytes at `address` (`kind` a codegen::AccessKind, `space` a MemSpace;
+// `value` a stored scalar's bits) is next.
+void simt_rt_access(simt::sim::ThreadContext *ctx, void *address, int32_t size, int32_t kind,
+                    int32_t space, uint64_t value, int32_t loc);
 }

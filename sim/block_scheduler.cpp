@@ -43,10 +43,12 @@ void BlockScheduler::start(LaunchState &launch, const ThreadContext &block,
     ctx.tid[2] = int32_t(i / (size_t(nx) * size_t(ny)));
     ctx.status = 0;
     ctx.runtime = &states_[i];
+    states_[i].call_stack.clear();
     ThreadState &state = states_[i];
     state.launch = &launch;
     state.context = &ctx;
     state.fiber_mode = true;
+    state.observed = launch.observed();
     state.phase = ThreadState::Phase::NotStarted;
     state.barrier_loc = -1;
     state.at_grid_barrier = false;
@@ -56,7 +58,7 @@ void BlockScheduler::start(LaunchState &launch, const ThreadContext &block,
     state.print_line.clear();
     state.lane = uint32_t(i % 32);
   }
-  yielded_ = 0;
+  yielded_ = stopped_ = finished_ = 0;
   last_live_ = count;
   stalled_since_.reset();
 }
@@ -65,35 +67,50 @@ size_t BlockScheduler::run_until_parked(LaunchState &launch) {
   using Phase = ThreadState::Phase;
   const KernelEntry entry = launch.kernel.thread_entry;
   void **const args = launch.args;
-  size_t live = 0;
-  yielded_ = 0;
-  for (size_t i = 0; i < states_.size(); ++i) {
+  FiberChoice *const choice = launch.fiber_choice();
+  auto next = [&](size_t previous) {
+    return choice != nullptr ? choice->next(states_, previous)
+                             : round_robin_next(states_, previous);
+  };
+  // Threads finish only while resumed, so finished_ counts as it goes; a round-robin round
+  // resumes every thread that can run, so it counts the yielded ones as it goes too, while another
+  // choice may leave stopped threads unresumed: they are recounted.
+  yielded_ = stopped_ = 0;
+  for (size_t i = next(FiberChoice::none); i != FiberChoice::none; i = next(i)) {
     ThreadState &state = states_[i];
     if (state.phase == Phase::NotStarted) {
       // Fibers are created only when first run, so a stopping launch never creates (and never has
       // to unwind) the fibers of threads that did not start.
       if (launch.stopped()) {
         state.phase = Phase::Finished;
+        ++finished_;
         continue;
       }
       ThreadContext *ctx = &contexts_[i];
-      create_fiber(state, (*stacks_)[i], [&state, ctx, entry, args] {
+      create_fiber(state, (*stacks_)[i], [&state, &launch, ctx, entry, args] {
         entry(args, ctx);
         state.phase = Phase::Finished;
+        launch.notify([ctx](Observer &o) { o.thread_exited(*ctx); });
       });
-      state.phase = Phase::Runnable;
     }
-    if (state.phase == Phase::Runnable || state.phase == Phase::Yielded) {
-      state.phase = Phase::Runnable;
-      if (launch.stopped()) // no thread runs on past a fault (or Ctrl-C) of another
-        contexts_[i].status = 1;
-      resume_fiber(state);
+    state.phase = Phase::Runnable;
+    if (launch.stopped()) // no thread runs on past a fault (or Ctrl-C) of another
+      contexts_[i].status = 1;
+    resume_fiber(state);
+    finished_ += state.phase == Phase::Finished;
+    if (can_run(state)) [[unlikely]] { // it yielded, or an observer stopped it
+      ++yielded_;
+      stopped_ += state.phase == Phase::Stopped;
     }
-    yielded_ += state.phase == Phase::Yielded;
-    if (state.phase != Phase::Finished)
-      ++live;
   }
-  return live;
+  if (choice != nullptr) {
+    yielded_ = stopped_ = 0;
+    for (const ThreadState &state : states_) {
+      yielded_ += state.phase == Phase::Yielded || state.phase == Phase::Stopped;
+      stopped_ += state.phase == Phase::Stopped;
+    }
+  }
+  return states_.size() - finished_;
 }
 
 bool BlockScheduler::spinning(LaunchState &launch, size_t live) {
@@ -101,6 +118,11 @@ bool BlockScheduler::spinning(LaunchState &launch, size_t live) {
     stalled_since_.reset(); // every live thread waits: the caller releases or faults them
     last_live_ = live;
     return false;
+  }
+  if (stopped_ > 0) {
+    stalled_since_.reset(); // an observer holds threads (a debugger's user looks at them)
+    last_live_ = live;
+    return true;
   }
   WarpScheduler warps(launch, states_, contexts_);
   const bool progress =
@@ -166,6 +188,8 @@ void BlockScheduler::release_barrier(LaunchState &launch) {
     ++arrived;
     count += states_[i].barrier_predicate != 0;
   }
+  const bool grid = states_[first].at_grid_barrier;
+  launch.notify([&](Observer &o) { o.barrier_released(contexts_[first], loc, grid); });
   for (size_t i = first; i < states_.size(); ++i) {
     if (states_[i].phase != Phase::Parked)
       continue;

@@ -7,13 +7,41 @@
 #include "sim/thread_state.h"
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace simt::sim {
 
 class LaunchState;
 class StackLease;
+
+// The scheduling policy of fiber mode: which of a block's threads the one scheduling loop resumes
+// next. A round resumes threads one at a time, each until it parks (at a barrier, a warp
+// operation, a spinning loop's yield or an observer's stop) or finishes; between rounds the loop
+// settles warp operations and barriers. Round-robin is the default; the debugger's focus and
+// stepping, and seeded random schedules, are other choices.
+class FiberChoice {
+public:
+  static constexpr size_t none = SIZE_MAX;
+  virtual ~FiberChoice() = default;
+  // The index of the thread of `threads` to resume after `previous` in this round (none: the
+  // round starts), or none to end the round. Only threads that can run may be chosen: not
+  // started, Runnable, Yielded, or Stopped by an observer.
+  virtual size_t next(std::span<const ThreadState> threads, size_t previous) = 0;
+};
+
+// Whether the thread in `state` can be resumed (see FiberChoice::next).
+inline bool can_run(const ThreadState &state) { return state.phase <= ThreadState::Phase::Stopped; }
+
+// The default choice: every thread that can run, in index order.
+inline size_t round_robin_next(std::span<const ThreadState> threads, size_t previous) {
+  for (size_t i = previous + 1; i < threads.size(); ++i) // none + 1 wraps to 0
+    if (can_run(threads[i]))
+      return i;
+  return FiberChoice::none;
+}
 
 class BlockScheduler {
 public:
@@ -60,7 +88,9 @@ private:
   const StackLease *stacks_ = nullptr;
   std::vector<ThreadContext> contexts_;
   std::vector<ThreadState> states_;
-  size_t yielded_ = 0;   // threads that yielded in the last round
+  size_t yielded_ = 0;   // threads that yielded (or were stopped by an observer) in the last round
+  size_t stopped_ = 0;   // threads an observer stopped, as of the last round
+  size_t finished_ = 0;  // threads that have finished
   size_t last_live_ = 0; // live threads after the last round with progress
   std::optional<std::chrono::steady_clock::time_point> stalled_since_;
 };

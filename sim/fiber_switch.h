@@ -14,8 +14,10 @@
 namespace simt::sim {
 
 // The fiber the calling thread runs, or null: the stack-overflow handler (sim/stack_pool.h)
-// names its thread.
-inline thread_local ThreadState *running_fiber = nullptr;
+// finds its thread. Set at every fiber switch: the initial-exec model makes it a plain
+// thread-pointer access rather than a call of __tls_get_addr (one pointer of the static TLS
+// surplus glibc keeps for dlopen'ed libraries).
+[[gnu::tls_model("initial-exec")]] inline thread_local ThreadState *running_fiber = nullptr;
 
 // The scheduler's side: runs the fiber of `state` until it parks or finishes.
 inline void resume_fiber(ThreadState &state) {
@@ -55,6 +57,13 @@ inline void switch_to_scheduler(ThreadState &state) {
   __sanitizer_finish_switch_fiber(fake_stack, &state.scheduler_stack.bottom,
                                   &state.scheduler_stack.size);
 #endif
+}
+
+// The fiber's side: an observer stopped the calling thread (sim/observer.h); returns once the
+// block's FiberChoice resumes it.
+inline void park_stopped(ThreadState &state) {
+  state.phase = ThreadState::Phase::Stopped;
+  switch_to_scheduler(state);
 }
 
 // The fiber's side, last thing: the scheduler, for the fiber's function to return (the fiber

@@ -35,6 +35,7 @@ struct ResidentBlock {
   std::unique_ptr<char[]> shared;
   uint64_t alive = 0;
   std::optional<uint64_t> waits_at; // the generation of the grid barrier its threads wait at
+  ThreadContext context{};          // the block's ids and dimensions
 };
 
 class CooperativeRunner final : public WorkerPool::Task {
@@ -108,6 +109,8 @@ private:
     }
     resident->threads.start(launch_, ctx, resident->stacks);
     resident->alive = threads_per_block_;
+    resident->context = ctx;
+    launch_.notify([&](Observer &o) { o.block_started(ctx); });
     return resident;
   }
 
@@ -116,6 +119,8 @@ private:
   bool advance(ResidentBlock &block) {
     const BlockScheduler::Pause pause = block.threads.run_to_grid_barrier(launch_, true);
     const bool spinning = pause.at_grid_barrier < pause.live;
+    if (pause.live == 0 && block.alive > 0)
+      launch_.notify([&](Observer &o) { o.block_finished(block.context); });
     ThreadContext *waiter = spinning || pause.live == 0 ? nullptr : block.threads.grid_waiter();
     std::lock_guard lock(mutex_);
     live_ -= block.alive - pause.live;

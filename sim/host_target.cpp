@@ -18,8 +18,10 @@ using codegen::Emitter;
 std::string thread_entry_name(const std::string &symbol) { return symbol + ".thread"; }
 std::string block_entry_name(const std::string &symbol) { return symbol + ".block"; }
 
-bool needs_fibers(const ir::Properties &props) {
-  return props.uses_barrier || props.uses_warp || props.may_spin;
+bool needs_fibers(const ir::Module &module) {
+  const ir::Properties &props = module.props;
+  return props.uses_barrier || props.uses_warp || props.may_spin ||
+         module.options.instrumentation != Instrumentation::None;
 }
 
 static_assert(int(codegen::Target::WarpOp::ShflIdx) == int(WarpOp::ShflIdx) &&
@@ -207,6 +209,37 @@ llvm::Value *HostTarget::loop_back_edge(Emitter &e, bool spins, int32_t loc) {
   result->addIncoming(b.getFalse(), running);
   result->addIncoming(stopped, polled);
   return result;
+}
+
+void HostTarget::enter_function(Emitter &e, int32_t function, llvm::Value *frame) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_enter", b.getVoidTy(),
+                                {b.getPtrTy(), b.getInt32Ty(), b.getPtrTy()}),
+               {e.env, b.getInt32(function), frame});
+}
+
+void HostTarget::leave_function(Emitter &e) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_leave", b.getVoidTy(), {b.getPtrTy()}),
+               {e.env});
+}
+
+void HostTarget::statement(Emitter &e, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_statement", b.getVoidTy(),
+                                {b.getPtrTy(), b.getInt32Ty()}),
+               {e.env, b.getInt32(loc)});
+}
+
+void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size,
+                               codegen::AccessKind kind, MemSpace space, llvm::Value *value,
+                               int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  llvm::Type *i32 = b.getInt32Ty();
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_access", b.getVoidTy(),
+                                {b.getPtrTy(), b.getPtrTy(), i32, i32, i32, b.getInt64Ty(), i32}),
+               {e.env, address, b.getInt32(size), b.getInt32(int32_t(kind)),
+                b.getInt32(int32_t(space)), value, b.getInt32(loc)});
 }
 
 void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items) {
@@ -420,7 +453,7 @@ void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
   const ir::Function &kernel = ir_module.kernel();
   // One entry point per kernel: code generation is half of the compile time, and a flat kernel's
   // thread body is only ever reached through the block loop.
-  if (!needs_fibers(ir_module.props)) {
+  if (!needs_fibers(ir_module)) {
     emit_block_entry(module, body, kernel, block_entry_name(symbol));
     return;
   }

@@ -10,9 +10,10 @@ namespace simt::sim {
 // Entry point names for the kernel whose module-unique symbol is `symbol`.
 std::string thread_entry_name(const std::string &symbol);
 std::string block_entry_name(const std::string &symbol);
-// Whether a kernel with these properties runs its threads as fibers (a barrier or a warp
-// operation is reachable) rather than as a flat loop.
-bool needs_fibers(const ir::Properties &props);
+// Whether a kernel runs its threads as fibers (a barrier, a warp operation or a spinning loop is
+// reachable, or it is instrumented for the debugger, which may stop any thread) rather than as a
+// flat loop.
+bool needs_fibers(const ir::Module &module);
 
 class HostTarget final : public codegen::Target {
 public:
@@ -39,6 +40,12 @@ public:
   llvm::Value *must_return(codegen::Emitter &e) override;
   llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override;
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;
+  void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override;
+  void leave_function(codegen::Emitter &e) override;
+  void statement(codegen::Emitter &e, int32_t loc) override;
+  void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size,
+                     codegen::AccessKind kind, MemSpace space, llvm::Value *value,
+                     int32_t loc) override;
   llvm::Value *math(codegen::Emitter &e, const std::string &name,
                     llvm::ArrayRef<llvm::Value *> args, Scalar type) override;
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,

@@ -19,6 +19,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -48,18 +49,18 @@ public:
   // Lowers and optimises `module` (for inspection: nothing is added to the JIT).
   codegen::LoweredModule lower(const ir::Module &module, llvm::LLVMContext &ctx) {
     codegen::LoweredModule lowered = lower_unoptimised(module, ctx);
-    optimise(*lowered.module);
+    optimise(*lowered.module, module.options.opt_level);
     return lowered;
   }
 
   KernelCode compile(const ir::Module &module) {
     auto ctx = std::make_unique<llvm::LLVMContext>();
     codegen::LoweredModule lowered = lower_unoptimised(module, *ctx);
-    const bool fibers = needs_fibers(module.props);
+    const bool fibers = needs_fibers(module);
     // Equal modules get equal keys, so a kernel compiled twice in a process (or found in the
     // on-disk cache) is added only once. The entry's name comes from the module alone, so an
     // on-disk entry serves whatever order a script compiles its kernels in.
-    const std::string key = cache_key(*lowered.module);
+    const std::string key = cache_key(*lowered.module, module.options);
     const std::string entry_symbol =
         fibers ? thread_entry_name(lowered.symbol) : block_entry_name(lowered.symbol);
     KernelCode code;
@@ -69,13 +70,14 @@ public:
     code.cooperative = module.props.uses_grid_sync;
     for (const codegen::CodeLocation &where : lowered.locations)
       code.locations.push_back(SourceLocation{where.file, where.line, where.col, where.function});
+    code.frames = std::move(lowered.frames);
 
     std::lock_guard<std::mutex> lock(mutex_);
     auto known = entries_.find(key);
     if (known == entries_.end()) {
       KernelEntry entry = load_cached(key, entry_symbol);
       if (!entry) {
-        optimise(*lowered.module);
+        optimise(*lowered.module, module.options.opt_level);
         lowered.module->setModuleIdentifier(key); // names the on-disk cache entry
         llvm::orc::ThreadSafeModule tsm(std::move(lowered.module), std::move(ctx));
         entry = take("compiling " + code.name,
@@ -135,6 +137,10 @@ private:
     add("simt_rt_print_f64", &simt_rt_print_f64);
     add("simt_rt_print_str", &simt_rt_print_str);
     add("simt_rt_print_end", &simt_rt_print_end);
+    add("simt_rt_enter", &simt_rt_enter);
+    add("simt_rt_leave", &simt_rt_leave);
+    add("simt_rt_statement", &simt_rt_statement);
+    add("simt_rt_access", &simt_rt_access);
     add("simt_rt_poll", &simt_rt_poll);
     add("simt_rt_yield", &simt_rt_yield);
     runtime[jit_->mangleAndIntern("simt_rt_stop_requests")] = llvm::orc::ExecutorSymbolDef(
@@ -153,13 +159,17 @@ private:
     return lowered;
   }
 
-  // What determines the machine code: the unoptimised module, LLVM, the host CPU, and this
-  // file's build (which fixes the optimisation pipeline).
-  std::string cache_key(const llvm::Module &module) const {
+  // What determines the machine code: the unoptimised module, the compile options, LLVM, the host
+  // CPU, and this file's build (which fixes the optimisation pipeline).
+  std::string cache_key(const llvm::Module &module, const CompileOptions &options) const {
     std::string text;
     llvm::raw_string_ostream out(text);
     module.print(out, nullptr);
-    out << "\n" << LLVM_VERSION_STRING << "\n" << cpu_ << "\n" << __DATE__ " " __TIME__;
+    out << "\n"
+        << options.key() << "\n"
+        << LLVM_VERSION_STRING << "\n"
+        << cpu_ << "\n"
+        << __DATE__ " " __TIME__;
     out.flush();
     llvm::SHA256 hash;
     hash.update(text);
@@ -199,7 +209,8 @@ private:
     return llvm::joinErrors(std::move(error), jit_->getExecutionSession().removeJITDylib(*dylib));
   }
 
-  void optimise(llvm::Module &module) {
+  // `level`: 0 to 3, as CompileOptions::opt_level.
+  void optimise(llvm::Module &module, int level) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -225,8 +236,12 @@ private:
               pipeline, "always-inline,function(sroa,early-cse<memssa>,simplifycfg,"
                         "early-cse<memssa>,simplifycfg)"))
         fail("building the optimisation pipeline", std::move(error));
+    } else if (level <= 0) {
+      pipeline = passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
     } else {
-      pipeline = passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+      static const llvm::OptimizationLevel levels[] = {
+          llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+      pipeline = passes.buildPerModuleDefaultPipeline(levels[std::min(level, 3) - 1]);
     }
     // The target machine caches subtargets without locking: one optimisation at a time.
     std::lock_guard<std::mutex> lock(machine_mutex_);

@@ -158,6 +158,7 @@ private:
       for (uint64_t index = blocks->first; index < blocks->second && !launch_.stopped(); ++index) {
         launch_.place_block(ctx, index);
         ctx.shared = shared.fresh_block(launch_.shared_bytes);
+        launch_.notify([&](Observer &o) { o.block_started(ctx); });
         if (block_entry != nullptr) {
           ctx.status = 0;
           block_entry(launch_.args, &ctx);
@@ -166,6 +167,7 @@ private:
         } else {
           BlockScheduler::for_this_thread().run(launch_, ctx, *stacks);
         }
+        launch_.notify([&](Observer &o) { o.block_finished(ctx); });
       }
     }
   }
@@ -176,11 +178,10 @@ private:
   const size_t stack_size_;
 };
 
-} // namespace
-
-std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args) {
-  validate(kernel, config);
-  LaunchState state(kernel, config, args);
+// Runs every block of the launch on the worker pool (cooperative launches: all resident).
+std::optional<Fault> run_launch(LaunchState &state) {
+  const KernelCode &kernel = state.kernel;
+  const LaunchConfig &config = state.config;
   if (kernel.cooperative) {
     run_cooperative(state);
     return state.take_fault();
@@ -190,7 +191,8 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
   // differ in cost), large enough that claiming them costs little.
   const uint64_t chunk = std::clamp<uint64_t>(state.block_count / (8 * pool.size()), 1, 16);
   const uint64_t per_worker = stacks_per_worker(kernel, config);
-  const uint64_t workers = std::min<uint64_t>(state.block_count, pool.size());
+  const uint64_t workers =
+      std::min<uint64_t>(state.block_count, state.single_worker() ? 1 : pool.size());
   // As many workers as the fiber-stack budget allows take part (sim/stack_pool.h).
   StackPool::Reservation stacks = StackPool::instance().reserve(
       per_worker, StackPool::stack_size_for(kernel.local_frame_bytes), 1, unsigned(workers),
@@ -201,6 +203,19 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
   return state.take_fault();
 }
 
+} // namespace
+
+std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args,
+                            const LaunchHooks &hooks) {
+  validate(kernel, config);
+  LaunchState state(kernel, config, args, hooks);
+  for (Observer *observer : hooks.observers)
+    observer->launch_started(kernel, config);
+  std::optional<Fault> fault = run_launch(state);
+  for (Observer *observer : hooks.observers)
+    observer->launch_finished(fault);
+  return fault;
+}
 unsigned worker_count() { return WorkerPool::instance().size(); }
 
 } // namespace simt::sim

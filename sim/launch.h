@@ -2,10 +2,12 @@
 // or as fibers, and the first fault of the launch reported back.
 #pragma once
 
+#include "codegen/frame_layout.h"
 #include "sim/abi.h"
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,9 @@ struct KernelCode {
   // and a launch of more blocks than max_cooperative_blocks() is refused.
   bool cooperative = false;
   std::vector<SourceLocation> locations; // indexed by the `loc` argument of runtime calls
+  // Kernels compiled with instrumentation: each function's frame (CallFrame::function indexes
+  // it); else empty.
+  std::vector<codegen::FrameLayout> frames;
 };
 
 struct LaunchConfig {
@@ -54,10 +59,20 @@ struct Fault {
   SourceLocation where;
 };
 
+// What observes one launch (sim/observer.h), and how its blocks' fibers are scheduled
+// (sim/block_scheduler.h; null: round-robin).
+class Observer;
+class FiberChoice;
+struct LaunchHooks {
+  std::span<Observer *const> observers;
+  FiberChoice *choice = nullptr;
+};
+
 // Checks `config` (throws std::invalid_argument: more than 1024 threads per block, a zero
 // dimension, a block dimension over the CUDA limits), runs every block, and returns the first
 // fault, if any. Safe to call from several host threads at once.
-std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args);
+std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args,
+                            const LaunchHooks &hooks = {});
 
 // Number of worker threads blocks are spread over (SIMT_THREADS, else one per core).
 unsigned worker_count();

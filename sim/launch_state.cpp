@@ -1,5 +1,8 @@
 #include "sim/launch_state.h"
 
+#include "sim/block_scheduler.h"
+#include "sim/fiber_switch.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <utility>
@@ -42,9 +45,11 @@ void interrupt_launches() noexcept {
   simt_rt_stop_requests.fetch_add(1);
 }
 
-LaunchState::LaunchState(const KernelCode &kernel, const LaunchConfig &config, void **args)
+LaunchState::LaunchState(const KernelCode &kernel, const LaunchConfig &config, void **args,
+                         const LaunchHooks &hooks)
     : kernel(kernel), config(config), args(args), block_count(config.grid.count()),
-      shared_bytes(uint64_t(kernel.static_shared_bytes) + config.dynamic_shared_bytes) {
+      shared_bytes(uint64_t(kernel.static_shared_bytes) + config.dynamic_shared_bytes),
+      hooks_(hooks) {
   std::lock_guard lock(running_mutex);
   if (running_launches++ == 0)
     withdraw_interrupt_requests(); // an interrupt that came between launches stops nothing
@@ -106,13 +111,28 @@ void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::s
                                int32_t loc) {
   ctx->status = 1;
   stop();
-  std::lock_guard lock(fault_mutex_);
-  if (fault_)
-    return;
-  fault_ = Fault{std::move(exception), std::move(message),
-                 Dim3{uint32_t(ctx->tid[0]), uint32_t(ctx->tid[1]), uint32_t(ctx->tid[2])},
-                 Dim3{uint32_t(ctx->ctaid[0]), uint32_t(ctx->ctaid[1]), uint32_t(ctx->ctaid[2])},
-                 location(loc)};
+  Fault fault{std::move(exception), std::move(message),
+              Dim3{uint32_t(ctx->tid[0]), uint32_t(ctx->tid[1]), uint32_t(ctx->tid[2])},
+              Dim3{uint32_t(ctx->ctaid[0]), uint32_t(ctx->ctaid[1]), uint32_t(ctx->ctaid[2])},
+              location(loc)};
+  {
+    std::lock_guard lock(fault_mutex_);
+    if (fault_)
+      return;
+    fault_ = fault;
+  }
+  bool stop = false;
+  for (Observer *observer : observers())
+    stop = observer->fault(*ctx, fault) || stop;
+  // Post-mortem: the faulting thread waits, frames intact, while it runs its own fiber.
+  ThreadState &state = thread_state(ctx);
+  if (stop && running_fiber == &state)
+    park_stopped(state);
+}
+
+bool LaunchState::single_worker() const {
+  return std::any_of(hooks_.observers.begin(), hooks_.observers.end(),
+                     [](const Observer *observer) { return !observer->thread_safe(); });
 }
 
 SourceLocation LaunchState::location(int32_t loc) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/launch.h"
+#include "sim/observer.h"
 
 #include <atomic>
 #include <cstdint>
@@ -16,7 +17,8 @@ namespace simt::sim {
 class LaunchState {
 public:
   // A launch is running from construction to destruction (interrupt_launches() stops it).
-  LaunchState(const KernelCode &kernel, const LaunchConfig &config, void **args);
+  LaunchState(const KernelCode &kernel, const LaunchConfig &config, void **args,
+              const LaunchHooks &hooks = {});
   ~LaunchState();
   LaunchState(const LaunchState &) = delete;
   LaunchState &operator=(const LaunchState &) = delete;
@@ -61,7 +63,21 @@ public:
   // The first fault; else, when the launch was interrupted, a KeyboardInterrupt naming where.
   std::optional<Fault> take_fault();
 
+  // What observes the launch (sim/observer.h), and the policy of its fiber schedulers.
+  std::span<Observer *const> observers() const { return hooks_.observers; }
+  bool observed() const { return !hooks_.observers.empty(); }
+  // Whether an observer needs its hooks called from one worker at a time.
+  bool single_worker() const;
+  // Null: round-robin (sim/block_scheduler.h).
+  FiberChoice *fiber_choice() const { return hooks_.choice; }
+  // Calls event(observer) for each observer.
+  template <typename Event> void notify(Event event) const {
+    for (Observer *observer : hooks_.observers)
+      event(*observer);
+  }
+
 private:
+  const LaunchHooks hooks_;
   std::atomic<uint64_t> next_block_{0};
   std::atomic<bool> stopped_{false};
   std::atomic<bool> interrupted_{false};

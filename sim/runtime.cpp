@@ -12,6 +12,14 @@ using simt::sim::LaunchState;
 using simt::sim::ThreadContext;
 using simt::sim::ThreadState;
 
+namespace simt::sim {
+
+std::span<const CallFrame> call_stack(const ThreadContext &ctx) {
+  return static_cast<const ThreadState *>(ctx.runtime)->call_stack;
+}
+
+} // namespace simt::sim
+
 namespace {
 
 // A thread at a spinning loop lets the others run every this many iterations: often enough that
@@ -68,6 +76,9 @@ void simt_rt_syncthreads(ThreadContext *ctx, int32_t loc) {
     return;
   }
   state.barrier_loc = loc;
+  if (state.observed)
+    state.launch->notify(
+        [&](simt::sim::Observer &o) { o.barrier_arrived(*ctx, loc, state.at_grid_barrier); });
   state.phase = ThreadState::Phase::Parked;
   simt::sim::switch_to_scheduler(state);
   // Resumed: either the barrier released (status unchanged) or the launch is stopping, in which
@@ -98,6 +109,41 @@ int32_t simt_rt_syncthreads_reduce(ThreadContext *ctx, int32_t reduction, int32_
   default:
     return state.barrier_count > 0 ? 1 : 0;
   }
+}
+
+void simt_rt_enter(ThreadContext *ctx, int32_t function, void *frame) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  state.call_stack.push_back(simt::sim::CallFrame{function, frame, -1});
+  state.launch->notify(
+      [&](simt::sim::Observer &o) { o.function_entered(*ctx, state.call_stack.back()); });
+}
+
+void simt_rt_leave(ThreadContext *ctx) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  state.launch->notify([&](simt::sim::Observer &o) { o.function_left(*ctx); });
+  state.call_stack.pop_back();
+}
+
+void simt_rt_statement(ThreadContext *ctx, int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  if (!state.call_stack.empty())
+    state.call_stack.back().loc = loc;
+  bool stop = false;
+  state.launch->notify([&](simt::sim::Observer &o) { stop = o.statement(*ctx, loc) || stop; });
+  if (stop)
+    simt::sim::park_stopped(state);
+}
+
+void simt_rt_access(ThreadContext *ctx, void *address, int32_t size, int32_t kind, int32_t space,
+                    uint64_t value, int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  const simt::sim::MemoryAccess access{
+      address, uint32_t(size), simt::codegen::AccessKind(kind), simt::MemSpace(space), value, loc};
+  bool stop = false;
+  state.launch->notify(
+      [&](simt::sim::Observer &o) { stop = o.memory_access(*ctx, access) || stop; });
+  if (stop)
+    simt::sim::park_stopped(state);
 }
 
 void simt_rt_print_i64(ThreadContext *ctx, int64_t value) {

@@ -38,6 +38,10 @@ std::string kibibytes(uint64_t bytes) { return std::to_string(bytes >> 10) + " K
 
 void on_fault(int signal, siginfo_t *info, void *context);
 
+// The signal mask of the thread whose fiber overflowed, to restore: the handler, and the
+// scheduler that abandons the fiber, run on one worker thread.
+thread_local sigset_t mask_before_overflow;
+
 // Chained to for every other fault; replaces even SIG_DFL (whose effect on_fault restores).
 // Checked at every call: a handler installed after this one (a test framework's, Python's
 // faulthandler, a forked child's) would hide stack overflows.
@@ -52,7 +56,7 @@ void on_fault(int signal, siginfo_t *info, void *context) {
     if (address < bottom && address >= bottom - page_size()) {
       // The fiber's stack is exhausted: back to its scheduler, never to return here.
       state->stack_overflowed = true;
-      state->signal_mask = static_cast<const ucontext_t *>(context)->uc_sigmask;
+      mask_before_overflow = static_cast<const ucontext_t *>(context)->uc_sigmask;
       switch_to_scheduler(*state);
       abort(); // unreachable: the scheduler never resumes an overflowed fiber
     }
@@ -74,7 +78,7 @@ void abandon_overflowed_fiber(ThreadState &state) {
   alignas(
       boost::context::fiber) thread_local unsigned char abandoned[sizeof(boost::context::fiber)];
   new (abandoned) boost::context::fiber(std::move(state.self));
-  pthread_sigmask(SIG_SETMASK, &state.signal_mask, nullptr);
+  pthread_sigmask(SIG_SETMASK, &mask_before_overflow, nullptr);
   state.stack_overflowed = false;
   state.phase = ThreadState::Phase::Finished;
   const std::string stack = std::to_string(state.fiber_stack.size >> 10) + " KiB";

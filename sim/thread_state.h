@@ -2,14 +2,14 @@
 #pragma once
 
 #include "sim/abi.h"
+#include "sim/observer.h"
 #include "sim/print_format.h"
 
 #include <boost/context/fiber.hpp>
 
-#include <signal.h>
-
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace simt::sim {
 
@@ -33,13 +33,25 @@ struct StackRange {
 
 struct ThreadState {
   // Parked: at a barrier (syncthreads); WarpParked: at a warp operation; Yielded: at the
-  // back-edge of a loop that may wait for other threads (simt_rt_yield), runnable again next.
-  enum class Phase : uint8_t { NotStarted, Runnable, Parked, WarpParked, Yielded, Finished };
+  // back-edge of a loop that may wait for other threads (simt_rt_yield), runnable again next;
+  // Stopped: by an observer (sim/observer.h), until the block's FiberChoice resumes it.
+  // The phases a scheduler may resume come first (sim/block_scheduler.h: can_run).
+  enum class Phase : uint8_t {
+    NotStarted,
+    Runnable,
+    Yielded,
+    Stopped,
+    Parked,
+    WarpParked,
+    Finished
+  };
 
   LaunchState *launch = nullptr;
   ThreadContext *context = nullptr; // what this thread runs on (its ids), for fault reports
   // True when this thread runs on its own fiber and may park at a barrier.
   bool fiber_mode = false;
+  // The launch has observers (sim/observer.h): kept here so the barrier path reads no more.
+  bool observed = false;
   Phase phase = Phase::NotStarted;
   int32_t barrier_loc = -1;     // the syncthreads (or grid sync) call site this thread is parked at
   bool at_grid_barrier = false; // parked at a grid sync rather than at a syncthreads
@@ -52,13 +64,13 @@ struct ThreadState {
   uint32_t lane = 0;             // fiber mode: this thread's lane in its warp
   WarpArrival warp_arrival;      // the warp operation this thread is parked at
   boost::context::fiber self;    // this thread's fiber, held by the scheduler while it is suspended
-  boost::context::fiber scheduler; // the scheduler, held by this thread while it runs
-  StackRange fiber_stack;          // this thread's fiber stack
-  StackRange scheduler_stack;      // the stack of the scheduler that resumes it
-  // Set by the SIGSEGV handler when this thread's fiber hit its stack's guard page, with the
-  // signal mask to restore (sim/stack_pool.h: abandon_overflowed_fiber).
+  boost::context::fiber scheduler;   // the scheduler, held by this thread while it runs
+  StackRange fiber_stack;            // this thread's fiber stack
+  StackRange scheduler_stack;        // the stack of the scheduler that resumes it
+  std::vector<CallFrame> call_stack; // instrumented kernels: the calls this thread is in
+  // Set by the SIGSEGV handler when this thread's fiber hit its stack's guard page
+  // (sim/stack_pool.h: abandon_overflowed_fiber).
   bool stack_overflowed = false;
-  sigset_t signal_mask{};
 };
 
 inline ThreadState &thread_state(ThreadContext *ctx) {

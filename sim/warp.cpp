@@ -332,6 +332,8 @@ uint64_t simt_rt_warp(ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t va
                                loc);
     return 0;
   }
+  state.launch->notify(
+      [&](simt::sim::Observer &o) { o.warp_op_arrived(*ctx, warp_op, mask, loc); });
   state.warp_arrival = simt::sim::WarpArrival{warp_op, mask, loc, operand, value, 0};
   state.phase = ThreadState::Phase::WarpParked;
   simt::sim::switch_to_scheduler(state);

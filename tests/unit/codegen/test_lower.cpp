@@ -71,6 +71,20 @@ public:
                     llvm::ArrayRef<llvm::Value *> args, Scalar) override {
     return external(e, "math." + name, args[0]->getType(), args);
   }
+  void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override {
+    external(e, "enter", e.b.getVoidTy(), {e.b.getInt32(function), frame});
+  }
+  void leave_function(codegen::Emitter &e) override { external(e, "leave", e.b.getVoidTy(), {}); }
+  void statement(codegen::Emitter &e, int32_t loc) override {
+    external(e, "statement", e.b.getVoidTy(), {e.b.getInt32(loc)});
+  }
+  void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size,
+                     codegen::AccessKind kind, MemSpace space, llvm::Value *value,
+                     int32_t loc) override {
+    external(e, "access", e.b.getVoidTy(),
+             {address, e.b.getInt32(int32_t(size)), e.b.getInt32(int32_t(kind)),
+              e.b.getInt32(int32_t(space)), value, e.b.getInt32(loc)});
+  }
   void emit_entry_points(llvm::Module &, llvm::Function *body, const ir::Module &,
                          const std::string &symbol) override {
     body->setLinkage(llvm::GlobalValue::ExternalLinkage);
@@ -300,7 +314,7 @@ TEST_CASE("the Python error model raises on float division by zero, the NumPy on
   CHECK_FALSE(numpy_model.has("raise.ZeroDivisionError"));
   CHECK(numpy_model.has("i64 -9223372036854775808")); // 0 ** negative
   ir::Module python = kernel();
-  python.python_error_model = true;
+  python.options.python_error_model = true;
   Lowered python_model(python);
   CHECK(python_model.has("call void @target.raise.ZeroDivisionError"));
 }
@@ -466,4 +480,50 @@ TEST_CASE("faults share one block per kind and an elif chain one merge block (li
   // The chain's three branches meet in one block; each raise's if has its own.
   CHECK(occurrences(l.text, "\nendif") == 3);
   CHECK(l.result.locations.size() == 6); // every site still reports its own line
+}
+
+TEST_CASE("the debug variant keeps locals in a frame and reports statements, calls and accesses") {
+  ir::Module release = scale_kernel();
+  Lowered plain(release);
+  for (const char *hook : {"@target.enter", "@target.statement", "@target.access", "@target.leave"})
+    CHECK_FALSE(plain.has(hook));
+  CHECK(plain.result.frames.empty());
+
+  ir::Module debug = scale_kernel();
+  debug.options.instrumentation = Instrumentation::Debug;
+  Lowered instrumented(debug);
+  CHECK(instrumented.has("call void @target.enter(ptr %env, i32 0, ptr %frame)"));
+  CHECK(instrumented.has("call void @target.statement("));
+  CHECK(instrumented.has("call void @target.leave("));
+  // The load of a[i] (kind 0, global memory) and the store of out[i] (kind 1, with its bits).
+  CHECK(instrumented.has("i32 4, i32 0, i32 0, i64 0"));
+  CHECK(instrumented.has("i32 4, i32 1, i32 0, i64 %"));
+  REQUIRE(instrumented.result.frames.size() == 1);
+  const codegen::FrameLayout &frame = instrumented.result.frames[0];
+  CHECK(frame.function == "scale");
+  CHECK(frame.num_params == 2);
+  REQUIRE(frame.slots.size() == 3);
+  CHECK(frame.slots[2].name == "i");
+  CHECK(frame.slots[2].type == i64());
+  CHECK(frame.slots[1].offset > frame.slots[0].offset);
+  CHECK(frame.slots[2].offset > frame.slots[1].offset);
+
+  // Instrumentation changes nothing in the release variant's code.
+  CHECK(Lowered(scale_kernel()).text == plain.text);
+}
+
+TEST_CASE("loops report their test before every iteration in the debug variant") {
+  FunctionBuilder k("loop", true);
+  int n = k.param("n", i64());
+  int i = k.var("i", i64());
+  k.f.body = block(for_range(i, int_const(0), k.get(n), int_const(1), {}));
+  ir::Module module = module_of(std::move(k.f));
+  module.options.instrumentation = Instrumentation::Debug;
+  Lowered l(module);
+  // Once before the loop, once on each further iteration.
+  size_t statements = 0;
+  for (size_t at = l.text.find("call void @target.statement("); at != std::string::npos;
+       at = l.text.find("call void @target.statement(", at + 1))
+    ++statements;
+  CHECK(statements == 2);
 }

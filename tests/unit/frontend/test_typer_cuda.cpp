@@ -161,11 +161,11 @@ TEST_CASE("the grid group: sync() is a grid barrier returning int32, reached thr
 
 TEST_CASE("the error model travels into the module") {
   const char *text = "def k(a):\n    a[0] = a[0] / a[1]\n";
-  CHECK_FALSE(compile(text, "(float64[:],)").python_error_model);
+  CHECK_FALSE(compile(text, "(float64[:],)").options.python_error_model);
   CompileOptions debug;
   debug.python_error_model = true;
   ir::Module module = compile(text, "(float64[:],)", debug);
-  CHECK(module.python_error_model);
+  CHECK(module.options.python_error_model);
   CHECK(ir::dump(module).find("error_model: python") != std::string::npos);
 }
 

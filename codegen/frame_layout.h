@@ -1,0 +1,32 @@
+// Where an instrumented function keeps its locals: one frame per call, each slot at a fixed byte
+// offset, so that the runtime's observers (the debugger) read and write them by name. Written by
+// the lowering (from the target's data layout), carried by the compiled kernel.
+#pragma once
+
+#include "frontend/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simt::codegen {
+
+struct FrameSlot {
+  std::string name; // the Python name; compiler temporaries start with '$'
+  Type type;
+  uint64_t offset = 0; // in the frame, in bytes; the value in its register form (llvm_types.h)
+};
+
+// The frame of ir::Module::functions[i].
+struct FrameLayout {
+  std::string function; // the Python function's name
+  std::string file;
+  int first_line = 0;
+  int num_params = 0; // slots[0, num_params) are the parameters
+  std::vector<FrameSlot> slots;
+};
+
+// How an instrumented kernel accesses memory (reported before the access).
+enum class AccessKind : uint8_t { Load, Store, Atomic };
+
+} // namespace simt::codegen

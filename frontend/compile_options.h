@@ -1,0 +1,40 @@
+// What a kernel is compiled for, beyond its source and argument types: chosen by the dispatcher
+// (the decorator's options, SIMT_DEBUG, `simt debug`), carried by the typed IR to every backend,
+// and part of every cache key, so release and instrumented variants of a kernel never mix.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace simt {
+
+// What the compiled code reports to the runtime's observers (sim/observer.h). Release code
+// reports nothing and is exactly what it would be were there no other variants.
+enum class Instrumentation : uint8_t {
+  None,
+  // The debugger's variant: locals live in one frame per call that the runtime can read and
+  // write by name, a statement hook runs before every statement (and every loop iteration), the
+  // runtime keeps a call stack through device functions, and every array access is reported.
+  // Every thread runs on its own fiber, so any one can be stopped.
+  Debug,
+};
+
+struct CompileOptions {
+  // Numba's error model: 'python' (debug=True or lineinfo=True) makes float division, floor
+  // division and modulo by zero raise ZeroDivisionError, and 0 ** negative on integers too;
+  // 'numpy' (the default) gives inf/nan, and INT_MIN for the integer power.
+  bool python_error_model = false;
+  Instrumentation instrumentation = Instrumentation::None;
+  // LLVM's optimisation level, 0 to 3 (@cuda.jit(opt=False) gives 0).
+  int opt_level = 3;
+
+  // A short text naming every option, for cache keys ("py,debug,O3").
+  std::string key() const {
+    return std::string(python_error_model ? "py" : "np") +
+           (instrumentation == Instrumentation::Debug ? ",debug" : ",release") + ",O" +
+           std::to_string(opt_level);
+  }
+  bool operator==(const CompileOptions &) const = default;
+};
+
+} // namespace simt

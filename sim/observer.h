@@ -1,0 +1,76 @@
+// The runtime's event interface (in the spirit of Oclgrind's Plugin): what a launch reports to
+// whoever observes it — the debugger, the checkers, a profiler. Every hook does nothing unless
+// an observer overrides it. Block, barrier, warp, fault and thread-exit events come from the
+// schedulers for every launch that has an observer; statement, call and memory-access events
+// only from kernels compiled with instrumentation (CompileOptions), so release code pays
+// nothing. Observers see threads through these hooks and the read-only views below; they never
+// reach into the schedulers, and steer a launch only by asking to stop a thread (the hooks that
+// return bool) and through a FiberChoice (sim/block_scheduler.h).
+#pragma once
+
+#include "codegen/frame_layout.h"
+#include "sim/abi.h"
+#include "sim/launch.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace simt::sim {
+
+// One call of an instrumented function on a thread's call stack.
+struct CallFrame {
+  int32_t function = -1;  // an index of KernelCode::frames
+  void *locals = nullptr; // laid out as KernelCode::frames[function] says
+  int32_t loc = -1;       // the statement it is at (KernelCode::locations); -1 before the first
+};
+
+// An access an instrumented kernel is about to make.
+struct MemoryAccess {
+  void *address = nullptr;
+  uint32_t size = 0;
+  codegen::AccessKind kind = codegen::AccessKind::Load;
+  MemSpace space = MemSpace::Global;
+  uint64_t value = 0; // a stored scalar's bits, zero-extended; else 0
+  int32_t loc = -1;
+};
+
+class Observer {
+public:
+  virtual ~Observer() = default;
+  // Whether the hooks may run on several workers at once: a launch with an observer that is not
+  // thread-safe runs its blocks on one worker, one after another.
+  virtual bool thread_safe() const { return false; }
+
+  virtual void launch_started(const KernelCode &, const LaunchConfig &) {}
+  virtual void launch_finished(const std::optional<Fault> &) {}
+  // `block` holds the block's ids (ctaid) and dimensions.
+  virtual void block_started(const ThreadContext &) {}
+  virtual void block_finished(const ThreadContext &) {}
+  virtual void thread_exited(const ThreadContext &) {}
+
+  // The statement at `loc` is next. True stops the thread there: its fiber parks (phase
+  // Stopped) until the block's FiberChoice resumes it.
+  virtual bool statement(ThreadContext &, int32_t /*loc*/) { return false; }
+  virtual void function_entered(ThreadContext &, const CallFrame &) {}
+  virtual void function_left(ThreadContext &) {}
+  // True stops the thread before the access, as statement() does.
+  virtual bool memory_access(ThreadContext &, const MemoryAccess &) { return false; }
+
+  // A thread arrives at a syncthreads (or grid sync: `grid`) at `loc`; the barrier releases the
+  // parked threads of the block whose context is given.
+  virtual void barrier_arrived(ThreadContext &, int32_t /*loc*/, bool /*grid*/) {}
+  virtual void barrier_released(const ThreadContext &, int32_t /*loc*/, bool /*grid*/) {}
+  // A lane arrives at warp operation `op` with `mask`.
+  virtual void warp_op_arrived(ThreadContext &, WarpOp, uint32_t /*mask*/, int32_t /*loc*/) {}
+
+  // The launch's first fault. True stops the faulting thread there, before it returns, when it
+  // faulted in its own code (post-mortem: its frames are intact); faults the scheduler finds
+  // (deadlocks, mismatched barriers) stop no thread.
+  virtual bool fault(ThreadContext &, const Fault &) { return false; }
+};
+
+// The call stack of the thread on `ctx`, outermost first (instrumented kernels; else empty).
+std::span<const CallFrame> call_stack(const ThreadContext &ctx);
+
+} // namespace simt::sim
