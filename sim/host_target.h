@@ -28,7 +28,7 @@ public:
   void barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *barrier_reduce(codegen::Emitter &e, Reduction reduction, llvm::Value *predicate,
                               int32_t loc) override;
-  llvm::Value *warp_op(codegen::Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+  llvm::Value *warp_op(codegen::Emitter &e, ir::WarpOp op, llvm::Value *mask, llvm::Value *value,
                        llvm::Value *operand, int32_t loc) override;
   llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override;
   void grid_barrier(codegen::Emitter &e, int32_t loc) override;
@@ -39,8 +39,8 @@ public:
   llvm::Value *must_return(codegen::Emitter &e) override;
   llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override;
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;
-  llvm::Value *math(codegen::Emitter &e, const std::string &name,
-                    llvm::ArrayRef<llvm::Value *> args, Scalar type) override;
+  llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
+                    Scalar type) override;
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
                          const std::string &symbol) override;
 
