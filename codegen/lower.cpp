@@ -117,10 +117,12 @@ private:
   llvm::Value *cast(llvm::Value *value, const Type &from, const Type &to);
   llvm::Value *truth(llvm::Value *value, const Type &type);
   llvm::Value *intrinsic(const ir::Expr &e);
-  llvm::Value *cuda_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args,
-                              bool &handled);
-  // The warp intrinsics (shuffles, votes, match, syncwarp, activemask, lanemask_lt); null when
-  // `e` is none of them.
+  // The value of intrinsic `e` on `args` (lowered operands); null for a void intrinsic.
+  llvm::Value *intrinsic_value(const ir::Expr &e, const std::vector<llvm::Value *> &args);
+  // The intrinsics on numbers: integer bits, float tests, complex parts, fma, frexp, modf, selp.
+  llvm::Value *number_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args);
+  llvm::Value *modf(const ir::Expr &e, llvm::Value *x);
+  // The warp intrinsics (shuffles, votes, match, syncwarp, activemask, lanemask_lt).
   llvm::Value *warp_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args);
   void raise_on_float_zero_division(const ir::Expr &e, llvm::Value *divisor);
   llvm::Value *call(const ir::Expr &e);
@@ -201,7 +203,8 @@ public:
   }
 
   // Whether a call of function `index` can set the thread's status (so the caller checks it):
-  // it can fault, park (ir::intrinsic_parks) or loop, or calls a function that can.
+  // it can fault (ir::intrinsic_may_fault: a parking intrinsic) or loop, or calls a function that
+  // can.
   bool may_fault(int index) {
     auto known = faulting.find(index);
     if (known != faulting.end())
@@ -262,7 +265,7 @@ private:
         return true;
       break;
     case ir::ExprKind::Intrinsic:
-      if (ir::intrinsic_parks(e.name))
+      if (ir::intrinsic_may_fault(e.intrinsic))
         return true;
       break;
     default:
@@ -972,7 +975,7 @@ llvm::Value *FunctionLowering::float_binary(ir::Op op, Scalar s, llvm::Value *x,
   case ir::Op::TrueDiv: // Numba's CUDA error model ('numpy'): x / 0.0 is inf or nan, no error
     return b_.CreateFDiv(x, y);
   case ir::Op::Pow:
-    return target_.math(emitter_, "pow", {x, y}, s);
+    return target_.math(emitter_, ir::Intrinsic::Pow, {x, y}, s);
   case ir::Op::FloorDiv:
   case ir::Op::Mod: {
     // CPython's float_divmod, as Numba lowers it; a zero divisor gives x / y and fmod's nan.
@@ -1147,66 +1150,93 @@ llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {
   std::vector<llvm::Value *> args;
   for (const ir::ExprPtr &arg : e.args)
     args.push_back(expr(*arg));
-  bool handled = false;
-  llvm::Value *cuda_result = cuda_intrinsic(e, args, handled);
-  if (handled && ir::intrinsic_parks(e.name))
+  llvm::Value *result = intrinsic_value(e, args);
+  if (ir::intrinsic_parks(e.intrinsic))
     check_status(); // the launch may have stopped this thread while it was parked
-  if (handled)
-    return cuda_result;
-  const std::string &name = e.name;
-  Scalar arg_type = e.args.empty() ? e.type.scalar : e.args[0]->type.scalar;
-  bool is_signed = scalar_is_signed(arg_type);
-  if (name == "iabs")
-    return is_signed ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, args[0], b_.getFalse())
-                     : args[0];
-  if (name == "imin")
-    return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin,
-                                    args[0], args[1]);
-  if (name == "imax")
-    return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
-                                    args[0], args[1]);
-  if (name == "fmin") // Python's min(a, b): b < a ? b : a
-    return b_.CreateSelect(b_.CreateFCmpOLT(args[1], args[0]), args[1], args[0]);
-  if (name == "fmax")
-    return b_.CreateSelect(b_.CreateFCmpOGT(args[1], args[0]), args[1], args[0]);
-  if (name == "isnan")
-    return b_.CreateFCmpUNO(args[0], args[0]);
-  if (name == "isinf" || name == "isfinite") {
-    llvm::Value *magnitude = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]);
-    llvm::Value *inf = llvm::ConstantFP::getInfinity(args[0]->getType());
-    return name == "isinf" ? b_.CreateFCmpOEQ(magnitude, inf) : b_.CreateFCmpONE(magnitude, inf);
-  }
-  if (name == "round_even")
-    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, args[0]);
-  if (name == "complex")
-    return make_complex(b_, args[0], args[1]);
-  if (name == "real")
-    return complex_real(b_, args[0]);
-  if (name == "imag")
-    return complex_imag(b_, args[0]);
-  if (!e.type.is_scalar() || !is_float(e.type.scalar))
-    unsupported("the intrinsic '" + name + "' on " + e.type.str());
-  return target_.math(emitter_, name, args, e.type.scalar);
+  return result;
 }
 
-// The intrinsics of cuda.* and the math functions with tuple results; `handled` is false for
-// any other name. Void intrinsics return null.
-llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
-                                              const std::vector<llvm::Value *> &args,
-                                              bool &handled) {
-  handled = true;
-  const std::string &name = e.name;
-  if (llvm::Value *result = warp_intrinsic(e, args))
+llvm::Value *FunctionLowering::intrinsic_value(const ir::Expr &e,
+                                               const std::vector<llvm::Value *> &args) {
+  using I = ir::Intrinsic;
+  const ir::IntrinsicInfo &info = ir::intrinsic_info(e.intrinsic);
+  if (info.has(ir::kMath)) {
+    if (!e.type.is_scalar() || !is_float(e.type.scalar))
+      unsupported(std::string("the intrinsic '") + info.name + "' on " + e.type.str());
+    return target_.math(emitter_, e.intrinsic, args, e.type.scalar);
+  }
+  if (info.has(ir::kWarp) || e.intrinsic == I::LanemaskLt)
+    return warp_intrinsic(e, args);
+  if (llvm::Value *result = fp16_intrinsic(b_, e.intrinsic, args))
     return result;
-  if (name == "syncwarp") // lowered by warp_intrinsic; it has no value
+  switch (e.intrinsic) {
+  case I::SyncthreadsCount:
+    return target_.barrier_reduce(emitter_, Target::Reduction::Count, args[0], loc(e.loc));
+  case I::SyncthreadsAnd:
+    return target_.barrier_reduce(emitter_, Target::Reduction::And, args[0], loc(e.loc));
+  case I::SyncthreadsOr:
+    return target_.barrier_reduce(emitter_, Target::Reduction::Or, args[0], loc(e.loc));
+  case I::Threadfence:
+  case I::ThreadfenceBlock:
+  case I::ThreadfenceSystem:
+    b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
     return nullptr;
-  if (name == "popc")
+  case I::Nanosleep: // threads of a block interleave only at barriers: nothing to wait for
+    return nullptr;
+  case I::ThisThreadBlock: // the groups have no run-time state
+  case I::ThisGrid:
+    return llvm::ConstantStruct::get(llvm::StructType::get(ctx()), {});
+  case I::GridSync:
+    target_.grid_barrier(emitter_, loc(e.loc));
+    return b_.getInt32(0);
+  default:
+    return number_intrinsic(e, args);
+  }
+}
+
+llvm::Value *FunctionLowering::number_intrinsic(const ir::Expr &e,
+                                                const std::vector<llvm::Value *> &args) {
+  using I = ir::Intrinsic;
+  Scalar arg_type = e.args.empty() ? e.type.scalar : e.args[0]->type.scalar;
+  bool is_signed = scalar_is_signed(arg_type);
+  switch (e.intrinsic) {
+  case I::Iabs:
+    return is_signed ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, args[0], b_.getFalse())
+                     : args[0];
+  case I::Imin:
+    return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin,
+                                    args[0], args[1]);
+  case I::Imax:
+    return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
+                                    args[0], args[1]);
+  case I::Fmin: // Python's min(a, b): b < a ? b : a
+    return b_.CreateSelect(b_.CreateFCmpOLT(args[1], args[0]), args[1], args[0]);
+  case I::Fmax:
+    return b_.CreateSelect(b_.CreateFCmpOGT(args[1], args[0]), args[1], args[0]);
+  case I::Isnan:
+    return b_.CreateFCmpUNO(args[0], args[0]);
+  case I::Isinf:
+  case I::Isfinite: {
+    llvm::Value *magnitude = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]);
+    llvm::Value *inf = llvm::ConstantFP::getInfinity(args[0]->getType());
+    return e.intrinsic == I::Isinf ? b_.CreateFCmpOEQ(magnitude, inf)
+                                   : b_.CreateFCmpONE(magnitude, inf);
+  }
+  case I::RoundEven:
+    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, args[0]);
+  case I::Complex:
+    return make_complex(b_, args[0], args[1]);
+  case I::Real:
+    return complex_real(b_, args[0]);
+  case I::Imag:
+    return complex_imag(b_, args[0]);
+  case I::Popc:
     return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, args[0]);
-  if (name == "brev")
+  case I::Brev:
     return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, args[0]);
-  if (name == "clz") // clz(0) is the width
+  case I::Clz: // clz(0) is the width
     return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, args[0], b_.getFalse());
-  if (name == "ffs") {
+  case I::Ffs: {
     llvm::Value *x = args[0];
     llvm::Value *trailing = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, b_.getFalse());
     llvm::Value *position = b_.CreateZExtOrTrunc(trailing, b_.getInt32Ty());
@@ -1214,76 +1244,43 @@ llvm::Value *FunctionLowering::cuda_intrinsic(const ir::Expr &e,
     return b_.CreateSelect(b_.CreateICmpEQ(x, llvm::ConstantInt::get(x->getType(), 0)),
                            b_.getInt32(0), position);
   }
-  if (llvm::Value *result = fp16_intrinsic(b_, name, args))
-    return result;
-  if (name == "fma")
+  case I::Fma:
     return b_.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args);
-  if (name == "cbrt")
-    return target_.math(emitter_, "cbrt", args, e.type.scalar);
-  if (name == "selp")
+  case I::Selp:
     return b_.CreateSelect(args[0], args[1], args[2]);
-  if (name == "frexp") {
+  case I::Frexp: {
     llvm::Type *result = llvm::StructType::get(ctx(), {args[0]->getType(), b_.getInt32Ty()});
     return b_.CreateIntrinsic(result, llvm::Intrinsic::frexp, args);
   }
-  if (name == "modf") { // (x - trunc(x) with x's sign, 0 for infinities; trunc(x))
-    llvm::Value *x = args[0];
-    llvm::Value *whole = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, x);
-    llvm::Value *is_inf = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
-                                           llvm::ConstantFP::getInfinity(x->getType()));
-    llvm::Value *fraction =
-        b_.CreateSelect(is_inf, llvm::ConstantFP::get(x->getType(), 0.0), b_.CreateFSub(x, whole));
-    fraction = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, fraction, x);
-    llvm::Value *tuple = llvm::PoisonValue::get(register_type(ctx(), e.type));
-    tuple = b_.CreateInsertValue(tuple, fraction, {0});
-    return b_.CreateInsertValue(tuple, whole, {1});
+  case I::Modf: // (x - trunc(x) with x's sign, 0 for infinities; trunc(x))
+    return modf(e, args[0]);
+  default:
+    unsupported(std::string("the intrinsic '") + ir::intrinsic_name(e.intrinsic) + "'");
   }
-  if (name == "syncthreads_count" || name == "syncthreads_and" || name == "syncthreads_or") {
-    Target::Reduction reduction = name == "syncthreads_count" ? Target::Reduction::Count
-                                  : name == "syncthreads_and" ? Target::Reduction::And
-                                                              : Target::Reduction::Or;
-    return target_.barrier_reduce(emitter_, reduction, args[0], loc(e.loc));
-  }
-  if (name == "threadfence" || name == "threadfence_block" || name == "threadfence_system") {
-    b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
-    return nullptr;
-  }
-  if (name == "nanosleep") // threads of a block interleave only at barriers: nothing to wait for
-    return nullptr;
-  if (name == "this_thread_block" || name == "this_grid") // the groups have no run-time state
-    return llvm::ConstantStruct::get(llvm::StructType::get(ctx()), {});
-  if (name == "grid_sync") {
-    target_.grid_barrier(emitter_, loc(e.loc));
-    return b_.getInt32(0);
-  }
-  handled = false;
-  return nullptr;
+}
+
+llvm::Value *FunctionLowering::modf(const ir::Expr &e, llvm::Value *x) {
+  llvm::Value *whole = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, x);
+  llvm::Value *is_inf = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                                         llvm::ConstantFP::getInfinity(x->getType()));
+  llvm::Value *fraction =
+      b_.CreateSelect(is_inf, llvm::ConstantFP::get(x->getType(), 0.0), b_.CreateFSub(x, whole));
+  fraction = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, fraction, x);
+  llvm::Value *tuple = llvm::PoisonValue::get(register_type(ctx(), e.type));
+  tuple = b_.CreateInsertValue(tuple, fraction, {0});
+  return b_.CreateInsertValue(tuple, whole, {1});
 }
 
 llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
                                               const std::vector<llvm::Value *> &args) {
-  using WarpOp = Target::WarpOp;
-  static const std::map<std::string, WarpOp> ops = {{"shfl_sync", WarpOp::ShflIdx},
-                                                    {"shfl_up_sync", WarpOp::ShflUp},
-                                                    {"shfl_down_sync", WarpOp::ShflDown},
-                                                    {"shfl_xor_sync", WarpOp::ShflXor},
-                                                    {"all_sync", WarpOp::All},
-                                                    {"any_sync", WarpOp::Any},
-                                                    {"eq_sync", WarpOp::Eq},
-                                                    {"ballot_sync", WarpOp::Ballot},
-                                                    {"match_any_sync", WarpOp::MatchAny},
-                                                    {"match_all_sync", WarpOp::MatchAll},
-                                                    {"syncwarp", WarpOp::SyncWarp}};
-  const std::string &name = e.name;
-  if (name == "activemask")
+  using WarpOp = ir::WarpOp;
+  if (e.intrinsic == ir::Intrinsic::Activemask)
     return target_.active_mask(emitter_, loc(e.loc));
-  if (name == "lanemask_lt") // the lanes below this one: (1 << laneid) - 1
+  if (e.intrinsic == ir::Intrinsic::LanemaskLt) // the lanes below this one: (1 << laneid) - 1
     return b_.CreateSub(
         b_.CreateShl(b_.getInt32(1), target_.special_register(emitter_, ir::Op::LaneId, 0)),
         b_.getInt32(1));
-  auto op = ops.find(name);
-  if (op == ops.end())
-    return nullptr;
+  const WarpOp op = ir::intrinsic_info(e.intrinsic).warp_op;
   llvm::Type *i64 = b_.getInt64Ty();
   // The lane's operand as zero-extended bits: floats travel as their bit patterns.
   llvm::Value *value = b_.getInt64(0);
@@ -1296,8 +1293,8 @@ llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
     value = b_.CreateZExt(bits, i64);
   }
   llvm::Value *operand = args.size() > 2 ? args[2] : b_.getInt32(0);
-  llvm::Value *result = target_.warp_op(emitter_, op->second, args[0], value, operand, loc(e.loc));
-  switch (op->second) {
+  llvm::Value *result = target_.warp_op(emitter_, op, args[0], value, operand, loc(e.loc));
+  switch (op) {
   case WarpOp::ShflIdx:
   case WarpOp::ShflUp:
   case WarpOp::ShflDown:
@@ -1318,6 +1315,7 @@ llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
     return b_.CreateInsertValue(tuple, b_.CreateICmpNE(result, b_.getInt64(0)), {1});
   }
   case WarpOp::SyncWarp:
+  case WarpOp::ActiveMask: // lowered above
     return nullptr;
   }
   return nullptr;

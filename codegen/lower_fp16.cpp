@@ -73,45 +73,47 @@ llvm::Value *convert_from_half(llvm::IRBuilderBase &b, llvm::Value *value, llvm:
                            {to, whole->getType()}, {whole});
 }
 
-llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, const std::string &name,
+llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, ir::Intrinsic fn,
                             const std::vector<llvm::Value *> &args) {
-  if (name.rfind("fp16.", 0) != 0)
-    return nullptr;
-  const std::string op = name.substr(5);
-  if (op == "hadd")
+  using I = ir::Intrinsic;
+  switch (fn) {
+  case I::Hadd:
     return b.CreateFAdd(args[0], args[1]);
-  if (op == "hsub")
+  case I::Hsub:
     return b.CreateFSub(args[0], args[1]);
-  if (op == "hmul")
+  case I::Hmul:
     return b.CreateFMul(args[0], args[1]);
   // neg.f16 and abs.f16 only touch the sign bit: on the bits, so x86's conversions through float
   // do not quieten signalling NaNs
-  if (op == "hneg" || op == "habs") {
+  case I::Hneg:
+  case I::Habs: {
     llvm::Value *bits = b.CreateBitCast(args[0], b.getInt16Ty());
-    bits = op == "hneg" ? b.CreateXor(bits, b.getInt16(0x8000)) : b.CreateAnd(bits, 0x7FFF);
+    bits = fn == I::Hneg ? b.CreateXor(bits, b.getInt16(0x8000)) : b.CreateAnd(bits, 0x7FFF);
     return b.CreateBitCast(bits, args[0]->getType());
   }
-  if (op == "hfma")
+  case I::Hfma:
     return fused_multiply_add(b, args[0], args[1], args[2]);
   // setp's eq/ne/ge/gt/le/lt are ordered: false when either operand is NaN
-  if (op == "heq")
+  case I::Heq:
     return b.CreateFCmpOEQ(args[0], args[1]);
-  if (op == "hne")
+  case I::Hne:
     return b.CreateFCmpONE(args[0], args[1]);
-  if (op == "hge")
+  case I::Hge:
     return b.CreateFCmpOGE(args[0], args[1]);
-  if (op == "hgt")
+  case I::Hgt:
     return b.CreateFCmpOGT(args[0], args[1]);
-  if (op == "hle")
+  case I::Hle:
     return b.CreateFCmpOLE(args[0], args[1]);
-  if (op == "hlt")
+  case I::Hlt:
     return b.CreateFCmpOLT(args[0], args[1]);
   // Numba: a when a > b (a < b for hmin), else b
-  if (op == "hmax")
+  case I::Hmax:
     return b.CreateSelect(b.CreateFCmpOGT(args[0], args[1]), args[0], args[1]);
-  if (op == "hmin")
+  case I::Hmin:
     return b.CreateSelect(b.CreateFCmpOLT(args[0], args[1]), args[0], args[1]);
-  return nullptr;
+  default:
+    return nullptr;
+  }
 }
 
 } // namespace simt::codegen

@@ -3,9 +3,10 @@
 // results exactly.
 #pragma once
 
+#include "frontend/intrinsics.h"
+
 #include <llvm/IR/IRBuilder.h>
 
-#include <string>
 #include <vector>
 
 namespace simt::codegen {
@@ -20,8 +21,8 @@ llvm::Value *convert_to_half(llvm::IRBuilderBase &b, llvm::Value *value, bool fr
 llvm::Value *convert_from_half(llvm::IRBuilderBase &b, llvm::Value *value, llvm::Type *to,
                                bool to_signed);
 
-// cuda.fp16.<name> ("fp16.hadd", ...) on half operands, or null when `name` is not one of them.
-llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, const std::string &name,
+// cuda.fp16.<name> (fp16.hadd, ...) on half operands, or null when `fn` is not one of them.
+llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, ir::Intrinsic fn,
                             const std::vector<llvm::Value *> &args);
 
 } // namespace simt::codegen

@@ -60,25 +60,12 @@ public:
   enum class Reduction : int32_t { Count, And, Or };
   virtual llvm::Value *barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
                                       int32_t loc) = 0;
-  // A warp collective of the lanes named in the i32 `mask` (see sim/abi.h's simt_rt_warp for
-  // what each operation computes): `value` is the lane's operand as i64 bits (a shuffled or
-  // matched value, zero-extended; a vote's predicate as 0/1), `operand` the i32 source lane, delta
-  // or lane mask of a shuffle. Returns the i64 result. The lowering checks `must_return`
+  // A warp collective of the lanes named in the i32 `mask` (frontend/intrinsics.def says what each
+  // operation computes; never ActiveMask): `value` is the lane's operand as i64 bits (a shuffled
+  // or matched value, zero-extended; a vote's predicate as 0/1), `operand` the i32 source lane,
+  // delta or lane mask of a shuffle. Returns the i64 result. The lowering checks `must_return`
   // afterwards.
-  enum class WarpOp : int32_t {
-    ShflIdx,
-    ShflUp,
-    ShflDown,
-    ShflXor,
-    All,
-    Any,
-    Eq,
-    Ballot,
-    MatchAny,
-    MatchAll,
-    SyncWarp
-  };
-  virtual llvm::Value *warp_op(Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+  virtual llvm::Value *warp_op(Emitter &e, ir::WarpOp op, llvm::Value *mask, llvm::Value *value,
                                llvm::Value *operand, int32_t loc) = 0;
   // cuda.activemask(): the i32 mask of the calling warp's lanes that arrive at it together. The
   // lowering checks `must_return` afterwards.
@@ -118,9 +105,8 @@ public:
   virtual void memory_access(Emitter &e, llvm::Value *address, uint32_t size, AccessKind kind,
                              MemSpace space, llvm::Value *value, int32_t loc) = 0;
 
-  // Math library function `name` (see ir.h's intrinsic list; the generic lowering handles the
-  // integer ones, fmin/fmax, isnan/isinf/isfinite and round_even) on float type `type`.
-  virtual llvm::Value *math(Emitter &e, const std::string &name, llvm::ArrayRef<llvm::Value *> args,
+  // The math library function `fn` (an intrinsic with the kMath flag) on float type `type`.
+  virtual llvm::Value *math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                             Scalar type) = 0;
 
   // Emits the kernel's externally visible entry points around `body`, the lowered kernel

@@ -1,6 +1,7 @@
 #include "frontend/builtins.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -9,6 +10,7 @@ namespace simt {
 namespace {
 
 using S = Scalar;
+using I = ir::Intrinsic;
 
 const std::vector<S> kMachineInts = {S::I64, S::U64};
 const std::vector<S> kReals = {S::F32, S::F64};
@@ -199,47 +201,62 @@ const std::vector<Signature> kLdexp = {{S::F32, {S::F32, S::I32}}, {S::F64, {S::
 const std::vector<Signature> kPredicate = {
     {S::Bool, {S::I64}}, {S::Bool, {S::U64}}, {S::Bool, {S::F32}}, {S::Bool, {S::F64}}};
 
+// degrees and radians: the argument times a factor, no intrinsic.
+MathFunction angle_conversion(const char *name, double factor) {
+  return {name, std::nullopt, kUnaryMath, factor};
+}
+
 std::vector<MathFunction> math_functions() {
   std::vector<MathFunction> fns;
-  for (const char *name :
-       {"acos", "acosh", "asin",  "asinh", "atan",  "atanh",  "ceil",    "cos",    "cosh",  "erf",
-        "erfc", "exp",   "expm1", "fabs",  "floor", "lgamma", "log",     "log2",   "log10", "log1p",
-        "sin",  "sinh",  "sqrt",  "tan",   "tanh",  "trunc",  "degrees", "radians"})
-    fns.push_back({name, name, kUnaryMath});
-  fns.push_back({"gamma", "tgamma", kUnaryMath});
-  fns.push_back({"atan2", "atan2", kBinaryMathWithInts});
-  fns.push_back({"hypot", "hypot", kBinaryMathWithInts});
-  fns.push_back({"copysign", "copysign", kBinaryMath});
-  fns.push_back({"fmod", "fmod", kBinaryMath});
-  fns.push_back({"remainder", "remainder", kBinaryMath});
-  fns.push_back({"pow", "pow", kPowMath});
-  fns.push_back({"ldexp", "ldexp", kLdexp});
-  for (const char *name : {"isnan", "isinf", "isfinite"})
-    fns.push_back({name, name, kPredicate});
+  const std::pair<const char *, I> unary[] = {
+      {"acos", I::Acos},   {"acosh", I::Acosh}, {"asin", I::Asin},   {"asinh", I::Asinh},
+      {"atan", I::Atan},   {"atanh", I::Atanh}, {"ceil", I::Ceil},   {"cos", I::Cos},
+      {"cosh", I::Cosh},   {"erf", I::Erf},     {"erfc", I::Erfc},   {"exp", I::Exp},
+      {"expm1", I::Expm1}, {"fabs", I::Fabs},   {"floor", I::Floor}, {"lgamma", I::Lgamma},
+      {"log", I::Log},     {"log2", I::Log2},   {"log10", I::Log10}, {"log1p", I::Log1p},
+      {"sin", I::Sin},     {"sinh", I::Sinh},   {"sqrt", I::Sqrt},   {"tan", I::Tan},
+      {"tanh", I::Tanh},   {"trunc", I::Trunc}, {"gamma", I::Tgamma}};
+  for (auto [name, intrinsic] : unary)
+    fns.push_back({name, intrinsic, kUnaryMath});
+  fns.push_back(angle_conversion("degrees", 180.0 / M_PI));
+  fns.push_back(angle_conversion("radians", M_PI / 180.0));
+  fns.push_back({"atan2", I::Atan2, kBinaryMathWithInts});
+  fns.push_back({"hypot", I::Hypot, kBinaryMathWithInts});
+  fns.push_back({"copysign", I::Copysign, kBinaryMath});
+  fns.push_back({"fmod", I::Fmod, kBinaryMath});
+  fns.push_back({"remainder", I::Remainder, kBinaryMath});
+  fns.push_back({"pow", I::Pow, kPowMath});
+  fns.push_back({"ldexp", I::Ldexp, kLdexp});
+  for (auto [name, intrinsic] :
+       {std::pair{"isnan", I::Isnan}, {"isinf", I::Isinf}, {"isfinite", I::Isfinite}})
+    fns.push_back({name, intrinsic, kPredicate});
   // the result is a tuple (see the typer): the case's result is its first element's type
-  fns.push_back({"frexp", "frexp", same_type_cases_unary(kReals)});
-  fns.push_back({"modf", "modf", same_type_cases_unary(kReals)});
+  fns.push_back({"frexp", I::Frexp, same_type_cases_unary(kReals)});
+  fns.push_back({"modf", I::Modf, same_type_cases_unary(kReals)});
   return fns;
 }
 
 // NumPy ufuncs on scalars with the same meaning (their loops type like cudamath's cases).
 std::vector<MathFunction> numpy_functions() {
   std::vector<MathFunction> fns;
-  const std::pair<const char *, const char *> unary[] = {
-      {"sin", "sin"},     {"cos", "cos"},         {"tan", "tan"},        {"arcsin", "asin"},
-      {"arccos", "acos"}, {"arctan", "atan"},     {"sinh", "sinh"},      {"cosh", "cosh"},
-      {"tanh", "tanh"},   {"arcsinh", "asinh"},   {"arccosh", "acosh"},  {"arctanh", "atanh"},
-      {"exp", "exp"},     {"expm1", "expm1"},     {"exp2", "exp2"},      {"log", "log"},
-      {"log2", "log2"},   {"log10", "log10"},     {"log1p", "log1p"},    {"sqrt", "sqrt"},
-      {"fabs", "fabs"},   {"floor", "floor"},     {"ceil", "ceil"},      {"trunc", "trunc"},
-      {"rint", "rint"},   {"degrees", "degrees"}, {"radians", "radians"}};
+  const std::pair<const char *, I> unary[] = {
+      {"sin", I::Sin},     {"cos", I::Cos},       {"tan", I::Tan},       {"arcsin", I::Asin},
+      {"arccos", I::Acos}, {"arctan", I::Atan},   {"sinh", I::Sinh},     {"cosh", I::Cosh},
+      {"tanh", I::Tanh},   {"arcsinh", I::Asinh}, {"arccosh", I::Acosh}, {"arctanh", I::Atanh},
+      {"exp", I::Exp},     {"expm1", I::Expm1},   {"exp2", I::Exp2},     {"log", I::Log},
+      {"log2", I::Log2},   {"log10", I::Log10},   {"log1p", I::Log1p},   {"sqrt", I::Sqrt},
+      {"fabs", I::Fabs},   {"floor", I::Floor},   {"ceil", I::Ceil},     {"trunc", I::Trunc},
+      {"rint", I::Rint}};
   for (auto [name, intrinsic] : unary)
     fns.push_back({name, intrinsic, kUnaryMath});
-  fns.push_back({"arctan2", "atan2", kBinaryMathWithInts});
-  fns.push_back({"hypot", "hypot", kBinaryMathWithInts});
-  fns.push_back({"copysign", "copysign", kBinaryMathWithInts});
-  for (const char *name : {"isnan", "isinf", "isfinite"})
-    fns.push_back({name, name, kPredicate});
+  fns.push_back(angle_conversion("degrees", 180.0 / M_PI));
+  fns.push_back(angle_conversion("radians", M_PI / 180.0));
+  fns.push_back({"arctan2", I::Atan2, kBinaryMathWithInts});
+  fns.push_back({"hypot", I::Hypot, kBinaryMathWithInts});
+  fns.push_back({"copysign", I::Copysign, kBinaryMathWithInts});
+  for (auto [name, intrinsic] :
+       {std::pair{"isnan", I::Isnan}, {"isinf", I::Isinf}, {"isfinite", I::Isfinite}})
+    fns.push_back({name, intrinsic, kPredicate});
   return fns;
 }
 
@@ -286,34 +303,38 @@ const CudaFunction *find_cuda_function(const std::string &name) {
     for (S t : all_ints)
       ffs.push_back({S::U32, {t}});
     const std::vector<Signature> predicate = {{S::I32, {S::I32}}};
+    const std::vector<Signature> half_binary = {{S::F16, {S::F16, S::F16}}};
+    const std::vector<Signature> half_unary = {{S::F16, {S::F16}}};
+    const std::vector<Signature> half_compare = {{S::Bool, {S::F16, S::F16}}};
     return std::vector<CudaFunction>{
-        {"popc", same_type_cases_unary(all_ints)},
-        {"clz", same_type_cases_unary(all_ints)},
-        {"ffs", ffs},
-        {"brev", same_type_cases_unary({S::U32, S::U64})},
-        {"fma", {{S::F32, {S::F32, S::F32, S::F32}}, {S::F64, {S::F64, S::F64, S::F64}}}},
-        {"cbrt", same_type_cases_unary(kReals)},
-        {"syncthreads_count", predicate},
-        {"syncthreads_and", predicate},
-        {"syncthreads_or", predicate},
+        {I::Popc, same_type_cases_unary(all_ints)},
+        {I::Clz, same_type_cases_unary(all_ints)},
+        {I::Ffs, ffs},
+        {I::Brev, same_type_cases_unary({S::U32, S::U64})},
+        {I::Fma, {{S::F32, {S::F32, S::F32, S::F32}}, {S::F64, {S::F64, S::F64, S::F64}}}},
+        {I::Cbrt, same_type_cases_unary(kReals)},
+        {I::SyncthreadsCount, predicate},
+        {I::SyncthreadsAnd, predicate},
+        {I::SyncthreadsOr, predicate},
         // cuda.fp16 (cudadecl.py's Cuda_fp16_* templates): float16 operands only
-        {"fp16.hadd", {{S::F16, {S::F16, S::F16}}}},
-        {"fp16.hsub", {{S::F16, {S::F16, S::F16}}}},
-        {"fp16.hmul", {{S::F16, {S::F16, S::F16}}}},
-        {"fp16.hmax", {{S::F16, {S::F16, S::F16}}}},
-        {"fp16.hmin", {{S::F16, {S::F16, S::F16}}}},
-        {"fp16.hneg", {{S::F16, {S::F16}}}},
-        {"fp16.habs", {{S::F16, {S::F16}}}},
-        {"fp16.hfma", {{S::F16, {S::F16, S::F16, S::F16}}}},
-        {"fp16.heq", {{S::Bool, {S::F16, S::F16}}}},
-        {"fp16.hne", {{S::Bool, {S::F16, S::F16}}}},
-        {"fp16.hge", {{S::Bool, {S::F16, S::F16}}}},
-        {"fp16.hgt", {{S::Bool, {S::F16, S::F16}}}},
-        {"fp16.hle", {{S::Bool, {S::F16, S::F16}}}},
-        {"fp16.hlt", {{S::Bool, {S::F16, S::F16}}}}};
+        {I::Hadd, half_binary},
+        {I::Hsub, half_binary},
+        {I::Hmul, half_binary},
+        {I::Hmax, half_binary},
+        {I::Hmin, half_binary},
+        {I::Hneg, half_unary},
+        {I::Habs, half_unary},
+        {I::Hfma, {{S::F16, {S::F16, S::F16, S::F16}}}},
+        {I::Heq, half_compare},
+        {I::Hne, half_compare},
+        {I::Hge, half_compare},
+        {I::Hgt, half_compare},
+        {I::Hle, half_compare},
+        {I::Hlt, half_compare}};
   }();
-  auto it = std::find_if(table.begin(), table.end(),
-                         [&](const CudaFunction &f) { return f.name == name; });
+  auto it = std::find_if(table.begin(), table.end(), [&](const CudaFunction &f) {
+    return ir::intrinsic_name(f.intrinsic) == name;
+  });
   return it == table.end() ? nullptr : &*it;
 }
 
@@ -354,7 +375,7 @@ bool is_cuda_intrinsic(const std::string &name) {
       "fp16"};
   Scalar base;
   int count;
-  return find_cuda_function(name) || is_warp_intrinsic(name) ||
+  return find_cuda_function(name) || find_warp_intrinsic(name) ||
          parse_vector_type_name(name, base, count) ||
          std::find(std::begin(names), std::end(names), name) != std::end(names);
 }

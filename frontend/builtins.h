@@ -23,9 +23,10 @@ ir::Op compare_op(const std::string &op);
 
 // A function of `math` (or the NumPy ufunc with the same meaning) lowered to an intrinsic.
 struct MathFunction {
-  std::string name;      // Python name in its module
-  std::string intrinsic; // ir Intrinsic name; "degrees"/"radians" are expanded by the typer
+  std::string name; // Python name in its module
+  std::optional<ir::Intrinsic> intrinsic;
   std::vector<Signature> cases;
+  double factor = 0; // without an intrinsic (degrees, radians): the argument times this
 };
 const MathFunction *find_math_function(const std::string &module, const std::string &name);
 
@@ -38,9 +39,9 @@ struct AtomicFunction {
 const AtomicFunction *find_atomic_function(const std::string &name);
 
 // cuda.<name>(args) typed by a case list of Numba's cudadecl.py and lowered to the intrinsic of
-// the same name: popc, brev, clz, ffs, fma, cbrt, syncthreads_count/and/or.
+// that name: popc, brev, clz, ffs, fma, cbrt, syncthreads_count/and/or, fp16.hadd, ...
 struct CudaFunction {
-  std::string name;
+  ir::Intrinsic intrinsic;
   std::vector<Signature> cases;
 };
 const CudaFunction *find_cuda_function(const std::string &name);
@@ -49,7 +50,7 @@ const CudaFunction *find_cuda_function(const std::string &name);
 bool is_cuda_intrinsic(const std::string &name);
 // The warp intrinsics (typer_warp.cpp): shfl_sync, shfl_up/down/xor_sync, all/any/eq/ballot_sync,
 // match_any/all_sync, syncwarp, activemask, lanemask_lt.
-bool is_warp_intrinsic(const std::string &name);
+std::optional<ir::Intrinsic> find_warp_intrinsic(const std::string &name);
 // CUDA's vector types as cuda.<name> spells them (stubs.py's _vector_type_stubs): float32x3,
 // uint8x4, ... and the C aliases float3, uchar4, longlong2, ... Sets the element type and count.
 bool parse_vector_type_name(const std::string &name, Scalar &base, int &count);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "frontend/compile_options.h"
+#include "frontend/intrinsics.h"
 #include "frontend/types.h"
 
 #include <cstdint>
@@ -48,7 +49,7 @@ enum class ExprKind : uint8_t {
   TupleMake,   // args = elements
   TupleGet,    // element `index` (a constant) of tuple args[0]
   Call,        // call of Module::functions[index] with args (already cast to the params' types)
-  Intrinsic,   // math/builtin function `name` on args (see the list below); result `type`
+  Intrinsic,   // intrinsic `intrinsic` on args (frontend/intrinsics.def); result `type`
   SharedArray, // the block's shared array Module::shared_arrays[index]
   LocalArray,  // the thread's local array Function::local_arrays[index]
   ConstArray,  // the read-only array Module::const_arrays[index]
@@ -66,35 +67,6 @@ enum class ExprKind : uint8_t {
   RecordField, // field `index` of the record args[0] (a Record value); of the field's scalar type,
                // or for a nested array field a C-contiguous array view of it
 };
-
-// Intrinsic names (operands and result already of one float type unless said otherwise):
-//   sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp expm1 exp2 log log2 log10
-//   log1p sqrt fabs floor ceil trunc erf erfc lgamma tgamma rint  (1 arg)
-//   atan2 pow hypot copysign fmod remainder ldexp(float, int32)      (2 args)
-//   isnan isinf isfinite (1 float arg -> bool)
-//   iabs (integer abs), imin imax (2 ints), fmin fmax (2 floats; NaN semantics of Python's min:
-//   fmin(a, b) = b < a ? b : a), round_even (float -> float, round half to even)
-//   cbrt (1 arg), fma (3 args: a * b + c rounded once)
-//   frexp (float -> Tuple(float, int32)), modf (float -> UniTuple(float x 2): fraction, integer)
-// Complex numbers (complex64/complex128; Binary Add/Sub/Mul, Unary Neg/Pos, Compare Eq/Ne and
-// Cast from numbers also apply to them; the frontend turns / and ** into device calls):
-//   complex (two floats of the parts' type -> the complex), real imag (complex -> its part)
-// CUDA intrinsics (cuda.*; Numba's cudadecl.py types them):
-//   popc clz (an int -> the same int type), brev (uint32/uint64 -> the same), ffs (an int ->
-//   uint32: 1 + index of the lowest set bit, 0 for 0), selp (bool, T, T -> T; evaluates both)
-//   syncthreads_count syncthreads_and syncthreads_or (int32 predicate -> int32): a barrier that
-//   also reduces the predicate over the block's threads
-//   threadfence threadfence_block threadfence_system (no args -> none): sequentially consistent
-//   fences; nanosleep (uint32 -> none): no effect on the simulator
-//   this_thread_block (no args -> ThreadBlock): the thread block group (a simt extension)
-// Warp intrinsics (the first argument is the int32 mask of the lanes taking part):
-//   shfl_sync shfl_up_sync shfl_down_sync shfl_xor_sync (mask, T value, int32 lane/delta/lane
-//   mask -> T; T in int32 int64 float32 float64), all_sync any_sync eq_sync (mask, bool -> bool),
-//   ballot_sync (mask, bool -> int32), match_any_sync (mask, T -> int32), match_all_sync (mask,
-//   T -> Tuple(int32, bool)), syncwarp (mask -> none), activemask lanemask_lt (-> uint32)
-//   this_grid (no args -> GridGroup): the grid group of a cooperative launch
-//   grid_sync (no args -> int32, always 0 as Numba's GridGroup.sync()): parks the thread until
-//   every live thread of the grid arrives
 
 enum class Op : uint8_t {
   None,
@@ -162,7 +134,8 @@ struct Expr {
   double float_value = 0; // Const of float type; the real part of a complex Const
   double imag_value = 0;  // the imaginary part of a complex Const
   int index = -1;         // slot, axis, tuple element, function, shared/local/const array
-  std::string name;       // Intrinsic name; String text
+  Intrinsic intrinsic{};  // which intrinsic an Intrinsic expression calls
+  std::string name;       // String text
   // Binary Add/Mul on integers that cannot overflow: cuda.grid/gridsize arithmetic, whose bound
   // the launch checks (fewer than 2**31 threads along each axis). Lets loops over threads
   // vectorise.
@@ -239,11 +212,6 @@ struct Properties {
   // fibers, so that the threads it waits for get to run.
   bool may_spin = false;
 };
-
-// Whether the intrinsic `name` can park the calling thread (a barrier, a warp operation,
-// activemask, grid sync): the launch may stop it there, so code after it checks the thread's
-// status, and so does the caller of every function that reaches one.
-bool intrinsic_parks(const std::string &name);
 
 // Whether `loop` (a While; a range() loop always ends) may wait for other threads, as a spin-wait
 // does: one of

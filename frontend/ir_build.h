@@ -15,6 +15,12 @@ inline ir::ExprPtr make_expr(ir::ExprKind kind, Type type, ir::Loc loc) {
   return e;
 }
 
+inline ir::ExprPtr make_intrinsic(ir::Intrinsic id, Type type, ir::Loc loc) {
+  auto e = make_expr(ir::ExprKind::Intrinsic, std::move(type), loc);
+  e->intrinsic = id;
+  return e;
+}
+
 // `a op b` on operands already of `type` (see ir.h: casts are explicit).
 inline ir::ExprPtr make_binary(ir::Op op, Scalar type, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
   auto e = make_expr(ir::ExprKind::Binary, Type::scalar_of(type), loc);

@@ -342,7 +342,7 @@ private:
     case ExprKind::Call:
       return "call " + module_.functions[e.index].name + args(e.args, 0);
     case ExprKind::Intrinsic:
-      return "@" + e.name + args(e.args, 0);
+      return std::string("@") + intrinsic_name(e.intrinsic) + args(e.args, 0);
     case ExprKind::SharedArray:
       return "shared[" + std::to_string(e.index) + "]";
     case ExprKind::LocalArray:

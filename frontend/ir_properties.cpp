@@ -1,11 +1,8 @@
-// What the backends ask of the IR beyond its types: which calls can stop a thread, which loops
-// can wait for other threads.
+// What the backends ask of the IR beyond its types: which loops can wait for other threads.
 #include "frontend/ir.h"
 
 #include <algorithm>
-#include <array>
 #include <optional>
-#include <string_view>
 
 namespace simt::ir {
 
@@ -185,15 +182,6 @@ private:
 };
 
 } // namespace
-
-bool intrinsic_parks(const std::string &name) {
-  static constexpr std::array<std::string_view, 16> parking = {
-      "syncthreads_count", "syncthreads_and", "syncthreads_or", "grid_sync",
-      "shfl_sync",         "shfl_up_sync",    "shfl_down_sync", "shfl_xor_sync",
-      "all_sync",          "any_sync",        "eq_sync",        "ballot_sync",
-      "match_any_sync",    "match_all_sync",  "syncwarp",       "activemask"};
-  return std::find(parking.begin(), parking.end(), name) != parking.end();
-}
 
 bool loop_may_spin(const Stmt &loop) {
   // A range() loop runs a count fixed when it starts: it ends whatever the other threads do.

@@ -244,6 +244,7 @@ ir::ExprPtr FunctionTyper::clone(const ir::Expr &e) const {
   c->float_value = e.float_value;
   c->imag_value = e.imag_value;
   c->index = e.index;
+  c->intrinsic = e.intrinsic;
   c->name = e.name;
   for (const auto &a : e.args)
     c->args.push_back(clone(*a));

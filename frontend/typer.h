@@ -138,7 +138,7 @@ private:
   Value thread_block_attribute(const std::string &attr, ir::Loc loc);
   ir::ExprPtr vector_constructor(const std::string &fn, const Type &vector, const ast::Expr &e);
   Value vector_attribute(ir::ExprPtr vector, const std::string &attr, ir::Loc loc);
-  Value call_warp_intrinsic(const std::string &name, const ast::Expr &e); // typer_warp.cpp
+  Value call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e); // typer_warp.cpp
   Value grid_group_attribute(const std::string &attr, ir::Loc loc);
   std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,

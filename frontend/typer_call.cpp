@@ -191,8 +191,7 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
   }
   if (is_integer(s) && !is_signed(s))
     return expr_value(std::move(x));
-  auto a = make_expr(ir::ExprKind::Intrinsic, x->type, e.loc);
-  a->name = is_float(s) ? "fabs" : "iabs";
+  auto a = make_intrinsic(is_float(s) ? ir::Intrinsic::Fabs : ir::Intrinsic::Iabs, x->type, e.loc);
   a->args.push_back(std::move(x));
   return expr_value(std::move(a));
 }
@@ -225,8 +224,10 @@ ir::ExprPtr FunctionTyper::min_max(bool is_max, const ast::Expr &e) {
       combined = make_expr(ir::ExprKind::Binary, type, e.loc);
       combined->op = is_max ? ir::Op::BitOr : ir::Op::BitAnd;
     } else {
-      combined = make_expr(ir::ExprKind::Intrinsic, type, e.loc);
-      combined->name = std::string(is_float(type.scalar) ? "f" : "i") + fn;
+      ir::Intrinsic id = is_float(type.scalar)
+                             ? (is_max ? ir::Intrinsic::Fmax : ir::Intrinsic::Fmin)
+                             : (is_max ? ir::Intrinsic::Imax : ir::Intrinsic::Imin);
+      combined = make_intrinsic(id, type, e.loc);
     }
     combined->args.push_back(std::move(result));
     combined->args.push_back(std::move(next));
@@ -257,8 +258,7 @@ ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
                               : is_float(from)    ? from
                                                   : Scalar::F64);
   auto round_even = [&](ir::ExprPtr v) {
-    auto r = make_expr(ir::ExprKind::Intrinsic, v->type, e.loc);
-    r->name = "round_even";
+    auto r = make_intrinsic(ir::Intrinsic::RoundEven, v->type, e.loc);
     r->args.push_back(std::move(v));
     return r;
   };
@@ -310,31 +310,27 @@ Value FunctionTyper::call_math(const std::string &module, const std::string &nam
                      Type::scalar_of(*std::find_if(types.begin(), types.end(), is_complex)).str());
   Signature sig = *chosen;
   Type result = Type::scalar_of(sig.result);
-  if (fn->intrinsic == "frexp" || fn->intrinsic == "modf") {
-    auto call = make_expr(
-        ir::ExprKind::Intrinsic,
-        Type::tuple_of({result, fn->intrinsic == "frexp" ? Type::scalar_of(Scalar::I32) : result}),
-        e.loc);
-    call->name = fn->intrinsic;
-    call->args.push_back(cast(std::move(args[0]), result));
-    return expr_value(std::move(call));
-  }
-  if (fn->intrinsic == "degrees" || fn->intrinsic == "radians") {
+  if (!fn->intrinsic) { // degrees, radians
     auto m = make_expr(ir::ExprKind::Binary, result, e.loc);
     m->op = ir::Op::Mul;
     m->args.push_back(cast(cast(std::move(args[0]), Type::scalar_of(sig.params[0])), result));
-    double factor = fn->intrinsic == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
-    m->args.push_back(scalar_const(sig.result, 0, factor, e.loc));
+    m->args.push_back(scalar_const(sig.result, 0, fn->factor, e.loc));
     return expr_value(std::move(m));
   }
-  auto call = make_expr(ir::ExprKind::Intrinsic, result, e.loc);
-  call->name = fn->intrinsic;
+  const ir::Intrinsic id = *fn->intrinsic;
+  if (id == ir::Intrinsic::Frexp || id == ir::Intrinsic::Modf) {
+    Type second = id == ir::Intrinsic::Frexp ? Type::scalar_of(Scalar::I32) : result;
+    auto call = make_intrinsic(id, Type::tuple_of({result, second}), e.loc);
+    call->args.push_back(cast(std::move(args[0]), result));
+    return expr_value(std::move(call));
+  }
+  auto call = make_intrinsic(id, result, e.loc);
   for (size_t i = 0; i < args.size(); ++i) {
     Scalar param = sig.params[i];
     // intrinsics take floats: integer cases convert to the float of the result (or float64 for
     // the predicates); ldexp keeps its int32 exponent
     Scalar operand = param;
-    if (!is_float(param) && !(fn->intrinsic == "ldexp" && i == 1))
+    if (!is_float(param) && !(id == ir::Intrinsic::Ldexp && i == 1))
       operand = sig.result == Scalar::Bool ? Scalar::F64 : sig.result;
     call->args.push_back(
         cast(cast(std::move(args[i]), Type::scalar_of(param)), Type::scalar_of(operand)));

@@ -50,8 +50,8 @@ ir::ExprPtr FunctionTyper::complex_part(ir::ExprPtr z, bool imag, ir::Loc loc) c
   Scalar part = component_of(z->type.scalar);
   if (z->kind == ir::ExprKind::Const)
     return float_const(part, imag ? z->imag_value : z->float_value, loc);
-  auto e = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(part), loc);
-  e->name = imag ? "imag" : "real";
+  auto e =
+      make_intrinsic(imag ? ir::Intrinsic::Imag : ir::Intrinsic::Real, Type::scalar_of(part), loc);
   e->args.push_back(std::move(z));
   return e;
 }
@@ -68,8 +68,7 @@ Value FunctionTyper::number_attribute(ir::ExprPtr x, const std::string &attr, ir
     auto neg = make_expr(ir::ExprKind::Unary, Type::scalar_of(component_of(s)), loc);
     neg->op = ir::Op::Neg;
     neg->args.push_back(complex_part(clone(*x), true, loc));
-    auto z = make_expr(ir::ExprKind::Intrinsic, x->type, loc);
-    z->name = "complex";
+    auto z = make_intrinsic(ir::Intrinsic::Complex, x->type, loc);
     z->args.push_back(complex_part(std::move(x), false, loc));
     z->args.push_back(std::move(neg));
     return expr_value(std::move(z));
@@ -108,8 +107,7 @@ Value FunctionTyper::call_complex(const ast::Expr &e) {
   ir::ExprPtr real = cast(std::move(parts[0]), part), imag = cast(std::move(parts[1]), part);
   if (real->kind == ir::ExprKind::Const && imag->kind == ir::ExprKind::Const)
     return expr_value(complex_const(result, real->float_value, imag->float_value, e.loc));
-  auto z = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(result), e.loc);
-  z->name = "complex";
+  auto z = make_intrinsic(ir::Intrinsic::Complex, Type::scalar_of(result), e.loc);
   z->args.push_back(std::move(real));
   z->args.push_back(std::move(imag));
   return expr_value(std::move(z));
@@ -118,8 +116,7 @@ Value FunctionTyper::call_complex(const ast::Expr &e) {
 // abs(z) = math.hypot(z.real, z.imag), of the parts' type.
 ir::ExprPtr FunctionTyper::complex_abs(ir::ExprPtr z, ir::Loc loc) {
   z = stable(std::move(z));
-  auto h = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(component_of(z->type.scalar)), loc);
-  h->name = "hypot";
+  auto h = make_intrinsic(ir::Intrinsic::Hypot, Type::scalar_of(component_of(z->type.scalar)), loc);
   h->args.push_back(complex_part(clone(*z), false, loc));
   h->args.push_back(complex_part(std::move(z), true, loc));
   return h;
@@ -205,26 +202,27 @@ Value FunctionTyper::call_cmath(const std::string &name, const ast::Expr &e) {
     return expr_value(call_prelude(name, std::move(args), result, e.loc));
   Scalar part = component_of(sig->params[0]);
   ir::ExprPtr z = stable(std::move(args[0]));
-  auto part_fn = [&](const char *fn, Scalar type, bool swap) {
-    auto f = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(type), e.loc);
-    f->name = fn;
+  auto part_fn = [&](ir::Intrinsic fn, Scalar type, bool swap) {
+    auto f = make_intrinsic(fn, Type::scalar_of(type), e.loc);
     f->args.push_back(complex_part(clone(*z), swap, e.loc));
     f->args.push_back(complex_part(clone(*z), !swap, e.loc));
     return f;
   };
   if (name == "phase")
-    return expr_value(part_fn("atan2", part, true));
+    return expr_value(part_fn(ir::Intrinsic::Atan2, part, true));
   if (name == "polar") {
     auto t = make_expr(ir::ExprKind::TupleMake,
                        Type::tuple_of({Type::scalar_of(part), Type::scalar_of(part)}), e.loc);
-    t->args.push_back(part_fn("hypot", part, false));
-    t->args.push_back(part_fn("atan2", part, true));
+    t->args.push_back(part_fn(ir::Intrinsic::Hypot, part, false));
+    t->args.push_back(part_fn(ir::Intrinsic::Atan2, part, true));
     return expr_value(std::move(t));
   }
   // isnan/isinf: either part; isfinite: both parts (cmathimpl's is_nan, is_inf, is_finite)
+  const ir::Intrinsic test_fn = name == "isnan"   ? ir::Intrinsic::Isnan
+                                : name == "isinf" ? ir::Intrinsic::Isinf
+                                                  : ir::Intrinsic::Isfinite;
   auto test = [&](bool imag) {
-    auto f = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(Scalar::Bool), e.loc);
-    f->name = name;
+    auto f = make_intrinsic(test_fn, Type::scalar_of(Scalar::Bool), e.loc);
     f->args.push_back(complex_part(clone(*z), imag, e.loc));
     return f;
   };

@@ -16,6 +16,7 @@
 #include "frontend/typer.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace simt {
 
@@ -24,6 +25,15 @@ namespace {
 // The path a group's sync() method resolves to (called through call_cuda).
 const char *const kThreadBlockSync = "cg.ThreadBlock.sync";
 const char *const kGridGroupSync = "cg.GridGroup.sync";
+
+// cuda.threadfence, threadfence_block, threadfence_system and nanosleep: statements of no value.
+std::optional<ir::Intrinsic> fence_or_sleep(const std::string &name) {
+  for (ir::Intrinsic id : {ir::Intrinsic::Threadfence, ir::Intrinsic::ThreadfenceBlock,
+                           ir::Intrinsic::ThreadfenceSystem, ir::Intrinsic::Nanosleep})
+    if (name == ir::intrinsic_name(id))
+      return id;
+  return std::nullopt;
+}
 
 } // namespace
 
@@ -54,11 +64,10 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
     if (!chosen)
       error(e.loc, "function " + full + " does not accept complex numbers");
     Signature sig = *chosen;
-    auto call = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(sig.result), e.loc);
-    call->name = name;
+    auto call = make_intrinsic(fn->intrinsic, Type::scalar_of(sig.result), e.loc);
     for (size_t i = 0; i < args.size(); ++i)
       call->args.push_back(cast(std::move(args[i]), Type::scalar_of(sig.params[i])));
-    if (name.rfind("syncthreads_", 0) == 0)
+    if (ir::intrinsic_parks(fn->intrinsic)) // syncthreads_count/and/or
       fn_.props.uses_barrier = true;
     return expr_value(std::move(call));
   }
@@ -68,13 +77,11 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
   int count;
   if (parse_vector_type_name(name, base, count))
     return expr_value(vector_constructor(full, Type::vector_of(base, count), e));
-  if (is_warp_intrinsic(name))
-    return call_warp_intrinsic(name, e);
-  if (name == "threadfence" || name == "threadfence_block" || name == "threadfence_system" ||
-      name == "nanosleep") {
-    auto args = positional_args(e, full, name == "nanosleep" ? 1 : 0);
-    auto call = make_expr(ir::ExprKind::Intrinsic, Type::none(), e.loc);
-    call->name = name;
+  if (auto warp = find_warp_intrinsic(name))
+    return call_warp_intrinsic(*warp, e);
+  if (auto fence = fence_or_sleep(name)) {
+    auto args = positional_args(e, full, ir::intrinsic_info(*fence).arity);
+    auto call = make_intrinsic(*fence, Type::none(), e.loc);
     if (!args.empty()) {
       if (!args[0]->type.is_scalar())
         error(e.elts[1]->loc, "function " + full + " does not accept " + args[0]->type.str());
@@ -89,8 +96,7 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
   }
   if (name == "cg.this_thread_block") {
     positional_args(e, full, 0);
-    auto group = make_expr(ir::ExprKind::Intrinsic, Type::thread_block(), e.loc);
-    group->name = "this_thread_block";
+    auto group = make_intrinsic(ir::Intrinsic::ThisThreadBlock, Type::thread_block(), e.loc);
     return expr_value(std::move(group));
   }
   if (name == kThreadBlockSync) {
@@ -104,14 +110,12 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
   }
   if (name == "cg.this_grid") {
     positional_args(e, full, 0);
-    auto group = make_expr(ir::ExprKind::Intrinsic, Type::grid_group(), e.loc);
-    group->name = "this_grid";
+    auto group = make_intrinsic(ir::Intrinsic::ThisGrid, Type::grid_group(), e.loc);
     return expr_value(std::move(group));
   }
   if (name == kGridGroupSync) {
     positional_args(e, "GridGroup.sync", 0);
-    auto sync = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(Scalar::I32), e.loc);
-    sync->name = "grid_sync";
+    auto sync = make_intrinsic(ir::Intrinsic::GridSync, Type::scalar_of(Scalar::I32), e.loc);
     fn_.props.uses_barrier = true;
     fn_.props.uses_grid_sync = true;
     return expr_value(std::move(sync));
@@ -132,8 +136,7 @@ ir::ExprPtr FunctionTyper::selp(const ast::Expr &e) {
                      a.str() + " and " + b.str());
   if (!args[0]->type.is_scalar())
     error(e.elts[1]->loc, "function cuda.selp does not accept " + args[0]->type.str());
-  auto call = make_expr(ir::ExprKind::Intrinsic, a, e.loc);
-  call->name = "selp";
+  auto call = make_intrinsic(ir::Intrinsic::Selp, a, e.loc);
   call->args.push_back(to_bool(std::move(args[0])));
   call->args.push_back(std::move(args[1]));
   call->args.push_back(std::move(args[2]));

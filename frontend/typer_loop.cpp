@@ -10,9 +10,8 @@ namespace simt {
 
 namespace {
 
-ir::ExprPtr intrinsic_i64(const char *name, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
-  auto e = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(Scalar::I64), loc);
-  e->name = name;
+ir::ExprPtr intrinsic_i64(ir::Intrinsic id, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
+  auto e = make_intrinsic(id, Type::scalar_of(Scalar::I64), loc);
   e->args.push_back(std::move(a));
   e->args.push_back(std::move(b));
   return e;
@@ -150,14 +149,16 @@ ir::ExprPtr FunctionTyper::iteration_count(const Iterable &it, ir::Loc loc) {
     span = make_binary(ir::Op::Sub, Scalar::I64, std::move(span), std::move(sign), loc);
     ir::ExprPtr count =
         make_binary(ir::Op::FloorDiv, Scalar::I64, std::move(span), clone(*it.step), loc);
-    return intrinsic_i64("imax", std::move(count), scalar_const(Scalar::I64, 0, 0, loc), loc);
+    return intrinsic_i64(ir::Intrinsic::Imax, std::move(count),
+                         scalar_const(Scalar::I64, 0, 0, loc), loc);
   }
   case Iterable::Kind::Enumerate:
     return iteration_count(it.parts[0], loc);
   case Iterable::Kind::Zip: {
     ir::ExprPtr count = iteration_count(it.parts[0], loc);
     for (size_t i = 1; i < it.parts.size(); ++i)
-      count = intrinsic_i64("imin", std::move(count), iteration_count(it.parts[i], loc), loc);
+      count = intrinsic_i64(ir::Intrinsic::Imin, std::move(count),
+                            iteration_count(it.parts[i], loc), loc);
     return count;
   }
   }

@@ -22,65 +22,67 @@ Scalar exchanged_type(Scalar actual) {
   return select_overload({actual}, cases)->result;
 }
 
-} // namespace
-
-bool is_warp_intrinsic(const std::string &name) {
-  static const char *const names[] = {
-      "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",  "all_sync",
-      "any_sync",  "eq_sync",      "ballot_sync",    "match_any_sync", "match_all_sync",
-      "syncwarp",  "activemask",   "lanemask_lt"};
-  for (const char *n : names)
-    if (name == n)
-      return true;
-  return false;
+bool is_shuffle(ir::WarpOp op) {
+  using WarpOp = ir::WarpOp;
+  return op == WarpOp::ShflIdx || op == WarpOp::ShflUp || op == WarpOp::ShflDown ||
+         op == WarpOp::ShflXor;
 }
 
-Value FunctionTyper::call_warp_intrinsic(const std::string &name, const ast::Expr &e) {
-  const std::string full = "cuda." + name;
-  const size_t given = e.elts.size() - 1;
-  size_t arity = 2;
-  if (name.rfind("shfl_", 0) == 0)
-    arity = 3;
-  else if (name == "activemask" || name == "lanemask_lt")
-    arity = 0;
-  else if (name == "syncwarp")
-    arity = given == 0 ? 0 : 1; // syncwarp() syncs the full warp
+} // namespace
+
+std::optional<ir::Intrinsic> find_warp_intrinsic(const std::string &name) {
+  std::optional<ir::Intrinsic> id = ir::find_intrinsic(name);
+  // lanemask_lt is typed with the warp collectives, but needs no other lane
+  if (id && (ir::is_warp_op(*id) || *id == ir::Intrinsic::LanemaskLt))
+    return id;
+  return std::nullopt;
+}
+
+Value FunctionTyper::call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e) {
+  using WarpOp = ir::WarpOp;
+  const std::string full = std::string("cuda.") + ir::intrinsic_name(id);
+  size_t arity = ir::intrinsic_info(id).arity;
+  if (id == ir::Intrinsic::Syncwarp && e.elts.size() == 1)
+    arity = 0; // syncwarp() syncs the full warp
   std::vector<ir::ExprPtr> args = positional_args(e, full, arity);
   for (size_t i = 0; i < args.size(); ++i)
     if (!args[i]->type.is_scalar())
       error(e.elts[i + 1]->loc, "function " + full + " does not accept " + args[i]->type.str());
   const Type i32 = Type::scalar_of(Scalar::I32);
 
-  if (name == "activemask" || name == "lanemask_lt") {
-    auto call = make_expr(ir::ExprKind::Intrinsic, Type::scalar_of(Scalar::U32), e.loc);
-    call->name = name;
-    if (name == "activemask")
-      fn_.props.uses_warp = true; // which lanes are alive is the scheduler's to say
-    return expr_value(std::move(call));
-  }
-  fn_.props.uses_warp = true;
-  Type result = Type::none();
-  if (name.rfind("shfl_", 0) == 0 || name == "match_any_sync" || name == "match_all_sync") {
+  if (ir::is_warp_op(id))
+    fn_.props.uses_warp = true; // activemask too: which lanes are alive is the scheduler's to say
+  if (id == ir::Intrinsic::Activemask || id == ir::Intrinsic::LanemaskLt)
+    return expr_value(make_intrinsic(id, Type::scalar_of(Scalar::U32), e.loc));
+  const WarpOp op = ir::intrinsic_info(id).warp_op;
+  auto exchanged_value = [&] {
     Type value = Type::scalar_of(exchanged_type(args[1]->type.scalar));
     args[1] = cast(std::move(args[1]), value);
-    result = name == "match_any_sync"   ? i32
-             : name == "match_all_sync" ? Type::tuple_of({i32, Type::scalar_of(Scalar::Bool)})
-                                        : value;
-  } else if (name != "syncwarp") {
+    return value;
+  };
+  Type result = Type::none();
+  if (op == WarpOp::MatchAny) {
+    exchanged_value();
+    result = i32;
+  } else if (op == WarpOp::MatchAll) {
+    exchanged_value();
+    result = Type::tuple_of({i32, Type::scalar_of(Scalar::Bool)});
+  } else if (is_shuffle(op)) {
+    result = exchanged_value();
+  } else if (op != WarpOp::SyncWarp) { // the votes
     args[1] = to_bool(std::move(args[1]));
-    result = name == "ballot_sync" ? i32 : Type::scalar_of(Scalar::Bool);
+    result = op == WarpOp::Ballot ? i32 : Type::scalar_of(Scalar::Bool);
   }
   if (!args.empty())
     args[0] = cast(std::move(args[0]), i32); // the mask
   if (args.size() == 3)
     args[2] = cast(std::move(args[2]), i32); // the source lane, delta or lane mask
-  if (name == "syncwarp" && args.empty())
+  if (op == WarpOp::SyncWarp && args.empty())
     args.push_back(scalar_const(Scalar::I32, -1, 0, e.loc)); // 0xffffffff
 
-  auto call = make_expr(ir::ExprKind::Intrinsic, result, e.loc);
-  call->name = name;
+  auto call = make_intrinsic(id, result, e.loc);
   call->args = std::move(args);
-  if (name != "syncwarp")
+  if (op != WarpOp::SyncWarp)
     return expr_value(std::move(call));
   ir::Stmt s = make_stmt(ir::StmtKind::Eval, e.loc);
   s.exprs.push_back(std::move(call));

@@ -3,6 +3,8 @@
 // runtime (sim/runtime.*) implements them. Plain C layout: both sides must agree bit for bit.
 #pragma once
 
+#include "frontend/intrinsics.h"
+
 #include <atomic>
 #include <cstdint>
 
@@ -46,22 +48,9 @@ struct ThreadContext {
 //       ctx->status becomes non-zero.
 using KernelEntry = void (*)(void **args, ThreadContext *ctx);
 
-// The operations of simt_rt_warp (the codes of codegen::Target::WarpOp).
-enum class WarpOp : int32_t {
-  ShflIdx,  // shfl_sync: the value of lane operand % 32
-  ShflUp,   // shfl_up_sync: of lane - operand % 32, or the own value below lane 0
-  ShflDown, // shfl_down_sync: of lane + operand % 32, or the own value above lane 31
-  ShflXor,  // shfl_xor_sync: of lane ^ operand % 32
-  All,      // all_sync: 1 when every value (predicate) is non-zero
-  Any,      // any_sync: 1 when some value is non-zero
-  Eq,       // eq_sync: 1 when the values are all zero or all non-zero
-  Ballot,   // ballot_sync: the mask of the lanes whose value is non-zero
-  MatchAny, // match_any_sync: the mask of the lanes whose value equals this lane's
-  MatchAll, // match_all_sync: the mask of the lanes taking part when all values are equal, else 0
-  SyncWarp, // syncwarp: only waits (the result is 0)
-  // activemask (simt_rt_activemask only): the mask of the lanes waiting at the same activemask
-  ActiveMask,
-};
+// The operations of simt_rt_warp: the warp intrinsics of frontend/intrinsics.def, whose comments
+// say what each computes. ActiveMask is simt_rt_activemask's own.
+using WarpOp = ir::WarpOp;
 
 } // namespace simt::sim
 

@@ -7,8 +7,6 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include <cstddef>
-#include <map>
-#include <set>
 #include <stdexcept>
 
 namespace simt::sim {
@@ -23,12 +21,6 @@ bool needs_fibers(const ir::Module &module) {
   return props.uses_barrier || props.uses_warp || props.may_spin ||
          module.options.instrumentation != Instrumentation::None;
 }
-
-static_assert(int(codegen::Target::WarpOp::ShflIdx) == int(WarpOp::ShflIdx) &&
-                  int(codegen::Target::WarpOp::ShflXor) == int(WarpOp::ShflXor) &&
-                  int(codegen::Target::WarpOp::Ballot) == int(WarpOp::Ballot) &&
-                  int(codegen::Target::WarpOp::SyncWarp) == int(WarpOp::SyncWarp),
-              "the Target's warp operation codes are the runtime's");
 
 namespace {
 
@@ -129,7 +121,7 @@ llvm::Value *HostTarget::barrier_reduce(Emitter &e, Reduction reduction, llvm::V
       {e.env, b.getInt32(int32_t(reduction)), predicate, b.getInt32(loc)});
 }
 
-llvm::Value *HostTarget::warp_op(Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+llvm::Value *HostTarget::warp_op(Emitter &e, ir::WarpOp op, llvm::Value *mask, llvm::Value *value,
                                  llvm::Value *operand, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
   return b.CreateCall(runtime_function(module_of(e), "simt_rt_warp", b.getInt64Ty(),
@@ -271,51 +263,81 @@ void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items)
   b.CreateCall(runtime_function(m, "simt_rt_print_end", void_type, {ptr}), {e.env});
 }
 
-llvm::Value *HostTarget::math(Emitter &e, const std::string &name,
-                              llvm::ArrayRef<llvm::Value *> args, Scalar type) {
-  static const std::map<std::string, llvm::Intrinsic::ID> intrinsics = {
-      {"sqrt", llvm::Intrinsic::sqrt},        {"fabs", llvm::Intrinsic::fabs},
-      {"floor", llvm::Intrinsic::floor},      {"ceil", llvm::Intrinsic::ceil},
-      {"trunc", llvm::Intrinsic::trunc},      {"rint", llvm::Intrinsic::rint},
-      {"sin", llvm::Intrinsic::sin},          {"cos", llvm::Intrinsic::cos},
-      {"exp", llvm::Intrinsic::exp},          {"exp2", llvm::Intrinsic::exp2},
-      {"log", llvm::Intrinsic::log},          {"log2", llvm::Intrinsic::log2},
-      {"log10", llvm::Intrinsic::log10},      {"pow", llvm::Intrinsic::pow},
-      {"copysign", llvm::Intrinsic::copysign}};
-  static const std::map<std::string, int> libm = {
-      {"tan", 1},  {"asin", 1},      {"acos", 1},   {"atan", 1},   {"sinh", 1},  {"cosh", 1},
-      {"tanh", 1}, {"asinh", 1},     {"acosh", 1},  {"atanh", 1},  {"expm1", 1}, {"log1p", 1},
-      {"erf", 1},  {"erfc", 1},      {"lgamma", 1}, {"tgamma", 1}, {"atan2", 2}, {"hypot", 2},
-      {"fmod", 2}, {"remainder", 2}, {"ldexp", 2},  {"cbrt", 1}};
+namespace {
+
+// The LLVM intrinsic computing math function `fn`, or not_intrinsic: a libm call.
+llvm::Intrinsic::ID llvm_math_intrinsic(ir::Intrinsic fn) {
+  using I = ir::Intrinsic;
+  switch (fn) {
+  case I::Sqrt:
+    return llvm::Intrinsic::sqrt;
+  case I::Fabs:
+    return llvm::Intrinsic::fabs;
+  case I::Floor:
+    return llvm::Intrinsic::floor;
+  case I::Ceil:
+    return llvm::Intrinsic::ceil;
+  case I::Trunc:
+    return llvm::Intrinsic::trunc;
+  case I::Rint:
+    return llvm::Intrinsic::rint;
+  case I::Sin:
+    return llvm::Intrinsic::sin;
+  case I::Cos:
+    return llvm::Intrinsic::cos;
+  case I::Exp:
+    return llvm::Intrinsic::exp;
+  case I::Exp2:
+    return llvm::Intrinsic::exp2;
+  case I::Log:
+    return llvm::Intrinsic::log;
+  case I::Log2:
+    return llvm::Intrinsic::log2;
+  case I::Log10:
+    return llvm::Intrinsic::log10;
+  case I::Pow:
+    return llvm::Intrinsic::pow;
+  case I::Copysign:
+    return llvm::Intrinsic::copysign;
+  default:
+    return llvm::Intrinsic::not_intrinsic;
+  }
+}
+
+// float32 transcendental functions are evaluated in double and rounded once, which is correctly
+// rounded in practice and matches Numba's simulator (the differential-test oracle) bit for bit;
+// libm's float variants may be 1 ulp off. Exact operations stay in float32.
+bool exact_in_float32(ir::Intrinsic fn) {
+  using I = ir::Intrinsic;
+  return fn == I::Sqrt || fn == I::Fabs || fn == I::Floor || fn == I::Ceil || fn == I::Trunc ||
+         fn == I::Rint || fn == I::Copysign;
+}
+
+} // namespace
+
+llvm::Value *HostTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
+                              Scalar type) {
   llvm::IRBuilder<> &b = e.b;
-  // float32 transcendental functions are evaluated in double and rounded once, which is correctly
-  // rounded in practice and matches Numba's simulator (the differential-test oracle) bit for bit;
-  // libm's float variants may be 1 ulp off. Exact operations stay in float32.
-  static const std::set<std::string> exact_in_float32 = {"sqrt",  "fabs", "floor",   "ceil",
-                                                         "trunc", "rint", "copysign"};
-  if (type == Scalar::F32 && !exact_in_float32.count(name)) {
+  if (type == Scalar::F32 && !exact_in_float32(fn)) {
     std::vector<llvm::Value *> widened;
     for (llvm::Value *arg : args)
       widened.push_back(arg->getType()->isFloatTy() ? b.CreateFPExt(arg, b.getDoubleTy()) : arg);
-    return b.CreateFPTrunc(math(e, name, widened, Scalar::F64), b.getFloatTy());
+    return b.CreateFPTrunc(math(e, fn, widened, Scalar::F64), b.getFloatTy());
   }
-  auto intrinsic = intrinsics.find(name);
-  if (intrinsic != intrinsics.end()) {
-    llvm::Function *fn =
-        llvm::Intrinsic::getDeclaration(&module_of(e), intrinsic->second, {args[0]->getType()});
-    return b.CreateCall(fn, args);
+  if (llvm::Intrinsic::ID id = llvm_math_intrinsic(fn); id != llvm::Intrinsic::not_intrinsic) {
+    llvm::Function *declaration =
+        llvm::Intrinsic::getDeclaration(&module_of(e), id, {args[0]->getType()});
+    return b.CreateCall(declaration, args);
   }
-  auto arity = libm.find(name);
-  if (arity == libm.end() || size_t(arity->second) != args.size())
-    throw std::runtime_error("simt: the math function '" + name + "' is not supported yet");
+  // the C library's function of the intrinsic's name (sinf for float32)
   std::vector<llvm::Type *> params;
   for (llvm::Value *arg : args)
     params.push_back(arg->getType());
   llvm::Type *result = args[0]->getType();
-  std::string symbol = type == Scalar::F32 ? name + "f" : name;
-  llvm::FunctionCallee fn =
+  std::string symbol = std::string(ir::intrinsic_name(fn)) + (type == Scalar::F32 ? "f" : "");
+  llvm::FunctionCallee callee =
       module_of(e).getOrInsertFunction(symbol, llvm::FunctionType::get(result, params, false));
-  return b.CreateCall(fn, args);
+  return b.CreateCall(callee, args);
 }
 
 namespace {

@@ -29,7 +29,7 @@ public:
   void barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *barrier_reduce(codegen::Emitter &e, Reduction reduction, llvm::Value *predicate,
                               int32_t loc) override;
-  llvm::Value *warp_op(codegen::Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+  llvm::Value *warp_op(codegen::Emitter &e, ir::WarpOp op, llvm::Value *mask, llvm::Value *value,
                        llvm::Value *operand, int32_t loc) override;
   llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override;
   void grid_barrier(codegen::Emitter &e, int32_t loc) override;
@@ -46,8 +46,8 @@ public:
   void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size,
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override;
-  llvm::Value *math(codegen::Emitter &e, const std::string &name,
-                    llvm::ArrayRef<llvm::Value *> args, Scalar type) override;
+  llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
+                    Scalar type) override;
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
                          const std::string &symbol) override;
 

@@ -27,36 +27,6 @@ bool named(uint32_t mask, uint32_t lane) { return (mask >> lane & 1u) != 0; }
 
 } // namespace
 
-const char *warp_op_name(WarpOp op) {
-  switch (op) {
-  case WarpOp::ShflIdx:
-    return "shfl_sync";
-  case WarpOp::ShflUp:
-    return "shfl_up_sync";
-  case WarpOp::ShflDown:
-    return "shfl_down_sync";
-  case WarpOp::ShflXor:
-    return "shfl_xor_sync";
-  case WarpOp::All:
-    return "all_sync";
-  case WarpOp::Any:
-    return "any_sync";
-  case WarpOp::Eq:
-    return "eq_sync";
-  case WarpOp::Ballot:
-    return "ballot_sync";
-  case WarpOp::MatchAny:
-    return "match_any_sync";
-  case WarpOp::MatchAll:
-    return "match_all_sync";
-  case WarpOp::SyncWarp:
-    return "syncwarp";
-  case WarpOp::ActiveMask:
-    return "activemask";
-  }
-  return "warp operation";
-}
-
 uint64_t shuffle_result(WarpOp op, uint32_t lane, int32_t operand, uint32_t group,
                         const uint64_t (&values)[32]) {
   // PTX's shfl.sync with a width of 32: only the operand's low 5 bits count.
@@ -192,7 +162,7 @@ bool WarpScheduler::complete_active_masks(size_t base, uint32_t lanes) {
 void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
   ThreadContext &ctx = contexts_[base + lane];
   const WarpArrival &call = states_[base + lane].warp_arrival;
-  const std::string op = warp_op_name(call.op);
+  const std::string op = ir::warp_op_name(call.op);
   const SourceLocation where = launch_.location(call.loc);
   const std::string at = where.file + ":" + std::to_string(where.line);
   const std::string block = ids_text(ctx.ctaid);
@@ -230,7 +200,7 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
                            "simt: lanes of warp " + warp + " of block " + block +
                                " wait at different warp operations: " + self_name + " at " + op +
                                " at " + at + " and " + other_name + " at " +
-                               warp_op_name(theirs.op) + " at " + there.file + ":" +
+                               ir::warp_op_name(theirs.op) + " at " + there.file + ":" +
                                std::to_string(there.line),
                            call.loc);
       return;
@@ -317,7 +287,7 @@ uint64_t simt_rt_warp(ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t va
                       int32_t operand, int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);
   const auto warp_op = simt::sim::WarpOp(op);
-  const std::string name = simt::sim::warp_op_name(warp_op);
+  const std::string name = simt::ir::warp_op_name(warp_op);
   if (!state.fiber_mode) {
     // The JIT picks fibers for every kernel with a warp operation; anything else is a JIT bug.
     state.launch->record_fault(

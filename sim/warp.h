@@ -16,9 +16,6 @@ namespace simt::sim {
 
 class LaunchState;
 
-// The name of `op` as the kernel calls it ("shfl_down_sync", "ballot_sync", ...).
-const char *warp_op_name(WarpOp op);
-
 // The result lane `lane` of a shuffle gets: the value of the source lane the PTX rules pick from
 // `operand` (its low 5 bits: the source lane, delta or lane mask), or the lane's own value when
 // that source is out of range or takes no part in `group` (CUDA leaves the value undefined then).

@@ -118,9 +118,9 @@ inline ExprPtr get(ExprPtr tuple, int index) {
 inline ExprPtr call(int function, Type result, std::vector<ExprPtr> args) {
   return node(ir::ExprKind::Call, std::move(result), std::move(args), Op::None, function);
 }
-inline ExprPtr intrinsic(std::string name, Type result, std::vector<ExprPtr> args) {
+inline ExprPtr intrinsic(ir::Intrinsic id, Type result, std::vector<ExprPtr> args) {
   ExprPtr e = node(ir::ExprKind::Intrinsic, std::move(result), std::move(args));
-  e->name = std::move(name);
+  e->intrinsic = id;
   return e;
 }
 inline ExprPtr shared_array(int index, const ir::SharedArrayDecl &decl) {

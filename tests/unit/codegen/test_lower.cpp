@@ -8,6 +8,7 @@
 
 using namespace simt;
 using namespace simt::irb;
+using I = simt::ir::Intrinsic;
 
 namespace {
 
@@ -38,7 +39,7 @@ public:
     return external(e, "barrier_reduce", e.b.getInt32Ty(),
                     {e.b.getInt32(int32_t(reduction)), predicate, e.b.getInt32(loc)});
   }
-  llvm::Value *warp_op(codegen::Emitter &e, WarpOp op, llvm::Value *mask, llvm::Value *value,
+  llvm::Value *warp_op(codegen::Emitter &e, ir::WarpOp op, llvm::Value *mask, llvm::Value *value,
                        llvm::Value *operand, int32_t loc) override {
     return external(e, "warp_op", e.b.getInt64Ty(),
                     {e.b.getInt32(int32_t(op)), mask, value, operand, e.b.getInt32(loc)});
@@ -67,9 +68,9 @@ public:
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override {
     external(e, "print", e.b.getVoidTy(), {e.b.getInt32(int(items.size()))});
   }
-  llvm::Value *math(codegen::Emitter &e, const std::string &name,
-                    llvm::ArrayRef<llvm::Value *> args, Scalar) override {
-    return external(e, "math." + name, args[0]->getType(), args);
+  llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
+                    Scalar) override {
+    return external(e, std::string("math.") + ir::intrinsic_name(fn), args[0]->getType(), args);
   }
   void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override {
     external(e, "enter", e.b.getVoidTy(), {e.b.getInt32(function), frame});
@@ -264,17 +265,17 @@ TEST_CASE("cuda intrinsics lower to LLVM intrinsics, syncthreads_count to the ta
   int c = k.var("c", i32());
   int d = k.var("d", f64());
   int g = k.var("g", Type::thread_block());
-  k.f.body = block(assign(r, intrinsic("popc", u32(), list(k.get(u)))),
-                   assign(r, intrinsic("brev", u32(), list(k.get(u)))),
-                   assign(r, intrinsic("clz", u32(), list(k.get(u)))),
-                   assign(r, intrinsic("ffs", u32(), list(k.get(u)))),
-                   assign(d, intrinsic("fma", f64(), list(k.get(x), k.get(x), k.get(x)))),
-                   assign(d, intrinsic("cbrt", f64(), list(k.get(x)))),
-                   assign(d, intrinsic("selp", f64(), list(bool_const(true), k.get(x), k.get(x)))),
-                   assign(c, intrinsic("syncthreads_or", i32(), list(int_const(1, i32())))),
-                   eval(intrinsic("threadfence", Type::none(), {})),
-                   eval(intrinsic("nanosleep", Type::none(), list(k.get(u)))),
-                   assign(g, intrinsic("this_thread_block", Type::thread_block(), {})));
+  k.f.body = block(assign(r, intrinsic(I::Popc, u32(), list(k.get(u)))),
+                   assign(r, intrinsic(I::Brev, u32(), list(k.get(u)))),
+                   assign(r, intrinsic(I::Clz, u32(), list(k.get(u)))),
+                   assign(r, intrinsic(I::Ffs, u32(), list(k.get(u)))),
+                   assign(d, intrinsic(I::Fma, f64(), list(k.get(x), k.get(x), k.get(x)))),
+                   assign(d, intrinsic(I::Cbrt, f64(), list(k.get(x)))),
+                   assign(d, intrinsic(I::Selp, f64(), list(bool_const(true), k.get(x), k.get(x)))),
+                   assign(c, intrinsic(I::SyncthreadsOr, i32(), list(int_const(1, i32())))),
+                   eval(intrinsic(I::Threadfence, Type::none(), {})),
+                   eval(intrinsic(I::Nanosleep, Type::none(), list(k.get(u)))),
+                   assign(g, intrinsic(I::ThisThreadBlock, Type::thread_block(), {})));
   Lowered l(module_of(std::move(k.f)));
   CHECK(l.has("@llvm.ctpop.i32"));
   CHECK(l.has("@llvm.bitreverse.i32"));
@@ -292,8 +293,8 @@ TEST_CASE("a grid sync lowers to the target's grid barrier, then a status check"
   FunctionBuilder k("grid", true);
   int g = k.var("g", Type::grid_group());
   int r = k.var("r", i32());
-  k.f.body = block(assign(g, intrinsic("this_grid", Type::grid_group(), {})),
-                   assign(r, intrinsic("grid_sync", i32(), {})));
+  k.f.body = block(assign(g, intrinsic(I::ThisGrid, Type::grid_group(), {})),
+                   assign(r, intrinsic(I::GridSync, i32(), {})));
   Lowered l(module_of(std::move(k.f)));
   CHECK(l.has("call void @target.grid_barrier(ptr %env, i32 0)"));
   CHECK(l.has("call i1 @target.must_return"));
@@ -370,15 +371,15 @@ TEST_CASE("warp intrinsics exchange 64-bit patterns through the target's warp_op
   int a = k.var("a", u32());
   auto full = [] { return int_const(-1, i32()); };
   k.f.body = block(
-      assign(y, intrinsic("shfl_down_sync", f32(), list(full(), k.get(x), int_const(16, i32())))),
-      assign(m, intrinsic("shfl_xor_sync", i64(), list(full(), k.get(n), int_const(1, i32())))),
-      assign(p, intrinsic("all_sync", boolean(), list(full(), bool_const(true)))),
-      assign(b, intrinsic("ballot_sync", i32(), list(full(), bool_const(false)))),
-      assign(t, intrinsic("match_all_sync", Type::tuple_of({i32(), boolean()}),
+      assign(y, intrinsic(I::ShflDownSync, f32(), list(full(), k.get(x), int_const(16, i32())))),
+      assign(m, intrinsic(I::ShflXorSync, i64(), list(full(), k.get(n), int_const(1, i32())))),
+      assign(p, intrinsic(I::AllSync, boolean(), list(full(), bool_const(true)))),
+      assign(b, intrinsic(I::BallotSync, i32(), list(full(), bool_const(false)))),
+      assign(t, intrinsic(I::MatchAllSync, Type::tuple_of({i32(), boolean()}),
                           list(full(), k.get(n)))),
-      eval(intrinsic("syncwarp", Type::none(), list(full()))),
-      assign(a, intrinsic("activemask", u32(), {})),
-      assign(a, intrinsic("lanemask_lt", u32(), {})));
+      eval(intrinsic(I::Syncwarp, Type::none(), list(full()))),
+      assign(a, intrinsic(I::Activemask, u32(), {})),
+      assign(a, intrinsic(I::LanemaskLt, u32(), {})));
   Lowered l(module_of(std::move(k.f)));
   // float32 travels as its bits, zero-extended; the result is truncated and cast back.
   CHECK(l.has("bitcast float %x3 to i32"));
@@ -421,7 +422,7 @@ TEST_CASE("a call of a function that reaches a warp operation or a loop checks t
   FunctionBuilder shuffle("shuffle", false, i64());
   int v = shuffle.param("v", i64());
   shuffle.f.body = block(
-      ret(intrinsic("shfl_down_sync", i64(), list(full(), shuffle.get(v), int_const(1, i32())))));
+      ret(intrinsic(I::ShflDownSync, i64(), list(full(), shuffle.get(v), int_const(1, i32())))));
   FunctionBuilder looping("looping", false, i64());
   int w = looping.param("w", i64());
   looping.f.body =
