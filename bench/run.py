@@ -29,6 +29,10 @@ TILE = 16
 MIN_SPEEDUP_VS_NUMBA = 1000.0
 MAX_RATIO_VS_CPP = 3.0
 MAX_COMPILE_MS = 100.0
+# The debugger's variant (SIMT_DEBUG=1: every thread on a fiber, a hook at every statement and
+# memory access), with no breakpoint set.
+MIN_DEBUG_SPEEDUP_VS_NUMBA = 100.0
+MAX_DEBUG_RATIO_ON_BARRIER_KERNELS = 20.0
 
 
 class Problem:
@@ -121,6 +125,8 @@ def input_values(n, period):
 def worker(backend, kernel, size, blocks, repeats, target_s):
     if backend == "numba":
         os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    if backend == "simt-debug":
+        os.environ["SIMT_DEBUG"] = "1"
     os.environ["BENCH_BACKEND"] = backend
     sys.path.insert(0, BENCH_DIR)
     import kernels
@@ -266,9 +272,13 @@ def rows_of(results):
     for kernel in KERNELS:
         r = results[kernel]
         simt_ns, numba_ns, cpp_ns = r.get("simt_ns"), r.get("numba_ns"), r.get("cpp_ns")
+        debug_ns = r.get("debug_ns")
         rows.append({
             "kernel": kernel,
             "simt_ns": simt_ns,
+            "debug_ns": debug_ns,
+            "debug_ratio": debug_ns / simt_ns if debug_ns and simt_ns else None,
+            "debug_speedup": numba_ns / debug_ns if debug_ns and numba_ns else None,
             "numba_ns": numba_ns,
             "cpp_ns": cpp_ns,
             "speedup": numba_ns / simt_ns if simt_ns and numba_ns else None,
@@ -283,13 +293,16 @@ def rows_of(results):
 
 HEADER = ("kernel", "simt per-thread ns", "numba-sim per-thread ns", "C++ per-element ns",
           "simt vs numba-sim speedup", "simt / C++ ratio", "simt first-call ms",
-          "simt compile ms")
+          "simt compile ms", "debug variant per-thread ns", "debug / release ratio",
+          "debug vs numba-sim speedup")
 
 
 def table_cells(row):
     return (row["kernel"], fmt(row["simt_ns"], 2), fmt(row["numba_ns"]), fmt(row["cpp_ns"], 2),
             fmt(row["speedup"]) + ("x" if row["speedup"] else ""), fmt(row["ratio"], 2),
-            fmt(row["first_ms"]), fmt(row["compile_ms"]))
+            fmt(row["first_ms"]), fmt(row["compile_ms"]), fmt(row["debug_ns"], 2),
+            fmt(row["debug_ratio"], 1),
+            fmt(row["debug_speedup"]) + ("x" if row["debug_speedup"] else ""))
 
 
 def targets_of(rows):
@@ -303,6 +316,14 @@ def targets_of(rows):
                            row["kernel"], row["ratio"], lambda v: v <= MAX_RATIO_VS_CPP, "x"))
         checks.append(("first-call compile < %g ms" % MAX_COMPILE_MS, row["kernel"],
                        row["compile_ms"], lambda v: v < MAX_COMPILE_MS, " ms"))
+        checks.append(("debug variant >= %gx faster than Numba's simulator"
+                       % MIN_DEBUG_SPEEDUP_VS_NUMBA, row["kernel"], row["debug_speedup"],
+                       lambda v: v >= MIN_DEBUG_SPEEDUP_VS_NUMBA, "x"))
+        if row["kernel"] not in BARRIER_FREE:
+            checks.append(("debug variant within %gx of release on barrier kernels"
+                           % MAX_DEBUG_RATIO_ON_BARRIER_KERNELS, row["kernel"],
+                           row["debug_ratio"],
+                           lambda v: v <= MAX_DEBUG_RATIO_ON_BARRIER_KERNELS, "x"))
     return [(name, kernel, "n/a" if v is None else fmt(v, 2) + unit,
              "not measured" if v is None else ("met" if ok(v) else "not met"))
             for name, kernel, v, ok, unit in checks]
@@ -385,6 +406,10 @@ def markdown(rows, targets, info, sizes, numba_threads, numba_target_s, quick, s
               "First call: compile and first launch, in a fresh process with an empty compile "
               "cache; compile: the first call less a warm launch. simt uses its worker pool (one "
               "thread per core).",
+              "- simt's debug variant (`SIMT_DEBUG=1`, as under `simt debug` with no breakpoint "
+              "set): the same kernels compiled with the debugger's instrumentation (every thread "
+              "on its own fiber, a hook before every statement and memory access, locals in "
+              "memory), timed as simt is.",
               "- Numba's simulator (`NUMBA_ENABLE_CUDASIM=1`, a fresh process per kernel): one "
               "launch scaled down to about %g s by launching fewer blocks with the same work per "
               "thread (%s threads), divided by the threads launched."
@@ -445,6 +470,9 @@ def main():
                 results[kernel]["simt_ns"] = r["best_s"] / r["threads"] * 1e9
                 results[kernel]["first_ms"] = r["first_call_s"] * 1e3
                 results[kernel]["launch_ms"] = r["best_s"] * 1e3
+                r = run_worker("simt-debug", kernel, problem.size, problem.full_blocks, repeats,
+                               0, env)
+                results[kernel]["debug_ns"] = r["best_s"] / r["threads"] * 1e9
             except RuntimeError as error:
                 failures.append(str(error))
             if not args.no_numba:

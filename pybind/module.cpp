@@ -69,7 +69,8 @@ py::tuple parse_signature_for_python(const std::string &text) {
 
 std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
                                         int first_line, uint64_t identity, py::object describe,
-                                        const std::string &signature, bool python_error_model) {
+                                        const std::string &signature, bool python_error_model,
+                                        const std::string &instrumentation, int opt_level) {
   FunctionSource kernel;
   kernel.name = std::move(name);
   kernel.source = std::move(source);
@@ -79,6 +80,15 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
   kernel.resolver = std::make_shared<PyResolver>(std::move(describe));
   CompileOptions options;
   options.python_error_model = python_error_model;
+  if (instrumentation == "debug")
+    options.instrumentation = Instrumentation::Debug;
+  else if (instrumentation != "none")
+    throw std::invalid_argument("simt: unknown instrumentation '" + instrumentation +
+                                "' (none or debug)");
+  if (opt_level < 0 || opt_level > 3)
+    throw std::invalid_argument("simt: opt_level must be 0 to 3, not " +
+                                std::to_string(opt_level));
+  options.opt_level = opt_level;
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options);
 }
 
@@ -109,10 +119,12 @@ PYBIND11_MODULE(_simt, m) {
         "('record', [(name, scalar, offset, shape)], size, aligned) (also an array's dtype).");
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
-        py::arg("python_error_model") = false,
+        py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
+        py::arg("opt_level") = 3,
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
-        "Numba's error model of debug=True (float division by zero raises).");
+        "Numba's error model of debug=True (float division by zero raises); `instrumentation` "
+        "'none' (release) or 'debug' (the debugger's variant); `opt_level` LLVM's, 0 to 3.");
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 
@@ -120,6 +132,7 @@ PYBIND11_MODULE(_simt, m) {
       .def_property_readonly("name", &CompiledKernel::name)
       .def_property_readonly("static_shared_bytes", &CompiledKernel::static_shared_bytes)
       .def_property_readonly("uses_barrier", &CompiledKernel::uses_barrier)
+      .def_property_readonly("options", &CompiledKernel::options)
       .def_property_readonly("cooperative", &CompiledKernel::cooperative)
       .def(
           "max_cooperative_grid_blocks",

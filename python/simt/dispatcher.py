@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _simt
 from . import types as simt_types
+from .debugging import debug_mode
 from .devicearray import DeviceNDArray
 from .errors import CompileError, fault_exception
 from .resolver import resolver_for
@@ -264,6 +265,7 @@ class Dispatcher:
                                " (%s)" % py_func.__name__)
         self._nparams = len(params)
         self.overloads = _Overloads()
+        self._variants = {}  # (argument types, compile options) -> compiled kernel
         self._by_key = {}
         self._configurations = {}
         self._explicit = sigs is not None
@@ -297,7 +299,8 @@ class Dispatcher:
             raise TypeError("simt: device functions are compiled with the kernels that call them")
         argtypes = tuple(sig) if isinstance(sig, (tuple, list)) else parse_signature(sig)[0]
         argtypes = _simt_argtypes(argtypes)
-        kernel = self.overloads.get(argtypes)
+        options = self._compile_options()
+        kernel = self._variants.get((argtypes, options))
         if kernel is None:
             if len(argtypes) != self._nparams:
                 raise TypeError("kernel %s takes %d arguments, %d given in its signature"
@@ -305,9 +308,18 @@ class Dispatcher:
             name, source, file, first_line = self._captured_source.get()
             kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
                                    resolver_for(self.py_func), signature_text(argtypes),
-                                   self._python_error_model())
-            self.overloads[argtypes] = kernel
+                                   *options)
+            self._variants[(argtypes, options)] = kernel
+        self.overloads[argtypes] = kernel
         return kernel
+
+    def _compile_options(self):
+        """What the kernel is compiled for, part of every cache key: the error model, the
+        instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; else 'none')
+        and LLVM's optimisation level (opt=False: 0)."""
+        instrumentation = "debug" if debug_mode() else "none"
+        opt_level = 3 if self.targetoptions.get("opt", True) else 0
+        return (self._python_error_model(), instrumentation, opt_level)
 
     def _python_error_model(self):
         """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
@@ -339,7 +351,7 @@ class Dispatcher:
         return specialization
 
     def _overload_for(self, args):
-        key = _argument_key(args)
+        key = (_argument_key(args), debug_mode())
         kernel = self._by_key.get(key)
         if kernel is None:
             kernel = self._resolve_overload(args)

@@ -1,0 +1,16 @@
+"""Whether kernels are compiled for simt's debugger: `SIMT_DEBUG=1` in the environment when simt
+is imported (as `simt debug script.py` sets it), or set_debug_mode(True). Under the debugger every
+kernel is compiled in its debug variant (CompileOptions' instrumentation 'debug'), a separate
+entry of every cache; release kernels are untouched."""
+import os
+
+_debug_mode = os.environ.get("SIMT_DEBUG", "") not in ("", "0")
+
+
+def debug_mode():
+    return _debug_mode
+
+
+def set_debug_mode(enabled):
+    global _debug_mode
+    _debug_mode = bool(enabled)
