@@ -86,8 +86,7 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
     throw std::invalid_argument("simt: unknown instrumentation '" + instrumentation +
                                 "' (none or debug)");
   if (opt_level < 0 || opt_level > 3)
-    throw std::invalid_argument("simt: opt_level must be 0 to 3, not " +
-                                std::to_string(opt_level));
+    throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
   options.opt_level = opt_level;
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options);
 }
