@@ -75,7 +75,8 @@ CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> a
 
 py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
                                   const std::array<int64_t, 3> &blockdim,
-                                  int64_t dynamic_shared_bytes, const py::tuple &args) const {
+                                  int64_t dynamic_shared_bytes, const py::tuple &args,
+                                  PyDebugger *debugger) const {
   if (args.size() != arg_types_.size())
     throw py::type_error("kernel " + module_.kernel().python_name + " takes " +
                          std::to_string(arg_types_.size()) + " arguments, " +
@@ -89,10 +90,14 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
   {
     interrupt_handler.ensure_installed();
     py::gil_scoped_release release;
-    fault = sim::launch(code_, config, buffer.pointers());
+    fault = sim::launch(code_, config, buffer.pointers(),
+                        debugger ? debugger->hooks() : sim::LaunchHooks{});
     if (module_.props.uses_print)
       std::fflush(stdout);
   }
+  if (debugger != nullptr && debugger->controller.killed())
+    throw std::runtime_error("simt: kernel " + module_.kernel().python_name +
+                             " killed in the debugger");
   if (!fault) {
     buffer.check_read_only_records();
     return py::none();

@@ -5,6 +5,7 @@
 #include "frontend/ir.h"
 #include "frontend/resolver.h"
 #include "frontend/types.h"
+#include "pybind/debugger_binding.h"
 #include "sim/launch.h"
 
 #include <pybind11/pybind11.h>
@@ -25,9 +26,10 @@ public:
   // Launches on the simulator with `args` (a tuple of Python objects). The GIL is released
   // while the kernel runs. Returns None, or the first fault as the tuple
   // (exception, message, tid, ctaid, file, line, col, function).
+  // Under the debugger when `debugger` is set.
   pybind11::object launch(const std::array<int64_t, 3> &griddim,
                           const std::array<int64_t, 3> &blockdim, int64_t dynamic_shared_bytes,
-                          const pybind11::tuple &args) const;
+                          const pybind11::tuple &args, PyDebugger *debugger = nullptr) const;
 
   const std::string &name() const { return code_.name; }
   const std::vector<Type> &arg_types() const { return arg_types_; }

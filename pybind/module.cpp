@@ -1,6 +1,8 @@
 // simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
 #include "frontend/compile.h"
 #include "pybind/compiled_kernel.h"
+#include "pybind/debugger_binding.h"
+#include "pybind/describe_type.h"
 #include "pybind/py_resolver.h"
 #include "sim/launch.h"
 
@@ -13,51 +15,6 @@ namespace py = pybind11;
 namespace simt::bindings {
 
 namespace {
-
-// A record as ("record", [(name, scalar name, offset, shape)], size, aligned); shape is () but
-// for nested array fields.
-py::object describe_record(const Record &record) {
-  py::list fields;
-  for (const RecordField &field : record.fields) {
-    py::list shape;
-    for (int64_t extent : field.shape)
-      shape.append(extent);
-    fields.append(
-        py::make_tuple(field.name, scalar_name(field.scalar), field.offset, py::tuple(shape)));
-  }
-  return py::make_tuple("record", fields, record.size, record.aligned);
-}
-
-// A type as the Python side rebuilds it: None, ("scalar", name), ("array", dtype, ndim, layout,
-// readonly) (dtype a scalar name or a record), ("tuple", [types]) or a record (describe_record).
-py::object describe_type(const Type &type) {
-  switch (type.kind) {
-  case Type::Kind::None:
-    return py::none();
-  case Type::Kind::Scalar:
-    return py::make_tuple("scalar", scalar_name(type.scalar));
-  case Type::Kind::Record:
-    return describe_record(*type.record);
-  case Type::Kind::Array:
-    return py::make_tuple("array",
-                          type.record ? describe_record(*type.record)
-                                      : py::object(py::str(scalar_name(type.scalar))),
-                          type.ndim, std::string(1, type.layout), type.readonly);
-  case Type::Kind::Tuple: {
-    py::list elems;
-    for (const Type &elem : type.elems)
-      elems.append(describe_type(elem));
-    return py::make_tuple("tuple", elems);
-  }
-  case Type::Kind::ThreadBlock:
-    throw std::invalid_argument("simt: a thread block group is not a kernel argument type");
-  case Type::Kind::GridGroup:
-    throw std::invalid_argument("simt: a grid group is not a kernel argument type");
-  case Type::Kind::Vector:
-    throw std::invalid_argument("simt: a vector type is not a kernel argument type");
-  }
-  return py::none();
-}
 
 py::tuple parse_signature_for_python(const std::string &text) {
   Type return_type;
@@ -156,7 +113,8 @@ PYBIND11_MODULE(_simt, m) {
       .def("ir", &CompiledKernel::ir, "The typed IR dump.")
       .def("llvm_ir", &CompiledKernel::llvm_ir, "The optimised LLVM IR the simulator runs.")
       .def("launch", &CompiledKernel::launch, py::arg("griddim"), py::arg("blockdim"),
-           py::arg("sharedmem"), py::arg("args"),
-           "Runs the kernel; returns None or the first fault as (exception, message, tid, "
-           "ctaid, file, line, col, function).");
+           py::arg("sharedmem"), py::arg("args"), py::arg("debugger") = nullptr,
+           "Runs the kernel (under `debugger`, a Debugger, when given); returns None or the "
+           "first fault as (exception, message, tid, ctaid, file, line, col, function).");
+  bind_debugger(m);
 }

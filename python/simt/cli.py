@@ -7,11 +7,16 @@ from . import __version__
 
 USAGE = """simt run SCRIPT [ARGS...]   run a Python script with numba.cuda served by simt
 simt run -m MODULE [ARGS...] run a module the same way
-simt debug SCRIPT [ARGS...] debug a kernel (not available yet)
+simt debug [-x FILE] [--batch] SCRIPT [ARGS...]
+                            run a script under the kernel debugger: commands from FILE first
+                            (--batch: then run on without stopping)
 simt --version"""
 
 
 def run_script(path, args):
+    if not os.path.isfile(path):
+        print("simt: cannot open %s: no such file" % path, file=sys.stderr)
+        raise SystemExit(2)
     from . import hook
     hook.install()
     sys.argv = [path] + list(args)
@@ -27,6 +32,29 @@ def run_module(name, args):
     runpy.run_module(name, run_name="__main__", alter_sys=True)
 
 
+def debug(argv):
+    commands, batch = [], False
+    while argv and argv[0].startswith("-"):
+        option = argv.pop(0)
+        if option == "--batch":
+            batch = True
+        elif option == "-x" and argv:
+            with open(argv.pop(0)) as f:
+                commands += [line.rstrip("\n") for line in f if line.strip()]
+        else:
+            print(USAGE, file=sys.stderr)
+            return 2
+    if not argv:
+        print(USAGE, file=sys.stderr)
+        return 2
+    os.environ["SIMT_DEBUG"] = "1"
+    from . import debugger, debugging
+    debugging.set_debug_mode(True)
+    debugger.start(commands, batch)
+    run_script(argv[0], argv[1:])
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
@@ -37,8 +65,7 @@ def main(argv=None):
         return 0
     command, rest = argv[0], argv[1:]
     if command == "debug":
-        print("simt: the debugger is not available yet", file=sys.stderr)
-        return 2
+        return debug(rest)
     if command != "run" or not rest:
         print(USAGE, file=sys.stderr)
         return 2

@@ -6,6 +6,7 @@ import numbers
 import os
 import sys
 import types as pytypes
+import weakref
 
 import numpy as np
 
@@ -264,6 +265,7 @@ class Dispatcher:
             raise CompileError("simt: kernel parameters must be plain positional parameters"
                                " (%s)" % py_func.__name__)
         self._nparams = len(params)
+        _ALL_DISPATCHERS.add(self)
         self.overloads = _Overloads()
         self._variants = {}  # (argument types, compile options) -> compiled kernel
         self._by_key = {}
@@ -425,7 +427,10 @@ class Dispatcher:
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
         _flush_stdout()
-        fault = kernel.launch(griddim, blockdim, sharedmem, args)
+        if debug_mode():
+            fault = _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args)
+        else:
+            fault = kernel.launch(griddim, blockdim, sharedmem, args)
         if fault is not None:
             raise fault_exception(fault)
         for writeback in retr:
@@ -478,6 +483,24 @@ class Dispatcher:
 
     def get_shared_mem_per_block(self, signature=None):
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)
+
+
+def _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args):
+    from . import debugger
+    session = debugger.session()
+    try:
+        return kernel.launch(griddim, blockdim, sharedmem, args, session.native)
+    finally:
+        if session.quitting:
+            raise SystemExit(0)
+
+
+_ALL_DISPATCHERS = weakref.WeakSet()
+
+
+def all_dispatchers():
+    """Every kernel and device function defined so far (the debugger finds functions by name)."""
+    return list(_ALL_DISPATCHERS)
 
 
 def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=True,

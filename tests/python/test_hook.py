@@ -99,9 +99,10 @@ def test_simt_command(tmp_path):
     shutil.copy(source, cli)
     proc = run_python([cli, "--version"])
     assert proc.returncode == 0 and proc.stdout.startswith("simt 0.")
-    proc = run_python([cli, "debug", "x.py"])
-    assert proc.returncode == 2
-    assert "simt: the debugger is not available yet" in proc.stderr
+    for command in ("run", "debug"):
+        proc = run_python([cli, command, "x.py"])
+        assert proc.returncode == 2
+        assert "simt: cannot open x.py" in proc.stderr
     script = _script(tmp_path, CHECK_SUBSTITUTION)
     proc = run_python([cli, "run", script])
     assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,125 @@
+// The debugger's hold on a launch: an observer of its statements and faults (sim/observer.h) and
+// the choice of which fiber runs next (sim/block_scheduler.h), so it stops, steps and resumes
+// single threads. It knows breakpoints by source line and the stepping commands; what the user
+// sees and types (the prompt, printing values, evaluating conditions) is its caller's, reached
+// through Callbacks while every thread of the block is parked.
+#pragma once
+
+#include "sim/block_scheduler.h"
+#include "sim/observer.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace simt::debugger {
+
+// Why the launch stopped (every thread of the running block parked, the REPL's turn).
+enum class StopReason {
+  Launch,     // the first statement of the launch (set cuda break_on_launch)
+  Breakpoint, // a thread reached an enabled breakpoint whose condition held
+  Step,       // the focused thread finished a step, next, finish or until
+  Exited,     // the focused thread returned while stepping
+  Fault,      // a thread faulted (post-mortem: its frames are intact)
+  Barrier,    // stepping: the focused thread waits at a barrier the others are brought to
+};
+
+struct StopEvent {
+  StopReason reason = StopReason::Launch;
+  size_t thread = 0; // the thread's index in the running block (linear, x fastest)
+  int32_t loc = -1;  // the statement it stopped at (KernelCode::locations), -1 when none
+  int breakpoint = 0;
+  std::string message; // Fault: the exception and message
+};
+
+// What the threads do until the next stop.
+enum class Command { Continue, Step, Next, Finish, Kill };
+
+struct Breakpoint {
+  int number = 0;
+  std::string file; // as the kernel's code objects name it (absolute path)
+  int line = 0;
+  bool enabled = true;
+  bool temporary = false;   // tbreak: deleted at its first stop
+  bool conditional = false; // Callbacks::condition decides each hit
+  int ignore = 0;           // hits to pass over before stopping
+  int hits = 0;
+  std::optional<size_t> only_thread; // until: the focused thread's
+  bool internal = false;             // until's: not listed, gone when the launch ends
+};
+
+class Controller final : public sim::Observer, public sim::FiberChoice {
+public:
+  struct Callbacks {
+    // The REPL: runs while every thread of the block is parked; returns how to go on.
+    std::function<Command(const StopEvent &)> stopped;
+    // Whether breakpoint `number`'s condition holds for the thread on `thread`.
+    std::function<bool(int number, const sim::ThreadContext &thread)> condition;
+  };
+  explicit Controller(Callbacks callbacks) : callbacks_(std::move(callbacks)) {}
+
+  // --- breakpoints (by source line; resolved against each launch's statements)
+  int add_breakpoint(std::string file, int line, bool temporary);
+  bool remove_breakpoint(int number);
+  void clear_breakpoints() { breakpoints_.clear(); }
+  Breakpoint *breakpoint(int number);
+  const std::map<int, Breakpoint> &breakpoints() const { return breakpoints_; }
+  // The first line at or after `line` of `file` holding a statement of `kernel`, or 0.
+  static int line_with_code(const sim::KernelCode &kernel, const std::string &file, int line);
+  bool break_on_launch = true;
+
+  // --- the running block, while stopped
+  std::span<const sim::ThreadState> threads() const { return threads_; }
+  const sim::KernelCode *kernel() const { return kernel_; }
+  const sim::LaunchConfig *config() const { return config_; }
+  size_t focus() const { return focus_; }
+  // Moves the focus to thread `index` of the running block; false when there is none.
+  bool set_focus(size_t index);
+  // Runs the focused thread to `line` (of its innermost function's file), the others as for
+  // continue: a one-shot breakpoint of that thread.
+  void run_until(int line);
+  // The kill command was given: every thread returns at once; the launch raises.
+  bool killed() const { return killed_; }
+
+  // --- sim::Observer
+  bool thread_safe() const override { return false; }
+  void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config) override;
+  void launch_finished(const std::optional<sim::Fault> &) override;
+  bool statement(sim::ThreadContext &thread, int32_t loc) override;
+  bool fault(sim::ThreadContext &thread, const sim::Fault &fault) override;
+  void thread_exited(const sim::ThreadContext &thread) override;
+
+  // --- sim::FiberChoice
+  size_t next(std::span<const sim::ThreadState> threads, size_t previous) override;
+
+private:
+  size_t index_of(const sim::ThreadContext &thread) const;
+  // Whether an enabled breakpoint at `loc` stops `thread` (counting its hit); its number.
+  int breakpoint_hit(sim::ThreadContext &thread, int32_t loc);
+  // Runs the REPL for every pending stop; then the command given decides the mode.
+  void handle_stops();
+  // Adds the statements of the running kernel that `added` stops at.
+  void resolve(const Breakpoint &added);
+
+  Callbacks callbacks_;
+  std::map<int, Breakpoint> breakpoints_;
+  int next_number_ = 1;
+  std::vector<std::vector<int>> at_loc_; // this launch: breakpoint numbers by statement
+  const sim::KernelCode *kernel_ = nullptr;
+  const sim::LaunchConfig *config_ = nullptr;
+  std::span<const sim::ThreadState> threads_;
+  std::vector<StopEvent> pending_;
+  Command mode_ = Command::Continue;
+  size_t focus_ = 0;
+  size_t step_depth_ = 0;    // call depth of the focused thread when the step began
+  bool launch_stop_ = false; // the first statement of this launch stops
+  std::string barrier_note_; // this step brought the other threads to a barrier
+  bool killed_ = false;
+};
+
+} // namespace simt::debugger

@@ -1,0 +1,800 @@
+"""`simt debug`: the per-thread kernel debugger's commands (cuda-gdb's names), over the native
+controller (simt._simt.Debugger) that stops, steps and resumes single threads of a launch.
+
+The controller calls back here whenever a thread stops (every thread of the block is then
+parked at a statement boundary, a barrier or its exit); the commands read the stopped threads'
+frames in place (simt/debug_values.py) and evaluate expressions as Python over them."""
+import ast
+import math
+import os
+import re
+import sys
+
+import numpy as np
+
+from . import _simt
+from . import debug_values as values
+
+PROMPT = "(simt) "
+HISTORY = os.path.join(os.path.expanduser("~"), ".simt_history")
+
+
+class Xyz:
+    """threadIdx / blockIdx / blockDim / gridDim in expressions."""
+
+    def __init__(self, v):
+        self.x, self.y, self.z = (np.int32(c) for c in v)
+
+    def __repr__(self):
+        return "(%d, %d, %d)" % (self.x, self.y, self.z)
+
+
+class _Cuda:
+    """`cuda` in expressions: its thread ids, and its functions a condition may use."""
+
+    def __init__(self, tid, ctaid, ntid, nctaid):
+        self.threadIdx, self.blockIdx = Xyz(tid), Xyz(ctaid)
+        self.blockDim, self.gridDim = Xyz(ntid), Xyz(nctaid)
+
+    def grid(self, ndim):
+        ids = [int(b) * int(n) + int(t) for t, b, n in zip(
+            (self.threadIdx.x, self.threadIdx.y, self.threadIdx.z),
+            (self.blockIdx.x, self.blockIdx.y, self.blockIdx.z),
+            (self.blockDim.x, self.blockDim.y, self.blockDim.z))]
+        return ids[0] if ndim == 1 else tuple(ids[:ndim])
+
+
+class DebugError(Exception):
+    """A command that cannot be done: one line at the prompt, and debugging goes on."""
+
+
+def _xyz(text, current):
+    """(x, y, z) from "(1,0,0)", "1,0,0" or "1"; omitted coordinates keep `current`'s."""
+    parts = [p.strip() for p in text.strip().strip("()").split(",") if p.strip()]
+    if not parts or len(parts) > 3 or not all(re.fullmatch(r"\d+", p) for p in parts):
+        raise DebugError("expected coordinates like (1,0,0), not %r" % text.strip())
+    return tuple(int(parts[i]) if i < len(parts) else current[i] for i in range(3))
+
+
+class Session:
+    """One debugging session: breakpoints, displays and the command loop, across launches."""
+
+    def __init__(self, commands=None, batch=False, interactive=None, out=None):
+        self.native = _simt.Debugger(self._stopped, self._condition)
+        self.out = out or sys.stdout
+        self.script = list(commands or [])
+        self.batch = batch
+        self.interactive = sys.stdin.isatty() if interactive is None else interactive
+        self.conditions = {}  # breakpoint number -> (text, code object)
+        self.displays = {}  # number -> expression
+        self.next_display = 1
+        self.frame = 0  # the selected frame of the focused thread, 0 innermost
+        self.detached = False  # batch commands done: no more stops
+        self.quitting = False  # quit: the script ends after this launch
+        self.history_loaded = False
+        self.values = []  # $1, $2, ...
+        self.last_list = None
+
+    # -- what the controller calls -------------------------------------------------------------
+    def _stopped(self, reason, thread, loc, number, message):
+        if not self.script and not self.interactive:
+            self.detached = True  # nothing can prompt: the kernels just run
+        if self.detached:
+            return "continue"
+        self.frame = 0
+        try:
+            self._describe_stop(reason, thread, loc, number, message)
+            return self._command_loop()
+        except BaseException as error:  # nothing may unwind into the simulator
+            self._say("simt: the debugger failed: %s: %s" % (type(error).__name__, error))
+            self.detached = True
+            return "kill"
+
+    def _condition(self, number, thread):
+        text, code = self.conditions.get(number, (None, None))
+        if code is None:
+            return True
+        try:
+            return bool(eval(code, {}, self._namespace(thread, 0, code.co_names)))
+        except Exception as error:  # a bad condition stops, as gdb does, and says why
+            self._say("Error in condition of breakpoint %d (%s): %s" % (number, text, error))
+            return True
+
+    # -- input and output ----------------------------------------------------------------------
+    def _say(self, text=""):
+        print(text, file=self.out)
+        self.out.flush()
+
+    def _read_command(self):
+        if self.script:
+            line = self.script.pop(0)
+            self._say(PROMPT + line)
+            return line
+        if not self.interactive:
+            return None
+        self._setup_readline()
+        try:
+            return input(PROMPT)
+        except EOFError:
+            self._say()
+            return "quit"
+        except KeyboardInterrupt:
+            self._say()
+            return ""
+
+    def _setup_readline(self):
+        if self.history_loaded:
+            return
+        self.history_loaded = True
+        try:
+            import readline
+        except ImportError:
+            return
+        try:
+            readline.read_history_file(HISTORY)
+        except OSError:
+            pass
+        import atexit
+        atexit.register(self._save_history, readline)
+        readline.set_completer(self._complete)
+        readline.parse_and_bind("tab: complete")
+
+    @staticmethod
+    def _save_history(readline):
+        try:
+            readline.write_history_file(HISTORY)
+        except OSError:
+            pass
+
+    def _complete(self, text, state):
+        words = [name for name in COMMANDS if " " not in name]
+        if self.native.running:
+            words += [name for name, _, _ in self._slots(self.native.focus, 0)]
+        matches = sorted(w for w in set(words) if w.startswith(text))
+        return matches[state] if state < len(matches) else None
+
+    def _command_loop(self):
+        """Reads and runs commands until one resumes the threads; returns it."""
+        while True:
+            line = self._read_command()
+            if line is None:  # no more commands and no terminal
+                if self.batch or not self.interactive:
+                    self.detached = True
+                return "continue"
+            try:
+                resume = self.execute(line)
+            except DebugError as error:
+                self._say(str(error))
+                continue
+            if resume:
+                return resume
+
+    def execute(self, line):
+        """Runs one command line; returns the resume command when it resumes the threads."""
+        line = line.strip()
+        if not line:
+            return None
+        for name, handler in _matching_commands(line):
+            return handler(self, name, line[len(name):].strip()) if name else None
+        raise DebugError('Undefined command: "%s".  Try "help".' % line.split()[0])
+
+    # -- the state of a stop -------------------------------------------------------------------
+    def _threads(self):
+        return self.native.threads()
+
+    def _thread(self, index):
+        threads = self._threads()
+        if not 0 <= index < len(threads):
+            raise DebugError("no thread %d in the running block" % index)
+        return threads[index]
+
+    def _frames(self, index):
+        """The calls of thread `index`, innermost first: (function, address, loc)."""
+        return list(reversed(self.native.frames(index)))
+
+    def _slots(self, index, frame):
+        frames = self._frames(index)
+        if not frames or frame >= len(frames):
+            return []
+        function, address, _ = frames[frame]
+        name, file, first_line, num_params, slots = self.native.layouts()[function]
+        return [(slot, desc, address + offset) for slot, desc, offset in slots
+                if not slot.startswith("$")]
+
+    def _namespace(self, index, frame, names=None):
+        """What an expression sees: the frame's locals, the thread's ids, cuda, math, np."""
+        _, tid, ctaid, _, _ = self._thread(index)
+        grid, block = self.native.launch_config()
+        cuda = _Cuda(tid, ctaid, block, grid)
+        space = {"cuda": cuda, "math": math, "np": np, "threadIdx": cuda.threadIdx,
+                 "blockIdx": cuda.blockIdx, "blockDim": cuda.blockDim, "gridDim": cuda.gridDim}
+        for slot, desc, address in self._slots(index, frame):
+            if names is None or slot in names:
+                space[slot] = values.read(address, desc)
+        return space
+
+    def _evaluate(self, text):
+        if not self.native.running:
+            raise DebugError("No kernel is running.")
+        try:
+            code = compile(text, "<expression>", "eval")
+        except SyntaxError as error:
+            raise DebugError("bad expression %r: %s" % (text, error.msg)) from None
+        try:
+            return eval(code, {}, self._namespace(self.native.focus, self.frame))
+        except NameError as error:
+            raise DebugError("No symbol %s in current context." %
+                             str(error).split("'")[1] if "'" in str(error) else str(error))
+        except Exception as error:
+            raise DebugError("%s: %s" % (type(error).__name__, error)) from None
+
+    def _location(self, loc):
+        if loc < 0:
+            return None
+        return self.native.locations()[loc]
+
+    def _signature(self, function, address):
+        name, _, _, num_params, slots = self.native.layouts()[function]
+        params = []
+        for slot, desc, offset in slots[:num_params]:
+            params.append("%s=%s" % (slot, _short_type(desc)))
+        return "%s (%s)" % (name, ", ".join(params))
+
+    def _source_line(self, file, line):
+        import linecache
+        return linecache.getline(file, line).rstrip("\n")
+
+    def _where(self, index, loc):
+        """"reciprocal (x=float64[:]) at debug_check.py:13" and the line's source."""
+        frames = self._frames(index)
+        where = self._location(loc)
+        if not frames or where is None:
+            return ""
+        function, address, _ = frames[0]
+        file, line = where[0], where[1]
+        return "%s at %s:%d\n%d\t%s" % (self._signature(function, address),
+                                        os.path.basename(file), line, line,
+                                        self._source_line(file, line))
+
+    def _ids(self, index):
+        _, tid, ctaid, _, _ = self._thread(index)
+        return "Thread (%d,%d,%d) block (%d,%d,%d)" % (tuple(tid) + tuple(ctaid))
+
+    def _describe_stop(self, reason, thread, loc, number, message):
+        if reason == "launch":
+            grid, block = self.native.launch_config()
+            self._say("Kernel %s launched: grid (%d,%d,%d) block (%d,%d,%d)"
+                      % ((self.native.kernel_name(),) + tuple(grid) + tuple(block)))
+            self._say("Focus on block (0,0,0) thread (0,0,0)")
+            self._say(self._where(thread, loc))
+        elif reason == "breakpoint":
+            self._say("%s hit Breakpoint %d, %s" % (self._ids(thread), number,
+                                                    self._where(thread, loc)))
+        elif reason == "fault":
+            self._say("%s faulted: %s" % (self._ids(thread), message))
+            if loc >= 0:
+                self._say(self._where(thread, loc))
+        elif reason == "exited":
+            self._say("%s exited" % self._ids(thread))
+        else:
+            if message:
+                self._say("[%s]" % message)
+            self._say(self._where(thread, loc))
+        for n, expression in sorted(self.displays.items()):
+            try:
+                self._say("%d: %s = %s" % (n, expression, values.show(self._evaluate(expression))))
+            except DebugError as error:
+                self._say("%d: %s: %s" % (n, expression, error))
+
+    # -- commands ------------------------------------------------------------------------------
+    def cmd_help(self, _, arg):
+        if arg:
+            for name, handler in _matching_commands(arg):
+                self._say(COMMANDS[name][1])
+                return
+            raise DebugError('Undefined command: "%s".  Try "help".' % arg)
+        self._say("Commands (unambiguous prefixes work; `help COMMAND` for more):")
+        for name in sorted(COMMANDS):
+            self._say("  %-22s %s" % (name, COMMANDS[name][1].split("\n")[0]))
+
+    def _resume(self, command):
+        if not self.native.running:
+            raise DebugError("The program is not being run.")
+        return command
+
+    def cmd_continue(self, _, arg):
+        return self._resume("continue")
+
+    def cmd_step(self, _, arg):
+        return self._resume("step")
+
+    def cmd_next(self, _, arg):
+        return self._resume("next")
+
+    def cmd_finish(self, _, arg):
+        return self._resume("finish")
+
+    def cmd_until(self, _, arg):
+        if not re.fullmatch(r"\d+", arg):
+            raise DebugError("until takes a line number")
+        self._resume("continue")
+        self.native.run_until(int(arg))
+        return "continue"
+
+    def cmd_kill(self, _, arg):
+        return self._resume("kill")
+
+    def cmd_quit(self, _, arg):
+        self.detached = True
+        self.quitting = True
+        self.native.clear_breakpoints()
+        return "kill"
+
+    def _breakpoint_place(self, spec):
+        """(file, line) of "FILE:LINE", "LINE" or "FUNCTION"."""
+        if ":" in spec:
+            file, line = spec.rsplit(":", 1)
+            if not re.fullmatch(r"\d+", line):
+                raise DebugError("bad line number %r" % line)
+            return file, int(line)
+        if re.fullmatch(r"\d+", spec):
+            where = self._current_file()
+            if where is None:
+                raise DebugError("No kernel is running: give FILE:LINE")
+            return where, int(spec)
+        function = _find_function(spec)
+        if function is None:
+            raise DebugError('Function "%s" not defined.' % spec)
+        code = function.__code__
+        return code.co_filename, code.co_firstlineno + 1
+
+    def _current_file(self):
+        if not self.native.running:
+            return None
+        frames = self._frames(self.native.focus)
+        if frames and frames[0][2] >= 0:
+            return self._location(frames[0][2])[0]
+        return self.native.locations()[0][0] if self.native.locations() else None
+
+    def _add_breakpoint(self, arg, temporary):
+        match = re.fullmatch(r"(\S+)(?:\s+if\s+(.+))?", arg)
+        if not match:
+            raise DebugError("usage: break FILE:LINE|LINE|FUNCTION [if COND]")
+        file, line = self._breakpoint_place(match.group(1))
+        if not os.path.exists(file) and not any(
+                path.endswith(os.sep + file) for path in _kernel_files()):
+            raise DebugError("No source file named %s in the kernels." % file)
+        number = self.native.add_breakpoint(file, line, temporary)
+        if match.group(2):
+            self._set_condition(number, match.group(2))
+        moved = ""
+        if self.native.running:
+            actual = self.native.line_with_code(file, line)
+            if actual and actual != line:
+                moved = " (line %d has no code: moved to line %d)" % (line, actual)
+                line = actual
+        self._say("%s %d at %s:%d%s" % ("Temporary breakpoint" if temporary else "Breakpoint",
+                                         number, os.path.basename(file), line, moved))
+
+    def cmd_break(self, _, arg):
+        self._add_breakpoint(arg, False)
+
+    def cmd_tbreak(self, _, arg):
+        self._add_breakpoint(arg, True)
+
+    def _set_condition(self, number, text):
+        if text:
+            try:
+                code = compile(text, "<condition>", "eval")
+            except SyntaxError as error:
+                raise DebugError("bad condition %r: %s" % (text, error.msg)) from None
+            self.conditions[number] = (text, code)
+        else:
+            self.conditions.pop(number, None)
+        self.native.configure_breakpoint(number, conditional=bool(text))
+
+    def _breakpoint_number(self, text):
+        if not re.fullmatch(r"\d+", text or ""):
+            raise DebugError("expected a breakpoint number, not %r" % text)
+        number = int(text)
+        if not any(b["number"] == number for b in self.native.breakpoints()):
+            raise DebugError("No breakpoint number %d." % number)
+        return number
+
+    def cmd_condition(self, _, arg):
+        number, _, text = arg.partition(" ")
+        number = self._breakpoint_number(number)
+        self._set_condition(number, text.strip())
+        if not text.strip():
+            self._say("Breakpoint %d now unconditional." % number)
+
+    def cmd_ignore(self, _, arg):
+        parts = arg.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            raise DebugError("usage: ignore N COUNT")
+        number = self._breakpoint_number(parts[0])
+        self.native.configure_breakpoint(number, ignore=int(parts[1]))
+        self._say("Will ignore next %s crossings of breakpoint %d." % (parts[1], number))
+
+    def cmd_delete(self, _, arg):
+        if not arg:
+            self.native.clear_breakpoints()
+            self.conditions.clear()
+            return
+        for text in arg.split():
+            number = self._breakpoint_number(text)
+            self.native.remove_breakpoint(number)
+            self.conditions.pop(number, None)
+
+    def cmd_disable(self, _, arg):
+        for text in arg.split():
+            self.native.configure_breakpoint(self._breakpoint_number(text), enabled=False)
+
+    def cmd_enable(self, _, arg):
+        for text in arg.split():
+            self.native.configure_breakpoint(self._breakpoint_number(text), enabled=True)
+
+    def cmd_info_breakpoints(self, _, arg):
+        rows = self.native.breakpoints()
+        if not rows:
+            self._say("No breakpoints.")
+            return
+        self._say("Num  Type        Enb  Where                 Hits")
+        for b in rows:
+            self._say("%-4d %-11s %-4s %-21s %d" % (
+                b["number"], "tbreakpoint" if b["temporary"] else "breakpoint",
+                "y" if b["enabled"] else "n", "%s:%d" % (os.path.basename(b["file"]), b["line"]),
+                b["hits"]))
+            if b["number"] in self.conditions:
+                self._say("        stop only if %s" % self.conditions[b["number"]][0])
+            if b["ignore"]:
+                self._say("        will ignore next %d hits" % b["ignore"])
+
+    def cmd_print(self, name, arg):
+        hex_format = name.endswith("/x") or arg.startswith("/x")
+        if arg.startswith("/x"):
+            arg = arg[2:].strip()
+        if not arg:
+            raise DebugError("print needs an expression")
+        value = self._evaluate(arg)
+        self.values.append(value)
+        shown = values.show(value, hex_format)
+        if isinstance(value, np.ndarray):
+            self._say("$%d = %s" % (len(self.values), shown))
+        else:
+            self._say("$%d = %s (%s)" % (len(self.values), shown, values.type_name(value)))
+
+    def cmd_display(self, _, arg):
+        if not arg:
+            for n, expression in sorted(self.displays.items()):
+                self._say("%d: %s = %s" % (n, expression, values.show(self._evaluate(expression))))
+            return
+        self.displays[self.next_display] = arg
+        self.next_display += 1
+        if self.native.running:
+            self._say("%d: %s = %s" % (self.next_display - 1, arg,
+                                       values.show(self._evaluate(arg))))
+
+    def cmd_undisplay(self, _, arg):
+        if not arg:
+            self.displays.clear()
+        for text in arg.split():
+            self.displays.pop(int(text) if text.isdigit() else -1, None)
+
+    def cmd_set_var(self, _, arg):
+        target, sep, expression = arg.partition("=")
+        if not sep:
+            raise DebugError("usage: set var NAME = VALUE")
+        target = target.strip()
+        value = self._evaluate(expression.strip())
+        if re.fullmatch(r"[A-Za-z_]\w*", target):
+            for slot, desc, address in self._slots(self.native.focus, self.frame):
+                if slot == target:
+                    try:
+                        values.write(address, desc, value)
+                    except (TypeError, ValueError) as error:
+                        raise DebugError(str(error)) from None
+                    return
+            raise DebugError("No symbol %s in current context." % target)
+        # An array element or slice: assigned through the array's view of kernel memory.
+        namespace = self._namespace(self.native.focus, self.frame)
+        namespace["__value"] = value
+        try:
+            exec(compile("%s = __value" % target, "<set var>", "exec"), {}, namespace)
+        except Exception as error:
+            raise DebugError("%s: %s" % (type(error).__name__, error)) from None
+
+    def cmd_set_cuda_break_on_launch(self, _, arg):
+        if arg not in ("on", "off"):
+            raise DebugError("usage: set cuda break_on_launch on|off")
+        self.native.break_on_launch = arg == "on"
+
+    def cmd_info_locals(self, _, arg):
+        self._show_slots(lambda i, n: i >= n)
+
+    def cmd_info_args(self, _, arg):
+        self._show_slots(lambda i, n: i < n)
+
+    def _show_slots(self, wanted):
+        if not self.native.running:
+            raise DebugError("No frame selected.")
+        frames = self._frames(self.native.focus)
+        function, address, _ = frames[self.frame]
+        name, file, first, num_params, slots = self.native.layouts()[function]
+        shown = False
+        for i, (slot, desc, offset) in enumerate(slots):
+            if slot.startswith("$") or not wanted(i, num_params):
+                continue
+            value = values.read(address + offset, desc)
+            self._say("%s = %s" % (slot, values.show(value)))
+            shown = True
+        if not shown:
+            self._say("No locals." if wanted(num_params, num_params) else "No arguments.")
+
+    def cmd_backtrace(self, _, arg):
+        if not self.native.running:
+            raise DebugError("No stack.")
+        for depth, (function, address, loc) in enumerate(self._frames(self.native.focus)):
+            where = self._location(loc)
+            place = " at %s:%d" % (os.path.basename(where[0]), where[1]) if where else ""
+            marker = "*" if depth == self.frame else " "
+            args = []
+            name, _, _, num_params, slots = self.native.layouts()[function]
+            for slot, desc, offset in slots[:num_params]:
+                value = values.read(address + offset, desc)
+                shown = _short_type(desc) if isinstance(value, np.ndarray) else values.show(value)
+                args.append("%s=%s" % (slot, shown))
+            self._say("%s#%d  %s (%s)%s" % (marker, depth, name, ", ".join(args), place))
+
+    def _select_frame(self, frame):
+        frames = self._frames(self.native.focus)
+        if not 0 <= frame < len(frames):
+            raise DebugError("No frame at level %d." % frame)
+        self.frame = frame
+        function, address, loc = frames[frame]
+        self._say("#%d  %s" % (frame, self._where_frame(function, address, loc)))
+
+    def _where_frame(self, function, address, loc):
+        where = self._location(loc)
+        if where is None:
+            return self._signature(function, address)
+        return "%s at %s:%d\n%d\t%s" % (self._signature(function, address),
+                                        os.path.basename(where[0]), where[1], where[1],
+                                        self._source_line(where[0], where[1]))
+
+    def cmd_frame(self, _, arg):
+        self._select_frame(int(arg) if arg.isdigit() else self.frame)
+
+    def cmd_up(self, _, arg):
+        self._select_frame(self.frame + (int(arg) if arg.isdigit() else 1))
+
+    def cmd_down(self, _, arg):
+        self._select_frame(self.frame - (int(arg) if arg.isdigit() else 1))
+
+    def cmd_list(self, _, arg):
+        if arg and not arg.isdigit():
+            function = _find_function(arg)
+            if function is None:
+                raise DebugError('Function "%s" not defined.' % arg)
+            file, center, current = function.__code__.co_filename, \
+                function.__code__.co_firstlineno + 4, None
+        else:
+            if not self.native.running:
+                raise DebugError("No kernel is running.")
+            frames = self._frames(self.native.focus)
+            where = self._location(frames[self.frame][2]) if frames else None
+            if where is None:
+                raise DebugError("No source line here.")
+            file, current = where[0], where[1]
+            center = int(arg) if arg else current
+        for line in range(max(1, center - 5), center + 5):
+            text = self._source_line(file, line)
+            if not text and line > center:
+                break
+            self._say("%s%d\t%s" % ("->" if line == current else "  ", line, text))
+
+    def cmd_cuda(self, _, arg):
+        """cuda thread (x,y,z) / cuda block (x,y,z) [thread (x,y,z)] / cuda warp N / cuda lane N."""
+        if not self.native.running:
+            raise DebugError("Focus not set on any active CUDA kernel.")
+        focus = self._thread(self.native.focus)
+        tid, ctaid = focus[1], focus[2]
+        grid, block = self.native.launch_config()
+        if not arg.strip() or arg.strip() in ("thread", "block"):
+            self._say("block (%d,%d,%d) thread (%d,%d,%d)" % (tuple(ctaid) + tuple(tid)))
+            return
+        parts = re.findall(r"(block|thread|warp|lane)\s*(\([^)]*\)|[\d,]+)?", arg)
+        if not parts:
+            raise DebugError("usage: cuda [block (x,y,z)] [thread (x,y,z)] | cuda warp N | "
+                             "cuda lane N")
+        new_tid, new_ctaid = tuple(tid), tuple(ctaid)
+        linear = None
+        for kind, value in parts:
+            if kind == "block":
+                new_ctaid = _xyz(value, ctaid)
+            elif kind == "thread":
+                new_tid = _xyz(value, tid)
+            else:
+                if not value.isdigit():
+                    raise DebugError("cuda %s takes a number" % kind)
+                if kind == "warp":
+                    linear = int(value) * 32 + self.native.focus % 32
+                else:
+                    linear = self.native.focus // 32 * 32 + int(value)
+        if new_ctaid != tuple(ctaid):
+            raise DebugError("Block (%d,%d,%d) is not resident: only the running block (%d,%d,%d) "
+                             "can take the focus." % (new_ctaid + tuple(ctaid)))
+        if linear is None:
+            if any(c >= n for c, n in zip(new_tid, block)):
+                raise DebugError("Invalid coordinates: thread (%d,%d,%d) is outside the block "
+                                 "(%d,%d,%d)." % (new_tid + tuple(block)))
+            linear = new_tid[0] + block[0] * (new_tid[1] + block[1] * new_tid[2])
+        if not self.native.set_focus(linear):
+            raise DebugError("No such thread in the block.")
+        self.frame = 0
+        _, tid, ctaid, state, loc = self._thread(linear)
+        self._say("[Switching focus to block (%d,%d,%d) thread (%d,%d,%d)]" %
+                  (tuple(ctaid) + tuple(tid)))
+        if loc >= 0:
+            self._say(self._where(linear, loc))
+        else:
+            self._say("(thread %s)" % state)
+
+    def cmd_info_cuda_threads(self, _, arg):
+        if not self.native.running:
+            raise DebugError("No CUDA kernel is running.")
+        rows = []
+        for index, tid, ctaid, state, loc in self._threads():
+            where = self._location(loc)
+            place = "%s:%d" % (os.path.basename(where[0]), where[1]) if where else "-"
+            key = (place, state)
+            if rows and rows[-1][0] == key and rows[-1][2] == index - 1:
+                rows[-1][2], rows[-1][4] = index, tid
+                rows[-1][5] += 1
+            else:
+                rows.append([key, index, index, tid, tid, 1, ctaid])
+        self._say("  BlockIdx ThreadIdx To BlockIdx ThreadIdx Count Location             State")
+        focus = self.native.focus
+        for (place, state), first, last, tid_from, tid_to, count, ctaid in rows:
+            marker = "*" if first <= focus <= last else " "
+            block = "(%d,%d,%d)" % tuple(ctaid)
+            self._say("%s %-8s %-9s    %-8s %-9s %5d %-20s %s" % (
+                marker, block, "(%d,%d,%d)" % tuple(tid_from), block,
+                "(%d,%d,%d)" % tuple(tid_to), count, place, state))
+
+    def cmd_info_cuda_blocks(self, _, arg):
+        if not self.native.running:
+            raise DebugError("No CUDA kernel is running.")
+        grid, block = self.native.launch_config()
+        ctaid = self._thread(0)[2]
+        self._say("  BlockIdx  State    (grid (%d,%d,%d), one block resident at a time)" %
+                  tuple(grid))
+        self._say("* (%d,%d,%d)   running" % tuple(ctaid))
+
+
+def _short_type(desc):
+    if desc and desc[0] == "array":
+        element = "Record" if isinstance(desc[1], tuple) else desc[1]
+        axes = ", ".join([":"] * (desc[2] - 1) + ["::1" if desc[3] == "C" else ":"])
+        return "%s[%s]" % (element, axes)
+    if desc and desc[0] == "scalar":
+        return desc[1]
+    return str(desc[1]) if desc else "none"
+
+
+def _find_function(name):
+    from .dispatcher import all_dispatchers
+    for dispatcher in all_dispatchers():
+        if dispatcher.py_func.__name__ == name:
+            return dispatcher.py_func
+    return None
+
+
+def _kernel_files():
+    from .dispatcher import all_dispatchers
+    return {d.py_func.__code__.co_filename for d in all_dispatchers()}
+
+
+# name -> (handler, help). A command line is matched by its longest command name that it starts
+# with, or by an unambiguous prefix of a name's first word.
+COMMANDS = {
+    "help": (Session.cmd_help, "help [COMMAND]: list the commands, or describe one"),
+    "break": (Session.cmd_break, "break FILE:LINE|LINE|FUNCTION [if COND]: stop each thread "
+              "that reaches it (COND: a Python expression over its locals, arguments and "
+              "threadIdx/blockIdx)"),
+    "tbreak": (Session.cmd_tbreak, "tbreak LOCATION [if COND]: a breakpoint deleted at its "
+               "first stop"),
+    "condition": (Session.cmd_condition, "condition N [COND]: set or remove breakpoint N's "
+                  "condition"),
+    "ignore": (Session.cmd_ignore, "ignore N COUNT: pass over breakpoint N COUNT times"),
+    "delete": (Session.cmd_delete, "delete [N...]: delete breakpoints (all without N)"),
+    "disable": (Session.cmd_disable, "disable N...: disable breakpoints"),
+    "enable": (Session.cmd_enable, "enable N...: enable breakpoints"),
+    "info breakpoints": (Session.cmd_info_breakpoints, "info breakpoints: breakpoints with "
+                         "their hit counts"),
+    "run": (Session.cmd_continue, "run: start or go on running all threads"),
+    "continue": (Session.cmd_continue, "continue: run all threads until one stops"),
+    "step": (Session.cmd_step, "step: the focused thread runs to its next line, into calls"),
+    "next": (Session.cmd_next, "next: the focused thread runs to its next line, over calls "
+             "(a barrier on the way brings the block's other threads to it)"),
+    "finish": (Session.cmd_finish, "finish: the focused thread runs until its function returns"),
+    "until": (Session.cmd_until, "until LINE: run until the focused thread reaches LINE"),
+    "kill": (Session.cmd_kill, "kill: end the kernel; the script sees an exception"),
+    "quit": (Session.cmd_quit, "quit: end the kernel and the debugger"),
+    "print": (Session.cmd_print, "print EXPR, print/x EXPR: evaluate over the focused thread "
+              "(locals, arguments, array elements and slices, threadIdx...)"),
+    "p": (Session.cmd_print, "p EXPR: print"),
+    "p/x": (Session.cmd_print, "p/x EXPR: print in hexadecimal"),
+    "print/x": (Session.cmd_print, "print/x EXPR: print in hexadecimal"),
+    "display": (Session.cmd_display, "display EXPR: print EXPR at every stop"),
+    "undisplay": (Session.cmd_undisplay, "undisplay [N...]: stop displaying"),
+    "set var": (Session.cmd_set_var, "set var NAME = VALUE, set var a[i] = VALUE: change a local "
+                "or an array element"),
+    "set cuda break_on_launch": (Session.cmd_set_cuda_break_on_launch,
+                                 "set cuda break_on_launch on|off: stop at each launch's first "
+                                 "line"),
+    "info locals": (Session.cmd_info_locals, "info locals: the selected frame's locals"),
+    "info args": (Session.cmd_info_args, "info args: the selected frame's arguments"),
+    "backtrace": (Session.cmd_backtrace, "backtrace: the focused thread's calls, with their "
+                  "arguments"),
+    "bt": (Session.cmd_backtrace, "bt: backtrace"),
+    "where": (Session.cmd_backtrace, "where: backtrace"),
+    "frame": (Session.cmd_frame, "frame N: select frame N of the backtrace"),
+    "up": (Session.cmd_up, "up [N]: select the caller's frame"),
+    "down": (Session.cmd_down, "down [N]: select the callee's frame"),
+    "list": (Session.cmd_list, "list [LINE|FUNCTION]: source around the stop"),
+    "cuda": (Session.cmd_cuda, "cuda thread (x,y,z) | cuda block (x,y,z) [thread (x,y,z)] | "
+             "cuda warp N | cuda lane N: move the focus; bare `cuda thread` shows it"),
+    "info cuda threads": (Session.cmd_info_cuda_threads, "info cuda threads: the block's "
+                          "threads grouped by line and state"),
+    "info cuda blocks": (Session.cmd_info_cuda_blocks, "info cuda blocks: the resident blocks"),
+}
+_ALIASES = {"b": "break", "c": "continue", "s": "step", "n": "next", "r": "run", "q": "quit",
+            "l": "list", "i": "info", "bt": "bt"}
+
+
+def _matching_commands(line):
+    """[(name, handler)]: the command `line` invokes (its words may be prefixes)."""
+    words = line.split()
+    first = _ALIASES.get(words[0], words[0])
+    candidates = []
+    for name, (handler, _) in COMMANDS.items():
+        parts = name.split()
+        if len(words) < len(parts):
+            continue
+        given = [first] + words[1:len(parts)]
+        if all(p.startswith(g) for p, g in zip(parts, given)):
+            if given == parts:
+                return [(_consumed(line, len(parts)), handler)]
+            candidates.append((len(parts), name, handler))
+    longest = [c for c in candidates if c[0] == max((c[0] for c in candidates), default=0)]
+    if len(longest) == 1:
+        return [(_consumed(line, longest[0][0]), longest[0][2])]
+    if len(longest) > 1:
+        raise DebugError('Ambiguous command "%s": %s.' % (
+            words[0], ", ".join(sorted(c[1] for c in longest))))
+    return []
+
+
+def _consumed(line, word_count):
+    """The text of `line`'s first `word_count` words (what the handler's argument follows)."""
+    match = re.match(r"\s*" + r"\s+".join([r"\S+"] * word_count), line)
+    return match.group(0).strip()
+
+
+_session = None
+
+
+def session():
+    """The process's debugging session (made at the first launch under the debugger)."""
+    global _session
+    if _session is None:
+        _session = Session()
+    return _session
+
+
+def start(commands=None, batch=False):
+    """Starts the session `simt debug` runs the script under."""
+    global _session
+    _session = Session(commands, batch)
+    return _session
