@@ -1183,6 +1183,10 @@ llvm::Value *FunctionLowering::intrinsic_value(const ir::Expr &e,
     return nullptr;
   case I::Nanosleep: // threads of a block interleave only at barriers: nothing to wait for
     return nullptr;
+  case I::Breakpoint: // release code ignores it (the dispatcher compiles the debug variant)
+    if (instrumented())
+      target_.breakpoint_call(emitter_, loc(e.loc));
+    return nullptr;
   case I::ThisThreadBlock: // the groups have no run-time state
   case I::ThisGrid:
     return llvm::ConstantStruct::get(llvm::StructType::get(ctx()), {});

@@ -99,6 +99,8 @@ public:
   // Before each statement, and before each further iteration of a loop (at `loc`, the loop's).
   // The lowering checks `must_return` afterwards: an observer may end the thread there.
   virtual void statement(Emitter &e, int32_t loc) = 0;
+  // Python's breakpoint() in the kernel. The lowering checks `must_return` afterwards.
+  virtual void breakpoint_call(Emitter &e, int32_t loc) = 0;
   // Before each load, store or atomic of an array element or record field: `address` (ptr) of
   // `size` bytes in `space`; for a store of a scalar, the stored value's bits zero-extended to
   // i64 in `value` (else 0). The lowering checks `must_return` afterwards.

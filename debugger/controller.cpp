@@ -84,6 +84,7 @@ void Controller::launch_started(const sim::KernelCode &kernel, const sim::Launch
   pending_.clear();
   focus_ = 0;
   launch_stop_ = break_on_launch;
+  interrupt_requested_.store(false);
   at_loc_.assign(kernel.locations.size(), {});
   for (const auto &[number, added] : breakpoints_)
     resolve(added);
@@ -130,6 +131,11 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
     return false;
   }
   const size_t index = index_of(thread);
+  if (interrupt_requested_.exchange(false)) {
+    focus_ = index;
+    pending_.push_back(StopEvent{StopReason::Interrupt, index, loc, 0, ""});
+    return true;
+  }
   if (launch_stop_) {
     launch_stop_ = false;
     focus_ = index;
@@ -165,6 +171,14 @@ bool Controller::fault(sim::ThreadContext &thread, const sim::Fault &fault) {
   return true;
 }
 
+bool Controller::breakpoint_called(sim::ThreadContext &thread, int32_t loc) {
+  if (killed_)
+    return false;
+  focus_ = index_of(thread);
+  pending_.push_back(StopEvent{StopReason::Breakpoint, focus_, loc, 0, "breakpoint()"});
+  return true;
+}
+
 void Controller::thread_exited(const sim::ThreadContext &thread) {
   if (mode_ != Command::Continue && !killed_ && index_of(thread) == focus_)
     pending_.push_back(StopEvent{StopReason::Exited, focus_, -1, 0, ""});
@@ -176,7 +190,9 @@ void Controller::handle_stops() {
     pending_.erase(pending_.begin());
     if (killed_)
       continue;
+    at_prompt_.store(true);
     const Command command = callbacks_.stopped(event);
+    at_prompt_.store(false);
     killed_ = command == Command::Kill;
     mode_ = killed_ ? Command::Continue : command;
     barrier_note_.clear();

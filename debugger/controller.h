@@ -8,6 +8,7 @@
 #include "sim/block_scheduler.h"
 #include "sim/observer.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -27,6 +28,7 @@ enum class StopReason {
   Exited,     // the focused thread returned while stepping
   Fault,      // a thread faulted (post-mortem: its frames are intact)
   Barrier,    // stepping: the focused thread waits at a barrier the others are brought to
+  Interrupt,  // Ctrl-C while threads ran
 };
 
 struct StopEvent {
@@ -85,6 +87,10 @@ public:
   void run_until(int line);
   // The kill command was given: every thread returns at once; the launch raises.
   bool killed() const { return killed_; }
+  // Ctrl-C while threads run (async-signal-safe): the next thread to reach a statement stops.
+  void request_interrupt() { interrupt_requested_.store(true); }
+  // Whether the REPL runs (Ctrl-C is then its own).
+  bool at_prompt() const { return at_prompt_.load(); }
 
   // --- sim::Observer
   bool thread_safe() const override { return false; }
@@ -92,6 +98,7 @@ public:
   void launch_finished(const std::optional<sim::Fault> &) override;
   bool statement(sim::ThreadContext &thread, int32_t loc) override;
   bool fault(sim::ThreadContext &thread, const sim::Fault &fault) override;
+  bool breakpoint_called(sim::ThreadContext &thread, int32_t loc) override;
   void thread_exited(const sim::ThreadContext &thread) override;
 
   // --- sim::FiberChoice
@@ -120,6 +127,8 @@ private:
   bool launch_stop_ = false; // the first statement of this launch stops
   std::string barrier_note_; // this step brought the other threads to a barrier
   bool killed_ = false;
+  std::atomic<bool> interrupt_requested_{false};
+  std::atomic<bool> at_prompt_{false};
 };
 
 } // namespace simt::debugger

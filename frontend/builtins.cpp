@@ -390,9 +390,9 @@ bool is_builtin_exception(const std::string &name) {
 }
 
 bool is_builtin_function(const std::string &name) {
-  static const char *const names[] = {"range", "len",       "abs",   "min",     "max",
-                                      "round", "int",       "float", "bool",    "print",
-                                      "pow",   "enumerate", "zip",   "complex", "divmod"};
+  static const char *const names[] = {"range", "len",     "abs",    "min",       "max", "round",
+                                      "int",   "float",   "bool",   "print",     "pow", "enumerate",
+                                      "zip",   "complex", "divmod", "breakpoint"};
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 

@@ -208,6 +208,8 @@ struct Properties {
   bool uses_atomics = false;
   bool uses_print = false;
   bool uses_warp = false; // a warp collective (shuffle, vote, match, syncwarp) or activemask
+  // breakpoint() is reachable: the dispatcher compiles the debug variant and opens the debugger.
+  bool uses_breakpoint = false;
   // A loop that may wait for other threads (loop_may_spin) is reachable: its threads run as
   // fibers, so that the threads it waits for get to run.
   bool may_spin = false;

@@ -328,6 +328,7 @@ void FunctionTyper::merge_props(const ir::Properties &p) {
   fn_.props.uses_atomics |= p.uses_atomics;
   fn_.props.uses_print |= p.uses_print;
   fn_.props.uses_warp |= p.uses_warp;
+  fn_.props.uses_breakpoint |= p.uses_breakpoint;
   fn_.props.may_spin |= p.may_spin;
 }
 

@@ -138,6 +138,14 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
     emit(std::move(s));
     return Value{};
   }
+  if (name == "breakpoint") {
+    positional_args(e, "breakpoint", 0);
+    ir::Stmt s = make_stmt(ir::StmtKind::Eval, e.loc);
+    s.exprs.push_back(make_intrinsic(ir::Intrinsic::Breakpoint, Type::none(), e.loc));
+    fn_.props.uses_breakpoint = true;
+    emit(std::move(s));
+    return Value{};
+  }
   if (name == "min" || name == "max")
     return expr_value(min_max(name == "max", e));
   if (name == "complex")

@@ -7,6 +7,7 @@
 #include "sim/jit.h"
 #include "sim/launch_state.h"
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <limits>
@@ -41,8 +42,18 @@ void on_interrupt(int signal, siginfo_t *info, void *context);
 sim::ChainedSignalHandler interrupt_handler(SIGINT, on_interrupt, /*replace_default=*/false,
                                             std::chrono::milliseconds(100));
 
+// The launch running under the debugger, if any: Ctrl-C while its threads run stops them at their
+// next statement and returns to the prompt; at the prompt it is Python's (a fresh prompt).
+std::atomic<debugger::Controller *> debugged_launch{nullptr};
+
 void on_interrupt(int signal, siginfo_t *info, void *context) {
-  sim::interrupt_launches();
+  debugger::Controller *controller = debugged_launch.load();
+  if (controller != nullptr && !controller->at_prompt()) {
+    controller->request_interrupt();
+    return;
+  }
+  if (controller == nullptr)
+    sim::interrupt_launches();
   interrupt_handler.call_replaced(signal, info, context);
 }
 
@@ -90,8 +101,16 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
   {
     interrupt_handler.ensure_installed();
     py::gil_scoped_release release;
-    fault = sim::launch(code_, config, buffer.pointers(),
-                        debugger ? debugger->hooks() : sim::LaunchHooks{});
+    if (debugger != nullptr)
+      debugged_launch.store(&debugger->controller);
+    try {
+      fault = sim::launch(code_, config, buffer.pointers(),
+                          debugger ? debugger->hooks() : sim::LaunchHooks{});
+    } catch (...) {
+      debugged_launch.store(nullptr);
+      throw;
+    }
+    debugged_launch.store(nullptr);
     if (module_.props.uses_print)
       std::fflush(stdout);
   }

@@ -35,6 +35,7 @@ public:
   const std::vector<Type> &arg_types() const { return arg_types_; }
   int64_t static_shared_bytes() const { return code_.static_shared_bytes; }
   bool uses_barrier() const { return module_.props.uses_barrier; }
+  bool uses_breakpoint() const { return module_.props.uses_breakpoint; }
   // What it was compiled for (CompileOptions::key(): "np,release,O3").
   std::string options() const { return module_.options.key(); }
   // A grid sync is reachable: launches are cooperative (Numba's _Kernel.cooperative).

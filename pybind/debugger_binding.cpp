@@ -30,6 +30,8 @@ const char *reason_name(StopReason reason) {
     return "fault";
   case StopReason::Barrier:
     return "barrier";
+  case StopReason::Interrupt:
+    return "interrupt";
   }
   return "?";
 }

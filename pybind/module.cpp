@@ -89,6 +89,7 @@ PYBIND11_MODULE(_simt, m) {
       .def_property_readonly("static_shared_bytes", &CompiledKernel::static_shared_bytes)
       .def_property_readonly("uses_barrier", &CompiledKernel::uses_barrier)
       .def_property_readonly("options", &CompiledKernel::options)
+      .def_property_readonly("uses_breakpoint", &CompiledKernel::uses_breakpoint)
       .def_property_readonly("cooperative", &CompiledKernel::cooperative)
       .def(
           "max_cooperative_grid_blocks",

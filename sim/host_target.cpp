@@ -223,6 +223,13 @@ void HostTarget::statement(Emitter &e, int32_t loc) {
                {e.env, b.getInt32(loc)});
 }
 
+void HostTarget::breakpoint_call(Emitter &e, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_breakpoint", b.getVoidTy(),
+                                {b.getPtrTy(), b.getInt32Ty()}),
+               {e.env, b.getInt32(loc)});
+}
+
 void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size,
                                codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                                int32_t loc) {

@@ -43,6 +43,7 @@ public:
   void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override;
   void leave_function(codegen::Emitter &e) override;
   void statement(codegen::Emitter &e, int32_t loc) override;
+  void breakpoint_call(codegen::Emitter &e, int32_t loc) override;
   void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size,
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override;

@@ -140,6 +140,7 @@ private:
     add("simt_rt_enter", &simt_rt_enter);
     add("simt_rt_leave", &simt_rt_leave);
     add("simt_rt_statement", &simt_rt_statement);
+    add("simt_rt_breakpoint", &simt_rt_breakpoint);
     add("simt_rt_access", &simt_rt_access);
     add("simt_rt_poll", &simt_rt_poll);
     add("simt_rt_yield", &simt_rt_yield);

@@ -52,6 +52,8 @@ public:
   // The statement at `loc` is next. True stops the thread there: its fiber parks (phase
   // Stopped) until the block's FiberChoice resumes it.
   virtual bool statement(ThreadContext &, int32_t /*loc*/) { return false; }
+  // The kernel called breakpoint() at `loc`; true stops the thread there, as statement() does.
+  virtual bool breakpoint_called(ThreadContext &, int32_t /*loc*/) { return false; }
   virtual void function_entered(ThreadContext &, const CallFrame &) {}
   virtual void function_left(ThreadContext &) {}
   // True stops the thread before the access, as statement() does.

@@ -134,6 +134,15 @@ void simt_rt_statement(ThreadContext *ctx, int32_t loc) {
     simt::sim::park_stopped(state);
 }
 
+void simt_rt_breakpoint(ThreadContext *ctx, int32_t loc) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  bool stop = false;
+  state.launch->notify(
+      [&](simt::sim::Observer &o) { stop = o.breakpoint_called(*ctx, loc) || stop; });
+  if (stop)
+    simt::sim::park_stopped(state);
+}
+
 void simt_rt_access(ThreadContext *ctx, void *address, int32_t size, int32_t kind, int32_t space,
                     uint64_t value, int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);

@@ -77,8 +77,13 @@ class Session:
 
     # -- what the controller calls -------------------------------------------------------------
     def _stopped(self, reason, thread, loc, number, message):
-        if not self.script and not self.interactive:
+        if not self.script and not self.interactive and not self.detached:
             self.detached = True  # nothing can prompt: the kernels just run
+            if message == "breakpoint()":
+                where = self._location(loc)
+                print("simt: breakpoint() in kernel %s at %s:%d ignored: stdin is not a terminal"
+                      % (self.native.kernel_name(), os.path.basename(where[0]), where[1]),
+                      file=sys.stderr)
         if self.detached:
             return "continue"
         self.frame = 0
@@ -267,6 +272,8 @@ class Session:
                       % ((self.native.kernel_name(),) + tuple(grid) + tuple(block)))
             self._say("Focus on block (0,0,0) thread (0,0,0)")
             self._say(self._where(thread, loc))
+        elif reason == "breakpoint" and not number:
+            self._say("%s called breakpoint(), %s" % (self._ids(thread), self._where(thread, loc)))
         elif reason == "breakpoint":
             self._say("%s hit Breakpoint %d, %s" % (self._ids(thread), number,
                                                     self._where(thread, loc)))
@@ -274,6 +281,8 @@ class Session:
             self._say("%s faulted: %s" % (self._ids(thread), message))
             if loc >= 0:
                 self._say(self._where(thread, loc))
+        elif reason == "interrupt":
+            self._say("\nInterrupted: %s at %s" % (self._ids(thread), self._where(thread, loc)))
         elif reason == "exited":
             self._say("%s exited" % self._ids(thread))
         else:
@@ -789,7 +798,9 @@ def session():
     """The process's debugging session (made at the first launch under the debugger)."""
     global _session
     if _session is None:
+        from .debugging import debug_mode
         _session = Session()
+        _session.native.break_on_launch = debug_mode()  # else only breakpoint() stops
     return _session
 
 

@@ -11,6 +11,12 @@ def debug_mode():
     return _debug_mode
 
 
+def breakpoints_enabled():
+    """Whether breakpoint() in a kernel stops in the debugger: as in Python, unless
+    PYTHONBREAKPOINT=0."""
+    return os.environ.get("PYTHONBREAKPOINT", "") != "0"
+
+
 def set_debug_mode(enabled):
     global _debug_mode
     _debug_mode = bool(enabled)

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _simt
 from . import types as simt_types
-from .debugging import debug_mode
+from .debugging import breakpoints_enabled, debug_mode
 from .devicearray import DeviceNDArray
 from .errors import CompileError, fault_exception
 from .resolver import resolver_for
@@ -268,6 +268,7 @@ class Dispatcher:
         _ALL_DISPATCHERS.add(self)
         self.overloads = _Overloads()
         self._variants = {}  # (argument types, compile options) -> compiled kernel
+        self._calls_breakpoint = False  # breakpoint() in the kernel: runs under the debugger
         self._by_key = {}
         self._configurations = {}
         self._explicit = sigs is not None
@@ -311,6 +312,13 @@ class Dispatcher:
             kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
                                    resolver_for(self.py_func), signature_text(argtypes),
                                    *options)
+            if kernel.uses_breakpoint and options[1] == "none" and breakpoints_enabled():
+                # breakpoint() opens the debugger: this kernel runs its debug variant.
+                self._calls_breakpoint = True
+                options = self._compile_options()
+                kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
+                                       resolver_for(self.py_func), signature_text(argtypes),
+                                       *options)
             self._variants[(argtypes, options)] = kernel
         self.overloads[argtypes] = kernel
         return kernel
@@ -319,7 +327,7 @@ class Dispatcher:
         """What the kernel is compiled for, part of every cache key: the error model, the
         instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; else 'none')
         and LLVM's optimisation level (opt=False: 0)."""
-        instrumentation = "debug" if debug_mode() else "none"
+        instrumentation = "debug" if debug_mode() or self._calls_breakpoint else "none"
         opt_level = 3 if self.targetoptions.get("opt", True) else 0
         return (self._python_error_model(), instrumentation, opt_level)
 
@@ -427,7 +435,7 @@ class Dispatcher:
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
         _flush_stdout()
-        if debug_mode():
+        if debug_mode() or self._calls_breakpoint:
             fault = _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args)
         else:
             fault = kernel.launch(griddim, blockdim, sharedmem, args)

@@ -79,6 +79,9 @@ public:
   void statement(codegen::Emitter &e, int32_t loc) override {
     external(e, "statement", e.b.getVoidTy(), {e.b.getInt32(loc)});
   }
+  void breakpoint_call(codegen::Emitter &e, int32_t loc) override {
+    external(e, "breakpoint", e.b.getVoidTy(), {e.b.getInt32(loc)});
+  }
   void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size,
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override {

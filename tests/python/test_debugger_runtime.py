@@ -1,0 +1,115 @@
+"""The debugger meets the running kernel: breakpoint() in a kernel (with a terminal, without one,
+and disabled by PYTHONBREAKPOINT=0), and Ctrl-C while threads run (back to the prompt with every
+thread parked; at the prompt, a fresh prompt), driven through a real pseudo-terminal."""
+import os
+import re
+import pty
+import select
+import sys
+import time
+
+from conftest import STAGE, run_python
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "debug_runtime")
+
+
+class Terminal:
+    """A child Python on a pseudo-terminal: send lines or bytes, read up to the prompt."""
+
+    def __init__(self, args, home):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.environ["PYTHONPATH"] = STAGE
+            os.environ["HOME"] = str(home)
+            os.chdir(HERE)
+            os.execv(sys.executable, [sys.executable] + args)
+
+    def read(self, until="(simt) ", timeout=20.0):
+        out, end = b"", time.monotonic() + timeout
+        while time.monotonic() < end and not out.decode(errors="replace").endswith(until):
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+        return out.decode(errors="replace").replace("\r\n", "\n")
+
+    def send(self, data):
+        os.write(self.fd, data if isinstance(data, bytes) else (data + "\n").encode())
+
+    def finish(self, timeout=20.0):
+        rest = self.read(until="\0", timeout=timeout)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return rest, os.waitstatus_to_exitcode(status)
+            time.sleep(0.05)
+        os.kill(self.pid, 9)
+        raise AssertionError("the debugged script did not end:\n" + rest)
+
+
+def test_breakpoint_in_a_kernel_stops_there_with_a_terminal(tmp_path):
+    term = Terminal([os.path.join(HERE, "breakpoint_kernel.py")], tmp_path)
+    text = term.read()
+    assert "Thread (5,0,0) block (0,0,0) called breakpoint(), k (x=float64[::1])" in text, text
+    assert "breakpoint_kernel.py:9" in text, text
+    term.send("p i")
+    assert "$1 = 5 (int32)" in term.read()
+    term.send("p x[:5]")
+    assert "[0. 2. 4. 6. 8.]" in term.read()
+    term.send("continue")
+    rest, code = term.finish()
+    assert code == 0, rest
+    assert "result [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0] np,debug,O3" in rest, rest
+
+
+def test_breakpoint_without_a_terminal_is_ignored_with_a_warning():
+    result = run_python([os.path.join(HERE, "breakpoint_kernel.py")])
+    assert result.returncode == 0, result.stderr
+    assert "result [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if "breakpoint()" in line]
+    assert warnings == ["simt: breakpoint() in kernel k at breakpoint_kernel.py:9 ignored: "
+                        "stdin is not a terminal"], result.stderr
+
+
+def test_pythonbreakpoint_0_compiles_the_release_variant():
+    result = run_python([os.path.join(HERE, "breakpoint_kernel.py")],
+                        env={"PYTHONBREAKPOINT": "0"})
+    assert result.returncode == 0, result.stderr
+    assert "np,release,O3" in result.stdout and "breakpoint()" not in result.stderr
+
+
+def test_ctrl_c_returns_to_the_prompt_with_every_thread_parked(tmp_path):
+    term = Terminal(["-m", "simt", "debug", os.path.join(HERE, "endless_kernel.py")], tmp_path)
+    assert "Kernel forever launched" in term.read()
+    term.send("continue")
+    time.sleep(0.5)  # the threads spin
+    term.send(b"\x03")
+    text = term.read()
+    # Whichever thread reached a statement first (where Ctrl-C found the threads is timing).
+    assert re.search(r"Interrupted: Thread \(\d,0,0\) block \(0,0,0\) at forever "
+                     r"\(flag=float64\[::1\], out=float64\[::1\]\) at endless_kernel.py:(9|10)", text), text
+    term.send("p n > 0")
+    assert "$1 = True (bool)" in term.read()
+    term.send(b"\x03")  # at the prompt: a fresh prompt, the launch goes on
+    assert term.read().endswith("(simt) ")
+    term.send("info cuda threads")
+    text = term.read()
+    assert "stopped" in text and "running" in text, text
+    term.send("kill")
+    text = term.read()
+    assert "raised: simt: kernel forever killed in the debugger" in text, text
+    assert "Kernel forever launched" in text  # the next launch, under the debugger too
+    term.send("delete")
+    term.read()
+    term.send("set cuda break_on_launch off")
+    term.read()
+    term.send("continue")
+    rest, code = term.finish()
+    assert code == 0, rest
+    assert "second launch [0.0, 0.0, 0.0, 0.0]" in rest, rest
