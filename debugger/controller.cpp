@@ -32,7 +32,35 @@ int Controller::add_breakpoint(std::string file, int line, bool temporary) {
   return number;
 }
 
-bool Controller::remove_breakpoint(int number) { return breakpoints_.erase(number) > 0; }
+bool Controller::remove_breakpoint(int number) {
+  return breakpoints_.erase(number) + watchpoints_.erase(number) > 0;
+}
+
+int Controller::add_watchpoint(uintptr_t address, uint32_t size, bool reads) {
+  const int number = next_number_++;
+  watchpoints_[number] = Watchpoint{number, address, size, reads};
+  return number;
+}
+
+bool Controller::memory_access(sim::ThreadContext &thread, const sim::MemoryAccess &access) {
+  if (killed_ || watchpoints_.empty())
+    return false;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(access.address);
+  for (const auto &[number, watch] : watchpoints_) {
+    const bool overlaps = first < watch.address + watch.size && watch.address < first + access.size;
+    const bool wanted = access.kind == codegen::AccessKind::Atomic ||
+                        (access.kind == codegen::AccessKind::Load) == watch.reads;
+    if (!overlaps || !wanted)
+      continue;
+    focus_ = index_of(thread);
+    StopEvent event{StopReason::Watch, focus_, access.loc, number, ""};
+    event.access = access.kind;
+    event.value = access.value;
+    pending_.push_back(event);
+    return true;
+  }
+  return false;
+}
 
 Breakpoint *Controller::breakpoint(int number) {
   auto found = breakpoints_.find(number);

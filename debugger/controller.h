@@ -29,14 +29,27 @@ enum class StopReason {
   Fault,      // a thread faulted (post-mortem: its frames are intact)
   Barrier,    // stepping: the focused thread waits at a barrier the others are brought to
   Interrupt,  // Ctrl-C while threads ran
+  Watch,      // a thread is about to access watched memory
 };
 
 struct StopEvent {
   StopReason reason = StopReason::Launch;
-  size_t thread = 0; // the thread's index in the running block (linear, x fastest)
-  int32_t loc = -1;  // the statement it stopped at (KernelCode::locations), -1 when none
-  int breakpoint = 0;
+  size_t thread = 0;   // the thread's index in the running block (linear, x fastest)
+  int32_t loc = -1;    // the statement it stopped at (KernelCode::locations), -1 when none
+  int breakpoint = 0;  // Breakpoint, Watch: its number
   std::string message; // Fault: the exception and message
+  // Watch: the access (before it happens) and, for a store, the value's bits.
+  codegen::AccessKind access = codegen::AccessKind::Load;
+  uint64_t value = 0;
+};
+
+// Memory whose accesses stop the thread that makes them (watch: stores and atomics; rwatch:
+// loads and atomics).
+struct Watchpoint {
+  int number = 0;
+  uintptr_t address = 0;
+  uint32_t size = 0;
+  bool reads = false; // rwatch
 };
 
 // What the threads do until the next stop.
@@ -68,12 +81,19 @@ public:
   // --- breakpoints (by source line; resolved against each launch's statements)
   int add_breakpoint(std::string file, int line, bool temporary);
   bool remove_breakpoint(int number);
-  void clear_breakpoints() { breakpoints_.clear(); }
+  void clear_breakpoints() {
+    breakpoints_.clear();
+    watchpoints_.clear();
+  }
   Breakpoint *breakpoint(int number);
   const std::map<int, Breakpoint> &breakpoints() const { return breakpoints_; }
   // The first line at or after `line` of `file` holding a statement of `kernel`, or 0.
   static int line_with_code(const sim::KernelCode &kernel, const std::string &file, int line);
   bool break_on_launch = true;
+
+  // --- watchpoints (numbered with the breakpoints)
+  int add_watchpoint(uintptr_t address, uint32_t size, bool reads);
+  const std::map<int, Watchpoint> &watchpoints() const { return watchpoints_; }
 
   // --- the running block, while stopped
   std::span<const sim::ThreadState> threads() const { return threads_; }
@@ -99,6 +119,7 @@ public:
   bool statement(sim::ThreadContext &thread, int32_t loc) override;
   bool fault(sim::ThreadContext &thread, const sim::Fault &fault) override;
   bool breakpoint_called(sim::ThreadContext &thread, int32_t loc) override;
+  bool memory_access(sim::ThreadContext &thread, const sim::MemoryAccess &access) override;
   void thread_exited(const sim::ThreadContext &thread) override;
 
   // --- sim::FiberChoice
@@ -115,6 +136,7 @@ private:
 
   Callbacks callbacks_;
   std::map<int, Breakpoint> breakpoints_;
+  std::map<int, Watchpoint> watchpoints_;
   int next_number_ = 1;
   std::vector<std::vector<int>> at_loc_; // this launch: breakpoint numbers by statement
   const sim::KernelCode *kernel_ = nullptr;

@@ -32,6 +32,8 @@ const char *reason_name(StopReason reason) {
     return "barrier";
   case StopReason::Interrupt:
     return "interrupt";
+  case StopReason::Watch:
+    return "watch";
   }
   return "?";
 }
@@ -68,6 +70,18 @@ const char *phase_name(sim::ThreadState::Phase phase) {
   return "?";
 }
 
+const char *access_name(codegen::AccessKind kind) {
+  switch (kind) {
+  case codegen::AccessKind::Load:
+    return "load";
+  case codegen::AccessKind::Store:
+    return "store";
+  case codegen::AccessKind::Atomic:
+    return "atomic";
+  }
+  return "?";
+}
+
 py::tuple ids(const int32_t (&v)[3]) { return py::make_tuple(v[0], v[1], v[2]); }
 
 const debugger::Controller &running(const PyDebugger &self) {
@@ -83,7 +97,8 @@ PyDebugger::PyDebugger(py::object stopped, py::object condition)
           [this](const debugger::StopEvent &event) {
             py::gil_scoped_acquire gil;
             return command_named(stopped_(reason_name(event.reason), event.thread, event.loc,
-                                          event.breakpoint, event.message)
+                                          event.breakpoint, event.message,
+                                          access_name(event.access), event.value)
                                      .cast<std::string>());
           },
           [this](int number, const sim::ThreadContext &thread) {
@@ -112,6 +127,19 @@ void bind_debugger(py::module_ &m) {
           py::arg("file"), py::arg("line"), py::arg("temporary") = false)
       .def("remove_breakpoint",
            [](PyDebugger &self, int number) { return self.controller.remove_breakpoint(number); })
+      .def(
+          "add_watchpoint",
+          [](PyDebugger &self, uintptr_t address, uint32_t size, bool reads) {
+            return self.controller.add_watchpoint(address, size, reads);
+          },
+          py::arg("address"), py::arg("size"), py::arg("reads") = false)
+      .def("watchpoints",
+           [](const PyDebugger &self) {
+             py::list out;
+             for (const auto &[number, w] : self.controller.watchpoints())
+               out.append(py::make_tuple(number, w.address, w.size, w.reads));
+             return out;
+           })
       .def("clear_breakpoints", [](PyDebugger &self) { self.controller.clear_breakpoints(); })
       .def("breakpoints",
            [](const PyDebugger &self) {

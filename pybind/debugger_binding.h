@@ -12,7 +12,8 @@ namespace simt::bindings {
 class PyDebugger {
 public:
   // `stopped(event)` returns the command to go on with ("continue", "step", "next", "finish" or
-  // "kill"); event is (reason, thread index, loc, breakpoint number, message). `condition(number,
+  // "kill"); event is (reason, thread index, loc, breakpoint or watchpoint number, message,
+  // access kind ("load", "store", "atomic"), a stored value's bits). `condition(number,
   // thread index)` says whether breakpoint `number`'s condition holds.
   PyDebugger(pybind11::object stopped, pybind11::object condition);
 

@@ -73,10 +73,11 @@ class Session:
         self.quitting = False  # quit: the script ends after this launch
         self.history_loaded = False
         self.values = []  # $1, $2, ...
+        self.watches = {}  # number -> (expression, address, dtype, reads)
         self.last_list = None
 
     # -- what the controller calls -------------------------------------------------------------
-    def _stopped(self, reason, thread, loc, number, message):
+    def _stopped(self, reason, thread, loc, number, message, access="load", value=0):
         if not self.script and not self.interactive and not self.detached:
             self.detached = True  # nothing can prompt: the kernels just run
             if message == "breakpoint()":
@@ -88,7 +89,7 @@ class Session:
             return "continue"
         self.frame = 0
         try:
-            self._describe_stop(reason, thread, loc, number, message)
+            self._describe_stop(reason, thread, loc, number, message, access, value)
             return self._command_loop()
         except BaseException as error:  # nothing may unwind into the simulator
             self._say("simt: the debugger failed: %s: %s" % (type(error).__name__, error))
@@ -265,7 +266,7 @@ class Session:
         _, tid, ctaid, _, _ = self._thread(index)
         return "Thread (%d,%d,%d) block (%d,%d,%d)" % (tuple(tid) + tuple(ctaid))
 
-    def _describe_stop(self, reason, thread, loc, number, message):
+    def _describe_stop(self, reason, thread, loc, number, message, access="load", value=0):
         if reason == "launch":
             grid, block = self.native.launch_config()
             self._say("Kernel %s launched: grid (%d,%d,%d) block (%d,%d,%d)"
@@ -281,6 +282,19 @@ class Session:
             self._say("%s faulted: %s" % (self._ids(thread), message))
             if loc >= 0:
                 self._say(self._where(thread, loc))
+        elif reason == "watch":
+            expression, address, dtype, reads = self.watches[number]
+            old = values.show(np.frombuffer(values._memory(address, dtype.itemsize), dtype)[0])
+            kind = "Read watchpoint" if reads else "Hardware watchpoint"
+            self._say("%s hit %s %d: %s" % (self._ids(thread), kind, number, expression))
+            if access == "store":
+                new = np.frombuffer(int(value).to_bytes(8, "little")[:dtype.itemsize], dtype)[0]
+                self._say("\nOld value = %s\nNew value = %s" % (old, values.show(new)))
+            elif access == "atomic":
+                self._say("\nValue = %s (an atomic operation is about to change it)" % old)
+            else:
+                self._say("\nValue = %s" % old)
+            self._say(self._where(thread, loc))
         elif reason == "interrupt":
             self._say("\nInterrupted: %s at %s" % (self._ids(thread), self._where(thread, loc)))
         elif reason == "exited":
@@ -406,7 +420,8 @@ class Session:
         if not re.fullmatch(r"\d+", text or ""):
             raise DebugError("expected a breakpoint number, not %r" % text)
         number = int(text)
-        if not any(b["number"] == number for b in self.native.breakpoints()):
+        if number not in self.watches and not any(
+                b["number"] == number for b in self.native.breakpoints()):
             raise DebugError("No breakpoint number %d." % number)
         return number
 
@@ -434,6 +449,7 @@ class Session:
             number = self._breakpoint_number(text)
             self.native.remove_breakpoint(number)
             self.conditions.pop(number, None)
+            self.watches.pop(number, None)
 
     def cmd_disable(self, _, arg):
         for text in arg.split():
@@ -442,6 +458,50 @@ class Session:
     def cmd_enable(self, _, arg):
         for text in arg.split():
             self.native.configure_breakpoint(self._breakpoint_number(text), enabled=True)
+
+    def _watch(self, arg, reads):
+        """watch/rwatch EXPR: EXPR names one array element (global, shared or local memory)."""
+        try:
+            tree = ast.parse(arg, mode="eval").body
+        except SyntaxError as error:
+            raise DebugError("bad expression %r: %s" % (arg, error.msg)) from None
+        if not isinstance(tree, ast.Subscript):
+            raise DebugError("watch needs an array element, such as x[3] or sA[ty, tx]")
+        array = self._evaluate(ast.unparse(tree.value))
+        index = self._evaluate(ast.unparse(tree.slice))
+        if not isinstance(array, np.ndarray):
+            raise DebugError("%s is not an array" % ast.unparse(tree.value))
+        index = index if isinstance(index, tuple) else (index,)
+        if len(index) != array.ndim or not all(isinstance(i, (int, np.integer)) for i in index):
+            raise DebugError("watch needs one integer index per axis of %s"
+                             % ast.unparse(tree.value))
+        offset = 0
+        for i, n, stride in zip(index, array.shape, array.strides):
+            i = int(i) + n if i < 0 else int(i)
+            if not 0 <= i < n:
+                raise DebugError("index %d is out of bounds for an axis of size %d" % (i, n))
+            offset += i * stride
+        address = array.__array_interface__["data"][0] + offset
+        number = self.native.add_watchpoint(address, array.dtype.itemsize, reads)
+        self.watches[number] = (arg, address, array.dtype, reads)
+        self._say("%s %d: %s" % ("Read watchpoint" if reads else "Hardware watchpoint", number,
+                                 arg))
+
+    def cmd_watch(self, _, arg):
+        self._watch(arg, False)
+
+    def cmd_rwatch(self, _, arg):
+        self._watch(arg, True)
+
+    def cmd_info_watchpoints(self, _, arg):
+        rows = self.native.watchpoints()
+        if not rows:
+            self._say("No watchpoints.")
+            return
+        self._say("Num  Type            What")
+        for number, address, size, reads in rows:
+            self._say("%-4d %-15s %s" % (number, "read watchpoint" if reads else "hw watchpoint",
+                                         self.watches[number][0]))
 
     def cmd_info_breakpoints(self, _, arg):
         rows = self.native.breakpoints()
@@ -721,6 +781,10 @@ COMMANDS = {
     "enable": (Session.cmd_enable, "enable N...: enable breakpoints"),
     "info breakpoints": (Session.cmd_info_breakpoints, "info breakpoints: breakpoints with "
                          "their hit counts"),
+    "watch": (Session.cmd_watch, "watch ARRAY[INDEX]: stop any thread about to write that "
+              "element (global, shared or local memory), showing the old and new value"),
+    "rwatch": (Session.cmd_rwatch, "rwatch ARRAY[INDEX]: stop any thread about to read it"),
+    "info watchpoints": (Session.cmd_info_watchpoints, "info watchpoints: the watchpoints"),
     "run": (Session.cmd_continue, "run: start or go on running all threads"),
     "continue": (Session.cmd_continue, "continue: run all threads until one stops"),
     "step": (Session.cmd_step, "step: the focused thread runs to its next line, into calls"),

@@ -113,3 +113,29 @@ def test_ctrl_c_returns_to_the_prompt_with_every_thread_parked(tmp_path):
     rest, code = term.finish()
     assert code == 0, rest
     assert "second launch [0.0, 0.0, 0.0, 0.0]" in rest, rest
+
+
+def debug_batch(script, commands, tmp_path):
+    path = tmp_path / "commands.txt"
+    path.write_text("\n".join(commands) + "\n")
+    return run_python(["-m", "simt", "debug", "-x", str(path), "--batch",
+                       os.path.join(HERE, script)], cwd=HERE)
+
+
+def test_watchpoints_on_shared_and_global_memory(tmp_path):
+    result = debug_batch("watched_kernel.py", [
+        "next", "next", "watch s[2]", "watch out[1]", "rwatch x[3]", "info watchpoints",
+        "continue", "continue", "continue", "delete 3", "continue", "bt", "delete",
+        "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "Hardware watchpoint 1: s[2]\n" in text and "Read watchpoint 3: x[3]\n" in text, text
+    assert ("1    hw watchpoint   s[2]\n2    hw watchpoint   out[1]\n"
+            "3    read watchpoint x[3]\n") in text, text
+    # Thread 2 writes s[2] = x[2] * 2, after thread 3 read x[3]... in thread order: 0, 1, 2, 3.
+    assert ("Thread (2,0,0) block (0,0,0) hit Hardware watchpoint 1: s[2]\n\n"
+            "Old value = 0.0\nNew value = 4.0\n") in text, text
+    assert "Thread (3,0,0) block (0,0,0) hit Read watchpoint 3: x[3]\n\nValue = 3.0\n" in text
+    assert ("Thread (1,0,0) block (0,0,0) hit Hardware watchpoint 2: out[1]\n\n"
+            "Old value = 0.0\nNew value = 4.0\n") in text, text
+    assert text.rstrip().endswith("[6. 4. 2. 0.]"), text
