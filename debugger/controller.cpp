@@ -114,8 +114,10 @@ void Controller::launch_started(const sim::KernelCode &kernel, const sim::Launch
   launch_stop_ = break_on_launch;
   interrupt_requested_.store(false);
   at_loc_.assign(kernel.locations.size(), {});
-  for (const auto &[number, added] : breakpoints_)
+  for (auto &[number, added] : breakpoints_) {
+    added.program.reset(); // frame layouts differ from kernel to kernel
     resolve(added);
+  }
 }
 
 void Controller::launch_finished(const std::optional<sim::Fault> &) {
@@ -131,6 +133,16 @@ size_t Controller::index_of(const sim::ThreadContext &thread) const {
   return size_t(thread.tid[0]) + nx * (size_t(thread.tid[1]) + ny * size_t(thread.tid[2]));
 }
 
+bool Controller::condition_holds(const Breakpoint &b, const sim::ThreadContext &thread) {
+  if (b.program) {
+    const auto stack = sim::call_stack(thread);
+    const void *locals = stack.empty() ? nullptr : stack.back().locals;
+    if (std::optional<bool> holds = evaluate(*b.program, thread, locals))
+      return *holds;
+  }
+  return callbacks_.condition(b.number, thread);
+}
+
 int Controller::breakpoint_hit(sim::ThreadContext &thread, int32_t loc) {
   if (size_t(loc) >= at_loc_.size() || at_loc_[size_t(loc)].empty())
     return 0;
@@ -139,7 +151,7 @@ int Controller::breakpoint_hit(sim::ThreadContext &thread, int32_t loc) {
     Breakpoint *hit = breakpoint(number);
     if (hit == nullptr || !hit->enabled || (hit->only_thread && *hit->only_thread != index))
       continue;
-    if (hit->conditional && !callbacks_.condition(number, thread))
+    if (hit->conditional && !condition_holds(*hit, thread))
       continue;
     ++hit->hits;
     if (hit->ignore > 0) {

@@ -5,6 +5,7 @@
 // through Callbacks while every thread of the block is parked.
 #pragma once
 
+#include "debugger/condition.h"
 #include "sim/block_scheduler.h"
 #include "sim/observer.h"
 
@@ -65,7 +66,10 @@ struct Breakpoint {
   int ignore = 0;           // hits to pass over before stopping
   int hits = 0;
   std::optional<size_t> only_thread; // until: the focused thread's
-  bool internal = false;             // until's: not listed, gone when the launch ends
+  // The condition as a program the controller runs itself, for this launch's kernel (reset at
+  // each launch; the REPL installs it at the first hit it evaluates).
+  std::optional<std::vector<ConditionStep>> program;
+  bool internal = false; // until's: not listed, gone when the launch ends
 };
 
 class Controller final : public sim::Observer, public sim::FiberChoice {
@@ -127,6 +131,7 @@ public:
 
 private:
   size_t index_of(const sim::ThreadContext &thread) const;
+  bool condition_holds(const Breakpoint &b, const sim::ThreadContext &thread);
   // Whether an enabled breakpoint at `loc` stops `thread` (counting its hit); its number.
   int breakpoint_hit(sim::ThreadContext &thread, int32_t loc);
   // Runs the REPL for every pending stop; then the command given decides the mode.

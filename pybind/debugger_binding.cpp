@@ -5,6 +5,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace py = pybind11;
@@ -82,6 +83,39 @@ const char *access_name(codegen::AccessKind kind) {
   return "?";
 }
 
+// A condition program from the REPL: [(op, offset, scalar, special, axis, value)], op as
+// ConditionStep::Op's names in lower case, value an int, a float or None.
+std::vector<debugger::ConditionStep> condition_program(const py::list &steps) {
+  using Op = debugger::ConditionStep::Op;
+  static const std::pair<const char *, Op> ops[] = {
+      {"local", Op::Local}, {"special", Op::Special}, {"const", Op::Const}, {"add", Op::Add},
+      {"sub", Op::Sub},     {"mul", Op::Mul},         {"mod", Op::Mod},     {"eq", Op::Eq},
+      {"ne", Op::Ne},       {"lt", Op::Lt},           {"le", Op::Le},       {"gt", Op::Gt},
+      {"ge", Op::Ge},       {"and", Op::And},         {"or", Op::Or},       {"not", Op::Not},
+      {"neg", Op::Neg}};
+  std::vector<debugger::ConditionStep> program;
+  for (const py::handle item : steps) {
+    const py::tuple t = item.cast<py::tuple>();
+    debugger::ConditionStep step;
+    const std::string name = t[0].cast<std::string>();
+    auto found = std::find_if(std::begin(ops), std::end(ops),
+                              [&](const auto &entry) { return name == entry.first; });
+    if (found == std::end(ops))
+      throw std::invalid_argument("simt: unknown condition step " + name);
+    step.op = found->second;
+    step.offset = t[1].cast<uint64_t>();
+    step.scalar = t[2].cast<std::string>();
+    step.special = t[3].cast<int>();
+    step.axis = t[4].cast<int>();
+    if (py::isinstance<py::float_>(t[5]))
+      step.value = {true, 0, t[5].cast<double>()};
+    else if (!t[5].is_none())
+      step.value = {false, t[5].cast<int64_t>(), 0};
+    program.push_back(std::move(step));
+  }
+  return program;
+}
+
 py::tuple ids(const int32_t (&v)[3]) { return py::make_tuple(v[0], v[1], v[2]); }
 
 const debugger::Controller &running(const PyDebugger &self) {
@@ -96,18 +130,27 @@ PyDebugger::PyDebugger(py::object stopped, py::object condition)
     : controller(debugger::Controller::Callbacks{
           [this](const debugger::StopEvent &event) {
             py::gil_scoped_acquire gil;
-            return command_named(stopped_(reason_name(event.reason), event.thread, event.loc,
-                                          event.breakpoint, event.message,
-                                          access_name(event.access), event.value)
-                                     .cast<std::string>());
+            try {
+              return command_named(stopped_(reason_name(event.reason), event.thread, event.loc,
+                                            event.breakpoint, event.message,
+                                            access_name(event.access), event.value)
+                                       .cast<std::string>());
+            } catch (const std::exception &) { // the REPL failed: the kernel ends
+              return Command::Kill;
+            }
           },
           [this](int number, const sim::ThreadContext &thread) {
             py::gil_scoped_acquire gil;
-            const size_t index =
-                size_t(thread.tid[0]) +
-                size_t(thread.ntid[0]) *
-                    (size_t(thread.tid[1]) + size_t(thread.ntid[1]) * size_t(thread.tid[2]));
-            return condition_(number, index).cast<bool>();
+            // Nothing may unwind into the simulator: a failing callback stops the thread.
+            try {
+              const size_t index =
+                  size_t(thread.tid[0]) +
+                  size_t(thread.ntid[0]) *
+                      (size_t(thread.tid[1]) + size_t(thread.ntid[1]) * size_t(thread.tid[2]));
+              return condition_(number, index).cast<bool>();
+            } catch (const py::error_already_set &error) {
+              return true;
+            }
           }}),
       observers_{&controller}, stopped_(std::move(stopped)), condition_(std::move(condition)) {}
 
@@ -167,6 +210,12 @@ void bind_debugger(py::module_ &m) {
           },
           py::arg("number"), py::arg("enabled") = py::none(), py::arg("conditional") = py::none(),
           py::arg("ignore") = py::none())
+      .def("set_condition_program",
+           [](PyDebugger &self, int number, const py::list &steps) {
+             debugger::Breakpoint *b = self.controller.breakpoint(number);
+             if (b != nullptr)
+               b->program = condition_program(steps);
+           })
       .def("line_with_code",
            [](const PyDebugger &self, const std::string &file, int line) {
              return debugger::Controller::line_with_code(*running(self).kernel(), file, line);

@@ -101,10 +101,79 @@ class Session:
         if code is None:
             return True
         try:
+            program = self._condition_program(text, thread)
+            if program is not None:  # the controller evaluates the next hits itself
+                self.native.set_condition_program(number, program)
             return bool(eval(code, {}, self._namespace(thread, 0, code.co_names)))
-        except Exception as error:  # a bad condition stops, as gdb does, and says why
+        except BaseException as error:  # a bad condition stops, as gdb does, and says why
             self._say("Error in condition of breakpoint %d (%s): %s" % (number, text, error))
             return True
+
+    def _condition_program(self, text, thread):
+        """The condition as a program of the controller's (debugger/condition.h) over the
+        innermost frame of `thread`, or None when it uses more than scalar locals, thread ids,
+        numbers and arithmetic/comparison/boolean operators."""
+        slots = {name: (desc, address) for name, desc, address in self._slots(thread, 0)}
+        frames = self._frames(thread)
+        base = frames[0][1] if frames else 0
+        steps = []
+        specials = {"threadIdx": 0, "blockIdx": 1, "blockDim": 2, "gridDim": 3}
+        binary = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Mod: "mod"}
+        compares = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt",
+                    ast.GtE: "ge"}
+
+        def step(op, offset=0, scalar="", special=0, axis=0, value=None):
+            steps.append((op, offset, scalar, special, axis, value))
+
+        def special_of(node):
+            if isinstance(node, ast.Attribute) and node.attr in ("x", "y", "z"):
+                owner = node.value
+                if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and \
+                        owner.value.id == "cuda":
+                    owner = ast.Name(owner.attr)
+                if isinstance(owner, ast.Name) and owner.id in specials:
+                    return specials[owner.id], "xyz".index(node.attr)
+            return None
+
+        def emit(node):
+            if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+                step("const", value=int(node.value) if isinstance(node.value, bool)
+                     else node.value)
+            elif isinstance(node, ast.Name) and node.id in slots and \
+                    slots[node.id][0][0] == "scalar" and slots[node.id][0][1] != "float16" and \
+                    not slots[node.id][0][1].startswith("complex"):
+                desc, address = slots[node.id]
+                step("local", offset=address - base, scalar=desc[1])
+            elif special_of(node) is not None:
+                which, axis = special_of(node)
+                step("special", special=which, axis=axis)
+            elif isinstance(node, ast.BinOp) and type(node.op) in binary:
+                emit(node.left)
+                emit(node.right)
+                step(binary[type(node.op)])
+            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+                emit(node.operand)
+                step("not" if isinstance(node.op, ast.Not) else "neg")
+            elif isinstance(node, ast.BoolOp):
+                emit(node.values[0])
+                for value in node.values[1:]:
+                    emit(value)
+                    step("and" if isinstance(node.op, ast.And) else "or")
+            elif isinstance(node, ast.Compare) and all(type(op) in compares for op in node.ops):
+                operands = [node.left] + node.comparators
+                for i, op in enumerate(node.ops):  # a < b < c: (a < b) and (b < c)
+                    emit(operands[i])
+                    emit(operands[i + 1])
+                    step(compares[type(op)])
+                    if i:
+                        step("and")
+            else:
+                raise ValueError
+        try:
+            emit(ast.parse(text, mode="eval").body)
+        except (ValueError, SyntaxError):
+            return None
+        return steps
 
     # -- input and output ----------------------------------------------------------------------
     def _say(self, text=""):
@@ -396,6 +465,9 @@ class Session:
             if actual and actual != line:
                 moved = " (line %d has no code: moved to line %d)" % (line, actual)
                 line = actual
+            elif not actual:
+                moved = " (no code at or after line %d in kernel %s: pending)" % (
+                    line, self.native.kernel_name())
         self._say("%s %d at %s:%d%s" % ("Temporary breakpoint" if temporary else "Breakpoint",
                                          number, os.path.basename(file), line, moved))
 

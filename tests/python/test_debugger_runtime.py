@@ -139,3 +139,20 @@ def test_watchpoints_on_shared_and_global_memory(tmp_path):
     assert ("Thread (1,0,0) block (0,0,0) hit Hardware watchpoint 2: out[1]\n\n"
             "Old value = 0.0\nNew value = 4.0\n") in text, text
     assert text.rstrip().endswith("[6. 4. 2. 0.]"), text
+
+
+def test_conditional_breakpoints_in_many_threads(tmp_path):
+    # `i == 50000` the controller evaluates itself; `a[i] > 1.5` (an array element) the REPL.
+    result = debug_batch("vector_add.py", [
+        "break vector_add.py:9 if i == 50000", "continue", "p i", "delete",
+        "break vector_add.py:9 if a[i] > 1.5 and i % 2 == 1", "continue", "p i, a[i]",
+        "info breakpoints", "delete", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "Thread (80,0,0) block (195,0,0) hit Breakpoint 1" in text, text
+    assert "$1 = 50000 (int32)" in text, text
+    # a[i] is 2.0 from element 7 on; the threads before 50000 have run: the next odd one.
+    assert "Thread (81,0,0) block (195,0,0) hit Breakpoint 2" in text, text
+    assert "$2 = (50001, 2.0) (Tuple(int32, float32))" in text, text
+    assert text.rstrip().endswith("sum 196601.0"), text
+    assert "        stop only if a[i] > 1.5 and i % 2 == 1" in text, text
