@@ -59,20 +59,20 @@ TEST_CASE("conditions over locals, thread ids and constants") {
   // v > 2 and threadIdx.x == 10
   debugger::ConditionStep tid;
   tid.op = Op::Special;
-  CHECK(debugger::evaluate({push_local(4, "float32"), push_int(2), apply(Op::Gt), tid,
-                            push_int(10), apply(Op::Eq), apply(Op::And)},
+  CHECK(debugger::evaluate({push_local(4, "float32"), push_int(2), apply(Op::Gt), tid, push_int(10),
+                            apply(Op::Eq), apply(Op::And)},
                            thread, locals) == true);
   // n % 3 == 2 (Python's modulo: -7 % 3 is 2), -n * 2 == 14
-  CHECK(debugger::evaluate({push_local(8, "int64"), push_int(3), apply(Op::Mod), push_int(2),
-                            apply(Op::Eq)},
-                           thread, locals) == true);
+  CHECK(debugger::evaluate(
+            {push_local(8, "int64"), push_int(3), apply(Op::Mod), push_int(2), apply(Op::Eq)},
+            thread, locals) == true);
   CHECK(debugger::evaluate({push_local(8, "int64"), apply(Op::Neg), push_int(2), apply(Op::Mul),
                             push_int(14), apply(Op::Eq)},
                            thread, locals) == true);
   // 2.5 < 2.5 is false; not (2.5 < 2.5)
-  CHECK(debugger::evaluate({push_local(4, "float32"), push_float(2.5), apply(Op::Lt),
-                            apply(Op::Not)},
-                           thread, locals) == true);
+  CHECK(
+      debugger::evaluate({push_local(4, "float32"), push_float(2.5), apply(Op::Lt), apply(Op::Not)},
+                         thread, locals) == true);
   // What cannot be evaluated is left to the REPL: modulo by zero, a malformed program, no frame.
   CHECK_FALSE(debugger::evaluate({push_int(1), push_int(0), apply(Op::Mod)}, thread, locals));
   CHECK_FALSE(debugger::evaluate({push_int(1), apply(Op::Eq)}, thread, locals));
