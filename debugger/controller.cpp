@@ -182,13 +182,21 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
     pending_.push_back(StopEvent{StopReason::Launch, index, loc, 0, ""});
     return true;
   }
-  if (mode_ != Command::Continue && index == focus_) {
-    const size_t depth = sim::call_stack(thread).size();
-    const bool done = mode_ == Command::Step || (mode_ == Command::Next && depth <= step_depth_) ||
-                      (mode_ == Command::Finish && depth < step_depth_);
+  if (mode_ != Command::Continue && stepping(index)) {
+    if (unstarted_.erase(index) > 0)
+      return false; // a thread not started when the step began starts at this statement
+    const size_t depth = sim::call_stack(thread).size(), start = depth_[index];
+    const bool done = mode_ == Command::Step || (mode_ == Command::Next && depth <= start) ||
+                      (mode_ == Command::Finish && depth < start);
     if (done) {
-      pending_.push_back(StopEvent{StopReason::Step, index, loc, 0, std::move(barrier_note_)});
-      barrier_note_.clear();
+      std::erase(steppers_, index);
+      stepped_.push_back(index);
+      if (steppers_.empty()) {
+        const auto &focus = threads_[focus_].call_stack;
+        const int32_t at = focus_ == index || focus.empty() ? loc : focus.back().loc;
+        pending_.push_back(StopEvent{StopReason::Step, focus_, at, 0, std::move(barrier_note_)});
+        barrier_note_.clear();
+      }
       return true;
     }
   }
@@ -220,8 +228,38 @@ bool Controller::breakpoint_called(sim::ThreadContext &thread, int32_t loc) {
 }
 
 void Controller::thread_exited(const sim::ThreadContext &thread) {
-  if (mode_ != Command::Continue && !killed_ && index_of(thread) == focus_)
+  const size_t index = index_of(thread);
+  if (mode_ == Command::Continue || killed_ || !stepping(index))
+    return;
+  std::erase(steppers_, index);
+  if (index == focus_ && stepped_.empty() && steppers_.empty())
     pending_.push_back(StopEvent{StopReason::Exited, focus_, -1, 0, ""});
+  else if (steppers_.empty())
+    pending_.push_back(StopEvent{StopReason::Step, focus_, -1, 0, std::move(barrier_note_)});
+}
+
+bool Controller::stepping(size_t index) const {
+  return std::find(steppers_.begin(), steppers_.end(), index) != steppers_.end();
+}
+
+void Controller::start_step(const Resume &resume) {
+  steppers_.clear();
+  stepped_.clear();
+  depth_.clear();
+  barrier_note_.clear();
+  if (mode_ == Command::Continue || focus_ >= threads_.size())
+    return;
+  const size_t first = resume.warp ? focus_ / 32 * 32 : focus_;
+  const size_t last = resume.warp ? std::min(first + 32, threads_.size()) : focus_ + 1;
+  unstarted_.clear();
+  for (size_t i = first; i < last; ++i) {
+    if (threads_[i].phase == Phase::Finished)
+      continue;
+    steppers_.push_back(i);
+    depth_[i] = std::max<size_t>(threads_[i].call_stack.size(), 1);
+    if (threads_[i].phase == Phase::NotStarted)
+      unstarted_.insert(i);
+  }
 }
 
 void Controller::handle_stops() {
@@ -231,13 +269,11 @@ void Controller::handle_stops() {
     if (killed_)
       continue;
     at_prompt_.store(true);
-    const Command command = callbacks_.stopped(event);
+    const Resume resume = callbacks_.stopped(event);
     at_prompt_.store(false);
-    killed_ = command == Command::Kill;
-    mode_ = killed_ ? Command::Continue : command;
-    barrier_note_.clear();
-    if (mode_ != Command::Continue && focus_ < threads_.size())
-      step_depth_ = threads_[focus_].call_stack.size();
+    killed_ = resume.command == Command::Kill;
+    mode_ = killed_ ? Command::Continue : resume.command;
+    start_step(resume);
   }
 }
 
@@ -245,25 +281,43 @@ size_t Controller::next(std::span<const sim::ThreadState> threads, size_t previo
   threads_ = threads;
   const bool stopped = !pending_.empty();
   handle_stops();
-  if (mode_ == Command::Continue || focus_ >= threads_.size() ||
-      threads_[focus_].phase == Phase::Finished) {
+  if (mode_ == Command::Continue || steppers_.empty()) {
     // The thread that just stopped goes on first, where it stopped.
     if (stopped && previous != none && threads_[previous].phase == Phase::Stopped)
       return previous;
     return sim::round_robin_next(threads_, previous);
   }
-  const sim::ThreadState &focus = threads_[focus_];
-  // The focused thread alone steps, unless it waits for the others: at a barrier or warp
-  // operation (they are brought to it), or spinning (they get their turn after it).
-  if (sim::can_run(focus) && !(focus.phase == Phase::Yielded && previous == focus_))
-    return focus_;
-  if (focus.phase == Phase::Parked && barrier_note_.empty())
-    barrier_note_ = "the other threads of the block ran to the barrier at line " +
-                    std::to_string(kernel_->locations[size_t(focus.barrier_loc)].line) +
-                    ", which released";
-  size_t other = sim::round_robin_next(threads_, previous);
-  if (other == focus_)
+  return next_while_stepping(previous);
+}
+
+// The steppers alone run, each until its step is done, unless they wait for the others: at a
+// barrier or warp operation (the others are brought to it), or spinning (the others get a turn
+// after one of them yields). Threads whose step is done stay stopped.
+size_t Controller::next_while_stepping(size_t previous) {
+  const bool stepper_yielded =
+      previous != none && threads_[previous].phase == Phase::Yielded && stepping(previous);
+  if (!stepper_yielded)
+    for (size_t i : steppers_)
+      if (sim::can_run(threads_[i]))
+        return i;
+  for (size_t i : steppers_)
+    if (threads_[i].phase == Phase::Parked && barrier_note_.empty())
+      barrier_note_ = "the other threads of the block ran to the barrier at line " +
+                      std::to_string(kernel_->locations[size_t(threads_[i].barrier_loc)].line) +
+                      ", which released";
+  size_t other = previous;
+  do
     other = sim::round_robin_next(threads_, other);
+  while (other != none &&
+         (stepping(other) || std::find(stepped_.begin(), stepped_.end(), other) != stepped_.end()));
+  if (other == none && previous == none) {
+    // A whole round with nothing to run: steppers at a warp operation or barrier wait for lanes
+    // whose step is done. The step ends there.
+    steppers_.clear();
+    const auto &focus = threads_[focus_].call_stack;
+    pending_.push_back(StopEvent{StopReason::Step, focus_, focus.empty() ? -1 : focus.back().loc, 0,
+                                 "lanes at a warp operation or barrier wait for the others"});
+  }
   return other;
 }
 

@@ -55,6 +55,10 @@ struct Watchpoint {
 
 // What the threads do until the next stop.
 enum class Command { Continue, Step, Next, Finish, Kill };
+struct Resume {
+  Command command = Command::Continue;
+  bool warp = false; // step/next: the 32 lanes of the focused warp each take the step
+};
 
 struct Breakpoint {
   int number = 0;
@@ -76,7 +80,7 @@ class Controller final : public sim::Observer, public sim::FiberChoice {
 public:
   struct Callbacks {
     // The REPL: runs while every thread of the block is parked; returns how to go on.
-    std::function<Command(const StopEvent &)> stopped;
+    std::function<Resume(const StopEvent &)> stopped;
     // Whether breakpoint `number`'s condition holds for the thread on `thread`.
     std::function<bool(int number, const sim::ThreadContext &thread)> condition;
   };
@@ -136,6 +140,11 @@ private:
   int breakpoint_hit(sim::ThreadContext &thread, int32_t loc);
   // Runs the REPL for every pending stop; then the command given decides the mode.
   void handle_stops();
+  // Starts the stepping command given at a stop: who steps (the focused thread, or its warp's
+  // lanes) and from which call depth.
+  void start_step(const Resume &resume);
+  bool stepping(size_t index) const;
+  size_t next_while_stepping(size_t previous);
   // Adds the statements of the running kernel that `added` stops at.
   void resolve(const Breakpoint &added);
 
@@ -150,9 +159,12 @@ private:
   std::vector<StopEvent> pending_;
   Command mode_ = Command::Continue;
   size_t focus_ = 0;
-  size_t step_depth_ = 0;    // call depth of the focused thread when the step began
-  bool launch_stop_ = false; // the first statement of this launch stops
-  std::string barrier_note_; // this step brought the other threads to a barrier
+  std::vector<size_t> steppers_;   // the threads whose step is not done yet
+  std::vector<size_t> stepped_;    // those whose step is done (they wait, stopped)
+  std::map<size_t, size_t> depth_; // each stepper's call depth when the step began
+  std::set<size_t> unstarted_;     // steppers not started when the step began
+  bool launch_stop_ = false;       // the first statement of this launch stops
+  std::string barrier_note_;       // this step brought the other threads to a barrier
   bool killed_ = false;
   std::atomic<bool> interrupt_requested_{false};
   std::atomic<bool> at_prompt_{false};

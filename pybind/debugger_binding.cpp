@@ -39,15 +39,15 @@ const char *reason_name(StopReason reason) {
   return "?";
 }
 
-Command command_named(const std::string &name) {
-  static const std::pair<const char *, Command> commands[] = {{"continue", Command::Continue},
-                                                              {"step", Command::Step},
-                                                              {"next", Command::Next},
-                                                              {"finish", Command::Finish},
-                                                              {"kill", Command::Kill}};
-  for (const auto &[text, command] : commands)
+debugger::Resume command_named(const std::string &name) {
+  static const std::pair<const char *, debugger::Resume> commands[] = {
+      {"continue", {Command::Continue, false}}, {"step", {Command::Step, false}},
+      {"next", {Command::Next, false}},         {"finish", {Command::Finish, false}},
+      {"kill", {Command::Kill, false}},         {"step warp", {Command::Step, true}},
+      {"next warp", {Command::Next, true}}};
+  for (const auto &[text, resume] : commands)
     if (name == text)
-      return command;
+      return resume;
   throw std::invalid_argument("simt: unknown debugger command " + name);
 }
 
@@ -136,7 +136,7 @@ PyDebugger::PyDebugger(py::object stopped, py::object condition)
                                             access_name(event.access), event.value)
                                        .cast<std::string>());
             } catch (const std::exception &) { // the REPL failed: the kernel ends
-              return Command::Kill;
+              return debugger::Resume{Command::Kill, false};
             }
           },
           [this](int number, const sim::ThreadContext &thread) {

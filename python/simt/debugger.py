@@ -74,6 +74,8 @@ class Session:
         self.history_loaded = False
         self.values = []  # $1, $2, ...
         self.watches = {}  # number -> (expression, address, dtype, reads)
+        self.step_warp = False  # set cuda step warp: step and next move the focused warp
+        self.warp_step = False  # the last resume stepped a warp
         self.last_list = None
 
     # -- what the controller calls -------------------------------------------------------------
@@ -371,6 +373,8 @@ class Session:
         else:
             if message:
                 self._say("[%s]" % message)
+            if self.warp_step:
+                self._say(self._warp_summary(thread))
             self._say(self._where(thread, loc))
         for n, expression in sorted(self.displays.items()):
             try:
@@ -392,16 +396,28 @@ class Session:
     def _resume(self, command):
         if not self.native.running:
             raise DebugError("The program is not being run.")
+        self.warp_step = command.endswith("warp")
         return command
 
     def cmd_continue(self, _, arg):
         return self._resume("continue")
 
     def cmd_step(self, _, arg):
-        return self._resume("step")
+        return self._resume("step warp" if self.step_warp else "step")
 
     def cmd_next(self, _, arg):
-        return self._resume("next")
+        return self._resume("next warp" if self.step_warp else "next")
+
+    def cmd_step_warp(self, _, arg):
+        return self._resume("step warp")
+
+    def cmd_next_warp(self, _, arg):
+        return self._resume("next warp")
+
+    def cmd_set_cuda_step_warp(self, _, arg):
+        if arg not in ("on", "off"):
+            raise DebugError("usage: set cuda step warp on|off")
+        self.step_warp = arg == "on"
 
     def cmd_finish(self, _, arg):
         return self._resume("finish")
@@ -803,6 +819,79 @@ class Session:
                 marker, block, "(%d,%d,%d)" % tuple(tid_from), block,
                 "(%d,%d,%d)" % tuple(tid_to), count, place, state))
 
+    def _warp_lanes(self, index):
+        """(lane, index, tid, state, line or None) of the warp of thread `index`."""
+        threads = self._threads()
+        first = index // 32 * 32
+        lanes = []
+        for lane_index in range(first, min(first + 32, len(threads))):
+            _, tid, _, state, loc = threads[lane_index]
+            where = self._location(loc)
+            lanes.append((lane_index - first, lane_index, tid, state,
+                          where[1] if where else None))
+        return lanes
+
+    @staticmethod
+    def _lane_ranges(lanes):
+        """"0-15" style ranges of lane numbers."""
+        ranges, start = [], None
+        for i, lane in enumerate(lanes):
+            if start is None:
+                start = lane
+            if i + 1 == len(lanes) or lanes[i + 1] != lane + 1:
+                ranges.append(str(start) if start == lane else "%d-%d" % (start, lane))
+                start = None
+        return ",".join(ranges)
+
+    def _warp_summary(self, index):
+        """Where the lanes of the focused warp are after a warp step, and whether they diverged."""
+        by_place = {}
+        for lane, _, _, state, line in self._warp_lanes(index):
+            place = "at line %d" % line if line is not None and state != "exited" else state
+            by_place.setdefault(place, []).append(lane)
+        parts = ["lanes %s %s" % (self._lane_ranges(lanes), place)
+                 for place, lanes in sorted(by_place.items(), key=lambda item: item[1][0])]
+        text = "[warp %d: %s" % (index // 32, "; ".join(parts))
+        return text + ("; diverged]" if len(by_place) > 1 else "]")
+
+    def cmd_info_cuda_warps(self, _, arg):
+        if not self.native.running:
+            raise DebugError("No CUDA kernel is running.")
+        threads = self._threads()
+        self._say("  Warp Active lanes                      Lines")
+        for first in range(0, len(threads), 32):
+            lanes = self._warp_lanes(first)
+            active = [lane for lane, _, _, state, _ in lanes if state != "exited"]
+            lines = sorted({line for _, _, _, state, line in lanes
+                            if line is not None and state != "exited"})
+            marker = "*" if first // 32 == self.native.focus // 32 else " "
+            self._say("%s %4d %-32s %s" % (marker, first // 32,
+                                           self._lane_ranges(active) or "(none)",
+                                           ", ".join(map(str, lines)) or "-"))
+
+    def cmd_info_cuda_lanes(self, _, arg):
+        if not self.native.running:
+            raise DebugError("No CUDA kernel is running.")
+        self._say("  Lane ThreadIdx   State        Line")
+        for lane, index, tid, state, line in self._warp_lanes(self.native.focus):
+            marker = "*" if index == self.native.focus else " "
+            self._say("%s %4d %-12s %-12s %s" % (marker, lane, "(%d,%d,%d)" % tuple(tid), state,
+                                                 line if line is not None else "-"))
+
+    def cmd_info_cuda_barriers(self, _, arg):
+        if not self.native.running:
+            raise DebugError("No CUDA kernel is running.")
+        waiting = {}
+        for index, tid, _, state, loc in self._threads():
+            if state == "at barrier":
+                where = self._location(loc)
+                waiting.setdefault(where[1] if where else 0, []).append(index)
+        if not waiting:
+            self._say("No thread of the block waits at a barrier.")
+        for line, indices in sorted(waiting.items()):
+            self._say("syncthreads at line %d: %d of %d threads wait (threads %s)" % (
+                line, len(indices), len(self._threads()), self._lane_ranges(indices)))
+
     def cmd_info_cuda_blocks(self, _, arg):
         if not self.native.running:
             raise DebugError("No CUDA kernel is running.")
@@ -893,6 +982,17 @@ COMMANDS = {
     "info cuda threads": (Session.cmd_info_cuda_threads, "info cuda threads: the block's "
                           "threads grouped by line and state"),
     "info cuda blocks": (Session.cmd_info_cuda_blocks, "info cuda blocks: the resident blocks"),
+    "info cuda warps": (Session.cmd_info_cuda_warps, "info cuda warps: each warp's live lanes "
+                        "and the lines they are at"),
+    "info cuda lanes": (Session.cmd_info_cuda_lanes, "info cuda lanes: the focused warp's lanes"),
+    "info cuda barriers": (Session.cmd_info_cuda_barriers, "info cuda barriers: the threads "
+                           "waiting at each syncthreads"),
+    "step warp": (Session.cmd_step_warp, "step warp: each lane of the focused warp steps one "
+                  "line; shows where the lanes diverged"),
+    "next warp": (Session.cmd_next_warp, "next warp: each lane of the focused warp runs to its "
+                  "next line, over calls"),
+    "set cuda step warp": (Session.cmd_set_cuda_step_warp, "set cuda step warp on|off: step and "
+                           "next move the whole focused warp"),
 }
 _ALIASES = {"b": "break", "c": "continue", "s": "step", "n": "next", "r": "run", "q": "quit",
             "l": "list", "i": "info", "bt": "bt"}
@@ -902,16 +1002,17 @@ def _matching_commands(line):
     """[(name, handler)]: the command `line` invokes (its words may be prefixes)."""
     words = line.split()
     first = _ALIASES.get(words[0], words[0])
-    candidates = []
+    candidates, exact = [], []
     for name, (handler, _) in COMMANDS.items():
         parts = name.split()
         if len(words) < len(parts):
             continue
         given = [first] + words[1:len(parts)]
         if all(p.startswith(g) for p, g in zip(parts, given)):
-            if given == parts:
-                return [(_consumed(line, len(parts)), handler)]
-            candidates.append((len(parts), name, handler))
+            (exact if given == parts else candidates).append((len(parts), name, handler))
+    if exact:  # "step warp" over "step"
+        words_used, _, handler = max(exact)
+        return [(_consumed(line, words_used), handler)]
     longest = [c for c in candidates if c[0] == max((c[0] for c in candidates), default=0)]
     if len(longest) == 1:
         return [(_consumed(line, longest[0][0]), longest[0][2])]

@@ -156,3 +156,33 @@ def test_conditional_breakpoints_in_many_threads(tmp_path):
     assert "$2 = (50001, 2.0) (Tuple(int32, float32))" in text, text
     assert text.rstrip().endswith("sum 196601.0"), text
     assert "        stop only if a[i] > 1.5 and i % 2 == 1" in text, text
+
+
+def test_warp_stepping_shows_divergence_and_crosses_a_shuffle(tmp_path):
+    result = debug_batch("diverging_warp.py", [
+        "next warp", "next warp", "next warp", "info cuda warps", "next warp",
+        "set cuda step warp on", "next", "info cuda lanes", "next", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "[warp 0: lanes 0-31 at line 8]" in text, text
+    evens = ",".join(str(i) for i in range(0, 32, 2))
+    odds = ",".join(str(i) for i in range(1, 32, 2))
+    assert "[warp 0: lanes %s at line 10; lanes %s at line 12; diverged]" % (evens, odds) in text
+    assert "*    0 0-31                             10, 12\n" in text, text
+    assert "[warp 0: lanes 0-31 at line 13]" in text, text
+    # Over the shuffle: every lane takes part and all reach the next line.
+    assert "[warp 0: lanes 0-31 at line 14]" in text, text
+    assert "*    0 (0,0,0)      stopped      14\n" in text, text
+    assert "[warp 0: lanes 0-31 exited]" in text, text
+    assert text.rstrip().endswith("[1001   20 1003   40] [1033  340 1035  360]"), text
+
+
+def test_info_cuda_barriers_names_the_waiting_threads(tmp_path):
+    result = debug_batch("watched_kernel.py", [
+        "info cuda barriers", "break watched_kernel.py:10 if t == 2", "continue",
+        "info cuda barriers", "delete", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "No thread of the block waits at a barrier." in text, text
+    assert "Thread (2,0,0) block (0,0,0) hit Breakpoint 1" in text, text
+    assert "syncthreads at line 10: 2 of 4 threads wait (threads 0-1)" in text, text
