@@ -52,7 +52,7 @@ bool Controller::memory_access(sim::ThreadContext &thread, const sim::MemoryAcce
                         (access.kind == codegen::AccessKind::Load) == watch.reads;
     if (!overlaps || !wanted)
       continue;
-    focus_ = index_of(thread);
+    take_focus(thread);
     StopEvent event{StopReason::Watch, focus_, access.loc, number, ""};
     event.access = access.kind;
     event.value = access.value;
@@ -111,6 +111,7 @@ void Controller::launch_started(const sim::KernelCode &kernel, const sim::Launch
   mode_ = Command::Continue;
   pending_.clear();
   focus_ = 0;
+  focus_block_ = {0, 0, 0};
   launch_stop_ = break_on_launch;
   interrupt_requested_.store(false);
   at_loc_.assign(kernel.locations.size(), {});
@@ -126,6 +127,15 @@ void Controller::launch_finished(const std::optional<sim::Fault> &) {
   config_ = nullptr;
   // until's one-shot breakpoints end with the launch.
   std::erase_if(breakpoints_, [](const auto &entry) { return entry.second.internal; });
+}
+
+void Controller::take_focus(const sim::ThreadContext &thread) {
+  focus_ = index_of(thread);
+  focus_block_ = {thread.ctaid[0], thread.ctaid[1], thread.ctaid[2]};
+}
+
+bool Controller::in_focus_block(const sim::ThreadContext &thread) const {
+  return focus_block_ == std::array<int32_t, 3>{thread.ctaid[0], thread.ctaid[1], thread.ctaid[2]};
 }
 
 size_t Controller::index_of(const sim::ThreadContext &thread) const {
@@ -172,17 +182,17 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
   }
   const size_t index = index_of(thread);
   if (interrupt_requested_.exchange(false)) {
-    focus_ = index;
+    take_focus(thread);
     pending_.push_back(StopEvent{StopReason::Interrupt, index, loc, 0, ""});
     return true;
   }
   if (launch_stop_) {
     launch_stop_ = false;
-    focus_ = index;
+    take_focus(thread);
     pending_.push_back(StopEvent{StopReason::Launch, index, loc, 0, ""});
     return true;
   }
-  if (mode_ != Command::Continue && stepping(index)) {
+  if (mode_ != Command::Continue && in_focus_block(thread) && stepping(index)) {
     if (unstarted_.erase(index) > 0)
       return false; // a thread not started when the step began starts at this statement
     const size_t depth = sim::call_stack(thread).size(), start = depth_[index];
@@ -201,7 +211,7 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
     }
   }
   if (const int number = breakpoint_hit(thread, loc)) {
-    focus_ = index;
+    take_focus(thread);
     pending_.push_back(StopEvent{StopReason::Breakpoint, index, loc, number, ""});
     return true;
   }
@@ -213,7 +223,7 @@ bool Controller::fault(sim::ThreadContext &thread, const sim::Fault &fault) {
     return false;
   const size_t index = index_of(thread);
   const auto stack = sim::call_stack(thread);
-  focus_ = index;
+  take_focus(thread);
   pending_.push_back(StopEvent{StopReason::Fault, index, stack.empty() ? -1 : stack.back().loc, 0,
                                fault.exception + ": " + fault.message});
   return true;
@@ -222,14 +232,14 @@ bool Controller::fault(sim::ThreadContext &thread, const sim::Fault &fault) {
 bool Controller::breakpoint_called(sim::ThreadContext &thread, int32_t loc) {
   if (killed_)
     return false;
-  focus_ = index_of(thread);
+  take_focus(thread);
   pending_.push_back(StopEvent{StopReason::Breakpoint, focus_, loc, 0, "breakpoint()"});
   return true;
 }
 
 void Controller::thread_exited(const sim::ThreadContext &thread) {
   const size_t index = index_of(thread);
-  if (mode_ == Command::Continue || killed_ || !stepping(index))
+  if (mode_ == Command::Continue || killed_ || !in_focus_block(thread) || !stepping(index))
     return;
   std::erase(steppers_, index);
   if (index == focus_ && stepped_.empty() && steppers_.empty())
@@ -278,6 +288,12 @@ void Controller::handle_stops() {
 }
 
 size_t Controller::next(std::span<const sim::ThreadState> threads, size_t previous) {
+  if (!threads.empty() && !in_focus_block(*threads.front().context)) {
+    // Another resident block (a cooperative launch): it runs on, as in continue.
+    if (previous != none && threads[previous].phase == Phase::Stopped)
+      return previous;
+    return sim::round_robin_next(threads, previous);
+  }
   threads_ = threads;
   const bool stopped = !pending_.empty();
   handle_stops();

@@ -9,6 +9,7 @@
 #include "sim/block_scheduler.h"
 #include "sim/observer.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -135,6 +136,9 @@ public:
 
 private:
   size_t index_of(const sim::ThreadContext &thread) const;
+  // The thread takes the focus (it stopped); whether a thread is in the focused block.
+  void take_focus(const sim::ThreadContext &thread);
+  bool in_focus_block(const sim::ThreadContext &thread) const;
   bool condition_holds(const Breakpoint &b, const sim::ThreadContext &thread);
   // Whether an enabled breakpoint at `loc` stops `thread` (counting its hit); its number.
   int breakpoint_hit(sim::ThreadContext &thread, int32_t loc);
@@ -158,13 +162,14 @@ private:
   std::span<const sim::ThreadState> threads_;
   std::vector<StopEvent> pending_;
   Command mode_ = Command::Continue;
-  size_t focus_ = 0;
-  std::vector<size_t> steppers_;   // the threads whose step is not done yet
-  std::vector<size_t> stepped_;    // those whose step is done (they wait, stopped)
-  std::map<size_t, size_t> depth_; // each stepper's call depth when the step began
-  std::set<size_t> unstarted_;     // steppers not started when the step began
-  bool launch_stop_ = false;       // the first statement of this launch stops
-  std::string barrier_note_;       // this step brought the other threads to a barrier
+  size_t focus_ = 0;                     // in the focused block, x fastest
+  std::array<int32_t, 3> focus_block_{}; // its block
+  std::vector<size_t> steppers_;         // the threads whose step is not done yet
+  std::vector<size_t> stepped_;          // those whose step is done (they wait, stopped)
+  std::map<size_t, size_t> depth_;       // each stepper's call depth when the step began
+  std::set<size_t> unstarted_;           // steppers not started when the step began
+  bool launch_stop_ = false;             // the first statement of this launch stops
+  std::string barrier_note_;             // this step brought the other threads to a barrier
   bool killed_ = false;
   std::atomic<bool> interrupt_requested_{false};
   std::atomic<bool> at_prompt_{false};

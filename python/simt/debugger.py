@@ -893,14 +893,24 @@ class Session:
                 line, len(indices), len(self._threads()), self._lane_ranges(indices)))
 
     def cmd_info_cuda_blocks(self, _, arg):
+        """Every block's state: blocks run one after another in block order (all at once when
+        the kernel syncs the grid); only the focused block's threads can take the focus."""
         if not self.native.running:
             raise DebugError("No CUDA kernel is running.")
-        grid, block = self.native.launch_config()
+        grid, _ = self.native.launch_config()
         ctaid = self._thread(0)[2]
-        self._say("  BlockIdx  State    (grid (%d,%d,%d), one block resident at a time)" %
-                  tuple(grid))
-        self._say("* (%d,%d,%d)   running" % tuple(ctaid))
+        linear = ctaid[0] + grid[0] * (ctaid[1] + grid[1] * ctaid[2])
+        total = grid[0] * grid[1] * grid[2]
 
+        def block(n):
+            return "(%d,%d,%d)" % (n % grid[0], n // grid[0] % grid[1], n // (grid[0] * grid[1]))
+        self._say("  BlockIdx  To BlockIdx Count State")
+        rows = [(0, linear - 1, "done"), (linear, linear, "running (focus)"),
+                (linear + 1, total - 1, "not started")]
+        for first, last, state in rows:
+            if first <= last:
+                self._say("%s %-9s %-11s %5d %s" % ("*" if first == linear else " ", block(first),
+                                                     block(last), last - first + 1, state))
 
 def _short_type(desc):
     if desc and desc[0] == "array":

@@ -144,13 +144,15 @@ def test_watchpoints_on_shared_and_global_memory(tmp_path):
 def test_conditional_breakpoints_in_many_threads(tmp_path):
     # `i == 50000` the controller evaluates itself; `a[i] > 1.5` (an array element) the REPL.
     result = debug_batch("vector_add.py", [
-        "break vector_add.py:9 if i == 50000", "continue", "p i", "delete",
+        "break vector_add.py:9 if i == 50000", "continue", "p i", "info cuda blocks", "delete",
         "break vector_add.py:9 if a[i] > 1.5 and i % 2 == 1", "continue", "p i, a[i]",
         "info breakpoints", "delete", "continue"], tmp_path)
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert "Thread (80,0,0) block (195,0,0) hit Breakpoint 1" in text, text
     assert "$1 = 50000 (int32)" in text, text
+    assert ("  (0,0,0)   (194,0,0)     195 done\n* (195,0,0) (195,0,0)       1 running (focus)\n"
+            "  (196,0,0) (255,0,0)      60 not started\n") in text, text
     # a[i] is 2.0 from element 7 on; the threads before 50000 have run: the next odd one.
     assert "Thread (81,0,0) block (195,0,0) hit Breakpoint 2" in text, text
     assert "$2 = (50001, 2.0) (Tuple(int32, float32))" in text, text
@@ -186,3 +188,17 @@ def test_info_cuda_barriers_names_the_waiting_threads(tmp_path):
     assert "No thread of the block waits at a barrier." in text, text
     assert "Thread (2,0,0) block (0,0,0) hit Breakpoint 1" in text, text
     assert "syncthreads at line 10: 2 of 4 threads wait (threads 0-1)" in text, text
+
+
+def test_generated_kernels_and_grid_sync_under_the_debugger(tmp_path):
+    # cuda.reduce's generated kernel lists its generated source; stepping a cooperative kernel
+    # steps the focused block while the other resident block runs on to the grid barrier.
+    result = debug_batch("generated_and_grid.py", [
+        "list", "continue", "next", "next", "next", "info cuda threads", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "->2\t    sm = __cuda__.shared.array(__BLOCK__, dtype=__dtype__)" in text, text
+    assert "sum 4950.0" in text, text
+    assert ("[the other threads of the block ran to the barrier at line 14, which released]\n"
+            "grid_kernel (x=float64[::1], out=float64[::1]) at generated_and_grid.py:15") in text
+    assert text.rstrip().endswith("grid [1. 2. 3.] 0.0"), text
