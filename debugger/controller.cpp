@@ -98,9 +98,15 @@ void Controller::run_until(int line) {
   std::string file;
   if (!focus.call_stack.empty() && focus.call_stack.back().loc >= 0)
     file = kernel_->locations[size_t(focus.call_stack.back().loc)].file;
-  const int number = add_breakpoint(file, line, /*temporary=*/true);
-  breakpoints_[number].only_thread = focus_;
-  breakpoints_[number].internal = true;
+  const int number = next_internal_number_--;
+  Breakpoint &added = breakpoints_[number];
+  added.number = number;
+  added.file = std::move(file);
+  added.line = line;
+  added.temporary = true;
+  added.internal = true;
+  added.only_thread = focus_;
+  resolve(added);
   mode_ = Command::Continue;
 }
 
@@ -156,6 +162,12 @@ bool Controller::condition_holds(const Breakpoint &b, const sim::ThreadContext &
 int Controller::breakpoint_hit(sim::ThreadContext &thread, int32_t loc) {
   if (size_t(loc) >= at_loc_.size() || at_loc_[size_t(loc)].empty())
     return 0;
+  // One stop per line: `a[i] += 1` or `x = 1; y = 2` are several statements of one line.
+  const auto stack = sim::call_stack(thread);
+  if (!stack.empty() && stack.back().previous_loc >= 0 &&
+      kernel_->locations[size_t(stack.back().previous_loc)].line ==
+          kernel_->locations[size_t(loc)].line)
+    return 0;
   const size_t index = index_of(thread);
   for (int number : at_loc_[size_t(loc)]) {
     Breakpoint *hit = breakpoint(number);
@@ -196,7 +208,10 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
     if (unstarted_.erase(index) > 0)
       return false; // a thread not started when the step began starts at this statement
     const size_t depth = sim::call_stack(thread).size(), start = depth_[index];
-    const bool done = mode_ == Command::Step || (mode_ == Command::Next && depth <= start) ||
+    // An augmented store (`a[i] += 1`) is two statements of one line: a step leaves the line.
+    const bool moved = depth != start || kernel_->locations[size_t(loc)].line != line_[index];
+    const bool done = (mode_ == Command::Step && moved) ||
+                      (mode_ == Command::Next && depth <= start && moved) ||
                       (mode_ == Command::Finish && depth < start);
     if (done) {
       std::erase(steppers_, index);
@@ -212,7 +227,9 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
   }
   if (const int number = breakpoint_hit(thread, loc)) {
     take_focus(thread);
-    pending_.push_back(StopEvent{StopReason::Breakpoint, index, loc, number, ""});
+    // until's own breakpoint ends a step; the user's are breakpoints.
+    pending_.push_back(number < 0 ? StopEvent{StopReason::Step, index, loc, 0, ""}
+                                  : StopEvent{StopReason::Breakpoint, index, loc, number, ""});
     return true;
   }
   return false;
@@ -256,6 +273,7 @@ void Controller::start_step(const Resume &resume) {
   steppers_.clear();
   stepped_.clear();
   depth_.clear();
+  line_.clear();
   barrier_note_.clear();
   if (mode_ == Command::Continue || focus_ >= threads_.size())
     return;
@@ -266,7 +284,11 @@ void Controller::start_step(const Resume &resume) {
     if (threads_[i].phase == Phase::Finished)
       continue;
     steppers_.push_back(i);
-    depth_[i] = std::max<size_t>(threads_[i].call_stack.size(), 1);
+    const auto &stack = threads_[i].call_stack;
+    depth_[i] = std::max<size_t>(stack.size(), 1);
+    line_[i] = stack.empty() || stack.back().loc < 0
+                   ? 0
+                   : kernel_->locations[size_t(stack.back().loc)].line;
     if (threads_[i].phase == Phase::NotStarted)
       unstarted_.insert(i);
   }

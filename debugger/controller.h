@@ -156,6 +156,7 @@ private:
   std::map<int, Breakpoint> breakpoints_;
   std::map<int, Watchpoint> watchpoints_;
   int next_number_ = 1;
+  int next_internal_number_ = -1;        // until's breakpoints, numbered apart
   std::vector<std::vector<int>> at_loc_; // this launch: breakpoint numbers by statement
   const sim::KernelCode *kernel_ = nullptr;
   const sim::LaunchConfig *config_ = nullptr;
@@ -168,6 +169,7 @@ private:
   std::vector<size_t> stepped_;          // those whose step is done (they wait, stopped)
   std::map<size_t, size_t> depth_;       // each stepper's call depth when the step began
   std::set<size_t> unstarted_;           // steppers not started when the step began
+  std::map<size_t, int> line_;           // each stepper's line: a step ends on another line or call
   bool launch_stop_ = false;             // the first statement of this launch stops
   std::string barrier_note_;             // this step brought the other threads to a barrier
   bool killed_ = false;

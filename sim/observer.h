@@ -20,9 +20,10 @@ namespace simt::sim {
 
 // One call of an instrumented function on a thread's call stack.
 struct CallFrame {
-  int32_t function = -1;  // an index of KernelCode::frames
-  void *locals = nullptr; // laid out as KernelCode::frames[function] says
-  int32_t loc = -1;       // the statement it is at (KernelCode::locations); -1 before the first
+  int32_t function = -1;     // an index of KernelCode::frames
+  void *locals = nullptr;    // laid out as KernelCode::frames[function] says
+  int32_t loc = -1;          // the statement it is at (KernelCode::locations); -1 before the first
+  int32_t previous_loc = -1; // the statement before that one in this call
 };
 
 // An access an instrumented kernel is about to make.

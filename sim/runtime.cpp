@@ -113,7 +113,7 @@ int32_t simt_rt_syncthreads_reduce(ThreadContext *ctx, int32_t reduction, int32_
 
 void simt_rt_enter(ThreadContext *ctx, int32_t function, void *frame) {
   ThreadState &state = simt::sim::thread_state(ctx);
-  state.call_stack.push_back(simt::sim::CallFrame{function, frame, -1});
+  state.call_stack.push_back(simt::sim::CallFrame{function, frame, -1, -1});
   state.launch->notify(
       [&](simt::sim::Observer &o) { o.function_entered(*ctx, state.call_stack.back()); });
 }
@@ -126,8 +126,10 @@ void simt_rt_leave(ThreadContext *ctx) {
 
 void simt_rt_statement(ThreadContext *ctx, int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);
-  if (!state.call_stack.empty())
-    state.call_stack.back().loc = loc;
+  if (!state.call_stack.empty()) {
+    simt::sim::CallFrame &frame = state.call_stack.back();
+    frame.previous_loc = std::exchange(frame.loc, loc);
+  }
   bool stop = false;
   state.launch->notify([&](simt::sim::Observer &o) { stop = o.statement(*ctx, loc) || stop; });
   if (stop)

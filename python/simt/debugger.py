@@ -74,6 +74,7 @@ class Session:
         self.history_loaded = False
         self.values = []  # $1, $2, ...
         self.watches = {}  # number -> (expression, address, dtype, reads)
+        self.resolved_lines = {}  # breakpoint number -> the line with code it moved to
         self.step_warp = False  # set cuda step warp: step and next move the focused warp
         self.warp_step = False  # the last resume stepped a warp
         self.last_list = None
@@ -287,7 +288,10 @@ class Session:
                  "blockIdx": cuda.blockIdx, "blockDim": cuda.blockDim, "gridDim": cuda.gridDim}
         for slot, desc, address in self._slots(index, frame):
             if names is None or slot in names:
-                space[slot] = values.read(address, desc)
+                try:
+                    space[slot] = values.read(address, desc)
+                except (TypeError, ValueError):  # not assigned yet (an array header of garbage)
+                    continue
         return space
 
     def _evaluate(self, text):
@@ -298,7 +302,7 @@ class Session:
         except SyntaxError as error:
             raise DebugError("bad expression %r: %s" % (text, error.msg)) from None
         try:
-            return eval(code, {}, self._namespace(self.native.focus, self.frame))
+            return eval(code, {}, self._namespace(self.native.focus, self.frame, code.co_names))
         except NameError as error:
             raise DebugError("No symbol %s in current context." %
                              str(error).split("'")[1] if "'" in str(error) else str(error))
@@ -453,8 +457,7 @@ class Session:
         function = _find_function(spec)
         if function is None:
             raise DebugError('Function "%s" not defined.' % spec)
-        code = function.__code__
-        return code.co_filename, code.co_firstlineno + 1
+        return function.__code__.co_filename, _body_line(function)
 
     def _current_file(self):
         if not self.native.running:
@@ -469,8 +472,10 @@ class Session:
         if not match:
             raise DebugError("usage: break FILE:LINE|LINE|FUNCTION [if COND]")
         file, line = self._breakpoint_place(match.group(1))
-        if not os.path.exists(file) and not any(
-                path.endswith(os.sep + file) for path in _kernel_files()):
+        files = _kernel_files() | ({where[0] for where in self.native.locations()}
+                                   if self.native.running else set())
+        if not any(path == os.path.abspath(file) or path.endswith(os.sep + file) or path == file
+                   for path in files):
             raise DebugError("No source file named %s in the kernels." % file)
         number = self.native.add_breakpoint(file, line, temporary)
         if match.group(2):
@@ -481,6 +486,7 @@ class Session:
             if actual and actual != line:
                 moved = " (line %d has no code: moved to line %d)" % (line, actual)
                 line = actual
+                self.resolved_lines[number] = actual
             elif not actual:
                 moved = " (no code at or after line %d in kernel %s: pending)" % (
                     line, self.native.kernel_name())
@@ -600,7 +606,8 @@ class Session:
         for b in rows:
             self._say("%-4d %-11s %-4s %-21s %d" % (
                 b["number"], "tbreakpoint" if b["temporary"] else "breakpoint",
-                "y" if b["enabled"] else "n", "%s:%d" % (os.path.basename(b["file"]), b["line"]),
+                "y" if b["enabled"] else "n", "%s:%d" % (
+                    os.path.basename(b["file"]), self.resolved_lines.get(b["number"], b["line"])),
                 b["hits"]))
             if b["number"] in self.conditions:
                 self._say("        stop only if %s" % self.conditions[b["number"]][0])
@@ -676,20 +683,26 @@ class Session:
         if not self.native.running:
             raise DebugError("No frame selected.")
         frames = self._frames(self.native.focus)
+        if self.frame >= len(frames):
+            raise DebugError("No frame selected: the thread has %s." % (
+                "exited" if self._thread(self.native.focus)[3] == "exited" else "not started"))
         function, address, _ = frames[self.frame]
         name, file, first, num_params, slots = self.native.layouts()[function]
         shown = False
         for i, (slot, desc, offset) in enumerate(slots):
             if slot.startswith("$") or not wanted(i, num_params):
                 continue
-            value = values.read(address + offset, desc)
-            self._say("%s = %s" % (slot, values.show(value)))
+            try:
+                shown_value = values.show(values.read(address + offset, desc))
+            except (TypeError, ValueError):
+                shown_value = "<not assigned yet>"
+            self._say("%s = %s" % (slot, shown_value))
             shown = True
         if not shown:
             self._say("No locals." if wanted(num_params, num_params) else "No arguments.")
 
     def cmd_backtrace(self, _, arg):
-        if not self.native.running:
+        if not self.native.running or not self._frames(self.native.focus):
             raise DebugError("No stack.")
         for depth, (function, address, loc) in enumerate(self._frames(self.native.focus)):
             where = self._location(loc)
@@ -744,11 +757,12 @@ class Session:
                 raise DebugError("No source line here.")
             file, current = where[0], where[1]
             center = int(arg) if arg else current
+        import linecache
         for line in range(max(1, center - 5), center + 5):
-            text = self._source_line(file, line)
-            if not text and line > center:
+            if not linecache.getline(file, line):  # past the end of the file
                 break
-            self._say("%s%d\t%s" % ("->" if line == current else "  ", line, text))
+            self._say("%s%d\t%s" % ("->" if line == current else "  ", line,
+                                     self._source_line(file, line)))
 
     def cmd_cuda(self, _, arg):
         """cuda thread (x,y,z) / cuda block (x,y,z) [thread (x,y,z)] / cuda warp N / cuda lane N."""
@@ -920,6 +934,19 @@ def _short_type(desc):
     if desc and desc[0] == "scalar":
         return desc[1]
     return str(desc[1]) if desc else "none"
+
+
+def _body_line(function):
+    """The first line of `function`'s body (after its decorators and def line)."""
+    import inspect
+    try:
+        lines, first = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        return function.__code__.co_firstlineno + 1
+    for offset, text in enumerate(lines):
+        if text.lstrip().startswith("def "):
+            return first + offset + 1
+    return first + 1
 
 
 def _find_function(name):
