@@ -1,5 +1,7 @@
 #include "sim/worker_pool.h"
 
+#include <signal.h>
+
 #include "sim/launch_state.h"
 #include "sim/stack_pool.h"
 
@@ -78,6 +80,13 @@ WorkerPool::Entry *WorkerPool::first_open_entry() {
 }
 
 void WorkerPool::worker_loop() {
+  // Ctrl-C is for the application's threads: a worker that took SIGINT would leave Python's
+  // main thread blocked in a read (the debugger's prompt) that Ctrl-C must interrupt. simt's
+  // handler runs on whichever thread takes it and stops launches from there.
+  sigset_t interrupt;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &interrupt, nullptr);
   std::unique_lock lock(mutex_);
   for (;;) {
     Entry *entry;

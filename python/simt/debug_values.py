@@ -134,7 +134,8 @@ def show(value, hex_format=False):
         return "{%s}" % ", ".join("%s = %s" % (name, show(value[name])) for name in
                                   value.dtype.names)
     if isinstance(value, tuple):
-        return "(%s)" % ", ".join(show(v, hex_format) for v in value)
+        return "(%s%s)" % (", ".join(show(v, hex_format) for v in value),
+                           "," if len(value) == 1 else "")
     if hex_format and isinstance(value, (int, np.integer)) and not isinstance(value, np.bool_):
         return hex(int(value) & ((1 << (8 * np.dtype(type(value)).itemsize)) - 1)
                    if isinstance(value, np.integer) else int(value))
