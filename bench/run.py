@@ -342,6 +342,47 @@ def print_table(rows, targets):
         print("%-46s %-10s %-36s %s" % (name, kernel, measured, met))
 
 
+BREAKPOINT_SCRIPT = """import numpy as np
+from simt import cuda
+
+
+@cuda.jit
+def vadd(a, b, c):
+    i = cuda.grid(1)
+    c[i] = a[i] + b[i]
+
+
+n = 1 << 20
+a = np.ones(n, np.float32)
+vadd[n // 256, 256](a, a, np.zeros(n, np.float32))
+"""
+MAX_CONDITIONAL_BREAK_S = 2.0
+
+
+def conditional_breakpoint(env, repeats=3):
+    """Seconds from `simt debug` starting until `break 8 if i == 1000000` in a 2^20-thread vector
+    add has stopped its thread (the best of `repeats` runs; each in a fresh process, compile
+    included), or None when it failed."""
+    best = None
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "vadd.py")
+        commands = os.path.join(tmp, "commands.txt")
+        with open(script, "w") as f:
+            f.write(BREAKPOINT_SCRIPT)
+        with open(commands, "w") as f:
+            f.write("break vadd.py:8 if i == 1000000\ncontinue\nkill\n")
+        for _ in range(repeats):
+            start = time.perf_counter()
+            run = subprocess.run([sys.executable, "-m", "simt", "debug", "-x", commands,
+                                  "--batch", script], env=env, capture_output=True, text=True)
+            seconds = time.perf_counter() - start
+            if "Thread (64,0,0) block (3906,0,0) hit Breakpoint 1" not in run.stdout:
+                print(run.stdout + run.stderr, file=sys.stderr)
+                return None
+            best = seconds if best is None else min(best, seconds)
+    return best
+
+
 def compile_scaling(env):
     """bench/compile_scaling.py's rows (first-compile seconds by kernel shape and size), from a
     fresh process; None when it failed."""
@@ -410,6 +451,10 @@ def markdown(rows, targets, info, sizes, numba_threads, numba_target_s, quick, s
               "set): the same kernels compiled with the debugger's instrumentation (every thread "
               "on its own fiber, a hook before every statement and memory access, locals in "
               "memory), timed as simt is.",
+              "- The conditional breakpoint: `simt debug -x FILE --batch` on a 2^20-thread vector "
+              "add with `break LINE if i == 1000000`, from the process's start until that thread "
+              "stops (compile included; the controller evaluates the condition itself), best of "
+              "3 runs.",
               "- Numba's simulator (`NUMBA_ENABLE_CUDASIM=1`, a fresh process per kernel): one "
               "launch scaled down to about %g s by launching fewer blocks with the same work per "
               "thread (%s threads), divided by the threads launched."
@@ -488,8 +533,16 @@ def main():
     scaling = compile_scaling(env)
     if scaling is None:
         failures.append("bench/compile_scaling.py failed")
+    breakpoint_s = conditional_breakpoint(env)
+    if breakpoint_s is None:
+        failures.append("the conditional breakpoint run failed")
     rows = rows_of(results)
-    targets = targets_of(rows) + compile_targets(scaling)
+    targets = targets_of(rows) + compile_targets(scaling) + [(
+        "`break LINE if i == 1000000` in a 2^20-thread vector add stops < %g s (whole session)"
+        % MAX_CONDITIONAL_BREAK_S, "debugger",
+        "n/a" if breakpoint_s is None else "%.2f s" % breakpoint_s,
+        "not measured" if breakpoint_s is None else
+        ("met" if breakpoint_s < MAX_CONDITIONAL_BREAK_S else "not met"))]
     print()
     print_table(rows, targets)
     if output:

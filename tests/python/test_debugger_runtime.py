@@ -205,3 +205,32 @@ def test_generated_kernels_and_grid_sync_under_the_debugger(tmp_path):
     assert ("[the other threads of the block ran to the barrier at line 14, which released]\n"
             "grid_kernel (x=float64[::1], out=float64[::1]) at generated_and_grid.py:15") in text
     assert text.rstrip().endswith("grid [1. 2. 3.] 0.0"), text
+
+
+def test_a_cuda_vectorize_ufunc_under_the_debugger(tmp_path):
+    # The generated kernel lists its generated source; the user's function is a device function
+    # with a breakpoint and a frame of its own.
+    result = debug_batch("vectorized.py", [
+        "list", "break hyp", "continue", "bt", "p a, b", "delete", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "  4\t        __out__[__tid__] = __core__(a0[__tid__], a1[__tid__])" in text, text
+    assert "Breakpoint 1 at vectorized.py:7" in text, text
+    assert ("*#0  hyp (a=0.0, b=0.0) at vectorized.py:7\n"
+            " #1  __vectorized_hyp (a0=float64[:], a1=float64[:], __out__=float64[:]) at "
+            "<simt vectorize hyp #1>:4\n") in text, text
+    assert "[0.         1.41421356 2.82842712 4.24264069]" in text, text
+
+
+def test_tab_completes_commands_and_local_names(tmp_path):
+    term = Terminal(["-m", "simt", "debug", os.path.join(HERE, "watched_kernel.py")], tmp_path)
+    assert "Kernel k launched" in term.read()
+    term.send(b"bac\t\n")  # backtrace
+    assert "#0  k (x=float32[::1], out=float32[::1]) at watched_kernel.py:7" in term.read()
+    term.send(b"p ou\t.shape\n")  # the kernel's argument `out`
+    text = term.read()
+    assert "$1 = (4,) (Tuple(int64))" in text, text
+    term.send("continue")
+    rest, code = term.finish()
+    assert code == 0, rest
+    assert "[6. 4. 2. 0.]" in rest, rest
