@@ -3,67 +3,35 @@ and disabled by PYTHONBREAKPOINT=0), and Ctrl-C while threads run (back to the p
 thread parked; at the prompt, a fresh prompt), driven through a real pseudo-terminal."""
 import os
 import re
-import pty
-import select
-import sys
 import time
 
-from conftest import STAGE, run_python
+from conftest import run_python
+from pty_terminal import PROMPT, Terminal
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "debug_runtime")
 
 
-class Terminal:
-    """A child Python on a pseudo-terminal: send lines or bytes, read up to the prompt."""
+def terminal(args, tmp_path):
+    return Terminal(args, tmp_path, HERE)
 
-    def __init__(self, args, home):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.environ["PYTHONPATH"] = STAGE
-            os.environ["HOME"] = str(home)
-            os.chdir(HERE)
-            os.execv(sys.executable, [sys.executable] + args)
 
-    def read(self, until="(simt) ", timeout=20.0):
-        out, end = b"", time.monotonic() + timeout
-        while time.monotonic() < end and not out.decode(errors="replace").endswith(until):
-            ready, _, _ = select.select([self.fd], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(self.fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                out += chunk
-        return out.decode(errors="replace").replace("\r\n", "\n")
-
-    def send(self, data):
-        os.write(self.fd, data if isinstance(data, bytes) else (data + "\n").encode())
-
-    def finish(self, timeout=20.0):
-        rest = self.read(until="\0", timeout=timeout)
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                return rest, os.waitstatus_to_exitcode(status)
-            time.sleep(0.05)
-        os.kill(self.pid, 9)
-        raise AssertionError("the debugged script did not end:\n" + rest)
+def finish(term):
+    """Everything the script prints until it ends, and its exit status."""
+    rest = term.rest()
+    return rest, term.wait()
 
 
 def test_breakpoint_in_a_kernel_stops_there_with_a_terminal(tmp_path):
-    term = Terminal([os.path.join(HERE, "breakpoint_kernel.py")], tmp_path)
-    text = term.read()
+    term = terminal([os.path.join(HERE, "breakpoint_kernel.py")], tmp_path)
+    text = term.read_until(PROMPT)
     assert "Thread (5,0,0) block (0,0,0) called breakpoint(), k (x=float64[::1])" in text, text
     assert "breakpoint_kernel.py:9" in text, text
     term.send("p i")
-    assert "$1 = 5 (int32)" in term.read()
+    assert "$1 = 5 (int32)" in term.read_until(PROMPT)
     term.send("p x[:5]")
-    assert "[0. 2. 4. 6. 8.]" in term.read()
+    assert "[0. 2. 4. 6. 8.]" in term.read_until(PROMPT)
     term.send("continue")
-    rest, code = term.finish()
+    rest, code = finish(term)
     assert code == 0, rest
     assert "result [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0] np,debug,O3" in rest, rest
 
@@ -85,35 +53,35 @@ def test_pythonbreakpoint_0_compiles_the_release_variant():
 
 
 def test_ctrl_c_returns_to_the_prompt_with_every_thread_parked(tmp_path):
-    term = Terminal(["-m", "simt", "debug", os.path.join(HERE, "endless_kernel.py")], tmp_path)
-    assert "Kernel forever launched" in term.read()
+    term = terminal(["-m", "simt", "debug", os.path.join(HERE, "endless_kernel.py")], tmp_path)
+    assert "Kernel forever launched" in term.read_until(PROMPT)
     term.send("continue")
     time.sleep(0.5)  # the threads spin
     term.send(b"\x03")
-    text = term.read()
+    text = term.read_until(PROMPT)
     # Whichever thread reached a statement first (where Ctrl-C found the threads is timing).
     assert re.search(r"Interrupted: Thread \(\d,0,0\) block \(0,0,0\) at forever "
                      r"\(flag=float64\[::1\], out=float64\[::1\]\) at endless_kernel.py:(9|10)", text), text
     term.send("p n > 0")
-    assert "$1 = True (bool)" in term.read()
+    assert "$1 = True (bool)" in term.read_until(PROMPT)
     # At the prompt: a fresh prompt, the launch goes on. (Readline needs a moment after printing
     # the prompt before it takes Ctrl-C as a key; a signal sent sooner waits for the next one.)
     time.sleep(0.3)
     term.send(b"\x03")
-    assert term.read().endswith("(simt) ")
+    assert term.read_until(PROMPT).endswith("(simt) ")
     term.send("info cuda threads")
-    text = term.read()
+    text = term.read_until(PROMPT)
     assert "stopped" in text and "running" in text, text
     term.send("kill")
-    text = term.read()
+    text = term.read_until(PROMPT)
     assert "raised: simt: kernel forever killed in the debugger" in text, text
     assert "Kernel forever launched" in text  # the next launch, under the debugger too
     term.send("delete")
-    term.read()
+    term.read_until(PROMPT)
     term.send("set cuda break_on_launch off")
-    term.read()
+    term.read_until(PROMPT)
     term.send("continue")
-    rest, code = term.finish()
+    rest, code = finish(term)
     assert code == 0, rest
     assert "second launch [0.0, 0.0, 0.0, 0.0]" in rest, rest
 
@@ -223,14 +191,15 @@ def test_a_cuda_vectorize_ufunc_under_the_debugger(tmp_path):
 
 
 def test_tab_completes_commands_and_local_names(tmp_path):
-    term = Terminal(["-m", "simt", "debug", os.path.join(HERE, "watched_kernel.py")], tmp_path)
-    assert "Kernel k launched" in term.read()
+    term = terminal(["-m", "simt", "debug", os.path.join(HERE, "watched_kernel.py")], tmp_path)
+    assert "Kernel k launched" in term.read_until(PROMPT)
     term.send(b"bac\t\n")  # backtrace
-    assert "#0  k (x=float32[::1], out=float32[::1]) at watched_kernel.py:7" in term.read()
+    backtrace = term.read_until(PROMPT)
+    assert "#0  k (x=float32[::1], out=float32[::1]) at watched_kernel.py:7" in backtrace
     term.send(b"p ou\t.shape\n")  # the kernel's argument `out`
-    text = term.read()
+    text = term.read_until(PROMPT)
     assert "$1 = (4,) (Tuple(int64))" in text, text
     term.send("continue")
-    rest, code = term.finish()
+    rest, code = finish(term)
     assert code == 0, rest
     assert "[6. 4. 2. 0.]" in rest, rest
