@@ -230,6 +230,8 @@ void bind_debugger(py::module_ &m) {
            [](PyDebugger &self, size_t index) { return self.controller.set_focus(index); })
       .def("run_until", [](PyDebugger &self, int line) { self.controller.run_until(line); })
       .def("kernel_name", [](const PyDebugger &self) { return running(self).kernel()->name; })
+      .def("cooperative",
+           [](const PyDebugger &self) { return running(self).kernel()->cooperative; })
       .def("launch_config",
            [](const PyDebugger &self) {
              const sim::LaunchConfig &c = *running(self).config();

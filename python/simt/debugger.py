@@ -919,8 +919,12 @@ class Session:
         def block(n):
             return "(%d,%d,%d)" % (n % grid[0], n // grid[0] % grid[1], n // (grid[0] * grid[1]))
         self._say("  BlockIdx  To BlockIdx Count State")
-        rows = [(0, linear - 1, "done"), (linear, linear, "running (focus)"),
-                (linear + 1, total - 1, "not started")]
+        if self.native.cooperative():  # the grid syncs: every block is resident
+            rows = [(0, linear - 1, "resident"), (linear, linear, "resident (focus)"),
+                    (linear + 1, total - 1, "resident")]
+        else:
+            rows = [(0, linear - 1, "done"), (linear, linear, "running (focus)"),
+                    (linear + 1, total - 1, "not started")]
         for first, last, state in rows:
             if first <= last:
                 self._say("%s %-9s %-11s %5d %s" % ("*" if first == linear else " ", block(first),

@@ -165,11 +165,14 @@ def test_generated_kernels_and_grid_sync_under_the_debugger(tmp_path):
     # cuda.reduce's generated kernel lists its generated source; stepping a cooperative kernel
     # steps the focused block while the other resident block runs on to the grid barrier.
     result = debug_batch("generated_and_grid.py", [
-        "list", "continue", "next", "next", "next", "info cuda threads", "continue"], tmp_path)
+        "list", "continue", "next", "info cuda blocks", "next", "next", "info cuda threads",
+        "continue"], tmp_path)
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert "->2\t    sm = __cuda__.shared.array(__BLOCK__, dtype=__dtype__)" in text, text
     assert "sum 4950.0" in text, text
+    assert ("* (0,0,0)   (0,0,0)         1 resident (focus)\n"
+            "  (1,0,0)   (1,0,0)         1 resident\n") in text, text
     assert ("[the other threads of the block ran to the barrier at line 14, which released]\n"
             "grid_kernel (x=float64[::1], out=float64[::1]) at generated_and_grid.py:15") in text
     assert text.rstrip().endswith("grid [1. 2. 3.] 0.0"), text
