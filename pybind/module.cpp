@@ -1,8 +1,10 @@
 // simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
 #include "frontend/compile.h"
+#include "gpu/ptx.h"
 #include "pybind/compiled_kernel.h"
 #include "pybind/debugger_binding.h"
 #include "pybind/describe_type.h"
+#include "pybind/own_stack.h"
 #include "pybind/py_resolver.h"
 #include "sim/launch.h"
 
@@ -24,10 +26,8 @@ py::tuple parse_signature_for_python(const std::string &text) {
   return py::make_tuple(args, describe_type(return_type));
 }
 
-std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
-                                        int first_line, uint64_t identity, py::object describe,
-                                        const std::string &signature, bool python_error_model,
-                                        const std::string &instrumentation, int opt_level) {
+FunctionSource function_source(std::string name, std::string source, std::string file,
+                               int first_line, uint64_t identity, py::object describe) {
   FunctionSource kernel;
   kernel.name = std::move(name);
   kernel.source = std::move(source);
@@ -35,6 +35,32 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
   kernel.first_line = first_line;
   kernel.identity = identity;
   kernel.resolver = std::make_shared<PyResolver>(std::move(describe));
+  return kernel;
+}
+
+// The kernel's PTX for compute capability `cc` ("sm_75") and its entry's name.
+py::tuple compile_ptx(std::string name, std::string source, std::string file, int first_line,
+                      uint64_t identity, py::object describe, const std::string &signature,
+                      bool python_error_model, const std::string &cc, bool fastmath) {
+  const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
+                                                first_line, identity, std::move(describe));
+  CompileOptions options;
+  options.python_error_model = python_error_model;
+  std::string ptx, entry;
+  run_on_compile_stack([&] {
+    ir::Module module = compile_kernel(kernel, parse_signature(signature), options);
+    py::gil_scoped_release release;
+    ptx = gpu::compile_ptx(module, gpu::PtxOptions{cc, fastmath}, &entry);
+  });
+  return py::make_tuple(ptx, entry);
+}
+
+std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
+                                        int first_line, uint64_t identity, py::object describe,
+                                        const std::string &signature, bool python_error_model,
+                                        const std::string &instrumentation, int opt_level) {
+  const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
+                                                first_line, identity, std::move(describe));
   CompileOptions options;
   options.python_error_model = python_error_model;
   if (instrumentation == "debug")
@@ -81,6 +107,11 @@ PYBIND11_MODULE(_simt, m) {
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
         "Numba's error model of debug=True (float division by zero raises); `instrumentation` "
         "'none' (release) or 'debug' (the debugger's variant); `opt_level` LLVM's, 0 to 3.");
+  m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
+        py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
+        py::arg("python_error_model"), py::arg("cc"), py::arg("fastmath"),
+        "The kernel's PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\"), "
+        "and its entry's name: (ptx, entry).");
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 

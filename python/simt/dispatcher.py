@@ -486,8 +486,19 @@ class Dispatcher:
                                   " inspect_llvm()")
 
     def inspect_asm(self, signature=None):
-        raise NotImplementedError("simt: inspect_asm (PTX) is not supported yet; use"
-                                  " inspect_llvm()")
+        """The PTX of each compiled signature (or of one), from LLVM's NVPTX backend for compute
+        capability 7.5 (see cuda.compile_ptx)."""
+        from .cuda import compile_ptx
+        if self.device:
+            raise NotImplementedError("simt: inspect_asm of a device function is not supported "
+                                      "yet")
+        options = dict(debug=self._python_error_model(),
+                       fastmath=bool(self.targetoptions.get("fastmath")))
+        if signature is not None:
+            argtypes = tuple(getattr(signature, "args", signature))
+            return compile_ptx(self.py_func, argtypes, **options)[0]
+        return {argtypes: compile_ptx(self.py_func, argtypes, **options)[0]
+                for argtypes in self.overloads}
 
     def get_shared_mem_per_block(self, signature=None):
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)
