@@ -1,5 +1,6 @@
 #include "codegen/lower.h"
 
+#include "codegen/debug_info.h"
 #include "codegen/llvm_types.h"
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
@@ -30,6 +31,12 @@ llvm::Value *Target::const_memory(llvm::Module &module, const ir::ConstArrayDecl
   global->setAlignment(llvm::Align(16));
   return global;
 }
+
+void Target::fence(Emitter &e, FenceScope) {
+  e.b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+}
+
+void Target::nanosleep(Emitter &, llvm::Value *) {}
 
 namespace {
 
@@ -159,7 +166,8 @@ private:
   llvm::IRBuilder<> b_;
   Emitter emitter_;
   std::vector<llvm::Value *> slots_;
-  llvm::Value *frame_ = nullptr; // instrumented code: the frame holding the slots
+  llvm::Value *frame_ = nullptr;        // instrumented code: the frame holding the slots
+  llvm::DISubprogram *scope_ = nullptr; // with debug information: this function's
   std::vector<llvm::Value *> local_arrays_;
   std::vector<Loop> loops_;
   llvm::BasicBlock *bail_ = nullptr; // returns at once: this thread must stop
@@ -176,6 +184,8 @@ public:
 
   LoweredModule run() {
     target.configure(*module);
+    if (ir.options.debug_info != DebugInfo::None)
+      debug_info = std::make_unique<SourceDebugInfo>(*module, ir.options.debug_info, ir.kernel());
     for (size_t i = 0; i < ir.functions.size(); ++i)
       functions.push_back(declare(int(i)));
     for (size_t i = 0; i < ir.const_arrays.size(); ++i)
@@ -187,6 +197,8 @@ public:
       FunctionLowering(*this, int(i)).run();
     std::string symbol = prefix + ir.kernel().name;
     target.emit_entry_points(*module, functions[0], ir, symbol);
+    if (debug_info)
+      debug_info->finish(*module, ir.kernel());
     return LoweredModule{std::move(module), symbol, std::move(locations), std::move(frames)};
   }
 
@@ -200,6 +212,11 @@ public:
     int32_t index = int32_t(locations.size() - 1);
     location_index.emplace(key, index);
     return index;
+  }
+
+  // Numba's Python error model raises ZeroDivisionError on float division, but not fast division.
+  bool checks_float_division() const {
+    return ir.options.python_error_model && !ir.options.fastmath;
   }
 
   // Whether a call of function `index` can set the thread's status (so the caller checks it):
@@ -222,6 +239,7 @@ public:
   std::vector<llvm::Function *> functions;
   std::vector<llvm::Value *> const_arrays;
   std::vector<FrameLayout> frames; // instrumented modules only, filled by FunctionLowering
+  std::unique_ptr<SourceDebugInfo> debug_info; // when CompileOptions::debug_info asks for it
   llvm::Function *int_pow_helper(Scalar s);
 
 private:
@@ -261,7 +279,7 @@ private:
     case ir::ExprKind::Binary:
       if (e.op == ir::Op::FloorDiv || e.op == ir::Op::Mod || e.op == ir::Op::Pow)
         return true;
-      if (e.op == ir::Op::TrueDiv && ir.options.python_error_model)
+      if (e.op == ir::Op::TrueDiv && checks_float_division())
         return true;
       break;
     case ir::ExprKind::Intrinsic:
@@ -371,6 +389,12 @@ int32_t FunctionLowering::loc(ir::Loc where) { return m_.location(index_, where)
 void FunctionLowering::run() {
   llvm::BasicBlock *entry = block("entry");
   b_.SetInsertPoint(entry);
+  if (m_.ir.options.fastmath)
+    b_.setFastMathFlags(llvm::FastMathFlags::getFast());
+  if (m_.debug_info) {
+    scope_ = m_.debug_info->function(*fn_, f_);
+    b_.SetCurrentDebugLocation(m_.debug_info->location(scope_, ir::Loc{f_.first_line, 0}));
+  }
   unsigned first_param = 0;
   if (target_.environment_type(ctx())) {
     emitter_.env = fn_->getArg(0);
@@ -542,6 +566,8 @@ void FunctionLowering::statements(std::span<const ir::Stmt> stmts) {
 }
 
 void FunctionLowering::statement(const ir::Stmt &s) {
+  if (scope_)
+    b_.SetCurrentDebugLocation(m_.debug_info->location(scope_, s.loc));
   statement_hook(s.loc);
   switch (s.kind) {
   case ir::StmtKind::Assign:
@@ -867,7 +893,7 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
   if (is_complex(e.type.scalar))
     return complex_arithmetic(b_, e.op, x, y);
   if (is_float(e.type.scalar)) {
-    if (m_.ir.options.python_error_model)
+    if (m_.checks_float_division())
       raise_on_float_zero_division(e, y);
     return float_binary(e.op, e.type.scalar, x, y);
   }
@@ -1177,11 +1203,16 @@ llvm::Value *FunctionLowering::intrinsic_value(const ir::Expr &e,
   case I::SyncthreadsOr:
     return target_.barrier_reduce(emitter_, Target::Reduction::Or, args[0], loc(e.loc));
   case I::Threadfence:
-  case I::ThreadfenceBlock:
-  case I::ThreadfenceSystem:
-    b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    target_.fence(emitter_, Target::FenceScope::Device);
     return nullptr;
-  case I::Nanosleep: // threads of a block interleave only at barriers: nothing to wait for
+  case I::ThreadfenceBlock:
+    target_.fence(emitter_, Target::FenceScope::Block);
+    return nullptr;
+  case I::ThreadfenceSystem:
+    target_.fence(emitter_, Target::FenceScope::System);
+    return nullptr;
+  case I::Nanosleep:
+    target_.nanosleep(emitter_, args[0]);
     return nullptr;
   case I::Breakpoint: // release code ignores it (the dispatcher compiles the debug variant)
     if (instrumented())
@@ -1612,8 +1643,8 @@ llvm::Value *FunctionLowering::float_atomic_minmax(ir::Op op, llvm::Type *t, llv
 
 LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext &ctx,
                     const std::string &prefix) {
-  if (module.functions.empty() || !module.kernel().is_kernel)
-    throw std::logic_error("simt: a module's first function must be its kernel");
+  if (module.functions.empty())
+    throw std::logic_error("simt: a module without functions");
   return ModuleLowering(module, target, ctx, prefix).run();
 }
 

@@ -33,6 +33,7 @@ struct LoweredModule {
 // Lowers `module` for `target` into a new LLVM module in `ctx`. Every global name starts with
 // `prefix`, so modules lowered with different prefixes can share one JIT. Throws
 // std::runtime_error ("simt: ... is not supported yet") for IR the lowering cannot express.
+// functions[0] is the kernel, or a device function compiled alone (compile_device_function).
 LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext &ctx,
                     const std::string &prefix);
 

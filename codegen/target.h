@@ -52,6 +52,15 @@ public:
   virtual llvm::Value *const_memory(llvm::Module &module, const ir::ConstArrayDecl &decl,
                                     const std::string &name);
 
+  // cuda.threadfence_block/threadfence/threadfence_system: this thread's memory accesses before
+  // it are seen before those after it by the threads of `scope`. A sequentially consistent fence
+  // by default.
+  enum class FenceScope : int32_t { Block, Device, System };
+  virtual void fence(Emitter &e, FenceScope scope);
+  // cuda.nanosleep(ns) with the i32 `nanoseconds`. Nothing by default: the simulator's threads
+  // of a block interleave only where they wait for each other.
+  virtual void nanosleep(Emitter &e, llvm::Value *nanoseconds);
+
   // cuda.syncthreads(). The lowering checks `must_return` afterwards.
   virtual void barrier(Emitter &e, int32_t loc) = 0;
   // cuda.syncthreads_count/and/or(predicate): a barrier that also reduces the i32 `predicate`

@@ -56,9 +56,10 @@ int ModuleBuilder::const_array(const std::string &key, ir::ConstArrayDecl decl) 
   return const_keys_[key] = static_cast<int>(module_.const_arrays.size()) - 1;
 }
 
-ir::Module ModuleBuilder::build(const FunctionSource &kernel, const std::vector<Type> &arg_types) {
+ir::Module ModuleBuilder::build(const FunctionSource &kernel, const std::vector<Type> &arg_types,
+                                bool is_kernel) {
   in_progress_.push_back(function_key(kernel));
-  module_.functions[0] = FunctionTyper(*this, kernel, arg_types, true, kernel.name).run();
+  module_.functions[0] = FunctionTyper(*this, kernel, arg_types, is_kernel, kernel.name).run();
   in_progress_.pop_back();
   prune_and_layout();
   module_.props = module_.functions[0].props;
@@ -173,6 +174,14 @@ void ModuleBuilder::prune_and_layout() {
 ir::Module compile_kernel(const FunctionSource &kernel, const std::vector<Type> &arg_types,
                           const CompileOptions &options) {
   ir::Module module = ModuleBuilder().build(kernel, arg_types);
+  module.options = options;
+  return module;
+}
+
+ir::Module compile_device_function(const FunctionSource &function,
+                                   const std::vector<Type> &arg_types,
+                                   const CompileOptions &options) {
+  ir::Module module = ModuleBuilder().build(function, arg_types, false);
   module.options = options;
   return module;
 }

@@ -19,6 +19,14 @@ enum class Instrumentation : uint8_t {
   Debug,
 };
 
+// Source-level debug information in the generated code (GPU backend: compile_ptx(lineinfo=True)
+// gives line tables, debug=True full DWARF).
+enum class DebugInfo : uint8_t {
+  None,
+  LineTables, // .file/.loc directives only, as nvcc -lineinfo
+  Full,       // DWARF with a .debug_info section, as nvcc -G
+};
+
 struct CompileOptions {
   // Numba's error model: 'python' (debug=True or lineinfo=True) makes float division, floor
   // division and modulo by zero raise ZeroDivisionError, and 0 ** negative on integers too;
@@ -27,12 +35,20 @@ struct CompileOptions {
   Instrumentation instrumentation = Instrumentation::None;
   // LLVM's optimisation level, 0 to 3 (@cuda.jit(opt=False) gives 0).
   int opt_level = 3;
+  DebugInfo debug_info = DebugInfo::None;
+  // @cuda.jit(fastmath=True): LLVM's fast-math flags on float arithmetic, no ZeroDivisionError
+  // check on float division (Numba's fast division), and the GPU's approximate math functions.
+  bool fastmath = false;
 
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
     return std::string(python_error_model ? "py" : "np") +
            (instrumentation == Instrumentation::Debug ? ",debug" : ",release") + ",O" +
-           std::to_string(opt_level);
+           std::to_string(opt_level) +
+           (debug_info == DebugInfo::LineTables ? ",lines"
+            : debug_info == DebugInfo::Full     ? ",dwarf"
+                                                : "") +
+           (fastmath ? ",fast" : "");
   }
   bool operator==(const CompileOptions &) const = default;
 };

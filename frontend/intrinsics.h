@@ -34,6 +34,9 @@ enum IntrinsicFlag : uint8_t {
   kWarp = 4,
   // A math library function, lowered by Target::math.
   kMath = 8,
+  // A math function the GPU computes approximately under fastmath for float32 (libdevice's
+  // __nv_fast_<name>f, as Numba's fastmath gives).
+  kFastF32 = 16,
 };
 
 struct IntrinsicInfo {

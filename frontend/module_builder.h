@@ -24,9 +24,10 @@ public:
   // A constant array frozen from a global, one per (function identity, name).
   int const_array(const std::string &key, ir::ConstArrayDecl decl);
 
-  // Compiles the kernel as functions[0], drops what its final typing no longer reaches, and lays
-  // out shared memory.
-  ir::Module build(const FunctionSource &kernel, const std::vector<Type> &arg_types);
+  // Compiles the kernel (or, unless `is_kernel`, a device function) as functions[0], drops what
+  // its final typing no longer reaches, and lays out shared memory.
+  ir::Module build(const FunctionSource &kernel, const std::vector<Type> &arg_types,
+                   bool is_kernel = true);
 
   const ir::Module &module() const { return module_; }
   // The levels of nesting the typers of this module have entered, a device function's on top of

@@ -1,6 +1,7 @@
 #include "gpu/nvptx_target.h"
 
 #include "codegen/llvm_types.h"
+#include "codegen/math.h"
 
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -134,8 +135,10 @@ llvm::Value *NvptxTarget::warp_op(Emitter &e, ir::WarpOp op, llvm::Value *mask, 
   case ir::WarpOp::Ballot:
     return b.CreateZExt(call_intrinsic(e, nvvm_vote_ballot_sync, {mask, predicate()}), i64);
   case ir::WarpOp::MatchAny:
+    require_sm(70, "cuda.match_any_sync");
     return b.CreateZExt(call_intrinsic(e, nvvm_match_any_sync_i64, {mask, value}), i64);
   case ir::WarpOp::MatchAll: {
+    require_sm(70, "cuda.match_all_sync");
     llvm::Value *both = call_intrinsic(e, nvvm_match_all_sync_i64p, {mask, value});
     return b.CreateZExt(b.CreateExtractValue(both, {0}), i64);
   }
@@ -152,22 +155,102 @@ llvm::Value *NvptxTarget::active_mask(Emitter &e, int32_t) {
   return ptx_register(e, "activemask.b32 $0;");
 }
 
-void NvptxTarget::grid_barrier(Emitter &, int32_t) { not_on_gpu("grid sync"); }
-
-// The first fault of a launch: simt_exception = {code, loc, tid.xyz, ctaid.xyz} in global
-// memory, claimed by a compare-and-swap of the code, read back by the host after the launch.
-void NvptxTarget::record_exception(Emitter &e, DeviceException code, llvm::Value *loc) {
+// A cooperative launch has every block resident: each block's first thread counts its arrival
+// in a global counter, and the last one to arrive resets it and bumps a generation that the
+// others wait to see change.
+void NvptxTarget::grid_barrier(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
   llvm::Module &m = module_of(e);
-  auto *type = llvm::ArrayType::get(b.getInt32Ty(), 8);
-  llvm::GlobalVariable *record = m.getGlobalVariable("simt_exception", true);
+  llvm::LLVMContext &ctx = b.getContext();
+  auto *type = llvm::ArrayType::get(b.getInt32Ty(), 2); // {arrived, generation}
+  llvm::GlobalVariable *state = m.getGlobalVariable("simt_grid_barrier", true);
+  if (state == nullptr)
+    state = new llvm::GlobalVariable(m, type, false, llvm::GlobalValue::InternalLinkage,
+                                     llvm::ConstantAggregateZero::get(type), "simt_grid_barrier",
+                                     nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  llvm::Value *arrived = b.CreateAddrSpaceCast(state, b.getPtrTy());
+  llvm::Value *generation = b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), arrived, 1);
+  auto volatile_load = [&](llvm::Value *address) {
+    llvm::LoadInst *load = b.CreateAlignedLoad(b.getInt32Ty(), address, llvm::Align(4));
+    load->setVolatile(true);
+    return load;
+  };
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  auto *leader = llvm::BasicBlock::Create(ctx, "grid.leader", fn);
+  auto *release = llvm::BasicBlock::Create(ctx, "grid.release", fn);
+  auto *wait = llvm::BasicBlock::Create(ctx, "grid.wait", fn);
+  auto *left = llvm::BasicBlock::Create(ctx, "grid.left", fn);
+  auto *after = llvm::BasicBlock::Create(ctx, "grid.after", fn);
+  barrier(e, loc);
+  llvm::Value *tid = b.CreateOr(special_register(e, ir::Op::ThreadIdx, 0),
+                                b.CreateOr(special_register(e, ir::Op::ThreadIdx, 1),
+                                           special_register(e, ir::Op::ThreadIdx, 2)));
+  b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt32(0)), leader, after);
+  b.SetInsertPoint(leader);
+  fence(e, FenceScope::Device);
+  llvm::Value *seen = volatile_load(generation);
+  llvm::Value *blocks = b.CreateMul(special_register(e, ir::Op::GridDim, 0),
+                                    b.CreateMul(special_register(e, ir::Op::GridDim, 1),
+                                                special_register(e, ir::Op::GridDim, 2)));
+  llvm::Value *before = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, arrived, b.getInt32(1),
+                                          llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
+  b.CreateCondBr(b.CreateICmpEQ(before, b.CreateSub(blocks, b.getInt32(1))), release, wait);
+  b.SetInsertPoint(release);
+  b.CreateAlignedStore(b.getInt32(0), arrived, llvm::Align(4))->setVolatile(true);
+  fence(e, FenceScope::Device);
+  b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, generation, b.getInt32(1), llvm::MaybeAlign(4),
+                    llvm::AtomicOrdering::Monotonic);
+  b.CreateBr(left);
+  b.SetInsertPoint(wait);
+  b.CreateCondBr(b.CreateICmpEQ(volatile_load(generation), seen), wait, left);
+  b.SetInsertPoint(left);
+  fence(e, FenceScope::Device);
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  barrier(e, loc);
+}
+
+void NvptxTarget::fence(Emitter &e, FenceScope scope) {
+  using namespace llvm::Intrinsic;
+  call_intrinsic(e,
+                 scope == FenceScope::Block    ? nvvm_membar_cta
+                 : scope == FenceScope::Device ? nvvm_membar_gl
+                                               : nvvm_membar_sys,
+                 {});
+}
+
+void NvptxTarget::require_sm(int sm, const char *what) const {
+  if (sm_ < sm)
+    throw std::runtime_error(std::string("simt: ") + what + " needs compute capability " +
+                             std::to_string(sm / 10) + "." + std::to_string(sm % 10) +
+                             " or above, and the kernel is compiled for " +
+                             std::to_string(sm_ / 10) + "." + std::to_string(sm_ % 10));
+}
+
+void NvptxTarget::nanosleep(Emitter &e, llvm::Value *nanoseconds) {
+  require_sm(70, "cuda.nanosleep");
+  call_intrinsic(e, llvm::Intrinsic::nvvm_nanosleep,
+                 {e.b.CreateZExtOrTrunc(nanoseconds, e.b.getInt32Ty())});
+}
+
+llvm::GlobalVariable *NvptxTarget::exception_record(llvm::Module &m) {
+  auto *type = llvm::ArrayType::get(llvm::Type::getInt32Ty(m.getContext()), exception_record_words);
+  llvm::GlobalVariable *record = m.getGlobalVariable(exception_record_name, true);
   if (record == nullptr)
     record = new llvm::GlobalVariable(m, type, false, llvm::GlobalValue::ExternalLinkage,
-                                      llvm::ConstantAggregateZero::get(type), "simt_exception",
+                                      llvm::ConstantAggregateZero::get(type), exception_record_name,
                                       nullptr, llvm::GlobalValue::NotThreadLocal, 1);
-  llvm::Value *base = b.CreateAddrSpaceCast(record, b.getPtrTy());
+  return record;
+}
+
+// The first fault of a launch goes to the exception record (gpu/nvptx_target.h), claimed by a
+// compare-and-swap of its code; the host reads it back after the launch.
+void NvptxTarget::record_exception(Emitter &e, int32_t code, llvm::Value *loc,
+                                   llvm::ArrayRef<llvm::Value *> index_fault) {
+  llvm::IRBuilder<> &b = e.b;
+  llvm::Value *base = b.CreateAddrSpaceCast(exception_record(module_of(e)), b.getPtrTy());
   llvm::Value *claimed = b.CreateExtractValue(
-      b.CreateAtomicCmpXchg(base, b.getInt32(0), b.getInt32(int32_t(code)), llvm::MaybeAlign(4),
+      b.CreateAtomicCmpXchg(base, b.getInt32(0), b.getInt32(code), llvm::MaybeAlign(4),
                             llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic),
       {1});
   llvm::Function *fn = b.GetInsertBlock()->getParent();
@@ -175,29 +258,43 @@ void NvptxTarget::record_exception(Emitter &e, DeviceException code, llvm::Value
   auto *done = llvm::BasicBlock::Create(b.getContext(), "exception.done", fn);
   b.CreateCondBr(claimed, fill, done);
   b.SetInsertPoint(fill);
-  llvm::Value *fields[7] = {loc,
-                            special_register(e, ir::Op::ThreadIdx, 0),
-                            special_register(e, ir::Op::ThreadIdx, 1),
-                            special_register(e, ir::Op::ThreadIdx, 2),
-                            special_register(e, ir::Op::BlockIdx, 0),
-                            special_register(e, ir::Op::BlockIdx, 1),
-                            special_register(e, ir::Op::BlockIdx, 2)};
-  for (int i = 0; i < 7; ++i)
-    b.CreateStore(fields[i], b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), base, uint64_t(i + 1)));
+  auto store = [&](llvm::Value *value, uint64_t word) {
+    b.CreateStore(value, b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), base, word));
+  };
+  store(loc, 1);
+  for (int axis = 0; axis < 3; ++axis) {
+    store(special_register(e, ir::Op::ThreadIdx, axis), uint64_t(2 + axis));
+    store(special_register(e, ir::Op::BlockIdx, axis), uint64_t(5 + axis));
+  }
+  if (!index_fault.empty()) { // index (i64), axis (i32), size (i64)
+    store(index_fault[1], 8);
+    store(index_fault[0], 10);
+    store(index_fault[2], 12);
+  }
   b.CreateBr(done);
   b.SetInsertPoint(done);
 }
 
-void NvptxTarget::index_error(Emitter &e, llvm::Value *, llvm::Value *, llvm::Value *,
+void NvptxTarget::index_error(Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
                               llvm::Value *loc) {
-  record_exception(e, DeviceException::IndexError, loc);
+  record_exception(e, index_error_code, loc, {index, axis, size});
 }
 
-void NvptxTarget::raise(Emitter &e, const std::string &, const std::string &, llvm::Value *loc) {
-  record_exception(e, DeviceException::Raised, loc);
+void NvptxTarget::raise(Emitter &e, const std::string &exception, const std::string &message,
+                        llvm::Value *loc) {
+  raised_.push_back({exception, message});
+  record_exception(e, first_raise_code + int32_t(raised_.size() - 1), loc, {});
 }
 
-llvm::Value *NvptxTarget::must_return(Emitter &e) { return e.b.getFalse(); }
+// After a call that may fault and after barriers: every thread of the launch stops once one has
+// faulted (a device function's fault returns to its caller), as on the simulator.
+llvm::Value *NvptxTarget::must_return(Emitter &e) {
+  llvm::IRBuilder<> &b = e.b;
+  llvm::Value *code = b.CreateAddrSpaceCast(exception_record(module_of(e)), b.getPtrTy());
+  llvm::LoadInst *value = b.CreateAlignedLoad(b.getInt32Ty(), code, llvm::Align(4));
+  value->setVolatile(true);
+  return b.CreateICmpNE(value, b.getInt32(0));
+}
 
 llvm::Value *NvptxTarget::loop_back_edge(Emitter &e, bool, int32_t) { return e.b.getFalse(); }
 
@@ -254,62 +351,129 @@ void NvptxTarget::memory_access(Emitter &, llvm::Value *, uint32_t, codegen::Acc
 
 llvm::Value *NvptxTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                                Scalar type) {
-  // libdevice's function of the intrinsic's name (__nv_sinf for float32), linked in by gpu/ptx.
+  // Exactly rounded operations are the GPU's own instructions (sqrt.rn.f32, or sqrt.approx under
+  // fastmath); the others libdevice's function of the intrinsic's name (__nv_sinf for float32),
+  // linked in by gpu/ptx.
+  if (codegen::exact_in_float32(fn))
+    return e.b.CreateCall(llvm::Intrinsic::getDeclaration(&module_of(e),
+                                                          codegen::llvm_math_intrinsic(fn),
+                                                          {args[0]->getType()}),
+                          args);
   std::vector<llvm::Type *> params;
   for (llvm::Value *arg : args)
     params.push_back(arg->getType());
-  const std::string symbol =
-      std::string("__nv_") + ir::intrinsic_name(fn) + (type == Scalar::F32 ? "f" : "");
+  const bool fast = fastmath_ && type == Scalar::F32 && ir::intrinsic_info(fn).has(ir::kFastF32);
+  const std::string symbol = std::string(fast ? "__nv_fast_" : "__nv_") + ir::intrinsic_name(fn) +
+                             (type == Scalar::F32 ? "f" : "");
   llvm::FunctionCallee callee = module_of(e).getOrInsertFunction(
       symbol, llvm::FunctionType::get(args[0]->getType(), params, false));
   return e.b.CreateCall(callee, args);
 }
 
+namespace {
+
+// A parameter of the typed IR as the PTX function's parameters (Numba's data models, flattened):
+// an array as meminfo, parent, nitems, itemsize, data, shape.., strides..; bool as a byte;
+// a complex number as its two parts; a tuple as its elements; a record as a pointer to it.
+void flatten_parameter(llvm::LLVMContext &ctx, const Type &type, std::vector<llvm::Type *> &out) {
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  if (type.is_array()) {
+    for (llvm::Type *field : {ptr, ptr, i64, i64, ptr}) // meminfo, parent, nitems, itemsize, data
+      out.push_back(field);
+    out.resize(out.size() + size_t(2 * type.ndim), i64);
+  } else if (type.is_scalar() && is_complex(type.scalar)) {
+    llvm::Type *part = codegen::register_type(ctx, Type::scalar_of(component_of(type.scalar)));
+    out.push_back(part);
+    out.push_back(part);
+  } else if (type.is_scalar()) {
+    out.push_back(type.scalar == Scalar::Bool ? llvm::Type::getInt8Ty(ctx)
+                                              : codegen::register_type(ctx, type));
+  } else if (type.is_tuple()) {
+    for (const Type &element : type.elems)
+      flatten_parameter(ctx, element, out);
+  } else if (type.is_record()) {
+    out.push_back(ptr);
+  } else {
+    not_on_gpu("a parameter of type " + type.str());
+  }
+}
+
+// The register value of a parameter of `type` from the flattened parameters at `next`.
+llvm::Value *gather_parameter(llvm::IRBuilder<> &b, const Type &type, llvm::Function &fn,
+                              unsigned &next) {
+  llvm::LLVMContext &ctx = b.getContext();
+  if (type.is_array()) {
+    next += 4; // meminfo, parent, nitems, itemsize: the simulator's array needs none of them
+    llvm::Value *data = fn.getArg(next++);
+    std::vector<llvm::Value *> shape, strides;
+    for (int axis = 0; axis < type.ndim; ++axis)
+      shape.push_back(fn.getArg(next++));
+    for (int axis = 0; axis < type.ndim; ++axis)
+      strides.push_back(fn.getArg(next++));
+    return codegen::make_array_value(b, type.ndim, data, shape, strides);
+  }
+  if (type.is_scalar() && type.scalar == Scalar::Bool)
+    return b.CreateICmpNE(fn.getArg(next++), b.getInt8(0));
+  if (type.is_scalar() && !is_complex(type.scalar))
+    return fn.getArg(next++);
+  llvm::Type *whole = codegen::register_type(ctx, type);
+  if (type.is_record())
+    return fn.getArg(next++);
+  llvm::Value *value = llvm::PoisonValue::get(whole);
+  if (type.is_scalar()) { // complex
+    value = b.CreateInsertValue(value, fn.getArg(next++), {0});
+    return b.CreateInsertValue(value, fn.getArg(next++), {1});
+  }
+  for (unsigned i = 0; i < type.elems.size(); ++i)
+    value = b.CreateInsertValue(value, gather_parameter(b, type.elems[i], fn, next), {i});
+  return value;
+}
+
+} // namespace
+
 void NvptxTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
                                     const ir::Module &ir_module, const std::string &) {
   llvm::LLVMContext &ctx = module.getContext();
-  const ir::Function &kernel = ir_module.kernel();
+  const ir::Function &function = ir_module.kernel();
+  const bool numba_device = abi_.device && !abi_.c_abi;
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   std::vector<llvm::Type *> params;
-  for (int i = 0; i < kernel.num_params; ++i) {
-    const Type &type = kernel.slots[size_t(i)].type;
-    if (type.is_array()) {
-      params.push_back(llvm::PointerType::getUnqual(ctx));
-      params.insert(params.end(), size_t(2 * type.ndim), llvm::Type::getInt64Ty(ctx));
-    } else if (type.is_scalar()) {
-      params.push_back(type.scalar == Scalar::Bool ? llvm::Type::getInt8Ty(ctx)
-                                                   : codegen::register_type(ctx, type));
-    } else {
-      not_on_gpu("a kernel parameter of type " + type.str());
-    }
-  }
-  auto *fn = llvm::Function::Create(
-      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false),
-      llvm::GlobalValue::ExternalLinkage, ir_module.kernel().python_name, module);
+  if (numba_device) // the result's address, the exception info's
+    params.resize(2, ptr);
+  for (int i = 0; i < function.num_params; ++i)
+    flatten_parameter(ctx, function.slots[size_t(i)].type, params);
+  llvm::Type *result = llvm::Type::getVoidTy(ctx);
+  if (numba_device)
+    result = llvm::Type::getInt32Ty(ctx);
+  else if (abi_.device && !function.return_type.is_none())
+    result = body->getReturnType();
+  auto *fn = llvm::Function::Create(llvm::FunctionType::get(result, params, false),
+                                    llvm::GlobalValue::ExternalLinkage, abi_.name, module);
+  if (fn->getName() != abi_.name)
+    throw std::runtime_error("simt: the name '" + abi_.name + "' is taken in the PTX module");
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
   std::vector<llvm::Value *> args;
-  unsigned next = 0;
-  for (int i = 0; i < kernel.num_params; ++i) {
-    const Type &type = kernel.slots[size_t(i)].type;
-    if (type.is_array()) {
-      llvm::Value *data = fn->getArg(next++);
-      std::vector<llvm::Value *> shape, strides;
-      for (int axis = 0; axis < type.ndim; ++axis)
-        shape.push_back(fn->getArg(next++));
-      for (int axis = 0; axis < type.ndim; ++axis)
-        strides.push_back(fn->getArg(next++));
-      args.push_back(codegen::make_array_value(b, type.ndim, data, shape, strides));
-    } else {
-      llvm::Value *value = fn->getArg(next++);
-      args.push_back(type.scalar == Scalar::Bool ? b.CreateICmpNE(value, b.getInt8(0)) : value);
-    }
+  unsigned next = numba_device ? 2 : 0;
+  for (int i = 0; i < function.num_params; ++i)
+    args.push_back(gather_parameter(b, function.slots[size_t(i)].type, *fn, next));
+  llvm::Value *value = b.CreateCall(body, args);
+  if (!abi_.device) {
+    b.CreateRetVoid();
+    llvm::Metadata *annotation[] = {llvm::ValueAsMetadata::get(fn),
+                                    llvm::MDString::get(ctx, "kernel"),
+                                    llvm::ConstantAsMetadata::get(b.getInt32(1))};
+    module.getOrInsertNamedMetadata("nvvm.annotations")
+        ->addOperand(llvm::MDNode::get(ctx, annotation));
+  } else if (numba_device) {
+    if (!function.return_type.is_none())
+      b.CreateStore(value, fn->getArg(0));
+    b.CreateRet(b.getInt32(0));
+  } else if (function.return_type.is_none()) {
+    b.CreateRetVoid();
+  } else {
+    b.CreateRet(value);
   }
-  b.CreateCall(body, args);
-  b.CreateRetVoid();
-  llvm::Metadata *annotation[] = {llvm::ValueAsMetadata::get(fn),
-                                  llvm::MDString::get(ctx, "kernel"),
-                                  llvm::ConstantAsMetadata::get(b.getInt32(1))};
-  module.getOrInsertNamedMetadata("nvvm.annotations")
-      ->addOperand(llvm::MDNode::get(ctx, annotation));
 }
 
 } // namespace simt::gpu

@@ -4,31 +4,65 @@
 // Special registers are llvm.nvvm.read.ptx.sreg.*; the block's shared memory is one extern
 // array in address space 3 (static arrays first, dynamic shared memory after them); barriers
 // are llvm.nvvm.barrier0 and its counting forms; math calls libdevice (__nv_*). There is no
-// per-thread environment: a fault stores the first exception into a device-side record
-// (`simt_exception`: code, location, thread and block ids) and the thread returns.
+// per-thread environment: a fault stores the first exception into a device-side record (below)
+// and the thread returns; every thread returns once the record holds a fault.
 #pragma once
 
 #include "codegen/target.h"
 
 #include <string>
+#include <vector>
 
 namespace simt::gpu {
 
-// Exception codes of the device-side record, in the order a launch maps them back.
-enum class DeviceException : int32_t { None, IndexError, Raised };
+// The device-side exception record, a global array of 16 int32 read back after a launch:
+//   [0] code: 0 none, index_error_code, or first_raise_code + k for NvptxTarget::raised()[k]
+//   [1] the faulting site (an index into LoweredModule::locations)
+//   [2..4] threadIdx x, y, z   [5..7] blockIdx x, y, z
+//   IndexError only: [8] axis, [10..11] index (int64), [12..13] the axis' extent (int64)
+constexpr const char *exception_record_name = "simt_exception";
+constexpr int exception_record_words = 16;
+constexpr int32_t index_error_code = 1;
+constexpr int32_t first_raise_code = 2;
+
+// The kernel's externally visible function, as compile_ptx's device= and abi= ask.
+struct EntryAbi {
+  // A device function (.func) rather than a kernel (.entry).
+  bool device = false;
+  // Numba's ABI: a kernel's arrays as (meminfo, parent, nitems, itemsize, data, shape..,
+  // strides..); a device function returns an i32 status and stores its result through its first
+  // parameter (then an exception-info pointer). The C ABI: the result is returned.
+  bool c_abi = false;
+  // The function's name.
+  std::string name;
+};
+
+// A `raise` in a kernel: its exception class and message.
+struct RaiseSite {
+  std::string exception;
+  std::string message;
+};
 
 class NvptxTarget final : public codegen::Target {
 public:
   // `data_layout` of LLVM's NVPTX target machine for the device; `static_shared_bytes` of the
   // kernel's static shared arrays (dynamic shared memory starts after them).
-  NvptxTarget(std::string data_layout, int64_t static_shared_bytes)
-      : data_layout_(std::move(data_layout)), static_shared_bytes_(static_shared_bytes) {}
+  // `sm`: the compute capability as a number (75 for sm_75).
+  NvptxTarget(std::string data_layout, int64_t static_shared_bytes, EntryAbi abi, bool fastmath,
+              int sm)
+      : data_layout_(std::move(data_layout)), static_shared_bytes_(static_shared_bytes),
+        abi_(std::move(abi)), fastmath_(fastmath), sm_(sm) {}
+
+  // The raise statements lowered so far, by the record's code (first_raise_code + index).
+  const std::vector<RaiseSite> &raised() const { return raised_; }
 
   void configure(llvm::Module &module) override;
   llvm::Type *environment_type(llvm::LLVMContext &) override { return nullptr; }
   llvm::Value *special_register(codegen::Emitter &e, ir::Op op, int axis) override;
   llvm::Value *shared_memory(codegen::Emitter &e, int64_t offset) override;
   llvm::Value *dynamic_shared_bytes(codegen::Emitter &e) override;
+  void fence(codegen::Emitter &e, FenceScope scope) override;
+  void nanosleep(codegen::Emitter &e, llvm::Value *nanoseconds) override;
   void barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *barrier_reduce(codegen::Emitter &e, Reduction reduction, llvm::Value *predicate,
                               int32_t loc) override;
@@ -52,16 +86,22 @@ public:
                      int32_t loc) override;
   llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                     Scalar type) override;
-  // One kernel function named as the Python function, taking each array parameter as (data
-  // pointer, extents, strides in bytes) and each scalar by value, marked a kernel in
-  // nvvm.annotations.
+  // One function as EntryAbi says, marked a kernel in nvvm.annotations unless a device function.
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
                          const std::string &symbol) override;
 
 private:
-  void record_exception(codegen::Emitter &e, DeviceException code, llvm::Value *loc);
+  static llvm::GlobalVariable *exception_record(llvm::Module &module);
+  void record_exception(codegen::Emitter &e, int32_t code, llvm::Value *loc,
+                        llvm::ArrayRef<llvm::Value *> index_fault);
   std::string data_layout_;
   int64_t static_shared_bytes_;
+  EntryAbi abi_;
+  // Refuses what compute capabilities below `sm` lack (LLVM would abort selecting it).
+  void require_sm(int sm, const char *what) const;
+  bool fastmath_;
+  int sm_;
+  std::vector<RaiseSite> raised_;
 };
 
 } // namespace simt::gpu

@@ -14,6 +14,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -26,7 +27,24 @@ namespace {
 
 constexpr const char *triple = "nvptx64-nvidia-cuda";
 
-std::unique_ptr<llvm::TargetMachine> target_machine(const PtxOptions &options) {
+// The compute capability of "sm_75" or "sm_90a" as 75 or 90.
+int sm_number(const std::string &cc) {
+  int number = 0;
+  for (size_t i = 3; i < cc.size() && std::isdigit(static_cast<unsigned char>(cc[i])); ++i)
+    number = number * 10 + (cc[i] - '0');
+  return number;
+}
+
+// PTX ISA 6.3 at least (LLVM's default for sm_75; nanosleep and activemask need it), 7.5 for
+// DWARF (labels in .section); newer architectures get the version they require by default.
+std::string ptx_features(const std::string &cc, DebugInfo debug_info) {
+  if (debug_info == DebugInfo::Full && sm_number(cc) < 89)
+    return "+ptx75";
+  return sm_number(cc) < 75 ? "+ptx63" : "";
+}
+
+std::unique_ptr<llvm::TargetMachine> target_machine(const std::string &cc, bool fastmath,
+                                                    DebugInfo debug_info) {
   static std::once_flag initialised;
   std::call_once(initialised, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -39,16 +57,26 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const PtxOptions &options) {
   if (target == nullptr)
     throw std::runtime_error("simt: LLVM's NVPTX target is missing: " + error);
   llvm::TargetOptions target_options;
-  if (options.fastmath) {
+  target_options.AllowFPOpFusion = llvm::FPOpFusion::Fast; // fma contraction, as NVVM and nvcc
+  if (fastmath) {
     target_options.UnsafeFPMath = true;
     target_options.NoInfsFPMath = true;
     target_options.NoNaNsFPMath = true;
   }
-  std::unique_ptr<llvm::TargetMachine> machine(
-      target->createTargetMachine(triple, options.cc, "", target_options, std::nullopt));
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cc, ptx_features(cc, debug_info), target_options, std::nullopt));
   if (machine == nullptr)
-    throw std::runtime_error("simt: LLVM cannot compile for " + options.cc);
+    throw std::runtime_error("simt: LLVM cannot compile for " + cc);
   return machine;
+}
+
+// What the NVPTX backend reads to select approximate division and square root (unsafe-fp-math)
+// and flush-to-zero float32 instructions (denormal-fp-math-f32).
+void allow_fast_math(llvm::Function &fn) {
+  for (const char *flag : {"unsafe-fp-math", "approx-func-fp-math", "no-infs-fp-math",
+                           "no-nans-fp-math", "no-signed-zeros-fp-math"})
+    fn.addFnAttr(flag, "true");
+  fn.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
 }
 
 std::string libdevice_path() {
@@ -83,11 +111,13 @@ void link_libdevice(llvm::Module &module) {
     throw std::runtime_error("simt: linking libdevice failed");
 }
 
-void optimise(llvm::Module &module, llvm::TargetMachine &machine, const std::string &entry) {
+void optimise(llvm::Module &module, llvm::TargetMachine &machine, const std::string &entry,
+              bool opt) {
   // Everything but the kernel's entry is internal, so unused libdevice code goes away.
   for (llvm::Function &fn : module)
     if (!fn.isDeclaration() && fn.getName() != entry)
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // NVVMReflect must run even unoptimised: libdevice branches on __nvvm_reflect.
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -98,7 +128,10 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, const std::str
   passes.registerFunctionAnalyses(fam);
   passes.registerLoopAnalyses(lam);
   passes.crossRegisterProxies(lam, fam, cgam, mam);
-  passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
+  if (opt)
+    passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
+  else
+    passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, mam);
 }
 
 std::string emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -113,28 +146,39 @@ std::string emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
 
 } // namespace
 
-std::string compile_ptx(const ir::Module &module, const PtxOptions &options,
-                        std::string *entry_name) {
+CompiledPtx compile_ptx(const ir::Module &module, const PtxOptions &options) {
   if (module.options.instrumentation != Instrumentation::None)
     throw std::runtime_error("simt: the debugger's instrumentation is not available on the GPU");
-  std::unique_ptr<llvm::TargetMachine> machine = target_machine(options);
+  const bool fastmath = module.options.fastmath;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      target_machine(options.cc, fastmath, module.options.debug_info);
   llvm::LLVMContext ctx;
+  EntryAbi abi = options.abi;
+  if (abi.name.empty())
+    abi.name = module.kernel().python_name;
   NvptxTarget target(machine->createDataLayout().getStringRepresentation(),
-                     module.static_shared_bytes);
+                     module.static_shared_bytes, abi, fastmath, sm_number(options.cc));
   codegen::LoweredModule lowered = codegen::lower(module, target, ctx, "simt_");
   llvm::Module &m = *lowered.module;
-  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", options.fastmath ? 1 : 0);
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
   if (calls_libdevice(m))
     link_libdevice(m);
+  if (fastmath)
+    for (llvm::Function &fn : m)
+      if (!fn.isDeclaration())
+        allow_fast_math(fn);
   std::string problems;
   llvm::raw_string_ostream errors(problems);
   if (llvm::verifyModule(m, &errors))
     throw std::runtime_error("simt: LLVM rejected the NVPTX kernel: " + problems);
-  const std::string entry = module.kernel().python_name;
-  optimise(m, *machine, entry);
-  if (entry_name != nullptr)
-    *entry_name = entry;
-  return emit_ptx(m, *machine);
+  optimise(m, *machine, abi.name, options.opt);
+  CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), ""};
+  if (options.llvm_ir) {
+    llvm::raw_string_ostream text(compiled.llvm_ir);
+    m.print(text, nullptr);
+  }
+  compiled.ptx = emit_ptx(m, *machine);
+  return compiled;
 }
 
 } // namespace simt::gpu

@@ -2,21 +2,38 @@
 // Works on any machine: no GPU or driver is needed, only libdevice for math functions.
 #pragma once
 
+#include "codegen/lower.h"
 #include "frontend/ir.h"
+#include "gpu/nvptx_target.h"
 
 #include <string>
+#include <vector>
 
 namespace simt::gpu {
 
 struct PtxOptions {
   std::string cc = "sm_75"; // the compute capability ("sm_75" ... "sm_90a")
-  bool fastmath = false;    // fast-math flags, and libdevice's flush-to-zero (nvvm-reflect-ftz)
+  bool opt = true;          // LLVM's O3 pipeline, else none before instruction selection
+  EntryAbi abi;             // the function's kind, ABI and name (by default the Python name)
+  bool llvm_ir = false;     // also give the optimised NVVM-dialect LLVM IR (inspect_llvm)
 };
 
-// The PTX of `module`'s kernel, an `.entry` named `entry_name`. Throws std::runtime_error for
-// what the GPU target cannot compile yet, or when libdevice is needed but not found
+// A compiled module: its PTX text, the name of its function, and what the device-side exception
+// record's fields refer to (gpu/nvptx_target.h).
+struct CompiledPtx {
+  std::string ptx;
+  std::string entry;
+  std::vector<codegen::CodeLocation> locations; // by the record's site index
+  std::vector<RaiseSite> raised;                // by the record's code - first_raise_code
+  std::string llvm_ir;                          // when PtxOptions::llvm_ir
+};
+
+// The PTX of `module`'s kernel (or device function: options.abi). Its CompileOptions say whether
+// to emit line tables or DWARF (debug_info) and fast math (fast-math flags, flush-to-zero in
+// libdevice by nvvm-reflect-ftz, approximate division, square root and math functions). Throws
+// std::runtime_error for what the GPU target cannot compile yet, or when libdevice is needed but
+// not found
 // ($SIMT_LIBDEVICE, else $CUDA_HOME or /usr/local/cuda's nvvm/libdevice/libdevice.10.bc).
-std::string compile_ptx(const ir::Module &module, const PtxOptions &options,
-                        std::string *entry_name = nullptr);
+CompiledPtx compile_ptx(const ir::Module &module, const PtxOptions &options);
 
 } // namespace simt::gpu

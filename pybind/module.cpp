@@ -38,27 +38,62 @@ FunctionSource function_source(std::string name, std::string source, std::string
   return kernel;
 }
 
-// The kernel's PTX for compute capability `cc` ("sm_75") and its entry's name.
-py::tuple compile_ptx(std::string name, std::string source, std::string file, int first_line,
-                      uint64_t identity, py::object describe, const std::string &signature,
-                      bool python_error_model, const std::string &cc, bool fastmath) {
-  const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
-                                                first_line, identity, std::move(describe));
+// A kernel's or device function's PTX from the NVPTX backend (gpu/ptx.h), as a dict: ptx,
+// entry, return_type (the typed IR's name of it), llvm_ir (when asked), and what the device-side
+// exception record refers to: locations [(file, line, col, function)], raised [(class, message)].
+py::dict compile_ptx(std::string name, std::string source, std::string file, int first_line,
+                     uint64_t identity, py::object describe, const std::string &signature,
+                     bool python_error_model, const std::string &debug_info, bool fastmath,
+                     const std::string &cc, bool opt, bool device, bool c_abi,
+                     const std::string &abi_name, bool llvm_ir) {
+  const FunctionSource function =
+      function_source(std::move(name), std::move(source), std::move(file), first_line, identity,
+                      std::move(describe));
   CompileOptions options;
   options.python_error_model = python_error_model;
-  std::string ptx, entry;
+  options.fastmath = fastmath;
+  if (debug_info == "lines")
+    options.debug_info = DebugInfo::LineTables;
+  else if (debug_info == "full")
+    options.debug_info = DebugInfo::Full;
+  else if (debug_info != "none")
+    throw std::invalid_argument("simt: unknown debug_info '" + debug_info +
+                                "' (none, lines or full)");
+  gpu::PtxOptions ptx_options;
+  ptx_options.cc = cc;
+  ptx_options.opt = opt;
+  ptx_options.abi = gpu::EntryAbi{device, c_abi, abi_name};
+  ptx_options.llvm_ir = llvm_ir;
+  gpu::CompiledPtx compiled;
+  std::string return_type;
   run_on_compile_stack([&] {
-    ir::Module module = compile_kernel(kernel, parse_signature(signature), options);
+    const std::vector<Type> arg_types = parse_signature(signature);
+    ir::Module module = device ? compile_device_function(function, arg_types, options)
+                               : compile_kernel(function, arg_types, options);
+    return_type = module.kernel().return_type.str();
     py::gil_scoped_release release;
-    ptx = gpu::compile_ptx(module, gpu::PtxOptions{cc, fastmath}, &entry);
+    compiled = gpu::compile_ptx(module, ptx_options);
   });
-  return py::make_tuple(ptx, entry);
+  py::list locations, raised;
+  for (const codegen::CodeLocation &where : compiled.locations)
+    locations.append(py::make_tuple(where.file, where.line, where.col, where.function));
+  for (const gpu::RaiseSite &site : compiled.raised)
+    raised.append(py::make_tuple(site.exception, site.message));
+  py::dict result;
+  result["ptx"] = compiled.ptx;
+  result["entry"] = compiled.entry;
+  result["return_type"] = return_type;
+  result["llvm_ir"] = compiled.llvm_ir;
+  result["locations"] = locations;
+  result["raised"] = raised;
+  return result;
 }
 
 std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
                                         int first_line, uint64_t identity, py::object describe,
                                         const std::string &signature, bool python_error_model,
-                                        const std::string &instrumentation, int opt_level) {
+                                        const std::string &instrumentation, int opt_level,
+                                        bool fastmath) {
   const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
                                                 first_line, identity, std::move(describe));
   CompileOptions options;
@@ -71,6 +106,7 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
   if (opt_level < 0 || opt_level > 3)
     throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
   options.opt_level = opt_level;
+  options.fastmath = fastmath;
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options);
 }
 
@@ -102,16 +138,18 @@ PYBIND11_MODULE(_simt, m) {
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
-        py::arg("opt_level") = 3,
+        py::arg("opt_level") = 3, py::arg("fastmath") = false,
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
         "Numba's error model of debug=True (float division by zero raises); `instrumentation` "
         "'none' (release) or 'debug' (the debugger's variant); `opt_level` LLVM's, 0 to 3.");
   m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
-        py::arg("python_error_model"), py::arg("cc"), py::arg("fastmath"),
-        "The kernel's PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\"), "
-        "and its entry's name: (ptx, entry).");
+        py::arg("python_error_model"), py::arg("debug_info"), py::arg("fastmath"), py::arg("cc"),
+        py::arg("opt"), py::arg("device"), py::arg("c_abi"), py::arg("abi_name"),
+        py::arg("llvm_ir"),
+        "PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\"): a dict of ptx, "
+        "entry, return_type, llvm_ir, locations and raised.");
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 

@@ -1,6 +1,7 @@
 #include "sim/host_target.h"
 
 #include "codegen/llvm_types.h"
+#include "codegen/math.h"
 #include "sim/abi.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -270,68 +271,18 @@ void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items)
   b.CreateCall(runtime_function(m, "simt_rt_print_end", void_type, {ptr}), {e.env});
 }
 
-namespace {
-
-// The LLVM intrinsic computing math function `fn`, or not_intrinsic: a libm call.
-llvm::Intrinsic::ID llvm_math_intrinsic(ir::Intrinsic fn) {
-  using I = ir::Intrinsic;
-  switch (fn) {
-  case I::Sqrt:
-    return llvm::Intrinsic::sqrt;
-  case I::Fabs:
-    return llvm::Intrinsic::fabs;
-  case I::Floor:
-    return llvm::Intrinsic::floor;
-  case I::Ceil:
-    return llvm::Intrinsic::ceil;
-  case I::Trunc:
-    return llvm::Intrinsic::trunc;
-  case I::Rint:
-    return llvm::Intrinsic::rint;
-  case I::Sin:
-    return llvm::Intrinsic::sin;
-  case I::Cos:
-    return llvm::Intrinsic::cos;
-  case I::Exp:
-    return llvm::Intrinsic::exp;
-  case I::Exp2:
-    return llvm::Intrinsic::exp2;
-  case I::Log:
-    return llvm::Intrinsic::log;
-  case I::Log2:
-    return llvm::Intrinsic::log2;
-  case I::Log10:
-    return llvm::Intrinsic::log10;
-  case I::Pow:
-    return llvm::Intrinsic::pow;
-  case I::Copysign:
-    return llvm::Intrinsic::copysign;
-  default:
-    return llvm::Intrinsic::not_intrinsic;
-  }
-}
-
-// float32 transcendental functions are evaluated in double and rounded once, which is correctly
-// rounded in practice and matches Numba's simulator (the differential-test oracle) bit for bit;
-// libm's float variants may be 1 ulp off. Exact operations stay in float32.
-bool exact_in_float32(ir::Intrinsic fn) {
-  using I = ir::Intrinsic;
-  return fn == I::Sqrt || fn == I::Fabs || fn == I::Floor || fn == I::Ceil || fn == I::Trunc ||
-         fn == I::Rint || fn == I::Copysign;
-}
-
-} // namespace
-
 llvm::Value *HostTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                               Scalar type) {
   llvm::IRBuilder<> &b = e.b;
-  if (type == Scalar::F32 && !exact_in_float32(fn)) {
+  // float32 transcendental functions: in double, rounded once (see codegen/math.h).
+  if (type == Scalar::F32 && !codegen::exact_in_float32(fn)) {
     std::vector<llvm::Value *> widened;
     for (llvm::Value *arg : args)
       widened.push_back(arg->getType()->isFloatTy() ? b.CreateFPExt(arg, b.getDoubleTy()) : arg);
     return b.CreateFPTrunc(math(e, fn, widened, Scalar::F64), b.getFloatTy());
   }
-  if (llvm::Intrinsic::ID id = llvm_math_intrinsic(fn); id != llvm::Intrinsic::not_intrinsic) {
+  if (llvm::Intrinsic::ID id = codegen::llvm_math_intrinsic(fn);
+      id != llvm::Intrinsic::not_intrinsic) {
     llvm::Function *declaration =
         llvm::Intrinsic::getDeclaration(&module_of(e), id, {args[0]->getType()});
     return b.CreateCall(declaration, args);

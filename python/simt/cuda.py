@@ -7,6 +7,9 @@ from .errors import CompileError  # noqa: F401
 from .reduction import Reduce
 from .stubs import *  # noqa: F401,F403
 from . import devicearray as _devicearray
+from . import exec_source as _exec_source
+
+_exec_source.install()
 
 # Marks the module for code that wants to know it runs on simt.
 is_simt = True
@@ -17,32 +20,82 @@ auto_device = _devicearray.to_device
 reduce = Reduce
 
 
-def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
-                opt=True, abi="numba", abi_info=None):
-    """numba.cuda.compile_ptx: the PTX of `pyfunc` compiled as a kernel for the argument types of
-    `sig`, from LLVM's NVPTX backend (no GPU needed), and the return type: (ptx, void). `cc` is
-    the compute capability as (major, minor), (7, 5) by default. Each array parameter is passed
-    as (data pointer, extents, strides in bytes), each scalar by value."""
+def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
+                 opt=True, abi="numba", abi_info=None, llvm_ir=False):
+    """The dict of _simt.compile_ptx for compile_ptx's arguments."""
     from . import _simt
     from .dispatcher import Dispatcher, parse_signature
     from .resolver import resolver_for
     from .source import CapturedSource
     from .types import signature_text
-    if device:
-        raise NotImplementedError("simt: compile_ptx(device=True), the PTX of a device function, "
-                                  "is not supported yet")
-    if abi != "numba":
-        raise NotImplementedError("simt: compile_ptx(abi=%r) is not supported yet" % (abi,))
+    if abi not in ("numba", "c"):
+        raise NotImplementedError("simt: unsupported ABI %r (numba or c)" % (abi,))
+    if abi == "c" and not device:
+        raise NotImplementedError("simt: the C ABI is for device functions only "
+                                  "(compile_ptx(..., device=True, abi='c'))")
+    from .gpu import check_cc
     pyfunc = pyfunc.py_func if isinstance(pyfunc, Dispatcher) else pyfunc
-    argtypes, return_type = parse_signature(sig)
-    major, minor = cc or (7, 5)
+    argtypes, _ = parse_signature(sig)
+    major, minor = check_cc(cc or (7, 5))
+    abi_name = (abi_info or {}).get("abi_name", "") if abi == "c" else ""
     name, source, file, first_line = CapturedSource(pyfunc).get()
-    ptx, _ = _simt.compile_ptx(name, source, file, first_line, id(pyfunc), resolver_for(pyfunc),
-                               signature_text(argtypes), bool(debug or lineinfo),
-                               "sm_%d%d" % (major, minor), bool(fastmath))
-    return ptx, return_type
+    return _simt.compile_ptx(
+        name, source, file, first_line, id(pyfunc), resolver_for(pyfunc), signature_text(argtypes),
+        python_error_model=bool(debug), debug_info="full" if debug else "lines" if lineinfo
+        else "none", fastmath=bool(fastmath), cc="sm_%d%d" % (major, minor), opt=bool(opt),
+        device=bool(device), c_abi=abi == "c", abi_name=abi_name, llvm_ir=bool(llvm_ir))
 
 
-def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
-    """As compile_ptx for the current device: with no GPU, compute capability 7.5."""
-    return compile_ptx(pyfunc, sig, **kwargs)
+def _return_type(compiled, device):
+    """The return type compile_ptx gives: void for kernels, the inferred type for device
+    functions."""
+    from . import types
+    from .dispatcher import parse_signature
+    if not device:
+        return types.void
+    returned = parse_signature("%s()" % compiled["return_type"])[1]
+    return types.void if returned is None else returned
+
+
+def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
+                opt=True, abi="numba", abi_info=None):
+    """numba.cuda.compile_ptx: (PTX, return type) of `pyfunc` compiled for the argument types of
+    `sig` by LLVM's NVPTX backend (no GPU needed): a kernel (`.entry`, returning void) or, with
+    device=True, a device function (`.func`). `cc` is the compute capability as (major, minor),
+    (7, 5) by default. Numba's ABI: a kernel's array parameter is (meminfo, parent, nitems,
+    itemsize, data, shape..., strides...); a device function returns a status and stores its
+    result through its first parameter. abi="c" (device functions): the result is returned, and
+    abi_info={"abi_name": name} names the function. debug=True gives DWARF (and Numba's Python
+    error model), lineinfo=True line tables (.file/.loc)."""
+    compiled = _compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                            fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info)
+    return compiled["ptx"], _return_type(compiled, device)
+
+
+def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
+                                   fastmath=False, opt=True, abi="numba", abi_info=None):
+    """compile_ptx for the current device's compute capability (simt's device: see
+    cuda.get_current_device())."""
+    from .device import get_current_device
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                       fastmath=fastmath, cc=get_current_device().compute_capability, opt=opt,
+                       abi=abi, abi_info=abi_info)
+
+
+def compile(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, cc=None,
+            opt=True, abi="c", abi_info=None, output="ptx"):
+    """numba-cuda's cuda.compile: (code, return type), where code is PTX (output="ptx", the only
+    output simt produces). By default a device function with the C ABI, as numba-cuda's."""
+    if output != "ptx":
+        raise NotImplementedError("simt: cuda.compile(output=%r): only PTX is produced" % (output,))
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                       fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info)
+
+
+def compile_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=True,
+                               fastmath=False, opt=True, abi="c", abi_info=None, output="ptx"):
+    """cuda.compile for the current device's compute capability."""
+    from .device import get_current_device
+    return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+                   cc=get_current_device().compute_capability, opt=opt, abi=abi,
+                   abi_info=abi_info, output=output)

@@ -326,10 +326,11 @@ class Dispatcher:
     def _compile_options(self):
         """What the kernel is compiled for, part of every cache key: the error model, the
         instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; else 'none')
-        and LLVM's optimisation level (opt=False: 0)."""
+        LLVM's optimisation level (opt=False: 0) and fastmath."""
         instrumentation = "debug" if debug_mode() or self._calls_breakpoint else "none"
         opt_level = 3 if self.targetoptions.get("opt", True) else 0
-        return (self._python_error_model(), instrumentation, opt_level)
+        return (self._python_error_model(), instrumentation, opt_level,
+                bool(self.targetoptions.get("fastmath")))
 
     def _python_error_model(self):
         """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
@@ -467,6 +468,12 @@ class Dispatcher:
         return self._per_signature(signature, lambda kernel: kernel.ir())
 
     def inspect_llvm(self, signature=None):
+        """The NVVM-dialect LLVM IR the GPU backend compiles to PTX, per signature (or for one),
+        as numba-cuda's inspect_llvm (see inspect_sim_llvm for the simulator's)."""
+        return self._per_gpu_signature(signature, lambda compiled: compiled["llvm_ir"],
+                                       llvm_ir=True)
+
+    def inspect_sim_llvm(self, signature=None):
         """The optimised LLVM IR the simulator runs, per signature (or for one)."""
         return self._per_signature(signature, lambda kernel: kernel.llvm_ir())
 
@@ -480,25 +487,39 @@ class Dispatcher:
                 print(text, file=file)
 
     def inspect_sass(self, signature=None):
+        """SASS, per signature (or for one): the PTX assembled by ptxas and disassembled by
+        nvdisasm, both from the CUDA toolkit (nvdisasm must be on the PATH, as with Numba)."""
         if self.device:
             raise RuntimeError("Cannot inspect SASS of a device function")
-        raise NotImplementedError("simt: inspect_sass (GPU machine code) is not supported; use"
-                                  " inspect_llvm()")
+        from .gpu import disassemble
+        return self._per_gpu_signature(signature, lambda compiled: disassemble(
+            compiled["ptx"], self._gpu_options()["cc"]))
 
     def inspect_asm(self, signature=None):
-        """The PTX of each compiled signature (or of one), from LLVM's NVPTX backend for compute
-        capability 7.5 (see cuda.compile_ptx)."""
-        from .cuda import compile_ptx
-        if self.device:
-            raise NotImplementedError("simt: inspect_asm of a device function is not supported "
-                                      "yet")
-        options = dict(debug=self._python_error_model(),
-                       fastmath=bool(self.targetoptions.get("fastmath")))
+        """The PTX of each compiled signature (or of one), from LLVM's NVPTX backend for the
+        current device's compute capability (see cuda.compile_ptx)."""
+        return self._per_gpu_signature(signature, lambda compiled: compiled["ptx"])
+
+    def _gpu_options(self):
+        from .device import get_current_device
+        return dict(debug=bool(self.targetoptions.get("debug")),
+                    lineinfo=bool(self.targetoptions.get("lineinfo")), device=self.device,
+                    fastmath=bool(self.targetoptions.get("fastmath")),
+                    opt=self.targetoptions.get("opt", True) is not False,
+                    cc=get_current_device().compute_capability)
+
+    def _per_gpu_signature(self, signature, text_of, llvm_ir=False):
+        """text_of(the GPU backend's compile of the function) for `signature`, or a dict of it
+        per signature: the launched ones (kernels), the declared ones (device functions)."""
+        from .cuda import _compile_ptx
+        options = self._gpu_options()
+
+        def compiled(argtypes):
+            return text_of(_compile_ptx(self.py_func, argtypes, llvm_ir=llvm_ir, **options))
         if signature is not None:
-            argtypes = tuple(getattr(signature, "args", signature))
-            return compile_ptx(self.py_func, argtypes, **options)[0]
-        return {argtypes: compile_ptx(self.py_func, argtypes, **options)[0]
-                for argtypes in self.overloads}
+            return compiled(tuple(getattr(signature, "args", signature)))
+        signatures = [sig.args for sig in self.signatures] if self.device else self.overloads
+        return {tuple(argtypes): compiled(tuple(argtypes)) for argtypes in signatures}
 
     def get_shared_mem_per_block(self, signature=None):
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)

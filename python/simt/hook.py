@@ -15,7 +15,9 @@ A few more of Numba's CUDA modules would reach Numba's real driver, so they get 
 device array module numba.cuda.cudadrv.devicearray and the transpose kernel
 numba.cuda.kernels.transpose are replaced by simt's (simt.cudadrv_devicearray, simt.transpose),
 and numba.cuda.testing, after Numba's loader runs it, gets simt's device for its compute
-capability checks (simt.testing_patch)."""
+capability checks (simt.testing_patch), numba.cuda.cudadrv.nvvm describes LLVM's NVPTX
+backend instead of loading libNVVM (simt.gpu.patch_nvvm), and numba.cuda.compiler's compile_ptx
+functions are simt's."""
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -94,8 +96,22 @@ def _register_argument_hints(args_module):
         args_module.ArgHint.register(hint)
 
 
+def _patch_nvvm(nvvm_module):
+    from simt import gpu
+    gpu.patch_nvvm(nvvm_module)
+
+
+def _patch_compiler(compiler_module):
+    """numba.cuda.compiler's public compile functions are simt's."""
+    from simt import cuda
+    compiler_module.compile_ptx = cuda.compile_ptx
+    compiler_module.compile_ptx_for_current_device = cuda.compile_ptx_for_current_device
+
+
 # Numba's modules that Numba loads and simt then patches.
 _PATCHED = {
+    "numba.cuda.compiler": _patch_compiler,
+    "numba.cuda.cudadrv.nvvm": _patch_nvvm,
     "numba.cuda.args": _register_argument_hints,
     _UFUNC_PACKAGE: _register_vectorizers,
     "numba.cuda.cudadrv": _load_device_arrays,

@@ -16,7 +16,7 @@ import linecache
 import re
 import types as pytypes
 
-from . import commandline_source
+from . import commandline_source, exec_source
 
 __all__ = ["CapturedSource", "function_source", "source_line"]
 
@@ -39,15 +39,21 @@ class CapturedSource:
 
     def __init__(self, py_func):
         self.py_func = py_func
+        self._source = None
+        code = py_func.__code__
+        # Text that exec() ran is not a file's: kept apart from _CAPTURED_LINES, whose files'
+        # lines fault messages quote.
+        self.lines = exec_source.lines_for(code)
+        if self.lines is not None:
+            return
         self.lines = commandline_source.command_lines(py_func)
         if self.lines is None:
             # linecache's lines, read now if it has none; no stat here (it costs more than the
             # rest of @cuda.jit): lines it kept from before an edit fail the check in get(),
             # which then reads the file again.
-            self.lines = linecache.getlines(py_func.__code__.co_filename, py_func.__globals__)
-        self._source = None
+            self.lines = linecache.getlines(code.co_filename, py_func.__globals__)
         if self.lines:
-            _CAPTURED_LINES[py_func.__code__.co_filename] = self.lines
+            _CAPTURED_LINES[code.co_filename] = self.lines
 
     def get(self):
         """(name, source, file, first_line) of the function; CompileError if the captured file

@@ -31,7 +31,9 @@ class Type:
         return str(self)
 
     def __eq__(self, other):
-        return isinstance(other, Type) and str(self) == str(other)
+        # Numba's type objects too, so simt's results compare equal to the types Numba's own
+        # code and tests spell (numba.float32, numba.intp).
+        return _is_type_object(other) and str(self) == str(other)
 
     def __hash__(self):
         return hash(str(self))

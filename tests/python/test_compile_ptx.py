@@ -73,43 +73,155 @@ def test_ptx_of_kernels(kernel, sig, tmp_path):
     assert ".target sm_75" in ptx and ".address_size 64" in ptx
     assert re.search(r"\.visible \.entry %s\(" % kernel.__name__, ptx), ptx[:2000]
     assert "__nv_" not in ptx  # libdevice is linked in and internalised
+    assert_ptxas_accepts(ptx, tmp_path)
+
+
+def entry_parameters(ptx, name):
+    return re.search(r"\.entry %s\((.*?)\)" % name, ptx, re.S).group(1)
+
+
+def assert_ptxas_accepts(ptx, tmp_path, archs=("sm_75", "sm_90")):
     if PTXAS is None:
         pytest.skip("ptxas is not installed (the CUDA toolkit is not at /usr/local/cuda)")
     path = tmp_path / "k.ptx"
     path.write_text(ptx)
-    for arch in ("sm_75", "sm_90"):
+    for arch in archs:
         run = subprocess.run([PTXAS, "-arch=" + arch, str(path), "-o", os.devnull],
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
 
 
-@needs_libdevice
-def test_parameters_compute_capability_and_fastmath():
-    ptx, _ = cuda.compile_ptx(vector_add, "void(float32[:], float32[:], float32[:])", cc=(9, 0),
-                              fastmath=True)
+def test_kernel_parameters_follow_numbas_abi():
+    ptx, _ = cuda.compile_ptx(vector_add, "void(float32[:], float32[:], float32[:])", cc=(9, 0))
     assert ".target sm_90" in ptx
-    # Three arrays of one axis: (data, extent, stride) each.
-    params = re.search(r"\.entry vector_add\((.*?)\)", ptx, re.S).group(1)
-    assert params.count(".param .u64") == 9, params
-    sin_ptx, _ = cuda.compile_ptx(block_sum, "void(float32[:], float32[:])", fastmath=True)
-    exact_ptx, _ = cuda.compile_ptx(block_sum, "void(float32[:], float32[:])")
-    assert sin_ptx != exact_ptx  # flush-to-zero libdevice paths and fast-math flags
+    # Each 1-d array: meminfo, parent, nitems, itemsize, data, extent, stride.
+    params = entry_parameters(ptx, "vector_add")
+    assert params.count(".param .u64") == 21, params
+
+    def scalars(r, flag, z, n):
+        r[0] = z.real + n if flag else z.imag
+
+    ptx, _ = cuda.compile_ptx(scalars, "void(float64[:, ::1], boolean, complex64, int16)")
+    params = entry_parameters(ptx, "scalars")
+    # A 2-d array (5 + 2 + 2), bool as a byte, complex64 as two floats, int16.
+    assert params.count(".param .u64") == 9
+    assert params.count(".param .u8") == 1
+    assert params.count(".param .f32") == 2
+    assert params.count(".param .u16") == 1
 
 
-def test_inspect_asm_of_compiled_signatures():
+def add(x, y):
+    return x + y
+
+
+def test_device_functions_numba_and_c_abi(tmp_path):
+    ptx, resty = cuda.compile_ptx(add, (float32, float32), device=True)
+    assert resty == float32
+    # Numba's ABI: the status in func_retval0, the result stored through the first parameter.
+    assert ".visible .func  (.param .b32 func_retval0) add(" in ptx
+    assert ".entry" not in ptx and "st.f32" in ptx
+    ptx, resty = cuda.compile_ptx(add, "int64(int64, int64)", device=True, abi="c",
+                                  abi_info={"abi_name": "add_c"})
+    assert str(resty) == "int64"
+    assert re.search(r"\.visible \.func  \(\.param \.b64 func_retval0\) add_c\(", ptx)
+    assert "add.s64" in ptx
+    code, resty = cuda.compile(add, (float32, float32))  # numba-cuda's: C ABI by default
+    assert ".func  (.param .b32 func_retval0) add(" in code and "add.f32" in code
+    with pytest.raises(NotImplementedError, match="C ABI is for device functions"):
+        cuda.compile_ptx(vector_add, "void(float32[:], float32[:], float32[:])", abi="c")
+    with pytest.raises(NotImplementedError, match="only PTX"):
+        cuda.compile(add, (float32, float32), output="ltoir")
+
+
+def test_fastmath_selects_approximate_instructions():
+    def f(r, x, y, z):
+        r[0] = math.sqrt((x * y + z) / y)
+
+    sig = "void(float32[::1], float32, float32, float32)"
+    precise, _ = cuda.compile_ptx(f, sig)
+    fast, _ = cuda.compile_ptx(f, sig, fastmath=True)
+    assert "fma.rn.f32" in precise and "div.rn.f32" in precise and "sqrt.rn.f32" in precise
+    assert "fma.rn.ftz.f32" in fast and "div.approx.ftz.f32" in fast
+    assert "sqrt.approx.ftz.f32" in fast
+
+
+@needs_libdevice
+def test_fastmath_uses_libdevices_fast_functions():
+    def f(r, x):
+        r[0] = math.sin(x) + math.log(x)
+
+    precise, _ = cuda.compile_ptx(f, "void(float32[::1], float32)")
+    fast, _ = cuda.compile_ptx(f, "void(float32[::1], float32)", fastmath=True)
+    assert "sin.approx.ftz.f32" in fast and "lg2.approx.ftz.f32" in fast
+    assert "sin.approx" not in precise and "lg2.approx" not in precise
+
+
+def test_line_info_and_debug_info(tmp_path):
+    ptx, _ = cuda.compile_ptx(vector_add, "void(float32[:], float32[:], float32[:])",
+                              lineinfo=True)
+    assert re.search(r'\.file\s+\d+\s+".*test_compile_ptx\.py"', ptx)
+    line = vector_add.__code__.co_firstlineno + 3  # c[i] = a[i] + b[i]
+    assert re.search(r"\.loc\s+\d+ %d \d+" % line, ptx)
+    assert ".debug_info" not in ptx  # line tables only, as nvcc -lineinfo
+    ptx, _ = cuda.compile_ptx(vector_add, "void(float32[:], float32[:], float32[:])", debug=True)
+    assert re.search(r"\.section\s+\.debug_info", ptx)
+    assert_ptxas_accepts(ptx, tmp_path)
+
+
+def test_faults_go_to_the_device_exception_record(tmp_path):
+    def checked(x, y):
+        x[cuda.threadIdx.x] = 1.0 / y
+
+    ptx, _ = cuda.compile_ptx(checked, "void(float32[:], float32)", debug=True)
+    # IndexError and ZeroDivisionError are stored in the record, claimed by a compare-and-swap.
+    assert ".visible .global .align 4 .b8 simt_exception[64]" in ptx
+    assert "atom.global.cas.b32" in ptx
+    assert_ptxas_accepts(ptx, tmp_path)
+
+
+def test_fences_nanosleep_and_grid_sync(tmp_path):
+    def sync_everything(x, t):
+        cuda.threadfence_block()
+        cuda.threadfence()
+        cuda.threadfence_system()
+        cuda.nanosleep(t)
+        cuda.cg.this_grid().sync()
+        x[cuda.grid(1)] += 1
+
+    ptx, _ = cuda.compile_ptx(sync_everything, "void(int32[:], uint32)", cc=(7, 0))
+    assert "membar.cta" in ptx and "membar.gl" in ptx and "membar.sys" in ptx
+    assert "nanosleep.u32" in ptx
+    assert ptx.count("bar.sync") >= 2  # the grid barrier is bracketed by block barriers
+    assert_ptxas_accepts(ptx, tmp_path)
+    with pytest.raises(RuntimeError, match="nanosleep needs compute capability 7.0"):
+        cuda.compile_ptx(sync_everything, "void(int32[:], uint32)", cc=(6, 1))
+    with pytest.raises(ValueError, match="does not compile for compute capability 1.0"):
+        cuda.compile_ptx(sync_everything, "void(int32[:], uint32)", cc=(1, 0))
+
+
+def test_inspect_asm_llvm_and_sass_of_compiled_signatures():
     kernel = cuda.jit(vector_add)
     a = np.ones(8, np.float32)
     kernel[1, 8](a, a, np.zeros(8, np.float32))
     (text,) = kernel.inspect_asm().values()
     assert ".entry vector_add(" in text
+    (llvm_ir,) = kernel.inspect_llvm().values()
+    assert 'target triple = "nvptx64-nvidia-cuda"' in llvm_ir and "nvvm.annotations" in llvm_ir
+    (sim_ir,) = kernel.inspect_sim_llvm().values()
+    assert "nvptx" not in sim_ir
+    device = cuda.jit("float32(float32, float32)", device=True)(add)
+    assert ".func" in device.inspect_asm((float32, float32))
+    if shutil.which("nvdisasm") is None:
+        with pytest.raises(RuntimeError, match="nvdisasm is required"):
+            kernel.inspect_sass()
 
 
-def test_what_the_gpu_target_cannot_compile_yet_says_so():
-    def grid_sync(x):
-        cuda.cg.this_grid().sync()
-        x[0] = 1
-
-    with pytest.raises(RuntimeError, match="grid sync is not supported by the GPU target yet"):
-        cuda.compile_ptx(grid_sync, "void(int32[:])")
-    with pytest.raises(NotImplementedError, match="device=True"):
-        cuda.compile_ptx(vector_add, "void(float32[:], float32[:], float32[:])", device=True)
+def test_kernels_made_by_exec_compile():
+    source = "def made(r, x):\n    r[0] = x * 2\n"
+    namespace = {}
+    exec(source, namespace)
+    ptx, _ = cuda.compile_ptx(namespace["made"], "void(float64[:], float64)")
+    assert ".entry made(" in ptx
+    r = np.zeros(1)
+    cuda.jit(namespace["made"])[1, 1](r, 4.0)
+    assert r[0] == 8.0

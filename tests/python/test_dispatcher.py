@@ -52,8 +52,6 @@ def test_device_functions_are_not_callable_from_the_host():
         add[1, 1]
     with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
         add.inspect_sass()
-    with pytest.raises(NotImplementedError, match="simt: inspect_sass"):
-        cuda.jit(vector_add).inspect_sass()
 
 
 def test_launch_configuration_parsing():

@@ -1,0 +1,19 @@
+// Math functions (intrinsics with the kMath flag) that LLVM itself knows, for every Target.
+#pragma once
+
+#include "frontend/intrinsics.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace simt::codegen {
+
+// The LLVM intrinsic computing math function `fn`, or not_intrinsic (a library call).
+llvm::Intrinsic::ID llvm_math_intrinsic(ir::Intrinsic fn);
+
+// Whether `fn` is an exactly rounded operation (IEEE: sqrt, fabs, floor, ceil, trunc, rint,
+// copysign), computed in float32 for float32 as is, and by the GPU's own instructions. (The
+// simulator evaluates the other float32 functions in double and rounds once: correctly rounded
+// in practice, and bit for bit what Numba's simulator, the differential tests' oracle, gives.)
+bool exact_in_float32(ir::Intrinsic fn);
+
+} // namespace simt::codegen

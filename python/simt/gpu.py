@@ -1,0 +1,79 @@
+"""The CUDA toolkit's command-line tools, for what the GPU backend's PTX becomes on a device:
+ptxas (PTX -> cubin) and nvdisasm (cubin -> SASS). Neither is needed to compile PTX."""
+import os
+import shutil
+import subprocess
+import tempfile
+
+__all__ = ["SUPPORTED_CCS", "check_cc", "toolkit_program", "disassemble", "patch_nvvm"]
+
+# The compute capabilities LLVM 19's NVPTX backend compiles for (sm_90a is "9.0a": cc=(9, 0)
+# gives sm_90).
+SUPPORTED_CCS = ((3, 5), (3, 7), (5, 0), (5, 2), (5, 3), (6, 0), (6, 1), (6, 2), (7, 0), (7, 2),
+                 (7, 5), (8, 0), (8, 6), (8, 7), (8, 9), (9, 0))
+
+
+def check_cc(cc):
+    """`cc` as (major, minor) if LLVM compiles for it, else ValueError naming the ones it does."""
+    try:
+        major, minor = (int(part) for part in cc)
+    except (TypeError, ValueError):
+        raise ValueError("simt: a compute capability is (major, minor), not %r" % (cc,)) from None
+    if (major, minor) not in SUPPORTED_CCS:
+        raise ValueError("simt: LLVM's NVPTX backend does not compile for compute capability "
+                         "%d.%d; it does for %s" % (major, minor, ", ".join(
+                             "%d.%d" % c for c in SUPPORTED_CCS)))
+    return major, minor
+
+
+class NVVM:
+    """What Numba's numba.cuda.cudadrv.nvvm.NVVM tells of the compiler, for LLVM's NVPTX backend,
+    which simt compiles with (CUDA's libNVVM is not used)."""
+    is_nvvm70 = True  # the IR and DWARF versions of NVVM 7.0, LLVM 7-era and later
+
+    def get_version(self):
+        return (2, 0)
+
+    def get_ir_version(self):
+        return (2, 0, 3, 1)
+
+
+def patch_nvvm(nvvm_module):
+    """Numba's nvvm module (under the import hook) describing simt's compiler: its NVVM() and
+    the compute capabilities compile_ptx supports (so find_closest_arch works without libNVVM)."""
+    nvvm_module.NVVM = NVVM
+    nvvm_module.get_supported_ccs = lambda: SUPPORTED_CCS
+    nvvm_module._supported_cc = SUPPORTED_CCS
+
+
+def toolkit_program(name):
+    """The path of the toolkit's program `name`: on the PATH, else in $CUDA_HOME/bin or
+    /usr/local/cuda/bin; None when absent."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for home in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if home and os.access(os.path.join(home, "bin", name), os.X_OK):
+            return os.path.join(home, "bin", name)
+    return None
+
+
+def disassemble(ptx, cc):
+    """The SASS of `ptx` for compute capability `cc` ((major, minor)): assembled by ptxas,
+    disassembled by nvdisasm (which must be on the PATH, as Numba requires)."""
+    nvdisasm = shutil.which("nvdisasm")
+    if nvdisasm is None:
+        raise RuntimeError("nvdisasm is required for SASS inspection, and has not been found "
+                           "(simt looks on the PATH)")
+    ptxas = toolkit_program("ptxas")
+    if ptxas is None:
+        raise RuntimeError("ptxas is required for SASS inspection, and has not been found "
+                           "(on the PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin)")
+    with tempfile.TemporaryDirectory() as folder:
+        source, cubin = os.path.join(folder, "kernel.ptx"), os.path.join(folder, "kernel.cubin")
+        with open(source, "w") as f:
+            f.write(ptx)
+        subprocess.run([ptxas, "-arch=sm_%d%d" % tuple(cc), "-o", cubin, source], check=True,
+                       capture_output=True)
+        return subprocess.run([nvdisasm, cubin], check=True, capture_output=True,
+                              text=True).stdout
