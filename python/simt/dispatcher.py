@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from . import _simt
+from . import _simt, ptx_check
 from . import types as simt_types
 from .debugging import breakpoints_enabled, debug_mode
 from .devicearray import DeviceNDArray
@@ -320,6 +320,8 @@ class Dispatcher:
                                        resolver_for(self.py_func), signature_text(argtypes),
                                        *options)
             self._variants[(argtypes, options)] = kernel
+            if ptx_check.enabled():
+                ptx_check.check(self, argtypes)
         self.overloads[argtypes] = kernel
         return kernel
 
