@@ -4,6 +4,7 @@
 #include "pybind/marshal.h"
 #include "pybind/own_stack.h"
 #include "sim/chained_signal.h"
+#include "sim/host_backend.h"
 #include "sim/jit.h"
 #include "sim/launch_state.h"
 
@@ -75,12 +76,12 @@ void on_interrupt(int signal, siginfo_t *info, void *context) {
 } // namespace
 
 CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
-                               const CompileOptions &options)
-    : arg_types_(std::move(arg_types)) {
+                               const CompileOptions &options, codegen::Backend &backend)
+    : arg_types_(std::move(arg_types)), target_(backend.name()) {
   run_on_compile_stack([&] {
     module_ = compile_kernel(source, arg_types_, options);
     py::gil_scoped_release release;
-    code_ = sim::jit_compile(module_);
+    executable_ = backend.compile(module_);
   });
 }
 
@@ -104,8 +105,10 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
     if (debugger != nullptr)
       debugged_launch.store(&debugger->controller);
     try {
-      fault = sim::launch(code_, config, buffer.pointers(),
-                          debugger ? debugger->hooks() : sim::LaunchHooks{});
+      if (debugger != nullptr)
+        fault = host_executable().launch(config, buffer.pointers(), debugger->hooks());
+      else
+        fault = executable_->launch(config, buffer.pointers());
     } catch (...) {
       debugged_launch.store(nullptr);
       throw;
@@ -143,8 +146,16 @@ uint64_t CompiledKernel::max_cooperative_grid_blocks(const py::object &blockdim,
   }
   if (dynamic_shared_bytes < 0)
     throw std::invalid_argument("simt: negative dynamic shared memory size");
-  return sim::max_cooperative_blocks(code_, dim3_of(dims, "blockdim"),
+  return sim::max_cooperative_blocks(host_executable().code(), dim3_of(dims, "blockdim"),
                                      static_cast<uint64_t>(dynamic_shared_bytes));
+}
+
+sim::HostExecutable &CompiledKernel::host_executable() const {
+  auto *host = dynamic_cast<sim::HostExecutable *>(executable_.get());
+  if (host == nullptr)
+    throw std::runtime_error("simt: kernel " + name() + " is compiled for the " + target_ +
+                             " target, and this needs the simulator's");
+  return *host;
 }
 
 std::string CompiledKernel::ir() const { return ir::dump(module_); }

@@ -1,17 +1,20 @@
-// One kernel specialisation as Python sees it: its typed IR, its JIT'd code, and launching it.
+// One kernel specialisation as Python sees it: its typed IR, its code for one backend (the
+// simulator or the GPU: codegen/backend.h), and launching it.
 #pragma once
 
+#include "codegen/backend.h"
 #include "frontend/compile.h"
 #include "frontend/ir.h"
 #include "frontend/resolver.h"
 #include "frontend/types.h"
 #include "pybind/debugger_binding.h"
-#include "sim/launch.h"
+#include "sim/host_backend.h"
 
 #include <pybind11/pybind11.h>
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,27 +22,29 @@ namespace simt::bindings {
 
 class CompiledKernel {
 public:
-  // Compiles `source` for `arg_types` (frontend, then JIT). Throws CompileError.
+  // Compiles `source` for `arg_types` (frontend, then `backend`). Throws CompileError.
   CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
-                 const CompileOptions &options = {});
+                 const CompileOptions &options, codegen::Backend &backend);
 
-  // Launches on the simulator with `args` (a tuple of Python objects). The GIL is released
-  // while the kernel runs. Returns None, or the first fault as the tuple
+  // Launches with `args` (a tuple of Python objects). The GIL is released while the kernel runs.
+  // Returns None, or the first fault as the tuple
   // (exception, message, tid, ctaid, file, line, col, function).
-  // Under the debugger when `debugger` is set.
+  // Under the debugger when `debugger` is set (simulator only).
   pybind11::object launch(const std::array<int64_t, 3> &griddim,
                           const std::array<int64_t, 3> &blockdim, int64_t dynamic_shared_bytes,
                           const pybind11::tuple &args, PyDebugger *debugger = nullptr) const;
 
-  const std::string &name() const { return code_.name; }
+  const std::string &name() const { return module_.kernel().python_name; }
   const std::vector<Type> &arg_types() const { return arg_types_; }
-  int64_t static_shared_bytes() const { return code_.static_shared_bytes; }
+  int64_t static_shared_bytes() const { return module_.static_shared_bytes; }
   bool uses_barrier() const { return module_.props.uses_barrier; }
   bool uses_breakpoint() const { return module_.props.uses_breakpoint; }
   // What it was compiled for (CompileOptions::key(): "np,release,O3").
   std::string options() const { return module_.options.key(); }
   // A grid sync is reachable: launches are cooperative (Numba's _Kernel.cooperative).
-  bool cooperative() const { return code_.cooperative; }
+  bool cooperative() const { return module_.props.uses_grid_sync; }
+  // "sim" or "gpu".
+  const std::string &target() const { return target_; }
   // Numba's _Kernel.max_cooperative_grid_blocks: `blockdim` an int or a tuple of up to 3 ints.
   uint64_t max_cooperative_grid_blocks(const pybind11::object &blockdim,
                                        int64_t dynamic_shared_bytes) const;
@@ -47,9 +52,13 @@ public:
   std::string llvm_ir() const;
 
 private:
+  // The simulator's code (the debugger, cooperative launch limits); std::runtime_error for a
+  // kernel of another target.
+  sim::HostExecutable &host_executable() const;
   std::vector<Type> arg_types_;
   ir::Module module_;
-  sim::KernelCode code_;
+  std::string target_;
+  std::unique_ptr<codegen::Executable> executable_;
 };
 
 } // namespace simt::bindings

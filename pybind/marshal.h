@@ -1,5 +1,5 @@
-// Python kernel arguments -> the `void **args` buffer of sim/abi.h, converted to the kernel's
-// parameter types the way Numba's dispatcher converts them.
+// Python kernel arguments -> the `void **args` buffer of codegen/backend.h, converted to the
+// kernel's parameter types the way Numba's dispatcher converts them.
 #pragma once
 
 #include "frontend/types.h"

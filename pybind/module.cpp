@@ -6,6 +6,7 @@
 #include "pybind/describe_type.h"
 #include "pybind/own_stack.h"
 #include "pybind/py_resolver.h"
+#include "sim/host_backend.h"
 #include "sim/launch.h"
 
 #include <pybind11/stl.h>
@@ -89,11 +90,20 @@ py::dict compile_ptx(std::string name, std::string source, std::string file, int
   return result;
 }
 
+// The backend of a target's name (SIMT_TARGET): made at its first use, once per process.
+codegen::Backend &backend(const std::string &target) {
+  if (target == "sim") {
+    static sim::HostBackend host;
+    return host;
+  }
+  throw std::invalid_argument("simt: unknown target '" + target + "' (sim or gpu)");
+}
+
 std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
                                         int first_line, uint64_t identity, py::object describe,
                                         const std::string &signature, bool python_error_model,
                                         const std::string &instrumentation, int opt_level,
-                                        bool fastmath) {
+                                        bool fastmath, const std::string &target) {
   const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
                                                 first_line, identity, std::move(describe));
   CompileOptions options;
@@ -107,7 +117,8 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
     throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
   options.opt_level = opt_level;
   options.fastmath = fastmath;
-  return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options);
+  return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options,
+                                          backend(target));
 }
 
 // CompileError -> simt.errors.CompileError, with the parts as attributes.
@@ -138,7 +149,7 @@ PYBIND11_MODULE(_simt, m) {
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
-        py::arg("opt_level") = 3, py::arg("fastmath") = false,
+        py::arg("opt_level") = 3, py::arg("fastmath") = false, py::arg("target") = "sim",
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
         "Numba's error model of debug=True (float division by zero raises); `instrumentation` "

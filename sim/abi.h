@@ -3,6 +3,7 @@
 // runtime (sim/runtime.*) implements them. Plain C layout: both sides must agree bit for bit.
 #pragma once
 
+#include "codegen/backend.h"
 #include "frontend/intrinsics.h"
 
 #include <atomic>
@@ -10,18 +11,9 @@
 
 namespace simt::sim {
 
-// Kernel arguments: the JIT'd entry points receive `void **args` with args[i] pointing at the
-// i-th argument's storage:
-//   - a scalar: its value (bool as one byte, 0 or 1);
-//   - an array: an ArrayHeader, immediately followed by int64 shape[ndim] then int64
-//     strides[ndim] (in bytes). The pointer is 8-byte aligned;
-//   - a record: the address of the record's bytes (the kernel reads and writes them in place);
-//   - a tuple: its elements' storage one after the other, each element taking whole 8-byte slots
-//     (a scalar one, complex128 two, an array 1 + 2 * ndim, a record one, a tuple its elements').
-struct ArrayHeader {
-  char *data;
-  int64_t dims[]; // shape[ndim], then strides[ndim]
-};
+// Kernel arguments: the JIT'd entry points receive the host's argument buffer as it is
+// (`void **args`, laid out as codegen/backend.h says).
+using codegen::ArrayHeader;
 
 // Per-thread state the JIT'd code reads and writes. One per fiber (fiber mode) or one per worker
 // reused for every thread of a block (flat mode).

@@ -2,6 +2,7 @@
 // or as fibers, and the first fault of the launch reported back.
 #pragma once
 
+#include "codegen/backend.h"
 #include "codegen/frame_layout.h"
 #include "sim/abi.h"
 
@@ -13,17 +14,10 @@
 
 namespace simt::sim {
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
-};
-
-struct SourceLocation {
-  std::string file;
-  int line = 0;
-  int col = 0;
-  std::string function; // the Python function's name
-};
+using codegen::Dim3;
+using codegen::Fault;
+using codegen::LaunchConfig;
+using SourceLocation = codegen::CodeLocation;
 
 // What the JIT produced for one kernel specialisation.
 struct KernelCode {
@@ -42,21 +36,6 @@ struct KernelCode {
   // Kernels compiled with instrumentation: each function's frame (CallFrame::function indexes
   // it); else empty.
   std::vector<codegen::FrameLayout> frames;
-};
-
-struct LaunchConfig {
-  Dim3 grid;
-  Dim3 block;
-  uint64_t dynamic_shared_bytes = 0;
-};
-
-// The first fault of a launch, as the Python layer turns it into an exception.
-struct Fault {
-  std::string exception; // Python exception class name: "IndexError", "ZeroDivisionError", ...
-  std::string message;   // without the thread ids or location
-  Dim3 tid;
-  Dim3 ctaid;
-  SourceLocation where;
 };
 
 // What observes one launch (sim/observer.h), and how its blocks' fibers are scheduled

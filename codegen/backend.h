@@ -1,0 +1,69 @@
+// The Backend interface: what every place a kernel can run does with it. A backend compiles a
+// typed-IR module (its CompileOptions inside) into an Executable, and an Executable launches it
+// on a grid with the host's arguments and returns the first fault. The simulator
+// (sim/host_backend.h) and the GPU (gpu/gpu_backend.h) implement it; the dispatcher picks one
+// per kernel by its target (SIMT_TARGET).
+#pragma once
+
+#include "codegen/lower.h"
+#include "frontend/ir.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace simt::codegen {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint64_t dynamic_shared_bytes = 0;
+};
+
+// The first fault of a launch, as the Python layer turns it into an exception.
+struct Fault {
+  std::string exception; // Python exception class name: "IndexError", "ZeroDivisionError", ...
+  std::string message;   // without the thread ids or location
+  Dim3 tid;
+  Dim3 ctaid;
+  CodeLocation where;
+};
+
+// The host's kernel arguments, `void **args` with args[i] pointing at the i-th argument's
+// storage (one layout for every backend; the simulator's JIT code reads it as it is):
+//   - a scalar: its value (bool as one byte, 0 or 1);
+//   - an array: an ArrayHeader, immediately followed by int64 shape[ndim] then int64
+//     strides[ndim] (in bytes). The pointer is 8-byte aligned;
+//   - a record: the address of the record's bytes (the kernel reads and writes them in place);
+//   - a tuple: its elements' storage one after the other, each element taking whole 8-byte slots
+//     (a scalar one, complex128 two, an array 1 + 2 * ndim, a record one, a tuple its elements').
+struct ArrayHeader {
+  char *data;
+  int64_t dims[]; // shape[ndim], then strides[ndim]
+};
+
+class Executable {
+public:
+  virtual ~Executable() = default;
+  // Runs the kernel: checks `config` (std::invalid_argument for what the backend cannot launch),
+  // and returns the first fault, if any. Arrays are read and written in place (a backend with
+  // its own memory copies them in and back).
+  virtual std::optional<Fault> launch(const LaunchConfig &config, void **args) = 0;
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  // "sim" or "gpu": the target's name, as SIMT_TARGET spells it.
+  virtual const char *name() const = 0;
+  // Compiles `module` (std::runtime_error for what this backend cannot compile).
+  virtual std::unique_ptr<Executable> compile(const ir::Module &module) = 0;
+};
+
+} // namespace simt::codegen
