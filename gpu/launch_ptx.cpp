@@ -1,0 +1,261 @@
+#include "gpu/launch_ptx.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <stdexcept>
+
+namespace simt::gpu {
+
+int64_t HostArray::nitems() const {
+  int64_t n = 1;
+  for (int64_t extent : shape)
+    n *= extent;
+  return n;
+}
+
+ByteSpan byte_span(const std::vector<int64_t> &shape, const std::vector<int64_t> &strides,
+                   int64_t itemsize) {
+  if (shape.size() != strides.size())
+    throw std::invalid_argument("simt: an array has " + std::to_string(shape.size()) +
+                                " extents but " + std::to_string(strides.size()) + " strides");
+  ByteSpan span;
+  int64_t end = itemsize;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] < 0)
+      throw std::invalid_argument("simt: an array has a negative extent");
+    if (shape[d] == 0)
+      return ByteSpan{};
+    int64_t reach = (shape[d] - 1) * strides[d];
+    if (reach < 0)
+      span.begin += reach;
+    else
+      end += reach;
+  }
+  span.size = end - span.begin;
+  return span;
+}
+
+bool is_dense(const std::vector<int64_t> &shape, const std::vector<int64_t> &strides,
+              int64_t itemsize) {
+  std::vector<std::pair<int64_t, int64_t>> axes; // (|stride|, extent) of axes longer than 1
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0)
+      return true;
+    if (shape[d] > 1)
+      axes.push_back({strides[d] < 0 ? -strides[d] : strides[d], shape[d]});
+  }
+  std::sort(axes.begin(), axes.end());
+  int64_t expected = itemsize;
+  for (auto [stride, extent] : axes) {
+    if (stride != expected)
+      return false;
+    expected *= extent;
+  }
+  return true;
+}
+
+KernelArgument KernelArgument::scalar(const void *value, size_t size, int parts) {
+  if (parts < 1 || size % size_t(parts) != 0)
+    throw std::invalid_argument("simt: a scalar of " + std::to_string(size) +
+                                " bytes cannot be split into " + std::to_string(parts) +
+                                " parameters");
+  KernelArgument arg;
+  arg.kind = Kind::Scalar;
+  arg.bytes.assign(static_cast<const uint8_t *>(value), static_cast<const uint8_t *>(value) + size);
+  arg.parts = parts;
+  return arg;
+}
+
+KernelArgument KernelArgument::of(HostArray array) {
+  KernelArgument arg;
+  arg.kind = Kind::Array;
+  arg.array = std::move(array);
+  return arg;
+}
+
+void KernelParams::add(const void *value, size_t size) {
+  const auto *bytes = static_cast<const uint8_t *>(value);
+  values_.emplace_back(bytes, bytes + size);
+  pointers_.clear();
+}
+
+void KernelParams::add_array(uint64_t device_data, const std::vector<int64_t> &shape,
+                             const std::vector<int64_t> &strides, int64_t itemsize) {
+  int64_t nitems = 1;
+  for (int64_t extent : shape)
+    nitems *= extent;
+  add(uint64_t(0)); // meminfo
+  add(uint64_t(0)); // parent
+  add(nitems);
+  add(itemsize);
+  add(device_data);
+  for (int64_t extent : shape)
+    add(extent);
+  for (int64_t stride : strides)
+    add(stride);
+}
+
+void KernelParams::add_scalar(const KernelArgument &scalar) {
+  size_t part = scalar.bytes.size() / size_t(scalar.parts);
+  for (int i = 0; i < scalar.parts; ++i)
+    add(scalar.bytes.data() + size_t(i) * part, part);
+}
+
+void **KernelParams::pointers() {
+  pointers_.clear();
+  for (auto &value : values_)
+    pointers_.push_back(value.data());
+  return pointers_.data();
+}
+
+std::string fault_kind(int32_t code) {
+  switch (code) {
+  case 1:
+    return "IndexError";
+  case 2:
+    return "exception";
+  default:
+    return "code " + std::to_string(code);
+  }
+}
+
+std::string describe(const DeviceFault &f) {
+  auto triple = [](const int32_t v[3]) {
+    std::string text = "[";
+    for (int i = 0; i < 3; ++i)
+      text.append(i ? ", " : "").append(std::to_string(v[i]));
+    return text.append("]");
+  };
+  std::string text = fault_kind(f.code);
+  text.append(" at location ").append(std::to_string(f.location));
+  text.append(", tid=").append(triple(f.thread));
+  text.append(" ctaid=").append(triple(f.block));
+  return text;
+}
+
+namespace {
+
+// Calls `visit(byte offset of the element from data)` for every element, in C order.
+template <class F>
+void for_each_element(const std::vector<int64_t> &shape, const std::vector<int64_t> &strides,
+                      F visit) {
+  for (int64_t extent : shape)
+    if (extent == 0)
+      return;
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t offset = 0;
+  for (;;) {
+    visit(offset);
+    size_t d = shape.size();
+    for (;;) {
+      if (d == 0)
+        return;
+      --d;
+      if (++index[d] < shape[d]) {
+        offset += strides[d];
+        break;
+      }
+      offset -= (shape[d] - 1) * strides[d];
+      index[d] = 0;
+    }
+  }
+}
+
+struct DeviceArray {
+  DeviceMemory memory;
+  ByteSpan span;
+};
+
+} // namespace
+
+std::optional<DeviceFault> launch_kernel(const std::string &ptx, const std::string &entry,
+                                         Dim3 grid, Dim3 block, uint64_t dynamic_shared,
+                                         bool cooperative, std::vector<KernelArgument> &args,
+                                         float *kernel_ms, int device) {
+  if (dynamic_shared > UINT_MAX)
+    throw std::invalid_argument("simt: " + std::to_string(dynamic_shared) +
+                                " bytes of dynamic shared memory are more than a launch takes");
+  Driver &driver = Driver::get();
+  driver.make_current(device);
+  Module module(ptx, driver);
+  cu::CUfunction function = module.function(entry);
+
+  std::vector<DeviceArray> arrays; // by argument; scalars hold an empty one
+  arrays.reserve(args.size());
+  KernelParams params;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelArgument &arg = args[i];
+    if (arg.kind == KernelArgument::Kind::Scalar) {
+      arrays.push_back({DeviceMemory(0, driver), ByteSpan{}});
+      params.add_scalar(arg);
+      continue;
+    }
+    const HostArray &a = arg.array;
+    if (a.itemsize <= 0)
+      throw std::invalid_argument("simt: argument " + std::to_string(i) +
+                                  " is an array of itemsize " + std::to_string(a.itemsize));
+    ByteSpan span = byte_span(a.shape, a.strides, a.itemsize);
+    if (span.size != 0 && a.data == nullptr)
+      throw std::invalid_argument("simt: argument " + std::to_string(i) +
+                                  " is an array without data");
+    DeviceMemory memory(size_t(span.size), driver);
+    if (span.size != 0)
+      memory.copy_from_host(static_cast<const char *>(a.data) + span.begin, size_t(span.size));
+    uint64_t data = span.size == 0 ? 0 : memory.address() + uint64_t(-span.begin);
+    params.add_array(data, a.shape, a.strides, a.itemsize);
+    arrays.push_back({std::move(memory), span});
+  }
+
+  std::optional<Event> start, end;
+  if (kernel_ms != nullptr) {
+    start.emplace(driver);
+    end.emplace(driver);
+    start->record(nullptr);
+  }
+  launch(function, grid, block, unsigned(dynamic_shared), nullptr, params.pointers(), cooperative,
+         driver);
+  if (kernel_ms != nullptr)
+    end->record(nullptr);
+  driver.synchronize();
+  if (kernel_ms != nullptr)
+    *kernel_ms = end->elapsed_since(*start);
+
+  std::optional<DeviceFault> fault;
+  Module::Global record = module.global("simt_exception");
+  if (record.address != 0 && record.bytes >= 8 * sizeof(int32_t)) {
+    int32_t words[8] = {};
+    driver.check(driver.api().cuMemcpyDtoH(words, record.address, sizeof words), "cuMemcpyDtoH");
+    if (words[0] != 0) {
+      DeviceFault f;
+      f.code = words[0];
+      f.location = words[1];
+      std::copy(words + 2, words + 5, f.thread);
+      std::copy(words + 5, words + 8, f.block);
+      fault = f;
+    }
+  }
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    KernelArgument &arg = args[i];
+    if (arg.kind != KernelArgument::Kind::Array || !arg.array.copy_back || arrays[i].span.size == 0)
+      continue;
+    HostArray &a = arg.array;
+    ByteSpan span = arrays[i].span;
+    if (is_dense(a.shape, a.strides, a.itemsize)) {
+      arrays[i].memory.copy_to_host(static_cast<char *>(a.data) + span.begin, size_t(span.size));
+      continue;
+    }
+    // Only the elements go back: the gaps between them may belong to other arguments.
+    std::vector<char> staging(size_t(span.size));
+    arrays[i].memory.copy_to_host(staging.data(), staging.size());
+    auto *host = static_cast<char *>(a.data);
+    size_t itemsize = size_t(a.itemsize);
+    for_each_element(a.shape, a.strides, [&](int64_t offset) {
+      std::memcpy(host + offset, staging.data() + (offset - span.begin), itemsize);
+    });
+  }
+  return fault;
+}
+
+} // namespace simt::gpu

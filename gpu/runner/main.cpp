@@ -1,0 +1,635 @@
+// simt-gpu-run: runs a bundle of compiled kernels (PTX, arguments, the simulator's results) on
+// the GPU and compares each output array with the simulator's. No LLVM, Boost or Python: it
+// builds on any machine with a C++17 compiler and CMake; the driver is dlopen'ed at run time.
+// The bundle format is gpu/runner/README.md's.
+#include "gpu/driver.h"
+#include "gpu/launch_ptx.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace simt::gpu;
+
+namespace {
+
+struct ManifestError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct DType {
+  const char *name;
+  int64_t itemsize;
+  char kind; // b(ool) i(nt) u(nsigned) f(loat) c(omplex)
+};
+
+const DType dtypes[] = {{"bool", 1, 'b'},      {"int8", 1, 'i'},       {"int16", 2, 'i'},
+                        {"int32", 4, 'i'},     {"int64", 8, 'i'},      {"uint8", 1, 'u'},
+                        {"uint16", 2, 'u'},    {"uint32", 4, 'u'},     {"uint64", 8, 'u'},
+                        {"float16", 2, 'f'},   {"float32", 4, 'f'},    {"float64", 8, 'f'},
+                        {"complex64", 8, 'c'}, {"complex128", 16, 'c'}};
+
+const DType *find_dtype(const std::string &name) {
+  for (const DType &d : dtypes)
+    if (name == d.name)
+      return &d;
+  return nullptr;
+}
+
+struct ArraySpec {
+  const DType *dtype = nullptr;
+  std::vector<int64_t> shape, strides;
+  std::string input, expected; // expected: "-" for none
+  bool copy_back = true;
+};
+
+struct ArgSpec {
+  bool is_array = false;
+  const DType *dtype = nullptr;
+  std::vector<uint8_t> bytes; // scalar
+  ArraySpec array;
+};
+
+struct LaunchSpec {
+  int line = 0;
+  std::string name, ptx, entry;
+  Dim3 grid, block;
+  uint64_t shared = 0;
+  bool cooperative = false;
+  double rtol = 1e-5, atol = 1e-8;
+  int32_t fault = 0; // the simulator's fault code, 0: none
+  std::vector<ArgSpec> args;
+};
+
+int64_t parse_int(const std::string &token, const std::string &where) {
+  char *end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(token.c_str(), &end, 10);
+  if (token.empty() || *end != '\0' || errno != 0)
+    throw ManifestError(where + ": '" + token + "' is not an integer");
+  return value;
+}
+
+double parse_double(const std::string &token, const std::string &where) {
+  char *end = nullptr;
+  double value = std::strtod(token.c_str(), &end);
+  if (token.empty() || *end != '\0' || !(value >= 0))
+    throw ManifestError(where + ": '" + token + "' is not a non-negative number");
+  return value;
+}
+
+bool parse_flag(const std::string &token, const std::string &where) {
+  if (token != "0" && token != "1")
+    throw ManifestError(where + ": '" + token + "' is not 0 or 1");
+  return token == "1";
+}
+
+Dim3 parse_dim3(const std::string &token, const std::string &where) {
+  std::vector<int64_t> parts;
+  std::stringstream in(token);
+  std::string part;
+  while (std::getline(in, part, ','))
+    parts.push_back(parse_int(part, where));
+  if (parts.empty() || parts.size() > 3)
+    throw ManifestError(where + ": '" + token + "' is not x[,y[,z]]");
+  parts.resize(3, 1);
+  for (int64_t p : parts)
+    if (p < 1 || p > int64_t(UINT32_MAX))
+      throw ManifestError(where + ": '" + token + "' has an extent out of range");
+  return Dim3{unsigned(parts[0]), unsigned(parts[1]), unsigned(parts[2])};
+}
+
+std::vector<uint8_t> parse_hex(const std::string &token, const std::string &where) {
+  if (token.size() % 2 != 0)
+    throw ManifestError(where + ": '" + token + "' is not hex bytes");
+  std::vector<uint8_t> bytes;
+  for (size_t i = 0; i < token.size(); i += 2) {
+    char pair[3] = {token[i], token[i + 1], '\0'};
+    char *end = nullptr;
+    unsigned long byte = std::strtoul(pair, &end, 16);
+    if (*end != '\0' || !std::isxdigit(static_cast<unsigned char>(pair[0])) ||
+        !std::isxdigit(static_cast<unsigned char>(pair[1])))
+      throw ManifestError(where + ": '" + token + "' is not hex bytes");
+    bytes.push_back(uint8_t(byte));
+  }
+  return bytes;
+}
+
+std::vector<LaunchSpec> parse_manifest(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    throw ManifestError(path + ": cannot be read");
+  std::vector<LaunchSpec> launches;
+  double rtol = 1e-5, atol = 1e-8;
+  bool header = false;
+  std::string text;
+  for (int number = 1; std::getline(in, text); ++number) {
+    std::string where = path + ":" + std::to_string(number);
+    std::vector<std::string> t;
+    std::stringstream words(text);
+    for (std::string w; words >> w;)
+      t.push_back(w);
+    if (t.empty() || t[0][0] == '#')
+      continue;
+    if (!header) {
+      if (t.size() != 2 || t[0] != "simt-bundle")
+        throw ManifestError(where + ": a manifest starts with 'simt-bundle 1'");
+      if (t[1] != "1")
+        throw ManifestError(where + ": bundle format version " + t[1] +
+                            " is not one this runner reads (1)");
+      header = true;
+      continue;
+    }
+    const std::string &kind = t[0];
+    if (kind == "tolerance") {
+      if (t.size() != 3)
+        throw ManifestError(where + ": tolerance <rtol> <atol>");
+      rtol = parse_double(t[1], where);
+      atol = parse_double(t[2], where);
+    } else if (kind == "launch") {
+      if (t.size() != 8)
+        throw ManifestError(where + ": launch <name> <ptx file> <entry> <grid x,y,z> "
+                                    "<block x,y,z> <shared bytes> <cooperative 0|1>");
+      LaunchSpec l;
+      l.line = number;
+      l.name = t[1];
+      l.ptx = t[2];
+      l.entry = t[3];
+      l.grid = parse_dim3(t[4], where);
+      l.block = parse_dim3(t[5], where);
+      int64_t shared = parse_int(t[6], where);
+      if (shared < 0)
+        throw ManifestError(where + ": negative shared memory");
+      l.shared = uint64_t(shared);
+      l.cooperative = parse_flag(t[7], where);
+      l.rtol = rtol;
+      l.atol = atol;
+      launches.push_back(l);
+    } else if (kind == "fault" || kind == "scalar" || kind == "array") {
+      if (launches.empty())
+        throw ManifestError(where + ": '" + kind + "' before the first launch");
+      LaunchSpec &l = launches.back();
+      if (kind == "fault") {
+        if (t.size() != 2)
+          throw ManifestError(where + ": fault <none|IndexError|exception|code>");
+        l.fault = t[1] == "none"         ? 0
+                  : t[1] == "IndexError" ? 1
+                  : t[1] == "exception"  ? 2
+                                         : int32_t(parse_int(t[1], where));
+      } else if (kind == "scalar") {
+        if (t.size() != 3)
+          throw ManifestError(where + ": scalar <type> <hex bytes>");
+        ArgSpec a;
+        a.dtype = find_dtype(t[1]);
+        if (a.dtype == nullptr)
+          throw ManifestError(where + ": unknown type '" + t[1] + "'");
+        a.bytes = parse_hex(t[2], where);
+        if (int64_t(a.bytes.size()) != a.dtype->itemsize)
+          throw ManifestError(where + ": a " + t[1] + " is " + std::to_string(a.dtype->itemsize) +
+                              " bytes, not " + std::to_string(a.bytes.size()));
+        l.args.push_back(a);
+      } else {
+        if (t.size() < 3)
+          throw ManifestError(where + ": array <dtype> <ndim> <shape...> <strides...> "
+                                      "<input file> <expected file|-> <copy-back 0|1>");
+        ArgSpec a;
+        a.is_array = true;
+        a.dtype = a.array.dtype = find_dtype(t[1]);
+        if (a.dtype == nullptr)
+          throw ManifestError(where + ": unknown dtype '" + t[1] + "'");
+        int64_t ndim = parse_int(t[2], where);
+        if (ndim < 0 || ndim > 32 || t.size() != size_t(6 + 2 * ndim))
+          throw ManifestError(where + ": array <dtype> <ndim> <shape...> <strides...> "
+                                      "<input file> <expected file|-> <copy-back 0|1>");
+        for (int64_t d = 0; d < ndim; ++d) {
+          a.array.shape.push_back(parse_int(t[size_t(3 + d)], where));
+          a.array.strides.push_back(parse_int(t[size_t(3 + ndim + d)], where));
+          if (a.array.shape.back() < 0)
+            throw ManifestError(where + ": negative extent");
+        }
+        a.array.input = t[size_t(3 + 2 * ndim)];
+        a.array.expected = t[size_t(4 + 2 * ndim)];
+        a.array.copy_back = parse_flag(t[size_t(5 + 2 * ndim)], where);
+        l.args.push_back(a);
+      }
+    } else {
+      throw ManifestError(where + ": unknown record '" + kind + "'");
+    }
+  }
+  if (!header)
+    throw ManifestError(path + ": empty manifest (no 'simt-bundle 1' line)");
+  return launches;
+}
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw std::runtime_error(path + " cannot be read");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+float half_to_float(uint16_t h) {
+  uint32_t sign = uint32_t(h >> 15) << 31, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  float magnitude;
+  if (exponent == 0)
+    magnitude = std::ldexp(float(mantissa), -24);
+  else if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else
+    magnitude = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+// An element as a double (a complex number's part `part`); integers go through format/equal.
+double float_value(const DType &d, const uint8_t *p, int part = 0) {
+  switch (d.itemsize) {
+  case 2: {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return half_to_float(h);
+  }
+  case 4: {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  case 8:
+    if (d.kind == 'c') {
+      float f;
+      std::memcpy(&f, p + 4 * part, 4);
+      return f;
+    } else {
+      double v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  default: {
+    double v;
+    std::memcpy(&v, p + 8 * part, 8);
+    return v;
+  }
+  }
+}
+
+std::string format(const DType &d, const uint8_t *p) {
+  char text[96];
+  if (d.kind == 'b')
+    return p[0] ? "True" : "False";
+  if (d.kind == 'i' || d.kind == 'u') {
+    uint64_t bits = 0;
+    std::memcpy(&bits, p, size_t(d.itemsize));
+    if (d.kind == 'i' && d.itemsize < 8 && (bits >> (8 * d.itemsize - 1)) & 1)
+      bits |= ~uint64_t(0) << (8 * d.itemsize); // sign-extend
+    if (d.kind == 'i')
+      std::snprintf(text, sizeof text, "%" PRId64, int64_t(bits));
+    else
+      std::snprintf(text, sizeof text, "%" PRIu64, bits);
+    return text;
+  }
+  int64_t part = d.kind == 'c' ? d.itemsize / 2 : d.itemsize; // bytes of one float
+  int digits = part == 2 ? 5 : part == 4 ? 9 : 17;
+  if (d.kind == 'c')
+    std::snprintf(text, sizeof text, "(%.*g%+.*gj)", digits, float_value(d, p, 0), digits,
+                  float_value(d, p, 1));
+  else
+    std::snprintf(text, sizeof text, "%.*g", digits, float_value(d, p));
+  return text;
+}
+
+bool close(double gpu, double sim, double rtol, double atol) {
+  if (std::isnan(gpu) || std::isnan(sim))
+    return std::isnan(gpu) && std::isnan(sim);
+  if (std::isinf(gpu) || std::isinf(sim))
+    return gpu == sim;
+  return std::fabs(gpu - sim) <= atol + rtol * std::fabs(sim);
+}
+
+bool equal(const DType &d, const uint8_t *gpu, const uint8_t *sim, double rtol, double atol) {
+  switch (d.kind) {
+  case 'b':
+    return (gpu[0] != 0) == (sim[0] != 0);
+  case 'i':
+  case 'u':
+    return std::memcmp(gpu, sim, size_t(d.itemsize)) == 0;
+  case 'c':
+    return close(float_value(d, gpu, 0), float_value(d, sim, 0), rtol, atol) &&
+           close(float_value(d, gpu, 1), float_value(d, sim, 1), rtol, atol);
+  default:
+    return close(float_value(d, gpu), float_value(d, sim), rtol, atol);
+  }
+}
+
+// Calls visit(C-order element number, byte offset from element [0,...,0]) for every element.
+template <class F>
+void for_each_element(const std::vector<int64_t> &shape, const std::vector<int64_t> &strides,
+                      F visit) {
+  int64_t n = 1;
+  for (int64_t extent : shape)
+    n *= extent;
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      offset += index[d] * strides[d];
+    visit(k, offset);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+std::string index_text(const std::vector<int64_t> &shape, int64_t k) {
+  if (shape.empty())
+    return "()";
+  std::vector<int64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = shape[d] == 0 ? 0 : k % shape[d];
+    k = shape[d] == 0 ? 0 : k / shape[d];
+  }
+  std::string text;
+  for (size_t d = 0; d < index.size(); ++d)
+    text.append(d ? "," : "").append(std::to_string(index[d]));
+  return text;
+}
+
+std::string one_line(std::string text) {
+  for (size_t at; (at = text.find('\n')) != std::string::npos;)
+    text.replace(at, 1, " | ");
+  return text;
+}
+
+struct Counts {
+  int ok = 0, diff = 0, fault = 0, error = 0;
+  int total() const { return ok + diff + fault + error; }
+};
+
+struct Options {
+  std::string bundle;
+  int device = 0;
+  bool time = false;
+  size_t resume = 0; // the first launch to run (after a re-exec)
+  Counts counts;     // of the launches before `resume`
+};
+
+enum class Outcome { Ok, Diff, Fault, Error, Sticky };
+
+// Runs one launch and prints its line.
+Outcome run(const LaunchSpec &l, const Options &options) {
+  const std::string dir = options.bundle + "/";
+  // Host views: each array's elements placed by its strides in a buffer covering its span.
+  std::vector<std::vector<uint64_t>> buffers(l.args.size());
+  std::vector<KernelArgument> args;
+  std::vector<std::string> expected(l.args.size());
+  try {
+    for (size_t i = 0; i < l.args.size(); ++i) {
+      const ArgSpec &a = l.args[i];
+      if (!a.is_array) {
+        args.push_back(
+            KernelArgument::scalar(a.bytes.data(), a.bytes.size(), a.dtype->kind == 'c' ? 2 : 1));
+        continue;
+      }
+      const ArraySpec &s = a.array;
+      int64_t itemsize = s.dtype->itemsize;
+      ByteSpan span = byte_span(s.shape, s.strides, itemsize);
+      buffers[i].assign(size_t(span.size + 7) / 8 + 1, 0);
+      char *data = reinterpret_cast<char *>(buffers[i].data()) - span.begin;
+      HostArray h;
+      h.data = data;
+      h.shape = s.shape;
+      h.strides = s.strides;
+      h.itemsize = itemsize;
+      h.copy_back = s.copy_back;
+      int64_t nitems = h.nitems();
+      std::string input = read_file(dir + s.input);
+      if (int64_t(input.size()) != nitems * itemsize)
+        throw std::runtime_error(s.input + " has " + std::to_string(input.size()) +
+                                 " bytes, not the " + std::to_string(nitems * itemsize) +
+                                 " of arg " + std::to_string(i));
+      for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
+        std::memcpy(data + offset, input.data() + k * itemsize, size_t(itemsize));
+      });
+      if (s.copy_back && s.expected != "-") {
+        expected[i] = read_file(dir + s.expected);
+        if (int64_t(expected[i].size()) != nitems * itemsize)
+          throw std::runtime_error(s.expected + " has " + std::to_string(expected[i].size()) +
+                                   " bytes, not the " + std::to_string(nitems * itemsize) +
+                                   " of arg " + std::to_string(i));
+      }
+      args.push_back(KernelArgument::of(h));
+    }
+  } catch (const std::exception &e) {
+    std::printf("ERROR %s %s\n", l.name.c_str(), one_line(e.what()).c_str());
+    return Outcome::Error;
+  }
+
+  std::optional<DeviceFault> fault;
+  float ms = 0;
+  try {
+    fault = launch_kernel(read_file(dir + l.ptx), l.entry, l.grid, l.block, l.shared, l.cooperative,
+                          args, options.time ? &ms : nullptr, options.device);
+  } catch (const GpuUnavailable &) {
+    throw;
+  } catch (const DriverError &e) {
+    std::printf("FAULT %s cuda: %s\n", l.name.c_str(), one_line(e.what()).c_str());
+    return e.sticky() ? Outcome::Sticky : Outcome::Fault;
+  } catch (const std::exception &e) {
+    std::printf("ERROR %s %s\n", l.name.c_str(), one_line(e.what()).c_str());
+    return Outcome::Error;
+  }
+  std::string timing;
+  if (options.time) {
+    char text[48];
+    std::snprintf(text, sizeof text, " time=%.3fms", double(ms));
+    timing = text;
+  }
+  int32_t gpu_fault = fault ? fault->code : 0;
+  if (gpu_fault != l.fault) {
+    std::printf("FAULT %s gpu=%s sim=%s%s\n", l.name.c_str(),
+                fault ? describe(*fault).c_str() : "none",
+                l.fault ? fault_kind(l.fault).c_str() : "none", timing.c_str());
+    return Outcome::Fault;
+  }
+  // After a fault the threads that ran on differ between the GPU and the simulator (which stops
+  // every thread): the arrays are not compared, the fault's kind is.
+  if (gpu_fault == 0) {
+    for (size_t i = 0; i < l.args.size(); ++i) {
+      if (expected[i].empty())
+        continue;
+      const ArraySpec &s = l.args[i].array;
+      const DType &d = *s.dtype;
+      const char *data = static_cast<const char *>(args[i].array.data);
+      int64_t first = -1, differing = 0, n = 0;
+      std::string gpu_text, sim_text;
+      for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
+        ++n;
+        const auto *gpu = reinterpret_cast<const uint8_t *>(data + offset);
+        const auto *sim = reinterpret_cast<const uint8_t *>(expected[i].data()) + k * d.itemsize;
+        if (equal(d, gpu, sim, l.rtol, l.atol))
+          return;
+        if (differing++ == 0) {
+          first = k;
+          gpu_text = format(d, gpu);
+          sim_text = format(d, sim);
+        }
+      });
+      if (differing != 0) {
+        std::printf("DIFF %s arg %zu index %s gpu=%s sim=%s (%" PRId64 " of %" PRId64
+                    " elements differ)%s\n",
+                    l.name.c_str(), i, index_text(s.shape, first).c_str(), gpu_text.c_str(),
+                    sim_text.c_str(), differing, n, timing.c_str());
+        return Outcome::Diff;
+      }
+    }
+  }
+  std::printf("ok %s%s\n", l.name.c_str(), timing.c_str());
+  return Outcome::Ok;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: simt-gpu-run [--device N] [--time] BUNDLE_DIR\n"
+                       "       simt-gpu-run --info\n"
+                       "Runs the launches of BUNDLE_DIR/manifest.txt on the GPU and compares "
+                       "their arrays with the simulator's (gpu/runner/README.md).\n"
+                       "Exit status: 0 all ok, 1 a DIFF, FAULT or ERROR, 2 an unreadable "
+                       "bundle or usage, 3 no GPU.\n");
+  return 2;
+}
+
+Counts parse_counts(const std::string &text) {
+  Counts c;
+  if (std::sscanf(text.c_str(), "%d,%d,%d,%d", &c.ok, &c.diff, &c.fault, &c.error) != 4)
+    throw ManifestError("--counts takes ok,diff,fault,error");
+  return c;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  bool info = false;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a == "--device" && i + 1 < argc)
+        options.device = int(parse_int(argv[++i], "--device"));
+      else if (a == "--time")
+        options.time = true;
+      else if (a == "--info")
+        info = true;
+      else if (a == "--resume" && i + 1 < argc) // internal: after a sticky error
+        options.resume = size_t(parse_int(argv[++i], "--resume"));
+      else if (a == "--counts" && i + 1 < argc) // internal: the counts before --resume
+        options.counts = parse_counts(argv[++i]);
+      else if (a == "-h" || a == "--help")
+        return usage(), 0;
+      else if (!a.empty() && a[0] != '-' && options.bundle.empty())
+        options.bundle = a;
+      else
+        return usage();
+    }
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
+    return usage();
+  }
+  if (options.bundle.empty() && !info)
+    return usage();
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+
+  try {
+    Driver &driver = Driver::get();
+    if (info || options.resume == 0) {
+      int count = driver.device_count();
+      if (count == 0)
+        throw GpuUnavailable("simt: no GPU: the driver sees no device");
+      auto cc = driver.compute_capability(options.device);
+      int version = driver.version();
+      std::printf("# device %d: %s, sm_%d%d, %d SMs, driver %d.%d%s\n", options.device,
+                  driver.device_name(options.device).c_str(), cc.first, cc.second,
+                  driver.multiprocessor_count(options.device), version / 1000, version % 1000 / 10,
+                  driver.cooperative_launch(options.device) ? ", cooperative launch" : "");
+      if (info)
+        return 0;
+    }
+  } catch (const GpuUnavailable &e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 3;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "simt-gpu-run: %s\n", one_line(e.what()).c_str());
+    return 3;
+  }
+
+  std::vector<LaunchSpec> launches;
+  try {
+    launches = parse_manifest(options.bundle + "/manifest.txt");
+  } catch (const ManifestError &e) {
+    std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
+    return 2;
+  }
+
+  Counts counts = options.counts;
+  for (size_t i = options.resume; i < launches.size(); ++i) {
+    Outcome outcome;
+    try {
+      outcome = run(launches[i], options);
+    } catch (const GpuUnavailable &e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 3;
+    }
+    switch (outcome) {
+    case Outcome::Ok:
+      ++counts.ok;
+      break;
+    case Outcome::Diff:
+      ++counts.diff;
+      break;
+    case Outcome::Error:
+      ++counts.error;
+      break;
+    case Outcome::Fault:
+      ++counts.fault;
+      break;
+    case Outcome::Sticky:
+      ++counts.fault;
+      if (i + 1 < launches.size()) {
+        // The context is lost for this process: the remaining launches run in a fresh one.
+        std::fflush(stdout);
+        std::string resume = std::to_string(i + 1);
+        std::string c = std::to_string(counts.ok) + "," + std::to_string(counts.diff) + "," +
+                        std::to_string(counts.fault) + "," + std::to_string(counts.error);
+        std::string device = std::to_string(options.device);
+        std::vector<const char *> args = {argv[0],   "--resume", resume.c_str(), "--counts",
+                                          c.c_str(), "--device", device.c_str()};
+        if (options.time)
+          args.push_back("--time");
+        args.push_back(options.bundle.c_str());
+        args.push_back(nullptr);
+        execv("/proc/self/exe", const_cast<char *const *>(args.data()));
+        std::fprintf(stderr,
+                     "simt-gpu-run: cannot restart itself (%s); launches after %s "
+                     "not run\n",
+                     std::strerror(errno), launches[i].name.c_str());
+        counts.error += int(launches.size() - i - 1);
+        i = launches.size();
+      }
+      break;
+    }
+  }
+  std::printf("summary: %d ok, %d diff, %d fault, %d error, of %zu launches\n", counts.ok,
+              counts.diff, counts.fault, counts.error, launches.size());
+  return counts.ok == int(launches.size()) ? 0 : 1;
+}

@@ -1,0 +1,230 @@
+// simt-gpu-run against the fake driver: bundles written by hand in a temporary folder.
+#include "fake_driver.h"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string output; // stdout and stderr
+};
+
+// A bundle folder, removed at the end of the test.
+struct Bundle {
+  fs::path dir;
+  Bundle() {
+    std::string pattern = (fs::temp_directory_path() / "simt-bundle-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    dir = pattern;
+  }
+  ~Bundle() { fs::remove_all(dir); }
+
+  void write(const std::string &name, const void *data, size_t bytes) const {
+    std::ofstream out(dir / name, std::ios::binary);
+    out.write(static_cast<const char *>(data), std::streamsize(bytes));
+  }
+  void text(const std::string &name, const std::string &content) const {
+    write(name, content.data(), content.size());
+  }
+  template <class T> void array(const std::string &name, const std::vector<T> &values) const {
+    write(name, values.data(), values.size() * sizeof(T));
+  }
+
+  Run run(const std::string &environment = "") const {
+    std::string command = environment + " '" + SIMT_GPU_RUN + "' '" + dir.string() + "' 2>&1";
+    Run r;
+    FILE *pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+      r.output.append(buffer, n);
+    int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+  }
+};
+
+bool has_line(const std::string &output, const std::string &line) {
+  return ("\n" + output).find("\n" + line + "\n") != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE(
+    "runner: ok when the GPU's arrays match the simulator's, DIFF at the first that does not") {
+  fake::library(); // SIMT_LIBCUDA names the fake for the runner too
+  Bundle b;
+  b.text("double.ptx", fake::ptx("double_it", fake::array_params(1)));
+  b.array("x.bin", std::vector<float>{1, 2, 3, 4});
+  b.array("twice.bin", std::vector<float>{2, 4, 6, 8});
+  b.array("wrong.bin", std::vector<float>{2, 4, 7, 8});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "# doubles x\n"
+                         "launch twice double.ptx double_it 1 4,1,1 0 0\n"
+                         "array float32 1 4 4 x.bin twice.bin 1\n"
+                         "\n"
+                         "launch wrong double.ptx double_it 1,1,1 4 0 0\n"
+                         "array float32 1 4 4 x.bin wrong.bin 1\n");
+  Run r = b.run();
+  CHECK(r.output.rfind("# device 0: Fake CUDA Device, sm_90, 132 SMs, driver 13.0, cooperative "
+                       "launch\n",
+                       0) == 0);
+  CHECK(has_line(r.output, "ok twice"));
+  CHECK(has_line(r.output, "DIFF wrong arg 0 index 2 gpu=6 sim=7 (1 of 4 elements differ)"));
+  CHECK(has_line(r.output, "summary: 1 ok, 1 diff, 0 fault, 0 error, of 2 launches"));
+  CHECK(r.status == 1);
+
+  // Only the matching launch: exit status 0.
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch twice double.ptx double_it 1 4,1,1 0 0\n"
+                         "array float32 1 4 4 x.bin twice.bin 1\n");
+  r = b.run();
+  CHECK(has_line(r.output, "summary: 1 ok, 0 diff, 0 fault, 0 error, of 1 launches"));
+  CHECK(r.status == 0);
+}
+
+TEST_CASE("runner: strided arrays, tolerances, NaN, scalars and arrays that are not compared") {
+  fake::library();
+  Bundle b;
+  b.text("double2.ptx", fake::ptx("double_it", fake::array_params(2)));
+  b.text("probe.ptx", fake::ptx("probe", {".u8", ".u32", ".f64", ".f64", ".u64", ".u64", ".u64",
+                                          ".u64", ".u64", ".u64", ".u64"}));
+  // A 2x3 float64 array laid out with rows reversed and every other element of a row: the input
+  // and expected files hold the elements in C order whatever the layout.
+  b.array("m.bin", std::vector<double>{1, 2, 3, 4, 5, 6});
+  b.array("m2.bin", std::vector<double>{2, 4, 6, 8, 10, 12});
+  b.array("m2_off.bin", std::vector<double>{2, 4, 6, 8.0000001, 10, 12});
+  b.array("m2_bad.bin", std::vector<double>{2, 4, 6, 9, 10, 12});
+  b.array("nan.bin", std::vector<double>{NAN, 1});
+  b.array("ints.bin", std::vector<int32_t>{1, -2, 3});
+  b.text("manifest.txt",
+         "simt-bundle 1\n"
+         "launch exact double2.ptx double_it 1 1 0 0\n"
+         "array float64 2 2 3 -48 16 m.bin m2.bin 1\n"
+         "tolerance 0 0\n"
+         "launch strict double2.ptx double_it 1 1 0 0\n"
+         "array float64 2 2 3 -48 16 m.bin m2_off.bin 1\n"
+         "tolerance 1e-6 0\n"
+         "launch loose double2.ptx double_it 1 1 0 0\n"
+         "array float64 2 2 3 -48 16 m.bin m2_off.bin 1\n"
+         "launch bad double2.ptx double_it 1 1 0 0\n"
+         "array float64 2 2 3 -48 16 m.bin m2_bad.bin 1\n"
+         // NaN equals NaN (the fake doubles it to NaN); an int32 array is compared exactly and
+         // is not changed by the fake; a bool, an int32 and a complex128 scalar.
+         "launch scalars probe.ptx probe 2,2 32,2 1024 1\n"
+         "scalar bool 01\n"
+         "scalar int32 f9ffffff\n"
+         "scalar complex128 0000000000000040000000000000f0bf\n"
+         "array int32 1 3 4 ints.bin ints.bin 1\n"
+         "launch nan double2.ptx double_it 1 1 0 0\n"
+         "array float64 2 1 2 16 8 nan.bin - 0\n");
+  Run r = b.run();
+  INFO(r.output);
+  CHECK(has_line(r.output, "ok exact"));
+  CHECK(has_line(r.output,
+                 "DIFF strict arg 0 index 1,0 gpu=8 sim=8.0000000999999994 (1 of 6 elements "
+                 "differ)"));
+  CHECK(has_line(r.output, "ok loose"));
+  CHECK(has_line(r.output, "DIFF bad arg 0 index 1,0 gpu=8 sim=9 (1 of 6 elements differ)"));
+  CHECK(has_line(r.output, "ok scalars"));
+  CHECK(has_line(r.output, "ok nan"));
+  CHECK(r.status == 1);
+
+  b.array("nan2.bin", std::vector<double>{NAN, 2});
+  b.array("nan3.bin", std::vector<double>{1, 2});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch nan double2.ptx double_it 1 1 0 0\n"
+                         "array float64 2 1 2 16 8 nan.bin nan2.bin 1\n"
+                         "launch nan_diff double2.ptx double_it 1 1 0 0\n"
+                         "array float64 2 1 2 16 8 nan.bin nan3.bin 1\n"
+                         "launch ints probe.ptx probe 1 1 0 0\n"
+                         "scalar bool 00\n"
+                         "scalar int32 00000000\n"
+                         "scalar complex128 00000000000000000000000000000000\n"
+                         "array int32 1 3 4 ints.bin nan3.bin 1\n");
+  r = b.run();
+  INFO(r.output);
+  CHECK(has_line(r.output, "ok nan"));
+  CHECK(has_line(r.output, "DIFF nan_diff arg 0 index 0,0 gpu=nan sim=1 (1 of 2 elements differ)"));
+  // 12 bytes of ints against 16 of expected: the bundle is wrong, not the GPU.
+  CHECK(has_line(r.output, "ERROR ints nan3.bin has 16 bytes, not the 12 of arg 3"));
+  CHECK(has_line(r.output, "summary: 1 ok, 1 diff, 0 fault, 1 error, of 3 launches"));
+}
+
+TEST_CASE("runner: faults are compared by kind, and a lost context does not stop the bundle") {
+  fake::library();
+  Bundle b;
+  b.text("fault.ptx", fake::ptx("fault_it", fake::array_params(1)));
+  b.text("trap.ptx", fake::ptx("trap_it", fake::array_params(1)));
+  b.text("double.ptx", fake::ptx("double_it", fake::array_params(1)));
+  b.array("x.bin", std::vector<float>{1, 2});
+  b.array("x2.bin", std::vector<float>{2, 4});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch expected fault.ptx fault_it 2 4 0 0\n"
+                         "fault IndexError\n"
+                         "array float32 1 2 4 x.bin x.bin 1\n"
+                         "launch unexpected fault.ptx fault_it 2 4 0 0\n"
+                         "array float32 1 2 4 x.bin x2.bin 1\n"
+                         "launch missing double.ptx double_it 1 1 0 0\n"
+                         "fault exception\n"
+                         "array float32 1 2 4 x.bin x2.bin 1\n"
+                         "launch trap trap.ptx trap_it 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin x2.bin 1\n"
+                         "launch after double.ptx double_it 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin x2.bin 1\n");
+  Run r = b.run();
+  INFO(r.output);
+  CHECK(has_line(r.output, "ok expected"));
+  CHECK(has_line(r.output, "FAULT unexpected gpu=IndexError at location 42, tid=[3, 0, 0] "
+                           "ctaid=[1, 0, 0] sim=none"));
+  CHECK(has_line(r.output, "FAULT missing gpu=none sim=exception"));
+  CHECK(has_line(r.output, "FAULT trap cuda: simt: cuCtxSynchronize failed "
+                           "(CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
+                           "encountered)"));
+  // Run by a fresh process (the fake's sticky error is gone with the old one).
+  CHECK(has_line(r.output, "ok after"));
+  CHECK(has_line(r.output, "summary: 2 ok, 0 diff, 3 fault, 0 error, of 5 launches"));
+  CHECK(r.status == 1);
+}
+
+TEST_CASE("runner: exit status 2 for a malformed bundle, 3 without a GPU") {
+  fake::library();
+  Bundle b;
+  b.text("manifest.txt", "simt-bundle 1\nlaunch only-a-name\n");
+  Run r = b.run();
+  CHECK(r.status == 2);
+  CHECK(r.output.find("manifest.txt:2: launch <name>") != std::string::npos);
+
+  b.text("manifest.txt", "simt-bundle 2\n");
+  r = b.run();
+  CHECK(r.status == 2);
+  CHECK(r.output.find("bundle format version 2") != std::string::npos);
+
+  b.text("manifest.txt", "simt-bundle 1\nscalar int32 00000000\n");
+  CHECK(b.run().status == 2);
+  b.text("manifest.txt", "simt-bundle 1\nlaunch k a.ptx k 1 1 0 0\nscalar int32 0000\n");
+  CHECK(b.run().status == 2);
+  b.text("manifest.txt", "simt-bundle 1\nlaunch k a.ptx k 1 1 0 0\narray float32 1 4 x 1\n");
+  CHECK(b.run().status == 2);
+
+  b.text("manifest.txt", "simt-bundle 1\n");
+  r = b.run("SIMT_LIBCUDA=/nonexistent/libcuda.so.1");
+  CHECK(r.status == 3);
+  CHECK(r.output.rfind("simt: no GPU: /nonexistent/libcuda.so.1 cannot be loaded (", 0) == 0);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+
+  r = b.run();
+  CHECK(r.status == 0);
+  CHECK(has_line(r.output, "summary: 0 ok, 0 diff, 0 fault, 0 error, of 0 launches"));
+}
