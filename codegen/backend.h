@@ -48,6 +48,12 @@ struct ArrayHeader {
   int64_t dims[]; // shape[ndim], then strides[ndim]
 };
 
+// The text of an IndexError, the same on every backend.
+inline std::string index_error_message(int64_t index, int32_t axis, int64_t size) {
+  return "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(axis) +
+         " with size " + std::to_string(size);
+}
+
 class Executable {
 public:
   virtual ~Executable() = default;

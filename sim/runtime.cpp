@@ -56,9 +56,7 @@ void simt_rt_yield(ThreadContext *ctx, int32_t loc) {
 void simt_rt_index_error(ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
                          int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);
-  state.launch->record_fault(ctx, "IndexError",
-                             "index " + std::to_string(index) + " is out of bounds for axis " +
-                                 std::to_string(axis) + " with size " + std::to_string(size),
+  state.launch->record_fault(ctx, "IndexError", simt::codegen::index_error_message(index, axis, size),
                              loc);
 }
 

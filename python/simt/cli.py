@@ -5,8 +5,12 @@ import sys
 
 from . import __version__
 
-USAGE = """simt run SCRIPT [ARGS...]   run a Python script with numba.cuda served by simt
-simt run -m MODULE [ARGS...] run a module the same way
+USAGE = """simt run [--target sim|gpu|both] SCRIPT [ARGS...]
+                            run a Python script with numba.cuda served by simt; its kernels run
+                            on the simulator (sim, the default), the GPU, or both, compared
+                            (SIMT_TARGET)
+simt run [--target T] -m MODULE [ARGS...]
+                            run a module the same way
 simt debug [-x FILE] [--batch] SCRIPT [ARGS...]
                             run a script under the kernel debugger: commands from FILE first
                             (--batch: then run on without stopping)
@@ -69,6 +73,14 @@ def main(argv=None):
     if command != "run" or not rest:
         print(USAGE, file=sys.stderr)
         return 2
+    if rest[0] == "--target" or rest[0].startswith("--target="):
+        target = rest[0].partition("=")[2] or (rest[1] if len(rest) > 1 else "")
+        rest = rest[1:] if "=" in rest[0] else rest[2:]
+        if target not in ("sim", "gpu", "both") or not rest:
+            print("simt: --target is sim, gpu or both, then the script\n" + USAGE,
+                  file=sys.stderr)
+            return 2
+        os.environ["SIMT_TARGET"] = target
     if rest[0] == "-m":
         if len(rest) < 2:
             print(USAGE, file=sys.stderr)

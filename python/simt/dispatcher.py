@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from . import _simt, ptx_check
+from . import _simt, bundle, ptx_check, targets
 from . import types as simt_types
 from .debugging import breakpoints_enabled, debug_mode
 from .devicearray import DeviceNDArray
@@ -267,7 +267,7 @@ class Dispatcher:
         self._nparams = len(params)
         _ALL_DISPATCHERS.add(self)
         self.overloads = _Overloads()
-        self._variants = {}  # (argument types, compile options) -> compiled kernel
+        self._variants = {}  # (argument types, compile options, target) -> compiled kernel
         self._calls_breakpoint = False  # breakpoint() in the kernel: runs under the debugger
         self._by_key = {}
         self._configurations = {}
@@ -303,27 +303,39 @@ class Dispatcher:
         argtypes = tuple(sig) if isinstance(sig, (tuple, list)) else parse_signature(sig)[0]
         argtypes = _simt_argtypes(argtypes)
         options = self._compile_options()
-        kernel = self._variants.get((argtypes, options))
+        target = targets.current()
+        kernel = self._variants.get((argtypes, options, target))
         if kernel is None:
             if len(argtypes) != self._nparams:
                 raise TypeError("kernel %s takes %d arguments, %d given in its signature"
                                 % (self.py_func.__name__, self._nparams, len(argtypes)))
             name, source, file, first_line = self._captured_source.get()
-            kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
-                                   resolver_for(self.py_func), signature_text(argtypes),
-                                   *options)
+
+            def compiled(options, target):
+                return _simt.compile(name, source, file, first_line, id(self.py_func),
+                                     resolver_for(self.py_func), signature_text(argtypes),
+                                     *options, target=target)
+            kernel = self._compile_for_target(compiled, options, target)
             if kernel.uses_breakpoint and options[1] == "none" and breakpoints_enabled():
                 # breakpoint() opens the debugger: this kernel runs its debug variant.
                 self._calls_breakpoint = True
                 options = self._compile_options()
-                kernel = _simt.compile(name, source, file, first_line, id(self.py_func),
-                                       resolver_for(self.py_func), signature_text(argtypes),
-                                       *options)
-            self._variants[(argtypes, options)] = kernel
+                kernel = compiled(options, "sim")
+            self._variants[(argtypes, options, target)] = kernel
             if ptx_check.enabled():
                 ptx_check.check(self, argtypes)
         self.overloads[argtypes] = kernel
         return kernel
+
+    def _compile_for_target(self, compiled, options, target):
+        """The kernel for `target` (SIMT_TARGET: simt.targets): the debugger's variant runs on
+        the simulator."""
+        if target == "sim" or options[1] != "none":
+            return compiled(options, "sim")
+        if target == "gpu":
+            return compiled(options, "gpu")
+        return targets.ParityKernel(compiled(options, "sim"), compiled(options, "gpu"),
+                                    list(inspect.signature(self.py_func).parameters))
 
     def _compile_options(self):
         """What the kernel is compiled for, part of every cache key: the error model, the
@@ -440,6 +452,11 @@ class Dispatcher:
         _flush_stdout()
         if debug_mode() or self._calls_breakpoint:
             fault = _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args)
+        elif bundle.enabled():
+            argtypes = next(t for t, k in self.overloads.items() if k is kernel)
+            fault = bundle.writer().record(
+                self, kernel, argtypes, griddim, blockdim, sharedmem, args,
+                lambda: kernel.launch(griddim, blockdim, sharedmem, args))
         else:
             fault = kernel.launch(griddim, blockdim, sharedmem, args)
         if fault is not None:

@@ -3,7 +3,7 @@ import builtins
 
 from .source import source_line
 
-__all__ = ["CompileError", "fault_exception"]
+__all__ = ["CompileError", "ParityError", "fault_exception"]
 
 
 class CompileError(Exception):
@@ -17,6 +17,11 @@ class CompileError(Exception):
         self.col = col
         self.message = message if message is not None else text
         self.source_line = source_line
+
+
+class ParityError(AssertionError):
+    """SIMT_TARGET=both: a launch's results on the GPU differ from the simulator's (the message
+    names the kernel, the argument, the first differing index and both values)."""
 
 
 def _exception_class(name):

@@ -1,0 +1,159 @@
+"""SIMT_BUNDLE=FOLDER: every launch is also written to a bundle (gpu/runner/README.md): the
+kernel's PTX, its arguments before the launch and the simulator's results after it, so that
+`simt-gpu-run` can run the same launches on a GPU machine that has the CUDA driver but not simt
+(no LLVM 19 there) and compare: the parity check by files (scripts/gpu_parity.sh).
+
+The PTX is for compute capability SIMT_BUNDLE_CC (default 7.5, which the driver JIT-compiles for
+any newer GPU). Arrays are written whole; once the bundle holds SIMT_BUNDLE_MAX_MB megabytes
+(default 48: transfers to GPU machines are small) further launches are left out, and so are
+launches with arguments a bundle cannot express (records, arrays of records); a summary line on
+stderr at exit says how many."""
+import atexit
+import hashlib
+import os
+import sys
+
+import numpy as np
+
+from . import types as simt_types
+
+__all__ = ["enabled", "writer"]
+
+_WRITER = []
+
+
+def enabled():
+    return bool(os.environ.get("SIMT_BUNDLE"))
+
+
+def writer():
+    """The process's bundle writer for SIMT_BUNDLE."""
+    if not _WRITER:
+        _WRITER.append(BundleWriter(os.environ["SIMT_BUNDLE"]))
+    return _WRITER[0]
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _dims(dims):
+    return ",".join(str(int(d)) for d in (tuple(dims) + (1, 1, 1))[:3])
+
+
+def _array_of(value):
+    host = getattr(value, "_host", None)
+    return host if isinstance(host, np.ndarray) else value
+
+
+class BundleWriter:
+    def __init__(self, folder):
+        self.folder = folder
+        os.makedirs(folder, exist_ok=True)
+        self.manifest_path = os.path.join(folder, "manifest.txt")
+        self.bytes = sum(os.path.getsize(os.path.join(folder, name))
+                         for name in os.listdir(folder))
+        self.limit = float(os.environ.get("SIMT_BUNDLE_MAX_MB", "48")) * 1e6
+        cc = os.environ.get("SIMT_BUNDLE_CC", "7.5").split(".")
+        self.cc = (int(cc[0]), int(cc[1]) if len(cc) > 1 else 0)
+        self.written = self.left_out = 0
+        self.reasons = {}
+        self.launches = 0
+        if not os.path.exists(self.manifest_path):
+            with open(self.manifest_path, "w") as f:
+                f.write("simt-bundle 1\n")
+        else:
+            with open(self.manifest_path) as f:
+                self.launches = sum(1 for line in f if line.startswith("launch "))
+        atexit.register(self._summary)
+
+    def _summary(self):
+        if self.written or self.left_out:
+            reasons = "; ".join("%d: %s" % (n, why) for why, n in sorted(self.reasons.items()))
+            print("simt: bundle %s: %d launches written, %d left out%s" % (
+                self.folder, self.written, self.left_out, " (%s)" % reasons if reasons else ""),
+                file=sys.stderr)
+
+    def _file(self, data, suffix):
+        """A file holding `data` (bytes), named by its content: equal inputs share one."""
+        name = hashlib.sha1(data).hexdigest()[:16] + suffix
+        path = os.path.join(self.folder, name)
+        if not os.path.exists(path):
+            with open(path, "wb") as f:
+                f.write(data)
+            self.bytes += len(data)
+        return name
+
+    def record(self, dispatcher, kernel, argtypes, griddim, blockdim, sharedmem, args, launch):
+        """Runs `launch()` (the simulator's launch, returning its fault) and writes it to the
+        bundle; returns the fault."""
+        try:
+            if self.bytes > self.limit:
+                raise _Unsupported("the bundle is full (SIMT_BUNDLE_MAX_MB)")
+            lines, outputs = self._arguments(argtypes, args)
+            compiled = self._ptx(dispatcher, argtypes)
+        except _Unsupported as why:
+            self.left_out += 1
+            self.reasons[str(why)] = self.reasons.get(str(why), 0) + 1
+            return launch()
+        fault = launch()
+        for index, array in outputs:
+            lines[index] = lines[index].replace(" @OUT@ ", " %s " % self._file(
+                np.ascontiguousarray(array).tobytes(), ".out.bin"))
+        name = "%s_%d" % (dispatcher.py_func.__name__, self.launches)
+        self.launches += 1
+        ptx_name = self._file(compiled["ptx"].encode(), ".ptx")
+        tolerance = "1e-12 1e-300" if any(
+            str(getattr(t, "dtype", t)) in ("float64", "complex128") for t in argtypes) \
+            else "1e-5 1e-8"
+        record = ["tolerance %s" % tolerance,
+                  "launch %s %s %s %s %s %d %d" % (
+                      name, ptx_name, compiled["entry"], _dims(griddim), _dims(blockdim),
+                      int(kernel.static_shared_bytes) + int(sharedmem), int(kernel.cooperative))]
+        if fault is not None:
+            record.append("fault %s" % ("IndexError" if fault[0] == "IndexError"
+                                        else "exception"))
+        record += lines
+        with open(self.manifest_path, "a") as f:
+            f.write("\n".join(record) + "\n")
+        self.written += 1
+        return fault
+
+    def _ptx(self, dispatcher, argtypes):
+        from .cuda import _compile_ptx
+        options = dispatcher._gpu_options()
+        options["cc"] = self.cc
+        try:
+            return _compile_ptx(dispatcher.py_func, argtypes, **options)
+        except (RuntimeError, NotImplementedError) as e:
+            raise _Unsupported(str(e).splitlines()[0]) from None
+
+    def _arguments(self, argtypes, args):
+        """The manifest's argument lines (an output file as @OUT@, filled in after the launch)
+        and the arrays whose results go to files."""
+        lines, outputs = [], []
+        for argtype, value in zip(argtypes, args):
+            self._argument(argtype, value, lines, outputs)
+        return lines, outputs
+
+    def _argument(self, argtype, value, lines, outputs):
+        if isinstance(argtype, simt_types.ArrayType):
+            array = _array_of(value)
+            if not isinstance(array, np.ndarray) or array.dtype.fields is not None:
+                raise _Unsupported("arrays of records")
+            data = self._file(np.ascontiguousarray(array).tobytes(), ".in.bin")
+            writable = bool(array.flags.writeable)
+            lines.append("array %s %d %s %s %s%s%d" % (
+                argtype.dtype.name, array.ndim, " ".join(map(str, array.shape)),
+                " ".join(map(str, array.strides)), data, " @OUT@ " if writable else " - ",
+                int(writable)))
+            if writable:
+                outputs.append((len(lines) - 1, array))
+        elif isinstance(argtype, simt_types.ScalarType):
+            lines.append("scalar %s %s" % (argtype.name, np.array(value, dtype=np.dtype(
+                argtype.name if argtype.name != "bool" else np.bool_)).tobytes().hex()))
+        elif isinstance(argtype, simt_types.TupleType):
+            for element_type, element in zip(argtype.elems, value):
+                self._argument(element_type, element, lines, outputs)
+        else:
+            raise _Unsupported("arguments of type %s" % (argtype,))

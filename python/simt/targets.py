@@ -1,0 +1,109 @@
+"""Where kernels run: SIMT_TARGET=sim (the simulator, the default), gpu (the GPU backend: PTX from
+the same typed IR, run by the CUDA driver), or both: every launch runs on both, and the first
+element that differs is reported (the parity check).
+
+Under `both`, the GPU runs on copies of the array arguments, the simulator on the arrays
+themselves (so what the program sees is the simulator's), and then each array the kernel may
+write is compared: integers and booleans exactly, floats as |gpu - sim| <= atol + rtol * |sim|
+(NaN equal to NaN), with rtol and atol from SIMT_PARITY_RTOL / SIMT_PARITY_ATOL (default: 1e-5
+and 1e-8 for float32, float16 and complex64; 1e-12 and 1e-300 for float64 and complex128). A
+difference raises simt.errors.ParityError (SIMT_PARITY=warn: a warning instead)."""
+import os
+import warnings
+
+import numpy as np
+
+from .errors import ParityError
+
+__all__ = ["TARGETS", "current", "ParityKernel"]
+
+TARGETS = ("sim", "gpu", "both")
+
+
+def current():
+    """The target SIMT_TARGET names (ValueError for another name)."""
+    target = os.environ.get("SIMT_TARGET", "").strip().lower() or "sim"
+    if target not in TARGETS:
+        raise ValueError("simt: SIMT_TARGET=%s: the target is sim, gpu or both" % target)
+    return target
+
+
+def _tolerance(dtype):
+    rtol, atol = (1e-12, 1e-300) if dtype in (np.float64, np.complex128) else (1e-5, 1e-8)
+    return (float(os.environ.get("SIMT_PARITY_RTOL", rtol)),
+            float(os.environ.get("SIMT_PARITY_ATOL", atol)))
+
+
+def _array_of(value):
+    """The NumPy array an argument passes to the kernel (device arrays hold one), or None."""
+    host = getattr(value, "_host", None)
+    if isinstance(host, np.ndarray):
+        return host
+    return value if isinstance(value, np.ndarray) else None
+
+
+def _first_difference(gpu, sim):
+    """(index, gpu value, sim value, count of differing elements) of the first element (C order)
+    that differs, or None."""
+    if gpu.dtype.kind in "fc":
+        rtol, atol = _tolerance(gpu.dtype.type)
+        same = np.isclose(gpu, sim, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        same = gpu == sim
+    if np.all(same):
+        return None
+    where = np.argwhere(~np.asarray(same))
+    index = tuple(int(i) for i in where[0]) if where.size else ()
+    return index, gpu[index], sim[index], len(where)
+
+
+class ParityKernel:
+    """A kernel compiled for both targets: launch() runs the GPU's on copies of the arrays, then
+    the simulator's on the arrays, and compares. Everything else is the simulator kernel's."""
+
+    def __init__(self, sim_kernel, gpu_kernel, param_names):
+        self._sim = sim_kernel
+        self._gpu = gpu_kernel
+        self._param_names = param_names
+
+    def __getattr__(self, name):
+        return getattr(self._sim, name)
+
+    def launch(self, griddim, blockdim, sharedmem, args):
+        copies = []
+        gpu_args = []
+        for value in args:
+            array = _array_of(value)
+            if array is not None and array.flags.writeable:
+                copy = np.array(array, copy=True, order="K")
+                copies.append(copy)
+                gpu_args.append(copy)
+            else:
+                copies.append(None)
+                gpu_args.append(value)
+        gpu_fault = self._gpu.launch(griddim, blockdim, sharedmem, tuple(gpu_args))
+        sim_fault = self._sim.launch(griddim, blockdim, sharedmem, args)
+        problems = []
+        if (gpu_fault is None) != (sim_fault is None) or \
+                (gpu_fault is not None and gpu_fault[0] != sim_fault[0]):
+            problems.append("the GPU raised %s, the simulator %s"
+                            % (gpu_fault[0] if gpu_fault else "nothing",
+                               sim_fault[0] if sim_fault else "nothing"))
+        for position, copy in enumerate(copies):
+            if copy is None:
+                continue
+            difference = _first_difference(copy, _array_of(args[position]))
+            if difference is not None:
+                index, gpu_value, sim_value, count = difference
+                problems.append("argument %r (#%d) differs at index %s: gpu=%r sim=%r (%d of %d "
+                                "elements differ)" % (self._param_names[position], position,
+                                                      index, gpu_value.item(), sim_value.item(),
+                                                      count, copy.size))
+                break
+        if problems:
+            message = "simt: parity: kernel %s: %s" % (self._sim.name, "; ".join(problems))
+            if os.environ.get("SIMT_PARITY", "").strip().lower() == "warn":
+                warnings.warn(message, RuntimeWarning, stacklevel=4)
+            else:
+                raise ParityError(message)
+        return sim_fault
