@@ -176,6 +176,7 @@ public:
   Module &operator=(const Module &) = delete;
 
   cu::CUmodule handle() const { return module_; }
+  Driver &driver() const { return driver_; }
   const std::string &info_log() const { return info_log_; }
   // The kernel named `name`; throws DriverError when there is none.
   cu::CUfunction function(const std::string &name) const;

@@ -173,13 +173,28 @@ std::optional<DeviceFault> launch_kernel(const std::string &ptx, const std::stri
                                          Dim3 grid, Dim3 block, uint64_t dynamic_shared,
                                          bool cooperative, std::vector<KernelArgument> &args,
                                          float *kernel_ms, int device) {
-  if (dynamic_shared > UINT_MAX)
-    throw std::invalid_argument("simt: " + std::to_string(dynamic_shared) +
-                                " bytes of dynamic shared memory are more than a launch takes");
   Driver &driver = Driver::get();
   driver.make_current(device);
   Module module(ptx, driver);
+  return launch_kernel(module, entry, grid, block, dynamic_shared, cooperative, args, kernel_ms);
+}
+
+std::optional<DeviceFault> launch_kernel(const Module &module, const std::string &entry, Dim3 grid,
+                                         Dim3 block, uint64_t dynamic_shared, bool cooperative,
+                                         std::vector<KernelArgument> &args, float *kernel_ms) {
+  if (dynamic_shared > UINT_MAX)
+    throw std::invalid_argument("simt: " + std::to_string(dynamic_shared) +
+                                " bytes of dynamic shared memory are more than a launch takes");
+  Driver &driver = module.driver();
   cu::CUfunction function = module.function(entry);
+  constexpr size_t record_bytes = 8 * sizeof(int32_t);
+  Module::Global record = module.global("simt_exception");
+  if (record.address != 0 && record.bytes < record_bytes)
+    record = Module::Global{};
+  if (record.address != 0) {
+    const int32_t zeros[8] = {};
+    driver.check(driver.api().cuMemcpyHtoD(record.address, zeros, record_bytes), "cuMemcpyHtoD");
+  }
 
   std::vector<DeviceArray> arrays; // by argument; scalars hold an empty one
   arrays.reserve(args.size());
@@ -222,10 +237,9 @@ std::optional<DeviceFault> launch_kernel(const std::string &ptx, const std::stri
     *kernel_ms = end->elapsed_since(*start);
 
   std::optional<DeviceFault> fault;
-  Module::Global record = module.global("simt_exception");
-  if (record.address != 0 && record.bytes >= 8 * sizeof(int32_t)) {
+  if (record.address != 0) {
     int32_t words[8] = {};
-    driver.check(driver.api().cuMemcpyDtoH(words, record.address, sizeof words), "cuMemcpyDtoH");
+    driver.check(driver.api().cuMemcpyDtoH(words, record.address, record_bytes), "cuMemcpyDtoH");
     if (words[0] != 0) {
       DeviceFault f;
       f.code = words[0];

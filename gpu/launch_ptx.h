@@ -100,5 +100,11 @@ std::optional<DeviceFault> launch_kernel(const std::string &ptx, const std::stri
                                          Dim3 grid, Dim3 block, uint64_t dynamic_shared,
                                          bool cooperative, std::vector<KernelArgument> &args,
                                          float *kernel_ms = nullptr, int device = 0);
+// The same with a module already loaded (its context current on this thread), so that a kernel
+// launched again is not JIT-compiled again: the module's simt_exception is cleared first.
+std::optional<DeviceFault> launch_kernel(const Module &module, const std::string &entry, Dim3 grid,
+                                         Dim3 block, uint64_t dynamic_shared, bool cooperative,
+                                         std::vector<KernelArgument> &args,
+                                         float *kernel_ms = nullptr);
 
 } // namespace simt::gpu

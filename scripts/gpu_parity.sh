@@ -5,7 +5,8 @@
 #
 #   scripts/gpu_parity.sh BUNDLES_DIR [RESULTS_FILE]
 #
-# RESULTS_FILE (default gpu-parity-results.txt) gets the device line, then for each bundle a
+# RESULTS_FILE (default gpu-parity-results.txt) gets the device line and the runner's self-test
+# (simt-gpu-run --selftest; nothing more runs if it fails), then for each bundle a
 # `## bundle <path>` line, the runner's lines and its exit status, then a `total:` line.
 # Environment: SIMT_RUNNER_BUILD (build folder, default build-gpu-runner under the repository),
 # SIMT_GPU_RUN_FLAGS (more runner flags, e.g. --time), SIMT_LIBCUDA (another libcuda).
@@ -32,9 +33,12 @@ fi
 runner=$build/simt-gpu-run
 
 : >"$results"
-if ! "$runner" --info >>"$results" 2>&1; then
+# The device line, and the built-in kernel: the driver layer works before any bundle runs.
+"$runner" --selftest >>"$results" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then
   cat "$results" >&2
-  exit 3
+  exit $rc
 fi
 
 # Every folder with a manifest.txt, BUNDLES_DIR itself included, in a stable order.

@@ -4,6 +4,7 @@
 // The bundle format is gpu/runner/README.md's.
 #include "gpu/driver.h"
 #include "gpu/launch_ptx.h"
+#include "gpu/runner/selftest_ptx.h"
 
 #include <unistd.h>
 
@@ -500,9 +501,58 @@ Outcome run(const LaunchSpec &l, const Options &options) {
   return Outcome::Ok;
 }
 
+// Runs the self-test kernel (selftest_ptx.h) on a contiguous and on a reversed array, checks the
+// elements and the exception record.
+int selftest(const Options &options) {
+  const int n = 1000;
+  const Dim3 grid{4, 1, 1}, block{256, 1, 1}; // thread 1000 is block 3's thread 232
+  Driver &driver = Driver::get();
+  bool cooperative = driver.cooperative_launch(options.device);
+  std::string failures;
+  for (int pass = 0; pass < 2; ++pass) {
+    bool reversed = pass == 1;
+    float factor = reversed ? -1.0f : 2.5f;
+    std::vector<float> buffer(n);
+    for (int i = 0; i < n; ++i)
+      buffer[size_t(i)] = float(i);
+    HostArray a;
+    a.data = reversed ? &buffer[n - 1] : buffer.data();
+    a.shape = {n};
+    a.strides = {reversed ? -4 : 4};
+    a.itemsize = 4;
+    std::vector<KernelArgument> args = {KernelArgument::of(a), KernelArgument::scalar(factor)};
+    std::string what = reversed ? "reversed array" : "array";
+    std::optional<DeviceFault> fault;
+    try {
+      fault = launch_kernel(selftest_ptx, "simt_selftest", grid, block, 0, reversed && cooperative,
+                            args, nullptr, options.device);
+    } catch (const DriverError &e) {
+      std::printf("selftest FAILED; %s: %s\n", what.c_str(), one_line(e.what()).c_str());
+      return 1;
+    }
+    for (int i = 0; i < n; ++i)
+      if (buffer[size_t(i)] != float(i) * factor) {
+        failures += "; " + what + " element " + std::to_string(i) + " is " +
+                    std::to_string(buffer[size_t(i)]) + ", not " +
+                    std::to_string(float(i) * factor);
+        break;
+      }
+    std::string expected = "IndexError at location 7, tid=[232, 0, 0] ctaid=[3, 0, 0]";
+    std::string got = fault ? describe(*fault) : "none";
+    if (got != expected)
+      failures += "; " + what + ": the fault is " + got + ", not " + expected;
+  }
+  if (!failures.empty()) {
+    std::printf("selftest FAILED%s\n", failures.c_str());
+    return 1;
+  }
+  std::printf("selftest ok (2 launches%s)\n", cooperative ? ", one cooperative" : "");
+  return 0;
+}
+
 int usage() {
   std::fprintf(stderr, "usage: simt-gpu-run [--device N] [--time] BUNDLE_DIR\n"
-                       "       simt-gpu-run --info\n"
+                       "       simt-gpu-run [--device N] --info | --selftest\n"
                        "Runs the launches of BUNDLE_DIR/manifest.txt on the GPU and compares "
                        "their arrays with the simulator's (gpu/runner/README.md).\n"
                        "Exit status: 0 all ok, 1 a DIFF, FAULT or ERROR, 2 an unreadable "
@@ -521,7 +571,7 @@ Counts parse_counts(const std::string &text) {
 
 int main(int argc, char **argv) {
   Options options;
-  bool info = false;
+  bool info = false, self = false;
   try {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -531,6 +581,8 @@ int main(int argc, char **argv) {
         options.time = true;
       else if (a == "--info")
         info = true;
+      else if (a == "--selftest")
+        self = true;
       else if (a == "--resume" && i + 1 < argc) // internal: after a sticky error
         options.resume = size_t(parse_int(argv[++i], "--resume"));
       else if (a == "--counts" && i + 1 < argc) // internal: the counts before --resume
@@ -546,13 +598,13 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
     return usage();
   }
-  if (options.bundle.empty() && !info)
+  if (options.bundle.empty() == !(info || self))
     return usage();
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
   try {
     Driver &driver = Driver::get();
-    if (info || options.resume == 0) {
+    if (info || self || options.resume == 0) {
       int count = driver.device_count();
       if (count == 0)
         throw GpuUnavailable("simt: no GPU: the driver sees no device");
@@ -565,6 +617,8 @@ int main(int argc, char **argv) {
       if (info)
         return 0;
     }
+    if (self)
+      return selftest(options);
   } catch (const GpuUnavailable &e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 3;

@@ -8,6 +8,7 @@
 //   fault_it    as double_it, then records an IndexError at location 42 by thread (3,0,0) of
 //               block (1,0,0) in simt_exception
 //   trap_it     an illegal address: cuCtxSynchronize and every later call fail (sticky)
+//   simt_selftest  what simt-gpu-run --selftest's PTX does on a GPU
 // A module whose text contains "syntax error" fails to load with a JIT error log. With
 // FAKE_CUDA_NO_DEVICE set, cuInit fails with CUDA_ERROR_NO_DEVICE.
 #include "fake_libcuda.h"
@@ -153,6 +154,23 @@ bool double_array(const FakeLaunch &launch) {
   }
 }
 
+// simt-gpu-run --selftest's kernel: x[i] *= factor for i < shape[0]; thread shape[0] records an
+// IndexError at location 7.
+void selftest(const FakeLaunch &launch, FakeModule &module) {
+  auto data = param<uint64_t>(launch, 4);
+  auto extent = param<int64_t>(launch, 5);
+  auto stride = param<int64_t>(launch, 6);
+  auto factor = param<float>(launch, 7);
+  int64_t threads = int64_t(launch.grid[0]) * launch.block[0];
+  for (int64_t i = 0; i < extent && i < threads; ++i)
+    *reinterpret_cast<float *>(uintptr_t(data + uint64_t(i * stride))) *= factor;
+  if (extent < threads && module.exception && module.exception[0] == 0) {
+    int32_t record[8] = {
+        1, 7, int32_t(extent % launch.block[0]), 0, 0, int32_t(extent / launch.block[0]), 0, 0};
+    std::memcpy(module.exception.get(), record, sizeof record);
+  }
+}
+
 // What a driver call returns before doing its work: not initialised, no context, sticky error.
 CUresult gate(bool needs_context = true) {
   if (!initialised)
@@ -210,6 +228,8 @@ CUresult do_launch(FakeFunction *f, const unsigned grid[3], const unsigned block
   }
   if (f->name == "trap_it")
     sticky = true;
+  if (f->name == "simt_selftest" && launch.params.size() == 8) // what its PTX does on a GPU
+    selftest(launch, *f->module);
   return SUCCESS;
 }
 

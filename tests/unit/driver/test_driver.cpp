@@ -3,6 +3,7 @@
 // process's driver is loaded once.
 #include "gpu/driver.h"
 #include "gpu/launch_ptx.h"
+#include "gpu/runner/selftest_ptx.h"
 
 #include "fake_driver.h"
 
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <thread>
 
@@ -450,4 +453,44 @@ TEST_CASE("launch: an illegal address is a sticky DriverError, and memory is sti
   }
   CHECK(fake::live_allocations() == before);
   fake::reset();
+}
+
+TEST_CASE("launch: a loaded module launched again, its exception record cleared in between") {
+  Driver &d = driver();
+  d.make_current(0);
+  fake::reset();
+  // One module, two kernels, one record.
+  std::string ptx = fake::ptx("fault_it", fake::array_params(1));
+  std::string second = fake::ptx("double_it", fake::array_params(1), false);
+  ptx += second.substr(second.find(".visible .entry"));
+  Module module(ptx);
+  CHECK(module.info_log() == "fake JIT: 2 entries");
+  std::vector<float> floats = {1, 2};
+  std::vector<KernelArgument> args = {KernelArgument::of(view(floats.data(), {2}, {4}, 4))};
+  auto fault = launch_kernel(module, "fault_it", Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, args);
+  REQUIRE(fault.has_value());
+  CHECK(fault->location == 42);
+  fault = launch_kernel(module, "double_it", Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, args);
+  CHECK_FALSE(fault.has_value());
+  CHECK(floats == std::vector<float>{4, 8});
+  CHECK(module.read_global("simt_exception") == std::vector<uint8_t>(32, 0));
+}
+
+TEST_CASE("the runner's self-test PTX assembles for sm_75 and sm_90 (where ptxas is installed)") {
+  const char *home = std::getenv("CUDA_HOME");
+  std::filesystem::path ptxas =
+      std::filesystem::path(home != nullptr ? home : "/usr/local/cuda") / "bin" / "ptxas";
+  if (!std::filesystem::exists(ptxas)) {
+    MESSAGE("skipped: no ptxas at " << ptxas.string());
+    return;
+  }
+  auto file = std::filesystem::temp_directory_path() /
+              ("simt-selftest-" + std::to_string(getpid()) + ".ptx");
+  std::ofstream(file) << selftest_ptx;
+  for (const char *arch : {"sm_75", "sm_90"}) {
+    std::string command =
+        "'" + ptxas.string() + "' -arch=" + arch + " '" + file.string() + "' -o /dev/null 2>&1";
+    CHECK_MESSAGE(std::system(command.c_str()) == 0, std::string(arch));
+  }
+  std::filesystem::remove(file);
 }

@@ -228,3 +228,29 @@ TEST_CASE("runner: exit status 2 for a malformed bundle, 3 without a GPU") {
   CHECK(r.status == 0);
   CHECK(has_line(r.output, "summary: 0 ok, 0 diff, 0 fault, 0 error, of 0 launches"));
 }
+
+TEST_CASE("runner: --selftest and --info") {
+  fake::library();
+  std::string command = std::string("'") + SIMT_GPU_RUN + "' --selftest 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    output.append(buffer, n);
+  int status = pclose(pipe);
+  INFO(output);
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(has_line(output, "selftest ok (2 launches, one cooperative)"));
+
+  command = std::string("'") + SIMT_GPU_RUN + "' --info 2>&1";
+  pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  output.clear();
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    output.append(buffer, n);
+  status = pclose(pipe);
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(output ==
+        "# device 0: Fake CUDA Device, sm_90, 132 SMs, driver 13.0, cooperative launch\n");
+}
