@@ -110,14 +110,11 @@ void **KernelParams::pointers() {
 }
 
 std::string fault_kind(int32_t code) {
-  switch (code) {
-  case 1:
+  if (code == index_error_code)
     return "IndexError";
-  case 2:
+  if (code >= first_raise_code)
     return "exception";
-  default:
-    return "code " + std::to_string(code);
-  }
+  return "code " + std::to_string(code);
 }
 
 std::string describe(const DeviceFault &f) {
@@ -187,12 +184,14 @@ std::optional<DeviceFault> launch_kernel(const Module &module, const std::string
                                 " bytes of dynamic shared memory are more than a launch takes");
   Driver &driver = module.driver();
   cu::CUfunction function = module.function(entry);
-  constexpr size_t record_bytes = 8 * sizeof(int32_t);
-  Module::Global record = module.global("simt_exception");
-  if (record.address != 0 && record.bytes < record_bytes)
+  // The first 8 words (code, site, thread, block) at least; all 16 of simt's record.
+  Module::Global record = module.global(exception_record_name);
+  if (record.address != 0 && record.bytes < 8 * sizeof(int32_t))
     record = Module::Global{};
+  const size_t record_bytes =
+      std::min(record.bytes, size_t(exception_record_words) * sizeof(int32_t));
   if (record.address != 0) {
-    const int32_t zeros[8] = {};
+    const int32_t zeros[exception_record_words] = {};
     driver.check(driver.api().cuMemcpyHtoD(record.address, zeros, record_bytes), "cuMemcpyHtoD");
   }
 
@@ -238,14 +237,16 @@ std::optional<DeviceFault> launch_kernel(const Module &module, const std::string
 
   std::optional<DeviceFault> fault;
   if (record.address != 0) {
-    int32_t words[8] = {};
-    driver.check(driver.api().cuMemcpyDtoH(words, record.address, record_bytes), "cuMemcpyDtoH");
+    std::vector<int32_t> words(record_bytes / sizeof(int32_t));
+    driver.check(driver.api().cuMemcpyDtoH(words.data(), record.address, record_bytes),
+                 "cuMemcpyDtoH");
     if (words[0] != 0) {
       DeviceFault f;
       f.code = words[0];
       f.location = words[1];
-      std::copy(words + 2, words + 5, f.thread);
-      std::copy(words + 5, words + 8, f.block);
+      std::copy(words.begin() + 2, words.begin() + 5, f.thread);
+      std::copy(words.begin() + 5, words.begin() + 8, f.block);
+      f.record = std::move(words);
       fault = f;
     }
   }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "gpu/driver.h"
+#include "gpu/exception_record.h"
 
 #include <cstdint>
 #include <optional>
@@ -78,14 +79,16 @@ private:
   std::vector<void *> pointers_;
 };
 
-// The device-side exception record `simt_exception` (8 x int32) of a launch that faulted.
+// The device-side exception record (gpu/exception_record.h) of a launch that faulted.
 struct DeviceFault {
-  int32_t code = 0;     // 1: IndexError, 2: a raised exception (gpu::DeviceException)
+  int32_t code = 0;     // index_error_code, or first_raise_code + the `raise` site
   int32_t location = 0; // the source location id of the faulting statement
   int32_t thread[3] = {0, 0, 0};
   int32_t block[3] = {0, 0, 0};
+  std::vector<int32_t> record; // every word of it
 };
-// "IndexError", "exception", or "code <n>".
+// "IndexError" (index_error_code), "exception" (a raise: first_raise_code and above), or
+// "code <n>".
 std::string fault_kind(int32_t code);
 // "IndexError at location 3, tid=[1, 0, 0] ctaid=[2, 0, 0]".
 std::string describe(const DeviceFault &fault);

@@ -5,25 +5,17 @@
 // array in address space 3 (static arrays first, dynamic shared memory after them); barriers
 // are llvm.nvvm.barrier0 and its counting forms; math calls libdevice (__nv_*). There is no
 // per-thread environment: a fault stores the first exception into a device-side record (below)
-// and the thread returns; every thread returns once the record holds a fault.
+// (gpu/exception_record.h) and the thread returns; every thread returns once the record holds a
+// fault.
 #pragma once
 
 #include "codegen/target.h"
+#include "gpu/exception_record.h"
 
 #include <string>
 #include <vector>
 
 namespace simt::gpu {
-
-// The device-side exception record, a global array of 16 int32 read back after a launch:
-//   [0] code: 0 none, index_error_code, or first_raise_code + k for NvptxTarget::raised()[k]
-//   [1] the faulting site (an index into LoweredModule::locations)
-//   [2..4] threadIdx x, y, z   [5..7] blockIdx x, y, z
-//   IndexError only: [8] axis, [10..11] index (int64), [12..13] the axis' extent (int64)
-constexpr const char *exception_record_name = "simt_exception";
-constexpr int exception_record_words = 16;
-constexpr int32_t index_error_code = 1;
-constexpr int32_t first_raise_code = 2;
 
 // The kernel's externally visible function, as compile_ptx's device= and abi= ask.
 struct EntryAbi {

@@ -1,5 +1,6 @@
 // simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
 #include "frontend/compile.h"
+#include "gpu/gpu_backend.h"
 #include "gpu/ptx.h"
 #include "pybind/compiled_kernel.h"
 #include "pybind/debugger_binding.h"
@@ -95,6 +96,10 @@ codegen::Backend &backend(const std::string &target) {
   if (target == "sim") {
     static sim::HostBackend host;
     return host;
+  }
+  if (target == "gpu") {
+    static gpu::GpuBackend device; // GpuUnavailable (one line) when there is no GPU: retried
+    return device;
   }
   throw std::invalid_argument("simt: unknown target '" + target + "' (sim or gpu)");
 }

@@ -56,8 +56,8 @@ void simt_rt_yield(ThreadContext *ctx, int32_t loc) {
 void simt_rt_index_error(ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
                          int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);
-  state.launch->record_fault(ctx, "IndexError", simt::codegen::index_error_message(index, axis, size),
-                             loc);
+  state.launch->record_fault(ctx, "IndexError",
+                             simt::codegen::index_error_message(index, axis, size), loc);
 }
 
 void simt_rt_raise(ThreadContext *ctx, const char *exception, const char *message, int32_t loc) {

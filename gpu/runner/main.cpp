@@ -25,6 +25,9 @@ using namespace simt::gpu;
 
 namespace {
 
+// `fault exception` in a manifest: any raise site's code (first_raise_code and above).
+constexpr int32_t any_raise = -1;
+
 struct ManifestError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -185,8 +188,8 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
         if (t.size() != 2)
           throw ManifestError(where + ": fault <none|IndexError|exception|code>");
         l.fault = t[1] == "none"         ? 0
-                  : t[1] == "IndexError" ? 1
-                  : t[1] == "exception"  ? 2
+                  : t[1] == "IndexError" ? index_error_code
+                  : t[1] == "exception"  ? any_raise
                                          : int32_t(parse_int(t[1], where));
       } else if (kind == "scalar") {
         if (t.size() != 3)
@@ -459,10 +462,15 @@ Outcome run(const LaunchSpec &l, const Options &options) {
     timing = text;
   }
   int32_t gpu_fault = fault ? fault->code : 0;
-  if (gpu_fault != l.fault) {
+  const bool same_fault =
+      l.fault == any_raise ? gpu_fault >= first_raise_code : gpu_fault == l.fault;
+  if (!same_fault) {
     std::printf("FAULT %s gpu=%s sim=%s%s\n", l.name.c_str(),
                 fault ? describe(*fault).c_str() : "none",
-                l.fault ? fault_kind(l.fault).c_str() : "none", timing.c_str());
+                l.fault == 0           ? "none"
+                : l.fault == any_raise ? "exception"
+                                       : fault_kind(l.fault).c_str(),
+                timing.c_str());
     return Outcome::Fault;
   }
   // After a fault the threads that ran on differ between the GPU and the simulator (which stops

@@ -3,8 +3,8 @@ the same typed IR, run by the CUDA driver), or both: every launch runs on both, 
 element that differs is reported (the parity check).
 
 Under `both`, the GPU runs on copies of the array arguments, the simulator on the arrays
-themselves (so what the program sees is the simulator's), and then each array the kernel may
-write is compared: integers and booleans exactly, floats as |gpu - sim| <= atol + rtol * |sim|
+themselves (so what the program sees is the simulator's), and then the faults are compared (the
+exception's class) and, when neither faulted, each array the kernel may write: integers and booleans exactly, floats as |gpu - sim| <= atol + rtol * |sim|
 (NaN equal to NaN), with rtol and atol from SIMT_PARITY_RTOL / SIMT_PARITY_ATOL (default: 1e-5
 and 1e-8 for float32, float16 and complex64; 1e-12 and 1e-300 for float64 and complex128). A
 difference raises simt.errors.ParityError (SIMT_PARITY=warn: a warning instead)."""
@@ -89,7 +89,9 @@ class ParityKernel:
             problems.append("the GPU raised %s, the simulator %s"
                             % (gpu_fault[0] if gpu_fault else "nothing",
                                sim_fault[0] if sim_fault else "nothing"))
-        for position, copy in enumerate(copies):
+        # After a fault the threads that ran differ (the simulator stops the launch's threads):
+        # the faults' classes are compared, not the arrays.
+        for position, copy in enumerate(copies if sim_fault is None else ()):
             if copy is None:
                 continue
             difference = _first_difference(copy, _array_of(args[position]))

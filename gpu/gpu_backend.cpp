@@ -1,0 +1,119 @@
+#include "gpu/gpu_backend.h"
+
+#include "gpu/driver.h"
+#include "gpu/launch_ptx.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace simt::gpu {
+
+namespace {
+
+// The driver's Dim3 (gpu/driver.h builds without LLVM, so it has its own).
+Dim3 device_dims(const codegen::Dim3 &d) { return Dim3{d.x, d.y, d.z}; }
+
+// Reads the argument of `type` at `slot` of the host argument buffer (codegen/backend.h) into
+// `out`; returns the number of 8-byte slots it took (tuples' elements).
+size_t gather_argument(const Type &type, const int64_t *slot, std::vector<KernelArgument> &out) {
+  if (type.is_array()) {
+    if (type.is_record_array())
+      throw std::runtime_error("simt: arrays of records are not supported by the GPU target yet");
+    auto *header = reinterpret_cast<const codegen::ArrayHeader *>(slot);
+    HostArray array;
+    array.data = header->data;
+    array.shape.assign(header->dims, header->dims + type.ndim);
+    array.strides.assign(header->dims + type.ndim, header->dims + 2 * type.ndim);
+    array.itemsize = byte_size(type.scalar);
+    array.copy_back = !type.readonly;
+    out.push_back(KernelArgument::of(std::move(array)));
+    return size_t(1 + 2 * type.ndim);
+  }
+  if (type.is_scalar()) {
+    const size_t bytes = size_t(byte_size(type.scalar));
+    out.push_back(KernelArgument::scalar(slot, bytes, is_complex(type.scalar) ? 2 : 1));
+    return (bytes + 7) / 8;
+  }
+  if (type.is_tuple()) {
+    size_t used = 0;
+    for (const Type &element : type.elems)
+      used += gather_argument(element, slot + used, out);
+    return used;
+  }
+  throw std::runtime_error("simt: a kernel argument of type " + type.str() +
+                           " is not supported by the GPU target yet");
+}
+
+} // namespace
+
+codegen::Fault fault_of_record(const std::vector<int32_t> &record, const CompiledPtx &compiled) {
+  codegen::Fault fault;
+  const int32_t code = record.at(0);
+  const auto location = size_t(record.at(1));
+  if (location < compiled.locations.size())
+    fault.where = compiled.locations[location];
+  fault.tid = {uint32_t(record.at(2)), uint32_t(record.at(3)), uint32_t(record.at(4))};
+  fault.ctaid = {uint32_t(record.at(5)), uint32_t(record.at(6)), uint32_t(record.at(7))};
+  if (code == index_error_code) {
+    int64_t index = 0, size = 0;
+    if (record.size() >= size_t(exception_record_words)) {
+      std::memcpy(&index, &record[10], sizeof index);
+      std::memcpy(&size, &record[12], sizeof size);
+    }
+    fault.exception = "IndexError";
+    fault.message = codegen::index_error_message(index, record.size() > 8 ? record[8] : 0, size);
+  } else if (code >= first_raise_code && size_t(code - first_raise_code) < compiled.raised.size()) {
+    const RaiseSite &site = compiled.raised[size_t(code - first_raise_code)];
+    fault.exception = site.exception;
+    fault.message = site.message;
+  } else {
+    fault.exception = "RuntimeError";
+    fault.message = "simt: the GPU recorded an unknown exception code " + std::to_string(code);
+  }
+  return fault;
+}
+
+GpuExecutable::GpuExecutable(CompiledPtx compiled, const ir::Module &module)
+    : compiled_(std::move(compiled)), static_shared_bytes_(module.static_shared_bytes),
+      cooperative_(module.props.uses_grid_sync) {
+  const ir::Function &kernel = module.kernel();
+  for (int i = 0; i < kernel.num_params; ++i)
+    param_types_.push_back(kernel.slots[size_t(i)].type);
+}
+
+GpuExecutable::~GpuExecutable() = default;
+
+std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig &config,
+                                                    void **args) {
+  std::vector<KernelArgument> arguments;
+  for (size_t i = 0; i < param_types_.size(); ++i)
+    gather_argument(param_types_[i], static_cast<const int64_t *>(args[i]), arguments);
+  std::lock_guard<std::mutex> lock(mutex_);
+  Driver &driver = Driver::get();
+  driver.make_current(0);
+  if (loaded_ == nullptr) // the driver JIT-compiles the PTX once
+    loaded_ = std::make_unique<Module>(compiled_.ptx, driver);
+  // The kernel's static shared arrays and the dynamic ones are one extern array on the GPU.
+  std::optional<DeviceFault> fault = launch_kernel(
+      *loaded_, compiled_.entry, device_dims(config.grid), device_dims(config.block),
+      uint64_t(static_shared_bytes_) + config.dynamic_shared_bytes, cooperative_, arguments);
+  if (!fault)
+    return std::nullopt;
+  return fault_of_record(fault->record, compiled_);
+}
+
+GpuBackend::GpuBackend() {
+  Driver &driver = Driver::get();
+  if (driver.device_count() == 0)
+    throw GpuUnavailable("simt: no GPU: the CUDA driver reports no device");
+  auto [major, minor] = driver.compute_capability(0);
+  cc_ = "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+std::unique_ptr<codegen::Executable> GpuBackend::compile(const ir::Module &module) {
+  PtxOptions options;
+  options.cc = cc_;
+  return std::make_unique<GpuExecutable>(compile_ptx(module, options), module);
+}
+
+} // namespace simt::gpu

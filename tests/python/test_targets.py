@@ -1,0 +1,130 @@
+"""SIMT_TARGET=gpu and both, `simt run --target`, and SIMT_BUNDLE for simt-gpu-run, on a machine
+without a GPU: the CUDA driver is the fake of tests/unit/fake_libcuda.cpp (device memory is host
+memory; a kernel named double_it doubles every float of its one array, fault_it also records an
+IndexError of thread (3, 0, 0) in block (1, 0, 0), other kernels do nothing), loaded through
+SIMT_LIBCUDA. So these tests check simt's side for real: compiling for the GPU, Numba's argument
+layout (the fake sizes each parameter from the PTX), copies in and back, the exception record,
+and the comparison."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import simt
+
+BUILD = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(simt.__file__))))
+FAKE_DRIVER = os.path.join(BUILD, "tests", "unit", "libfake_libcuda.so")
+RUNNER = os.path.join(BUILD, "gpu", "runner", "simt-gpu-run")
+needs_fake = pytest.mark.skipif(not os.path.exists(FAKE_DRIVER),
+                                reason="the fake CUDA driver is built with the unit tests")
+
+SCRIPT = textwrap.dedent("""
+    import numpy as np
+    from numba import cuda
+
+    @cuda.jit
+    def double_it(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= 2
+
+    @cuda.jit
+    def fault_it(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= 2
+        if i == 3:
+            x[i + 100] = 0
+
+    @cuda.jit
+    def add_one(r, x):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = x[i] + 1
+
+    x = np.arange(8, dtype=np.float32)
+    double_it[1, 8](x)
+    print("doubled", x.tolist())
+    try:
+        fault_it[1, 8](x)
+    except IndexError as e:
+        print("IndexError", str(e).splitlines()[0])
+    r = np.zeros(8)
+    add_one[1, 8](r, np.arange(8.0))
+    print("added", r.tolist())
+""")
+
+
+def run(tmp_path, env, *args):
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT)
+    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
+                       **env)
+    command = [sys.executable, "-m", "simt", "run", *args, str(script)]
+    return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=120)
+
+
+def test_without_a_gpu_the_gpu_target_says_so_in_one_line(tmp_path):
+    proc = run(tmp_path, {"SIMT_LIBCUDA": str(tmp_path / "nowhere.so")}, "--target", "gpu")
+    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("RuntimeError: simt: no GPU: ") and "nowhere.so" in last
+
+
+def test_unknown_targets_are_refused(tmp_path):
+    proc = run(tmp_path, {}, "--target", "tpu")
+    assert proc.returncode == 2 and "--target is sim, gpu or both" in proc.stderr
+    proc = run(tmp_path, {"SIMT_TARGET": "tpu"})
+    assert "SIMT_TARGET=tpu: the target is sim, gpu or both" in proc.stderr
+
+
+@needs_fake
+def test_gpu_target_runs_through_the_driver(tmp_path):
+    proc = run(tmp_path, {"SIMT_LIBCUDA": FAKE_DRIVER}, "--target", "gpu")
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "doubled [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]", proc.stderr
+    # The record read back: the thread and block ids, in the simulator's text.
+    assert lines[1].startswith("IndexError tid=[3, 0, 0] ctaid=[1, 0, 0]: index ")
+    assert lines[2] == "added [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]"  # the fake ran nothing
+
+
+@needs_fake
+def test_both_reports_the_first_differing_element(tmp_path):
+    proc = run(tmp_path, {"SIMT_LIBCUDA": FAKE_DRIVER, "SIMT_TARGET": "both"})
+    lines = proc.stdout.splitlines()
+    # double_it and fault_it agree (the fake doubles as the kernel does, both raise IndexError).
+    assert lines[0] == "doubled [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]", proc.stderr
+    assert lines[1].startswith("IndexError tid=[3, 0, 0] ctaid=[0, 0, 0]: index 103 is out of")
+    assert proc.returncode != 0
+    assert ("ParityError: simt: parity: kernel add_one: argument 'r' (#0) differs at index (0,):"
+            " gpu=0.0 sim=1.0 (8 of 8 elements differ)") in proc.stderr
+    warned = run(tmp_path, {"SIMT_LIBCUDA": FAKE_DRIVER, "SIMT_TARGET": "both",
+                            "SIMT_PARITY": "warn"})
+    assert warned.returncode == 0, warned.stderr
+    assert warned.stdout.splitlines()[2] == "added [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]"
+    assert "RuntimeWarning: simt: parity: kernel add_one" in warned.stderr
+
+
+@needs_fake
+def test_bundles_run_by_simt_gpu_run(tmp_path):
+    bundle = tmp_path / "bundle"
+    proc = run(tmp_path, {"SIMT_BUNDLE": str(bundle)})
+    assert proc.returncode == 0, proc.stderr
+    assert "simt: bundle %s: 3 launches written, 0 left out" % bundle in proc.stderr
+    manifest = (bundle / "manifest.txt").read_text().splitlines()
+    assert manifest[0] == "simt-bundle 1"
+    assert [line.split()[1] for line in manifest if line.startswith("launch ")] == \
+        ["double_it_0", "fault_it_1", "add_one_2"]
+    assert "fault IndexError" in manifest
+    assert any(line.startswith("array float64 1 8 8 ") for line in manifest)
+    if not os.path.exists(RUNNER):
+        pytest.skip("simt-gpu-run is built with the project")
+    result = subprocess.run([RUNNER, str(bundle)], capture_output=True, text=True,
+                            env=dict(os.environ, SIMT_LIBCUDA=FAKE_DRIVER), timeout=120)
+    lines = result.stdout.splitlines()
+    assert "ok double_it_0" in lines and "ok fault_it_1" in lines
+    assert any(line.startswith("DIFF add_one_2 arg 0 index 0 gpu=0 sim=1") for line in lines), \
+        result.stdout
+    assert result.returncode == 1
