@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace simt::codegen {
 
@@ -68,8 +69,12 @@ public:
   virtual ~Backend() = default;
   // "sim" or "gpu": the target's name, as SIMT_TARGET spells it.
   virtual const char *name() const = 0;
-  // Compiles `module` (std::runtime_error for what this backend cannot compile).
-  virtual std::unique_ptr<Executable> compile(const ir::Module &module) = 0;
+  // Compiles `module` (std::runtime_error for what this backend cannot compile) with `link`, the
+  // external device functions it calls (cuda.declare_device) as this backend takes them (made
+  // by python/simt/linking.py from @cuda.jit(link=[...])): shared libraries' paths for the
+  // simulator, PTX texts for the GPU.
+  virtual std::unique_ptr<Executable> compile(const ir::Module &module,
+                                              const std::vector<std::string> &link) = 0;
 };
 
 } // namespace simt::codegen

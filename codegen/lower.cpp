@@ -133,6 +133,7 @@ private:
   llvm::Value *warp_intrinsic(const ir::Expr &e, const std::vector<llvm::Value *> &args);
   void raise_on_float_zero_division(const ir::Expr &e, llvm::Value *divisor);
   llvm::Value *call(const ir::Expr &e);
+  llvm::Value *extern_call(const ir::Expr &e);
   // `itemsize` 0: the dtype's size (records pass theirs).
   llvm::Value *memory_array(llvm::Value *data, Scalar dtype, const std::vector<int64_t> &shape,
                             int64_t itemsize = 0);
@@ -812,6 +813,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return b_.CreateExtractValue(expr(*e.args[0]), {unsigned(e.index)});
   case ir::ExprKind::Call:
     return call(e);
+  case ir::ExprKind::ExternCall:
+    return extern_call(e);
   case ir::ExprKind::Intrinsic:
     return intrinsic(e);
   case ir::ExprKind::SharedArray:
@@ -1366,6 +1369,32 @@ llvm::Value *FunctionLowering::call(const ir::Expr &e) {
   if (m_.may_fault(e.index))
     check_status();
   return result;
+}
+
+// Numba's ABI for foreign device functions: `int name(result *, params...)`, the status ignored.
+// The result's slot is an alloca of the entry block (a loop must not grow the stack).
+llvm::Value *FunctionLowering::extern_call(const ir::Expr &e) {
+  const ExternFunction &fn = m_.ir.externs[size_t(e.index)];
+  const bool returns = !fn.return_type.is_none();
+  llvm::Type *result = returns ? memory_type(ctx(), fn.return_type.scalar) : b_.getInt8Ty();
+  llvm::AllocaInst *slot;
+  {
+    llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    slot = entry.CreateAlloca(result, nullptr, fn.name + ".result");
+  }
+  std::vector<llvm::Type *> params{b_.getPtrTy()};
+  std::vector<llvm::Value *> args{slot};
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Scalar scalar = fn.params[i].scalar;
+    params.push_back(memory_type(ctx(), scalar));
+    args.push_back(register_to_memory(b_, expr(*e.args[i]), scalar));
+  }
+  llvm::FunctionCallee callee = m_.module->getOrInsertFunction(
+      fn.name, llvm::FunctionType::get(b_.getInt32Ty(), params, false));
+  b_.CreateCall(callee, args);
+  if (!returns)
+    return nullptr;
+  return memory_to_register(b_, b_.CreateLoad(result, slot), fn.return_type.scalar);
 }
 
 // An array over `data` (shared, local or const memory): C layout, constant shape.

@@ -56,6 +56,16 @@ int ModuleBuilder::const_array(const std::string &key, ir::ConstArrayDecl decl) 
   return const_keys_[key] = static_cast<int>(module_.const_arrays.size()) - 1;
 }
 
+int ModuleBuilder::extern_function(const ExternFunction &fn) {
+  for (size_t i = 0; i < module_.externs.size(); ++i) {
+    const ExternFunction &known = module_.externs[i];
+    if (known.name == fn.name)
+      return known.return_type == fn.return_type && known.params == fn.params ? int(i) : -1;
+  }
+  module_.externs.push_back(fn);
+  return int(module_.externs.size()) - 1;
+}
+
 ir::Module ModuleBuilder::build(const FunctionSource &kernel, const std::vector<Type> &arg_types,
                                 bool is_kernel) {
   in_progress_.push_back(function_key(kernel));

@@ -10,6 +10,7 @@
 
 #include "frontend/compile_options.h"
 #include "frontend/intrinsics.h"
+#include "frontend/resolver.h"
 #include "frontend/types.h"
 
 #include <cstdint>
@@ -49,6 +50,8 @@ enum class ExprKind : uint8_t {
   TupleMake,   // args = elements
   TupleGet,    // element `index` (a constant) of tuple args[0]
   Call,        // call of Module::functions[index] with args (already cast to the params' types)
+  ExternCall,  // call of the external device function Module::externs[index] with args (cast to
+               // its parameters' types); of its return type
   Intrinsic,   // intrinsic `intrinsic` on args (frontend/intrinsics.def); result `type`
   SharedArray, // the block's shared array Module::shared_arrays[index]
   LocalArray,  // the thread's local array Function::local_arrays[index]
@@ -240,7 +243,8 @@ struct Function {
 };
 
 struct Module {
-  std::vector<Function> functions; // functions[0] is the kernel
+  std::vector<Function> functions;     // functions[0] is the kernel
+  std::vector<ExternFunction> externs; // external device functions called (cuda.declare_device)
   std::vector<SharedArrayDecl> shared_arrays;
   std::vector<ConstArrayDecl> const_arrays;
   int64_t static_shared_bytes = 0; // dynamic shared memory starts here (16-byte aligned)

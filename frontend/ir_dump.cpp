@@ -341,6 +341,8 @@ private:
       return expr(*e.args[0]) + "[" + std::to_string(e.index) + "]";
     case ExprKind::Call:
       return "call " + module_.functions[e.index].name + args(e.args, 0);
+    case ExprKind::ExternCall:
+      return "extern " + module_.externs[e.index].name + args(e.args, 0);
     case ExprKind::Intrinsic:
       return std::string("@") + intrinsic_name(e.intrinsic) + args(e.args, 0);
     case ExprKind::SharedArray:

@@ -18,6 +18,7 @@ bool reads_shared_memory_here(const Expr &e) {
   case ExprKind::RecordField:
   case ExprKind::Atomic:
   case ExprKind::Call:
+  case ExprKind::ExternCall:
     return true;
   default:
     return false;
@@ -129,7 +130,7 @@ private:
   }
 
   static bool contains_call(const Expr &e) {
-    return e.kind == ExprKind::Call ||
+    return e.kind == ExprKind::Call || e.kind == ExprKind::ExternCall ||
            std::any_of(e.args.begin(), e.args.end(), [](auto &arg) { return contains_call(*arg); });
   }
 

@@ -23,6 +23,9 @@ public:
   int shared_array(const std::string &key, const ir::SharedArrayDecl &decl);
   // A constant array frozen from a global, one per (function identity, name).
   int const_array(const std::string &key, ir::ConstArrayDecl decl);
+  // The index in Module::externs of the external device function `fn`, one per name; -1 when
+  // the name is declared with another signature too.
+  int extern_function(const ExternFunction &fn);
 
   // Compiles the kernel (or, unless `is_kernel`, a device function) as functions[0], drops what
   // its final typing no longer reaches, and lays out shared memory.

@@ -24,6 +24,15 @@ struct FunctionSource {
   uint64_t identity = 0;              // distinguishes functions with equal names (pybind: id(fn))
 };
 
+// A device function defined outside Python (cuda.declare_device(name, sig)), linked in from
+// CUDA C/C++ or PTX (@cuda.jit(link=[...])). Called with Numba's ABI for foreign functions:
+// `int name(return_type *result, params...)`.
+struct ExternFunction {
+  std::string name;
+  Type return_type;
+  std::vector<Type> params;
+};
+
 struct GlobalValue {
   enum class Kind : uint8_t {
     Unknown,      // no such name
@@ -43,6 +52,7 @@ struct GlobalValue {
     Function,     // another jit function: function (device=True, or any @cuda.jit function)
     Exception,    // a builtin exception class: member is its name ("ValueError")
     Builtin,      // a Python builtin function object: member ("len", "range", "abs", ...)
+    Extern,       // a declared external device function: extern_function
   };
 
   Kind kind = Kind::Unknown;
@@ -58,6 +68,7 @@ struct GlobalValue {
   std::string module_name;
   std::string member;
   std::shared_ptr<FunctionSource> function;
+  std::shared_ptr<const ExternFunction> extern_function;
   // Array of a structured dtype: its record layout (then `scalar` is meaningless).
   std::shared_ptr<const Record> record;
 };

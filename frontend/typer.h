@@ -22,13 +22,14 @@ ast::ExprPtr copy_ast(const ast::Expr &e);
 // What an expression denotes at compile time: a typed run-time value (an ir::Expr), or a module,
 // function, dtype, exception class or None that only calls and attributes can use.
 struct Value {
-  enum class Kind : uint8_t { Expr, Path, Dtype, Function, Exception, None };
+  enum class Kind : uint8_t { Expr, Path, Dtype, Function, Extern, Exception, None };
   Kind kind = Kind::None;
   ir::ExprPtr expr;           // Expr
   std::string path;           // Path: "cuda", "cuda.atomic.add", "math.sin", "builtins.len", ...
   Scalar dtype = Scalar::F64; // Dtype
-  std::shared_ptr<FunctionSource> function; // Function
-  std::string exception;                    // Exception
+  std::shared_ptr<FunctionSource> function;              // Function
+  std::shared_ptr<const ExternFunction> extern_function; // Extern
+  std::string exception;                                 // Exception
 };
 
 inline Value expr_value(ir::ExprPtr e) {
@@ -123,6 +124,7 @@ private:
   Value call_cuda(const std::string &name, const ast::Expr &e);
   Value call_math(const std::string &module, const std::string &name, const ast::Expr &e);
   Value call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e);
+  Value call_extern(const ExternFunction &fn, const ast::Expr &e);
   Value call_atomic(const std::string &name, const ast::Expr &e);
   // operator.add(a, b), ... (typer_operator.cpp)
   Value call_operator(const std::string &name, const ast::Expr &e);

@@ -1,5 +1,6 @@
 // Calls: Python builtins, math/NumPy functions, the cuda module, dtype casts, device functions.
 #include "frontend/builtins.h"
+#include "frontend/conversion.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
@@ -48,6 +49,8 @@ Value FunctionTyper::call(const ast::Expr &e) {
     return call_path(fn.path, e);
   case Value::Kind::Function:
     return call_function(fn.function, e);
+  case Value::Kind::Extern:
+    return call_extern(*fn.extern_function, e);
   case Value::Kind::Dtype: {
     auto args = call_args(e, scalar_name(fn.dtype), {"value"}, 1);
     ir::ExprPtr x = rvalue(*args[0]);
@@ -532,6 +535,41 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
   merge_props(callee.props);
   auto call = make_expr(ir::ExprKind::Call, callee.return_type, e.loc);
   call->index = index;
+  call->args = std::move(args);
+  return expr_value(std::move(call));
+}
+
+// A declared external device function: its parameters' types convert as an explicit signature's
+// do (Numba's casting rules: any real to any real), and it returns its declared type.
+Value FunctionTyper::call_extern(const ExternFunction &fn, const ast::Expr &e) {
+  if (!e.keywords.empty())
+    error(e.keywords[0].loc, fn.name + "() takes no keyword arguments");
+  if (e.elts.size() - 1 != fn.params.size())
+    error(e.loc, fn.name + "() takes " + plural(fn.params.size(), "argument") + ", " +
+                     std::to_string(e.elts.size() - 1) + " given");
+  std::vector<ir::ExprPtr> args;
+  for (size_t i = 1; i < e.elts.size(); ++i)
+    args.push_back(rvalue(*e.elts[i]));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Type &param = fn.params[i];
+    if (!param.is_scalar() || is_complex(param.scalar))
+      error(e.loc, "simt: external device functions with a parameter of type " + param.str() +
+                       " are not supported yet (" + fn.name + ")");
+    if (!args[i]->type.is_scalar() ||
+        conversion(args[i]->type.scalar, param.scalar) == Conversion::Never)
+      error(e.elts[i + 1]->loc, "cannot convert " + args[i]->type.str() + " to " + param.str() +
+                                    " for parameter " + std::to_string(i + 1) + " of " + fn.name);
+    args[i] = cast(std::move(args[i]), param);
+  }
+  if (!fn.return_type.is_none() &&
+      (!fn.return_type.is_scalar() || is_complex(fn.return_type.scalar)))
+    error(e.loc, "simt: external device functions returning " + fn.return_type.str() +
+                     " are not supported yet (" + fn.name + ")");
+  auto call = make_expr(ir::ExprKind::ExternCall, fn.return_type, e.loc);
+  call->index = module_.extern_function(fn);
+  if (call->index < 0)
+    error(e.loc, "simt: the external device function " + fn.name +
+                     " is declared with two different signatures");
   call->args = std::move(args);
   return expr_value(std::move(call));
 }

@@ -247,6 +247,7 @@ ir::ExprPtr FunctionTyper::rvalue(const ast::Expr &e) {
   case Value::Kind::Dtype:
     error(e.loc, "simt: the type " + scalar_name(v.dtype) + " is not supported as a value");
   case Value::Kind::Function:
+  case Value::Kind::Extern:
     error(e.loc, "simt: functions are not supported as values yet");
   case Value::Kind::Exception:
     error(e.loc, "simt: exception classes are not supported as values");
@@ -341,6 +342,12 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     Value v;
     v.kind = Value::Kind::Function;
     v.function = g.function;
+    return v;
+  }
+  case K::Extern: {
+    Value v;
+    v.kind = Value::Kind::Extern;
+    v.extern_function = g.extern_function;
     return v;
   }
   case K::Exception: {

@@ -92,6 +92,10 @@ std::unique_ptr<Driver> Driver::open(const std::string &path) {
   bind(api.cuCtxSynchronize, {"cuCtxSynchronize"});
   bind(api.cuModuleLoadDataEx, {"cuModuleLoadDataEx"});
   bind(api.cuModuleUnload, {"cuModuleUnload"});
+  bind(api.cuLinkCreate, {"cuLinkCreate_v2", "cuLinkCreate"});
+  bind(api.cuLinkAddData, {"cuLinkAddData_v2", "cuLinkAddData"});
+  bind(api.cuLinkComplete, {"cuLinkComplete"});
+  bind(api.cuLinkDestroy, {"cuLinkDestroy"});
   bind(api.cuModuleGetFunction, {"cuModuleGetFunction"});
   bind(api.cuModuleGetGlobal, {"cuModuleGetGlobal_v2"});
   bind(api.cuFuncSetAttribute, {"cuFuncSetAttribute"});
@@ -242,7 +246,47 @@ void Driver::synchronize() { check(api_.cuCtxSynchronize(), "cuCtxSynchronize");
 
 // --- Module ---
 
-Module::Module(const std::string &ptx, Driver &driver) : driver_(driver) {
+Module::Module(const std::string &ptx, Driver &driver) : driver_(driver) { load(ptx.c_str()); }
+
+Module::Module(const std::vector<std::string> &ptx, Driver &driver) : driver_(driver) {
+  if (ptx.size() == 1) {
+    load(ptx[0].c_str());
+    return;
+  }
+  std::vector<char> error_log(16384, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {error_log.data(), reinterpret_cast<void *>(uintptr_t(error_log.size() - 1))};
+  CUlinkState state = nullptr;
+  driver_.check(driver_.api().cuLinkCreate(2, options, values, &state), "cuLinkCreate");
+  struct Destroy {
+    const Api &api;
+    CUlinkState state;
+    ~Destroy() { api.cuLinkDestroy(state); }
+  } destroy{driver_.api(), state};
+  auto fail = [&](CUresult result, const char *call) {
+    std::string log(error_log.data());
+    while (!log.empty() && (log.back() == '\n' || log.back() == ' '))
+      log.pop_back();
+    throw DriverError(std::string("simt: ") + call + " failed (" + driver_.error_text(result) +
+                          ")" + (log.empty() ? "" : "\n" + log),
+                      result);
+  };
+  for (size_t i = 0; i < ptx.size(); ++i) {
+    std::string name = "module" + std::to_string(i) + ".ptx";
+    CUresult result =
+        driver_.api().cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char *>(ptx[i].c_str()),
+                                    ptx[i].size() + 1, name.c_str(), 0, nullptr, nullptr);
+    if (result != CUDA_SUCCESS)
+      fail(result, "cuLinkAddData");
+  }
+  void *image = nullptr;
+  size_t bytes = 0;
+  if (CUresult result = driver_.api().cuLinkComplete(state, &image, &bytes); result != CUDA_SUCCESS)
+    fail(result, "cuLinkComplete");
+  load(image); // before cuLinkDestroy frees the image
+}
+
+void Module::load(const void *image) {
   std::vector<char> error_log(16384, '\0');
   std::vector<char> info_log(16384, '\0');
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
@@ -252,7 +296,7 @@ Module::Module(const std::string &ptx, Driver &driver) : driver_(driver) {
                     info_log.data(), reinterpret_cast<void *>(uintptr_t(info_log.size() - 1)),
                     reinterpret_cast<void *>(uintptr_t(1))};
   CUresult result = driver_.api().cuModuleLoadDataEx(
-      &module_, ptx.c_str(), unsigned(sizeof options / sizeof options[0]), options, values);
+      &module_, image, unsigned(sizeof options / sizeof options[0]), options, values);
   info_log_ = std::string(info_log.data());
   if (result != CUDA_SUCCESS) {
     module_ = nullptr;

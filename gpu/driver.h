@@ -32,6 +32,8 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUjit_option = int;
+using CUlinkState = struct CUlinkState_st *;
+constexpr int CU_JIT_INPUT_PTX = 1;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
@@ -74,6 +76,12 @@ struct Api {
   CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image, unsigned count,
                                  CUjit_option *options, void **values);
   CUresult (*cuModuleUnload)(CUmodule module);
+  CUresult (*cuLinkCreate)(unsigned count, CUjit_option *options, void **values,
+                           CUlinkState *state);
+  CUresult (*cuLinkAddData)(CUlinkState state, int type, void *data, size_t bytes, const char *name,
+                            unsigned count, CUjit_option *options, void **values);
+  CUresult (*cuLinkComplete)(CUlinkState state, void **image, size_t *bytes);
+  CUresult (*cuLinkDestroy)(CUlinkState state);
   CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
   CUresult (*cuModuleGetGlobal)(CUdeviceptr *pointer, size_t *bytes, CUmodule module,
                                 const char *name);
@@ -171,6 +179,9 @@ private:
 class Module {
 public:
   explicit Module(const std::string &ptx, Driver &driver = Driver::get());
+  // Several PTX modules linked into one by the driver's linker (cuLink*): a kernel and the
+  // external device functions it calls (link=).
+  explicit Module(const std::vector<std::string> &ptx, Driver &driver = Driver::get());
   ~Module();
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
@@ -192,6 +203,7 @@ public:
   void write_global(const std::string &name, const void *data, size_t bytes) const;
 
 private:
+  void load(const void *image); // cuModuleLoadDataEx, its error log in the exception
   Driver &driver_;
   cu::CUmodule module_ = nullptr;
   std::string info_log_;

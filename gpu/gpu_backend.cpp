@@ -73,9 +73,10 @@ codegen::Fault fault_of_record(const std::vector<int32_t> &record, const Compile
   return fault;
 }
 
-GpuExecutable::GpuExecutable(CompiledPtx compiled, const ir::Module &module)
-    : compiled_(std::move(compiled)), static_shared_bytes_(module.static_shared_bytes),
-      cooperative_(module.props.uses_grid_sync) {
+GpuExecutable::GpuExecutable(CompiledPtx compiled, std::vector<std::string> link,
+                             const ir::Module &module)
+    : compiled_(std::move(compiled)), link_(std::move(link)),
+      static_shared_bytes_(module.static_shared_bytes), cooperative_(module.props.uses_grid_sync) {
   const ir::Function &kernel = module.kernel();
   for (int i = 0; i < kernel.num_params; ++i)
     param_types_.push_back(kernel.slots[size_t(i)].type);
@@ -91,8 +92,11 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
   std::lock_guard<std::mutex> lock(mutex_);
   Driver &driver = Driver::get();
   driver.make_current(0);
-  if (loaded_ == nullptr) // the driver JIT-compiles the PTX once
-    loaded_ = std::make_unique<Module>(compiled_.ptx, driver);
+  if (loaded_ == nullptr) { // the driver JIT-compiles (and links) the PTX once
+    std::vector<std::string> modules{compiled_.ptx};
+    modules.insert(modules.end(), link_.begin(), link_.end());
+    loaded_ = std::make_unique<Module>(modules, driver);
+  }
   // The kernel's static shared arrays and the dynamic ones are one extern array on the GPU.
   std::optional<DeviceFault> fault = launch_kernel(
       *loaded_, compiled_.entry, device_dims(config.grid), device_dims(config.block),
@@ -110,10 +114,11 @@ GpuBackend::GpuBackend() {
   cc_ = "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
-std::unique_ptr<codegen::Executable> GpuBackend::compile(const ir::Module &module) {
+std::unique_ptr<codegen::Executable> GpuBackend::compile(const ir::Module &module,
+                                                         const std::vector<std::string> &link) {
   PtxOptions options;
   options.cc = cc_;
-  return std::make_unique<GpuExecutable>(compile_ptx(module, options), module);
+  return std::make_unique<GpuExecutable>(compile_ptx(module, options), link, module);
 }
 
 } // namespace simt::gpu

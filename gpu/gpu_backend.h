@@ -16,7 +16,7 @@ class Module;
 
 class GpuExecutable final : public codegen::Executable {
 public:
-  GpuExecutable(CompiledPtx compiled, const ir::Module &module);
+  GpuExecutable(CompiledPtx compiled, std::vector<std::string> link, const ir::Module &module);
   ~GpuExecutable() override;
   // Copies the arrays to the device, launches (cooperatively when a grid sync is reachable),
   // copies them back, and maps the exception record to a Fault.
@@ -25,6 +25,7 @@ public:
 
 private:
   CompiledPtx compiled_;
+  std::vector<std::string> link_;
   std::vector<Type> param_types_;
   int64_t static_shared_bytes_;
   bool cooperative_;
@@ -37,7 +38,9 @@ public:
   // Opens the driver and device 0 (GpuUnavailable, one line, when there is none).
   GpuBackend();
   const char *name() const override { return "gpu"; }
-  std::unique_ptr<codegen::Executable> compile(const ir::Module &module) override;
+  // `link`: PTX texts linked with the kernel's by the driver's linker.
+  std::unique_ptr<codegen::Executable> compile(const ir::Module &module,
+                                               const std::vector<std::string> &link) override;
   const std::string &cc() const { return cc_; }
 
 private:

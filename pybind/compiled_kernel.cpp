@@ -76,12 +76,13 @@ void on_interrupt(int signal, siginfo_t *info, void *context) {
 } // namespace
 
 CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
-                               const CompileOptions &options, codegen::Backend &backend)
+                               const CompileOptions &options, codegen::Backend &backend,
+                               const std::vector<std::string> &link)
     : arg_types_(std::move(arg_types)), target_(backend.name()) {
   run_on_compile_stack([&] {
     module_ = compile_kernel(source, arg_types_, options);
     py::gil_scoped_release release;
-    executable_ = backend.compile(module_);
+    executable_ = backend.compile(module_, link);
   });
 }
 

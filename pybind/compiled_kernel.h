@@ -22,9 +22,11 @@ namespace simt::bindings {
 
 class CompiledKernel {
 public:
-  // Compiles `source` for `arg_types` (frontend, then `backend`). Throws CompileError.
+  // Compiles `source` for `arg_types` (frontend, then `backend`, with `link`: see
+  // codegen::Backend::compile). Throws CompileError.
   CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
-                 const CompileOptions &options, codegen::Backend &backend);
+                 const CompileOptions &options, codegen::Backend &backend,
+                 const std::vector<std::string> &link = {});
 
   // Launches with `args` (a tuple of Python objects). The GIL is released while the kernel runs.
   // Returns None, or the first fault as the tuple

@@ -108,7 +108,8 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
                                         int first_line, uint64_t identity, py::object describe,
                                         const std::string &signature, bool python_error_model,
                                         const std::string &instrumentation, int opt_level,
-                                        bool fastmath, const std::string &target) {
+                                        bool fastmath, const std::string &target,
+                                        const std::vector<std::string> &link) {
   const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
                                                 first_line, identity, std::move(describe));
   CompileOptions options;
@@ -123,7 +124,7 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
   options.opt_level = opt_level;
   options.fastmath = fastmath;
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options,
-                                          backend(target));
+                                          backend(target), link);
 }
 
 // CompileError -> simt.errors.CompileError, with the parts as attributes.
@@ -155,6 +156,7 @@ PYBIND11_MODULE(_simt, m) {
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
         py::arg("opt_level") = 3, py::arg("fastmath") = false, py::arg("target") = "sim",
+        py::arg("link") = std::vector<std::string>{},
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
         "Numba's error model of debug=True (float division by zero raises); `instrumentation` "

@@ -103,6 +103,12 @@ GlobalValue global_value_from(py::handle description) {
     source->identity = fields[5].cast<uint64_t>();
     source->resolver = std::make_shared<PyResolver>(py::reinterpret_borrow<py::object>(fields[6]));
     value.function = std::move(source);
+  } else if (kind == "extern") {
+    value.kind = Kind::Extern;
+    auto fn = std::make_shared<ExternFunction>();
+    fn->name = fields[1].cast<std::string>();
+    fn->params = parse_signature(fields[2].cast<std::string>(), &fn->return_type);
+    value.extern_function = std::move(fn);
   } else if (kind == "exception") {
     value.kind = Kind::Exception;
     value.member = fields[1].cast<std::string>();

@@ -26,7 +26,10 @@ private:
 class HostBackend final : public codegen::Backend {
 public:
   const char *name() const override { return "sim"; }
-  std::unique_ptr<codegen::Executable> compile(const ir::Module &module) override;
+  // Loads the `link` libraries (their symbols global, for the JIT to resolve; never unloaded),
+  // then JIT-compiles.
+  std::unique_ptr<codegen::Executable> compile(const ir::Module &module,
+                                               const std::vector<std::string> &link) override;
 };
 
 } // namespace simt::sim

@@ -121,6 +121,8 @@ class BundleWriter:
 
     def _ptx(self, dispatcher, argtypes):
         from .cuda import _compile_ptx
+        if dispatcher.targetoptions.get("link"):
+            raise _Unsupported("kernels with link= (a bundle holds one PTX module per launch)")
         options = dispatcher._gpu_options()
         options["cc"] = self.cc
         try:

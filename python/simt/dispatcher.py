@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from . import _simt, bundle, ptx_check, targets
+from . import _simt, bundle, linking, ptx_check, targets
 from . import types as simt_types
 from .debugging import breakpoints_enabled, debug_mode
 from .devicearray import DeviceNDArray
@@ -19,7 +19,7 @@ from .resolver import resolver_for
 from .source import CapturedSource
 from .types import array_layout, signature_text, typeof
 
-__all__ = ["jit", "declare_device", "Dispatcher", "In", "Out", "InOut",
+__all__ = ["jit", "declare_device", "ExternFunction", "Dispatcher", "In", "Out", "InOut",
            "missing_launch_config_msg"]
 
 missing_launch_config_msg = """
@@ -312,9 +312,10 @@ class Dispatcher:
             name, source, file, first_line = self._captured_source.get()
 
             def compiled(options, target):
+                link = linking.for_target(self.targetoptions.get("link"), target)
                 return _simt.compile(name, source, file, first_line, id(self.py_func),
                                      resolver_for(self.py_func), signature_text(argtypes),
-                                     *options, target=target)
+                                     *options, target=target, link=link)
             kernel = self._compile_for_target(compiled, options, target)
             if kernel.uses_breakpoint and options[1] == "none" and breakpoints_enabled():
                 # breakpoint() opens the debugger: this kernel runs its debug variant.
@@ -566,10 +567,8 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
         lineinfo=False, cache=False, fastmath=False, max_registers=None, **kws):
     """numba.cuda.jit: `@jit`, `@jit()`, `@jit("void(float32[:])")`, `@jit([sig, ...])`,
     `@jit(device=True)`."""
-    if link:
-        raise NotImplementedError("simt: linking external code (link=) is not supported yet")
     options = dict(debug=debug, opt=opt, lineinfo=lineinfo, cache=cache, fastmath=fastmath,
-                   inline=inline, max_registers=max_registers, **kws)
+                   inline=inline, max_registers=max_registers, link=list(link or ()), **kws)
     if isinstance(func_or_sig, Dispatcher):
         raise TypeError("A jit decorator was called on an already jitted function %s" %
                         func_or_sig)
@@ -584,6 +583,28 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     return lambda py_func: Dispatcher(py_func, sigs, device, options)
 
 
+class ExternFunction:
+    """An external device function (numba.cuda.declare_device): defined in CUDA C/C++ or PTX that
+    a kernel links in (@cuda.jit(link=[...])), called from kernels with Numba's ABI for foreign
+    functions: `extern "C" __device__ int name(return_type *result, params...)`."""
+
+    def __init__(self, name, sig):
+        argtypes, return_type = parse_signature(sig)
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError("simt: declare_device needs the function's name, not %r" % (name,))
+        self.name = name
+        self.sig = simt_types.Signature(return_type, argtypes)
+        self.signature_text = "%s(%s)" % (return_type, ", ".join(map(str, argtypes)))
+
+    def __repr__(self):
+        return "<simt.cuda.ExternFunction %s %s>" % (self.name, self.sig)
+
+    def __call__(self, *args):
+        raise TypeError("simt: %s is an external device function: call it from a kernel"
+                        % self.name)
+
+
 def declare_device(name, sig):
-    raise NotImplementedError("simt: declare_device (external device functions) is not"
-                              " supported yet")
+    """numba.cuda.declare_device: declares the external device function `name` of signature
+    `sig` (with its return type: "float32(float32, float32)") for kernels to call."""
+    return ExternFunction(name, sig)

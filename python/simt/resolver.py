@@ -9,6 +9,7 @@
   ("module", name)  ("member", module, name)
   ("dtype", name)   ("arraytype", dtype, ndim, layout)
   ("function", name, source, file, first_line, identity, resolver)   another jit function
+  ("extern", name, signature)            a declared external device function (cuda.declare_device)
   ("exception", name)  ("builtin", name)
 """
 import builtins
@@ -92,6 +93,9 @@ def describe(value):
     """The description of one value (see the module docstring), or None if kernels can't use it."""
     if value is None:
         return ("none",)
+    from .dispatcher import ExternFunction
+    if isinstance(value, ExternFunction):
+        return ("extern", value.name, value.signature_text)
     if isinstance(value, (bool, np.bool_)):
         return ("bool", int(value))
     if isinstance(value, int):

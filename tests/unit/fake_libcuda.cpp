@@ -9,6 +9,7 @@
 //               block (1,0,0) in simt_exception
 //   trap_it     an illegal address: cuCtxSynchronize and every later call fail (sticky)
 //   simt_selftest  what simt-gpu-run --selftest's PTX does on a GPU
+// The linker (cuLink*) concatenates the PTX it is given.
 // A module whose text contains "syntax error" fails to load with a JIT error log. With
 // FAKE_CUDA_NO_DEVICE set, cuInit fails with CUDA_ERROR_NO_DEVICE.
 #include "fake_libcuda.h"
@@ -436,6 +437,42 @@ FAKE_API CUresult cuCtxSetCurrent(void *context) {
 FAKE_API CUresult cuCtxSynchronize() {
   std::lock_guard<std::mutex> lock(mutex);
   return gate();
+}
+
+// The linker concatenates its PTX inputs: a module of several links to one whose text has
+// every input's entries.
+struct FakeLink {
+  std::string image;
+};
+
+FAKE_API CUresult cuLinkCreate_v2(unsigned, int *, void **, FakeLink **state) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (CUresult r = gate())
+    return r;
+  *state = new FakeLink;
+  return SUCCESS;
+}
+
+FAKE_API CUresult cuLinkAddData_v2(FakeLink *state, int type, void *data, size_t bytes,
+                                   const char *, unsigned, int *, void **) {
+  if (state == nullptr || type != 1 || data == nullptr)
+    return INVALID_VALUE;
+  state->image.append(static_cast<const char *>(data), strnlen(static_cast<char *>(data), bytes));
+  state->image += "\n";
+  return SUCCESS;
+}
+
+FAKE_API CUresult cuLinkComplete(FakeLink *state, void **image, size_t *bytes) {
+  if (state == nullptr)
+    return INVALID_VALUE;
+  *image = state->image.data();
+  *bytes = state->image.size() + 1;
+  return SUCCESS;
+}
+
+FAKE_API CUresult cuLinkDestroy(FakeLink *state) {
+  delete state;
+  return SUCCESS;
 }
 
 FAKE_API CUresult cuModuleLoadDataEx(FakeModule **module, const void *image, unsigned count,

@@ -1,0 +1,135 @@
+"""@cuda.jit(link=[...]): the files holding the external device functions a kernel calls
+(cuda.declare_device), for the target the kernel runs on.
+
+On the simulator, CUDA C/C++ sources (.cu, .c, .cpp, .cc, .cxx) are compiled for the host by the
+system's C++ compiler ($CXX, else c++) into a shared library, which the simulator's backend loads
+with its symbols global so the kernel's JIT code finds them (sim/host_backend.h). That works for plain C-like device functions: the CUDA
+qualifiers (__device__, __host__, __forceinline__, ...) are defined away by a prelude, and CUDA's
+built-in variables and intrinsics are not there, so a source that uses them fails to compile and
+is reported (NotImplementedError naming the file). Libraries are cached by content under
+$SIMT_CACHE_DIR/link (default ~/.cache/simt/link). PTX and GPU binaries cannot run on the host.
+
+On the GPU, PTX files (.ptx) are linked as they are, CUDA sources compiled to PTX by the
+toolkit's nvcc (found on the PATH or in $CUDA_HOME/bin) for the device's compute capability."""
+import hashlib
+import os
+import subprocess
+import tempfile
+
+__all__ = ["CUDA_SOURCES", "libraries_for_simulator", "ptx_for_gpu", "for_target"]
+
+CUDA_SOURCES = (".cu", ".c", ".cpp", ".cc", ".cxx")
+_GPU_ONLY = (".ptx", ".cubin", ".fatbin", ".o", ".a", ".ltoir")
+
+# What nvcc would give a device function's source that the host compiler lacks.
+_PRELUDE = """\
+#define __device__
+#define __host__
+#define __global__
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__ __restrict
+#include <math.h>
+#include <stdint.h>
+"""
+
+
+def _check(path):
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError("simt: link= takes file paths, not %r" % (path,))
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError("simt: link=: no such file: %s" % path)
+    return path, os.path.splitext(path)[1].lower()
+
+
+def _cache_folder():
+    root = os.environ.get("SIMT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simt")
+    folder = os.path.join(root, "link")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return folder
+
+
+def _host_library(path):
+    compiler = os.environ.get("CXX", "c++")
+    with open(path, "rb") as f:
+        text = f.read()
+    key = hashlib.sha256(compiler.encode() + b"\0" + _PRELUDE.encode() + b"\0" + text)
+    library = os.path.join(_cache_folder(), key.hexdigest()[:24] + ".so")
+    if os.path.exists(library):
+        return library
+    with tempfile.TemporaryDirectory() as scratch:
+        prelude = os.path.join(scratch, "simt_cuda_prelude.h")
+        with open(prelude, "w") as f:
+            f.write(_PRELUDE)
+        output = os.path.join(scratch, "link.so")
+        command = [compiler, "-x", "c++", "-std=c++17", "-O2", "-fPIC", "-shared",
+                   "-include", prelude, path, "-o", output]
+        try:
+            run = subprocess.run(command, capture_output=True, text=True)
+        except OSError as e:
+            raise NotImplementedError("simt: %s: linking CUDA C/C++ on the simulator needs a C++"
+                                      " compiler (%s: %s)" % (path, compiler, e)) from None
+        if run.returncode != 0:
+            errors = "\n".join(run.stderr.strip().splitlines()[:12])
+            raise NotImplementedError(
+                "simt: %s: the simulator compiles linked CUDA C/C++ for the host with %s, which"
+                " only works for plain C-like device functions; it failed:\n%s"
+                % (path, compiler, errors))
+        os.replace(output, library)  # atomic: concurrent processes may race to fill the cache
+    return library
+
+
+def libraries_for_simulator(paths):
+    """The shared libraries of the link= files for the simulator (NotImplementedError for what
+    cannot run on the host, naming the file)."""
+    libraries = []
+    for given in paths:
+        path, extension = _check(given)
+        if extension in _GPU_ONLY or extension not in CUDA_SOURCES:
+            raise NotImplementedError(
+                "simt: %s: %s code cannot run on the simulator (link= of CUDA C/C++ sources"
+                " does; PTX links on the GPU target, SIMT_TARGET=gpu)" % (path, extension or
+                                                                          "this"))
+        libraries.append(_host_library(path))
+    return libraries
+
+
+def ptx_for_gpu(paths, cc):
+    """The PTX texts of the link= files for compute capability `cc` ((major, minor))."""
+    from .gpu import toolkit_program
+    texts = []
+    for given in paths:
+        path, extension = _check(given)
+        if extension == ".ptx":
+            with open(path) as f:
+                texts.append(f.read())
+            continue
+        if extension not in CUDA_SOURCES:
+            raise NotImplementedError("simt: %s: the GPU target links PTX and CUDA C/C++ sources"
+                                      ", not %s files" % (path, extension))
+        nvcc = toolkit_program("nvcc")
+        if nvcc is None:
+            raise NotImplementedError("simt: %s: compiling CUDA C/C++ for the GPU needs the CUDA"
+                                      " toolkit's nvcc, which was not found" % path)
+        with tempfile.TemporaryDirectory() as scratch:
+            output = os.path.join(scratch, "link.ptx")
+            run = subprocess.run([nvcc, "-ptx", "-rdc=true", "-arch=sm_%d%d" % tuple(cc), "-x",
+                                  "cu", path, "-o", output], capture_output=True, text=True)
+            if run.returncode != 0:
+                raise RuntimeError("simt: %s: nvcc failed:\n%s" % (path, run.stderr.strip()))
+            with open(output) as f:
+                texts.append(f.read())
+    return texts
+
+
+def for_target(paths, target):
+    """What the backend of `target` ("sim" or "gpu") links for the link= files (see
+    codegen/backend.h): libraries' paths, or PTX texts for the current device."""
+    if not paths:
+        return []
+    if target == "sim":
+        return libraries_for_simulator(paths)
+    from .device import get_current_device
+    return ptx_for_gpu(paths, get_current_device().compute_capability)
