@@ -1247,10 +1247,12 @@ llvm::Value *FunctionLowering::number_intrinsic(const ir::Expr &e,
   case I::Imax:
     return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
                                     args[0], args[1]);
-  case I::Fmin: // Python's min(a, b): b < a ? b : a
-    return b_.CreateSelect(b_.CreateFCmpOLT(args[1], args[0]), args[1], args[0]);
+  // Numba's CUDA target: libdevice's fmin/fmax (PTX min.f64/max.f64), where a NaN operand gives
+  // the other one (Python's min/max would depend on the order).
+  case I::Fmin:
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, args[0], args[1]);
   case I::Fmax:
-    return b_.CreateSelect(b_.CreateFCmpOGT(args[1], args[0]), args[1], args[0]);
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, args[0], args[1]);
   case I::Isnan:
     return b_.CreateFCmpUNO(args[0], args[0]);
   case I::Isinf:

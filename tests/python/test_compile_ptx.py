@@ -225,3 +225,19 @@ def test_kernels_made_by_exec_compile():
     r = np.zeros(1)
     cuda.jit(namespace["made"])[1, 1](r, 4.0)
     assert r[0] == 8.0
+
+
+def float_min_max(r, x, y):
+    r[0] = max(x[0], y[0])
+    r[1] = min(x[0], y[0])
+    r[2] = max(y[0], x[0])
+
+
+def test_float_min_max_are_numbas_fmin_fmax():
+    # Numba's CUDA target calls libdevice's fmax/fmin: a NaN operand gives the other one, in
+    # either order (Python's max(nan, 1.0) would be nan), on the simulator as on the GPU.
+    r = np.zeros(3)
+    cuda.jit(float_min_max)[1, 1](r, np.array([np.nan]), np.array([1.0]))
+    np.testing.assert_array_equal(r, [1.0, 1.0, 1.0])
+    ptx, _ = cuda.compile_ptx(float_min_max, "void(float64[:], float64[:], float64[:])")
+    assert "max.f64" in ptx and "min.f64" in ptx
