@@ -79,6 +79,18 @@ llvm::Value *NvptxTarget::shared_memory(Emitter &e, int64_t offset) {
   return e.b.CreateConstInBoundsGEP1_64(e.b.getInt8Ty(), generic, uint64_t(offset));
 }
 
+llvm::Value *NvptxTarget::const_memory(llvm::Module &module, const ir::ConstArrayDecl &decl,
+                                       const std::string &name) {
+  constexpr unsigned const_space = 4;
+  llvm::Constant *data = llvm::ConstantDataArray::get(module.getContext(), decl.data);
+  auto *global = new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
+                                          llvm::GlobalValue::InternalLinkage, data, name, nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, const_space);
+  global->setAlignment(llvm::Align(16));
+  return llvm::ConstantExpr::getAddrSpaceCast(global,
+                                              llvm::PointerType::getUnqual(module.getContext()));
+}
+
 llvm::Value *NvptxTarget::dynamic_shared_bytes(Emitter &e) {
   // The launch gives the static arrays and the dynamic memory as one size (one extern array).
   llvm::Value *total =

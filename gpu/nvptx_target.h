@@ -53,6 +53,9 @@ public:
   llvm::Value *special_register(codegen::Emitter &e, ir::Op op, int axis) override;
   llvm::Value *shared_memory(codegen::Emitter &e, int64_t offset) override;
   llvm::Value *dynamic_shared_bytes(codegen::Emitter &e) override;
+  // In the constant address space (4): the GPU's constant cache, as Numba's cuda.const.array_like.
+  llvm::Value *const_memory(llvm::Module &module, const ir::ConstArrayDecl &decl,
+                            const std::string &name) override;
   void fence(codegen::Emitter &e, FenceScope scope) override;
   void nanosleep(codegen::Emitter &e, llvm::Value *nanoseconds) override;
   void barrier(codegen::Emitter &e, int32_t loc) override;

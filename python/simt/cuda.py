@@ -20,6 +20,24 @@ auto_device = _devicearray.to_device
 reduce = Reduce
 
 
+class _Runtime:
+    """numba.cuda.runtime: the CUDA runtime's version simt's device reports (the PTX it writes
+    is for drivers of CUDA 12 and later: PTX ISA 6.3 to 7.8)."""
+
+    def get_version(self):
+        return (12, 0)
+
+    def is_supported_version(self):
+        return True
+
+    @property
+    def supported_versions(self):
+        return ((12, 0),)
+
+
+runtime = _Runtime()
+
+
 def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
                  opt=True, abi="numba", abi_info=None, llvm_ir=False):
     """The dict of _simt.compile_ptx for compile_ptx's arguments."""

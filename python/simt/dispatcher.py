@@ -349,12 +349,18 @@ class Dispatcher:
 
     def _python_error_model(self):
         """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
-        float division by zero raises ZeroDivisionError; 'numpy' otherwise (inf/nan). debug=None
-        takes NUMBA_CUDA_DEBUGINFO, as Numba's config.CUDA_DEBUGINFO_DEFAULT."""
+        float division by zero raises ZeroDivisionError; 'numpy' otherwise (inf/nan)."""
+        return bool(self._debug() or self.targetoptions.get("lineinfo"))
+
+    def _debug(self):
+        """debug=, where None takes Numba's config.CUDA_DEBUGINFO_DEFAULT (NUMBA_CUDA_DEBUGINFO)."""
         debug = self.targetoptions.get("debug")
         if debug is None:
-            debug = os.environ.get("NUMBA_CUDA_DEBUGINFO", "0") not in ("", "0")
-        return bool(debug or self.targetoptions.get("lineinfo"))
+            config = sys.modules.get("numba.core.config")
+            debug = getattr(config, "CUDA_DEBUGINFO_DEFAULT", None) if config else None
+            if debug is None:
+                debug = os.environ.get("NUMBA_CUDA_DEBUGINFO", "0") not in ("", "0")
+        return bool(debug)
 
     @property
     def extensions(self):
@@ -478,10 +484,13 @@ class Dispatcher:
 
     # -- inspection --------------------------------------------------------------------------
     def _per_signature(self, signature, text_of):
+        """text_of(kernel) for `signature`, or a dict of it per signature (whose lookups take
+        Numba's type objects too)."""
         if signature is not None:
             argtypes = getattr(signature, "args", signature)
             return text_of(self.overloads[tuple(argtypes)])
-        return {argtypes: text_of(kernel) for argtypes, kernel in self.overloads.items()}
+        return _Overloads((argtypes, text_of(kernel)) for argtypes, kernel in
+                          self.overloads.items())
 
     def inspect_ir(self, signature=None):
         """The typed IR, per signature (or for one)."""
@@ -522,7 +531,7 @@ class Dispatcher:
 
     def _gpu_options(self):
         from .device import get_current_device
-        return dict(debug=bool(self.targetoptions.get("debug")),
+        return dict(debug=self._debug(),
                     lineinfo=bool(self.targetoptions.get("lineinfo")), device=self.device,
                     fastmath=bool(self.targetoptions.get("fastmath")),
                     opt=self.targetoptions.get("opt", True) is not False,
@@ -537,9 +546,9 @@ class Dispatcher:
         def compiled(argtypes):
             return text_of(_compile_ptx(self.py_func, argtypes, llvm_ir=llvm_ir, **options))
         if signature is not None:
-            return compiled(tuple(getattr(signature, "args", signature)))
+            return compiled(_simt_argtypes(tuple(getattr(signature, "args", signature))))
         signatures = [sig.args for sig in self.signatures] if self.device else self.overloads
-        return {tuple(argtypes): compiled(tuple(argtypes)) for argtypes in signatures}
+        return _Overloads((tuple(argtypes), compiled(tuple(argtypes))) for argtypes in signatures)
 
     def get_shared_mem_per_block(self, signature=None):
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)
