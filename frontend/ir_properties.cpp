@@ -19,6 +19,7 @@ bool reads_shared_memory_here(const Expr &e) {
   case ExprKind::Atomic:
   case ExprKind::Call:
     return true;
+  case ExprKind::Libdevice: // a function of its arguments alone
   default:
     return false;
   }
