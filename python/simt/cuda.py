@@ -7,6 +7,7 @@ from .errors import CompileError  # noqa: F401
 from .reduction import Reduce
 from .stubs import *  # noqa: F401,F403
 from . import devicearray as _devicearray
+from . import libdevice  # noqa: F401  (numba.cuda.libdevice)
 
 # Marks the module for code that wants to know it runs on simt.
 is_simt = True
