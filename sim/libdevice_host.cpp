@@ -170,29 +170,32 @@ long double erfcx_l(long double x) {
   return sum / (x * kSqrtPi);
 }
 
-// The root of erf(x) = y for |y| <= 0.5, by Newton's method from the linear guess.
+// The root of erf(x) = y for |y| <= 0.5, by Newton's method from the start of erfinv's series
+// (z + z^3/3 + 7z^5/30 with z = y sqrt(pi)/2: within 1e-4 of the root).
 long double erfinv_small(long double y) {
-  long double x = y * kSqrtPi / 2;
+  const long double z = y * kSqrtPi / 2, z2 = z * z;
+  long double x = z * (1 + z2 * (1.0L / 3 + z2 * 7 / 30));
   for (int i = 0; i < 20; ++i) {
     long double step = (std::erf(x) - y) / (2 / kSqrtPi * std::exp(-x * x));
     x -= step;
-    if (std::fabs(step) <= std::fabs(x) * 1e-19L)
+    if (std::fabs(step) <= std::fabs(x) * 1e-17L) // converging quadratically: done
       break;
   }
   return x;
 }
 
 // The root of erfc(x) = c for 0 < c <= 0.5, by Newton's method on log(erfc(x)), a concave
-// function: from sqrt(-log(c)), which lies beyond the root (erfc(x) < exp(-x**2)), the steps
-// decrease monotonically to it.
+// decreasing function, so that after the first step the steps decrease monotonically to the root.
+// The start solves erfc's asymptotic form exp(-x**2) / (x sqrt(pi)) = c once.
 long double erfcinv_tail(long double c) {
-  long double x = std::sqrt(-std::log(c));
-  const long double log_c = std::log(c);
+  const long double log_c = std::log(c), t = std::sqrt(-log_c);
+  const long double square = -log_c - std::log(t * kSqrtPi);
+  long double x = square > 0 ? std::sqrt(square) : t;
   for (int i = 0; i < 100; ++i) {
     long double slope = -2 / kSqrtPi * std::exp(-x * x) / std::erfc(x);
     long double step = (std::log(std::erfc(x)) - log_c) / slope;
     x -= step;
-    if (std::fabs(step) <= x * 1e-19L)
+    if (std::fabs(step) <= x * 1e-17L)
       break;
   }
   return x;
@@ -506,7 +509,10 @@ double erfcx_of(double x) { return double(erfcx_l(x)); }
 double erfinv_of(double x) { return double(erfinv_l(x)); }
 double erfcinv_of(double x) { return double(erfcinv_l(x)); }
 double normcdf_of(double x) { return double(0.5L * std::erfc(-(long double)x / kSqrt2)); }
-double normcdfinv_of(double x) { return double(-kSqrt2 * erfcinv_l(2 * (long double)x)); }
+double normcdfinv_of(double x) {
+  double value = double(-kSqrt2 * erfcinv_l(2 * (long double)x));
+  return value == 0 ? 0.0 : value; // +0 at 0.5
+}
 double rsqrt_of(double x) { return double(1 / std::sqrt((long double)x)); }
 double rcbrt_of(double x) { return double(1 / std::cbrt((long double)x)); }
 
