@@ -250,7 +250,7 @@ i32 bits_of(float x) { return std::bit_cast<i32>(x); }
 
 } // namespace
 
-#define SIMT_EXPORT extern "C" __attribute__((visibility("default")))
+#define SIMT_EXPORT extern "C"
 
 // ---- integers
 
