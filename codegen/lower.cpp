@@ -134,6 +134,7 @@ private:
   void raise_on_float_zero_division(const ir::Expr &e, llvm::Value *divisor);
   llvm::Value *call(const ir::Expr &e);
   llvm::Value *extern_call(const ir::Expr &e);
+  llvm::Value *libdevice(const ir::Expr &e);
   // `itemsize` 0: the dtype's size (records pass theirs).
   llvm::Value *memory_array(llvm::Value *data, Scalar dtype, const std::vector<int64_t> &shape,
                             int64_t itemsize = 0);
@@ -838,6 +839,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return tuple_index(e);
   case ir::ExprKind::RecordField:
     return field_load(e);
+  case ir::ExprKind::Libdevice:
+    return libdevice(e);
   }
   throw std::logic_error("simt: unknown expression kind");
 }
@@ -1173,6 +1176,20 @@ llvm::Value *FunctionLowering::cast(llvm::Value *value, const Type &from, const 
   if (to_float)
     return scalar_is_signed(from.scalar) ? b_.CreateSIToFP(value, t) : b_.CreateUIToFP(value, t);
   return b_.CreateIntCast(value, t, scalar_is_signed(from.scalar));
+}
+
+// A libdevice function's values (Target::libdevice): its result, or a tuple of them.
+llvm::Value *FunctionLowering::libdevice(const ir::Expr &e) {
+  std::vector<llvm::Value *> args;
+  for (const ir::ExprPtr &arg : e.args)
+    args.push_back(expr(*arg));
+  std::vector<llvm::Value *> values = target_.libdevice(emitter_, ir::Libdevice(e.index), args);
+  if (!e.type.is_tuple())
+    return values.at(0);
+  llvm::Value *tuple = llvm::PoisonValue::get(register_type(ctx(), e.type));
+  for (size_t k = 0; k < values.size(); ++k)
+    tuple = b_.CreateInsertValue(tuple, values[k], {unsigned(k)});
+  return tuple;
 }
 
 llvm::Value *FunctionLowering::intrinsic(const ir::Expr &e) {

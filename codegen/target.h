@@ -119,6 +119,12 @@ public:
   // The math library function `fn` (an intrinsic with the kMath flag) on float type `type`.
   virtual llvm::Value *math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                             Scalar type) = 0;
+  // The libdevice function `fn` (frontend/libdevice.def) on `args`, its inputs in order (int16 as
+  // i16): returns its return value unless void, then each output's value. By default a call of
+  // libdevice's own __nv_<name> with its exact signature (codegen/libdevice_call.h), which a GPU
+  // backend links from libdevice.10.bc; the host calls C functions of its own.
+  virtual std::vector<llvm::Value *> libdevice(Emitter &e, ir::Libdevice fn,
+                                               llvm::ArrayRef<llvm::Value *> args);
 
   // Emits the kernel's externally visible entry points around `body`, the lowered kernel
   // function: i1 (environment, then one register-typed parameter per kernel parameter), which

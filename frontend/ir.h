@@ -10,6 +10,7 @@
 
 #include "frontend/compile_options.h"
 #include "frontend/intrinsics.h"
+#include "frontend/libdevice.h"
 #include "frontend/resolver.h"
 #include "frontend/types.h"
 
@@ -69,6 +70,9 @@ enum class ExprKind : uint8_t {
                // the tuple args[0], whose elements all have one type
   RecordField, // field `index` of the record args[0] (a Record value); of the field's scalar type,
                // or for a nested array field a C-contiguous array view of it
+  Libdevice,   // libdevice function Libdevice(index) (frontend/libdevice.def) on args, its input
+               // parameters (already of their types); `type` is libdevice_result_type's: the
+               // return value unless void, then the outputs, a scalar when one, else a tuple
 };
 
 enum class Op : uint8_t {

@@ -365,6 +365,8 @@ private:
       return expr(*e.args[0]) + "[" + expr(*e.args[1]) + "]";
     case ExprKind::RecordField:
       return field(*e.args[0], e.index);
+    case ExprKind::Libdevice:
+      return std::string("@libdevice.") + libdevice_name(Libdevice(e.index)) + args(e.args, 0);
     }
     return "?";
   }

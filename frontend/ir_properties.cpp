@@ -20,6 +20,7 @@ bool reads_shared_memory_here(const Expr &e) {
   case ExprKind::Call:
   case ExprKind::ExternCall:
     return true;
+  case ExprKind::Libdevice: // a function of its arguments alone
   default:
     return false;
   }

@@ -141,6 +141,8 @@ private:
   ir::ExprPtr vector_constructor(const std::string &fn, const Type &vector, const ast::Expr &e);
   Value vector_attribute(ir::ExprPtr vector, const std::string &attr, ir::Loc loc);
   Value call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e); // typer_warp.cpp
+  // libdevice.<name>(...) (numba.cuda.libdevice; typer_libdevice.cpp)
+  Value call_libdevice(const std::string &name, const ast::Expr &e);
   Value grid_group_attribute(const std::string &attr, ir::Loc loc);
   std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,

@@ -372,6 +372,10 @@ Value FunctionTyper::call_cuda(const std::string &name, const ast::Expr &e) {
   }
   if (name.rfind("atomic.", 0) == 0)
     return call_atomic(name.substr(7), e);
+  if (name.rfind("libdevice.", 0) == 0)
+    return call_libdevice(name.substr(10), e);
+  if (name == "libdevice")
+    error(e.loc, "'module' object is not callable");
   return call_cuda_intrinsic(name, e);
 }
 

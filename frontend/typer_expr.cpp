@@ -16,6 +16,8 @@ namespace {
 // The path prefix of a module other than the ones the frontend knows (a user's module):
 // "module:mymod" (by the name the kernel uses, "mymod.sub" for a submodule).
 const std::string kOtherModule = "module:";
+// The path of numba.cuda.libdevice (a function of it is "cuda.libdevice.<name>").
+const std::string kLibdeviceModule = "cuda.libdevice";
 
 Value path_value(std::string path) {
   Value v;
@@ -36,6 +38,10 @@ bool is_known_path(const std::string &path) {
     return true;
   if (path.rfind("cuda.atomic.", 0) == 0)
     return find_atomic_function(path.substr(12)) != nullptr;
+  if (path == kLibdeviceModule)
+    return true;
+  if (path.rfind(kLibdeviceModule + ".", 0) == 0)
+    return ir::find_libdevice(path.substr(kLibdeviceModule.size() + 1)).has_value();
   if (path.rfind("cuda.", 0) == 0 && is_cuda_intrinsic(path.substr(5)))
     return true;
   auto dot = path.find('.');
@@ -56,6 +62,8 @@ bool is_known_path(const std::string &path) {
 std::string canonical_module(const std::string &name) {
   if (name == "numba.cuda" || name == "cuda")
     return "cuda";
+  if (name == "numba.cuda.libdevice" || name == "simt.cuda.libdevice")
+    return kLibdeviceModule;
   if (name == "numba.types" || name == "numba.core.types")
     return "numba";
   return name;
@@ -324,7 +332,7 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
   case K::Module: {
     std::string module = canonical_module(g.module_name);
     if (module != "cuda" && module != "math" && module != "numpy" && module != "numba" &&
-        module != "cmath" && module != "operator")
+        module != "cmath" && module != "operator" && module != kLibdeviceModule)
       return path_value(kOtherModule + name); // its attributes resolve as dotted names
     return path_value(module);
   }
@@ -432,6 +440,8 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
   }
   if (path == "numba.cuda")
     return path_value("cuda");
+  if (owner == kLibdeviceModule && !ir::find_libdevice(attr))
+    error(loc, "module 'numba.cuda.libdevice' has no attribute '" + attr + "'");
   if (owner == "cuda" && is_unsupported_cuda_name(attr))
     error(loc, "simt: cuda." + attr + " is not supported yet");
   if (!is_known_path(path))

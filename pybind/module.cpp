@@ -1,5 +1,6 @@
 // simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
 #include "frontend/compile.h"
+#include "frontend/libdevice.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/ptx.h"
 #include "pybind/compiled_kernel.h"
@@ -127,6 +128,23 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
                                           backend(target), link);
 }
 
+// The libdevice table (frontend/libdevice.def) in Numba's terms: name -> (return type, [(param,
+// type, is_output)]), types as Numba prints them ("none" for void).
+py::dict libdevice_functions() {
+  auto type_name = [](ir::LibdeviceType type) -> std::string {
+    return type == ir::LibdeviceType::Void ? "none" : scalar_name(ir::libdevice_scalar(type));
+  };
+  py::dict table;
+  for (int i = 0; i < ir::kLibdeviceCount; ++i) {
+    const ir::LibdeviceInfo &info = ir::libdevice_info(ir::Libdevice(i));
+    py::list params;
+    for (const ir::LibdeviceParam &p : info)
+      params.append(py::make_tuple(p.name, type_name(p.type), p.output));
+    table[py::str(info.name)] = py::make_tuple(type_name(info.result), params);
+  }
+  return table;
+}
+
 // CompileError -> simt.errors.CompileError, with the parts as attributes.
 void translate_compile_error(std::exception_ptr error) {
   try {
@@ -168,6 +186,9 @@ PYBIND11_MODULE(_simt, m) {
         py::arg("llvm_ir"),
         "PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\"): a dict of ptx, "
         "entry, return_type, llvm_ir, locations and raised.");
+  m.def("libdevice_functions", &libdevice_functions,
+        "The libdevice functions kernels may call (numba.cuda.libdevice), in the table's order: "
+        "{name: (return type, [(parameter, type, is_output)])}, types named as Numba names them.");
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 

@@ -1,5 +1,6 @@
 #include "sim/host_target.h"
 
+#include "codegen/libdevice_call.h"
 #include "codegen/llvm_types.h"
 #include "codegen/math.h"
 #include "sim/abi.h"
@@ -296,6 +297,15 @@ llvm::Value *HostTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm:
   llvm::FunctionCallee callee =
       module_of(e).getOrInsertFunction(symbol, llvm::FunctionType::get(result, params, false));
   return b.CreateCall(callee, args);
+}
+
+std::vector<llvm::Value *> HostTarget::libdevice(Emitter &e, ir::Libdevice fn,
+                                                 llvm::ArrayRef<llvm::Value *> args) {
+  codegen::LibdeviceAbi abi;
+  abi.widen_int16 = true; // C functions taking int32_t
+  abi.pure = true;
+  return codegen::call_libdevice(e, fn, args,
+                                 std::string("simt_libdevice_") + ir::libdevice_name(fn), abi);
 }
 
 namespace {

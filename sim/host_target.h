@@ -49,6 +49,9 @@ public:
                      int32_t loc) override;
   llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                     Scalar type) override;
+  // simt_libdevice_<name> (sim/libdevice_host.h)
+  std::vector<llvm::Value *> libdevice(codegen::Emitter &e, ir::Libdevice fn,
+                                       llvm::ArrayRef<llvm::Value *> args) override;
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
                          const std::string &symbol) override;
 

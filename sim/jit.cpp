@@ -2,6 +2,7 @@
 
 #include "codegen/lower.h"
 #include "sim/host_target.h"
+#include "sim/libdevice_host.h"
 #include "sim/local_frame.h"
 #include "sim/object_cache.h"
 
@@ -144,6 +145,8 @@ private:
     add("simt_rt_access", &simt_rt_access);
     add("simt_rt_poll", &simt_rt_poll);
     add("simt_rt_yield", &simt_rt_yield);
+    for (const HostSymbol &symbol : libdevice_host_symbols())
+      add(symbol.name, symbol.address);
     runtime[jit_->mangleAndIntern("simt_rt_stop_requests")] = llvm::orc::ExecutorSymbolDef(
         llvm::orc::ExecutorAddr::fromPtr(&simt_rt_stop_requests), llvm::JITSymbolFlags::Exported);
     if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(std::move(runtime))))

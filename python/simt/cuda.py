@@ -8,6 +8,7 @@ from .reduction import Reduce
 from .stubs import *  # noqa: F401,F403
 from . import devicearray as _devicearray
 from . import exec_source as _exec_source
+from . import libdevice  # noqa: F401  (numba.cuda.libdevice)
 
 _exec_source.install()
 

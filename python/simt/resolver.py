@@ -27,7 +27,9 @@ __all__ = ["resolver_for", "describe"]
 _MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "numba",
                  "numba.cuda": "cuda", "simt.cuda": "cuda", "simt": "numba",
                  "numba.types": "numba", "numba.core.types": "numba",
-                 "operator": "operator", "_operator": "operator"}
+                 "operator": "operator", "_operator": "operator",
+                 "numba.cuda.libdevice": "cuda.libdevice", "simt.libdevice": "cuda.libdevice",
+                 "simt.cuda.libdevice": "cuda.libdevice"}
 
 
 def _module_name(module):
@@ -84,6 +86,9 @@ def _module_member(value):
         return ("member", module, name)
     if module in ("operator", "_operator") and getattr(operator, name, None) is value:
         return ("member", "operator", name)
+    # Numba's own stubs (`import numba.cuda.libdevice`; simt.cuda.libdevice under the hook)
+    if module in ("numba.cuda.libdevice", "simt.cuda.libdevice"):
+        return ("member", "cuda", "libdevice." + name)
     if module and module.startswith("numba.cuda"):
         return ("member", "cuda", name)
     return None
