@@ -77,23 +77,4 @@ llvm::Value *make_array_value(llvm::IRBuilderBase &b, int ndim, llvm::Value *dat
   return array;
 }
 
-// The header never changes during a launch: invariant loads let LLVM hoist them out of loops.
-static llvm::LoadInst *invariant(llvm::LoadInst *load) {
-  load->setMetadata(llvm::LLVMContext::MD_invariant_load,
-                    llvm::MDNode::get(load->getContext(), {}));
-  return load;
-}
-
-llvm::Value *load_array_header(llvm::IRBuilderBase &b, llvm::Value *header, int ndim) {
-  llvm::Value *data = invariant(b.CreateAlignedLoad(b.getPtrTy(), header, llvm::Align(8), "data"));
-  std::vector<llvm::Value *> shape, strides;
-  for (int k = 0; k < 2 * ndim; ++k) {
-    llvm::Value *addr = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), header, 8 + 8 * k);
-    llvm::Value *dim = invariant(
-        b.CreateAlignedLoad(b.getInt64Ty(), addr, llvm::Align(8), k < ndim ? "shape" : "stride"));
-    (k < ndim ? shape : strides).push_back(dim);
-  }
-  return make_array_value(b, ndim, data, shape, strides);
-}
-
 } // namespace simt::codegen

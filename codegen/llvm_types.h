@@ -30,8 +30,4 @@ llvm::Value *make_array_value(llvm::IRBuilderBase &b, int ndim, llvm::Value *dat
                               llvm::ArrayRef<llvm::Value *> shape,
                               llvm::ArrayRef<llvm::Value *> strides);
 
-// Loads the array argument at `header` (a sim::ArrayHeader-style layout: data pointer, then
-// int64 shape[ndim], then int64 strides[ndim]) into an array value.
-llvm::Value *load_array_header(llvm::IRBuilderBase &b, llvm::Value *header, int ndim);
-
 } // namespace simt::codegen

@@ -331,12 +331,32 @@ int64_t argument_slots(const Type &type) {
   }
 }
 
+// The header never changes during a launch: invariant loads let LLVM hoist them out of loops.
+llvm::LoadInst *invariant(llvm::LoadInst *load) {
+  load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                    llvm::MDNode::get(load->getContext(), {}));
+  return load;
+}
+
+// The array argument at `header` of the host's argument buffer (codegen/backend.h).
+llvm::Value *load_array_header(llvm::IRBuilderBase &b, llvm::Value *header, int ndim) {
+  llvm::Value *data = invariant(b.CreateAlignedLoad(b.getPtrTy(), header, llvm::Align(8), "data"));
+  std::vector<llvm::Value *> shape, strides;
+  for (int k = 0; k < 2 * ndim; ++k) {
+    llvm::Value *addr = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), header, 8 + 8 * k);
+    llvm::Value *dim = invariant(
+        b.CreateAlignedLoad(b.getInt64Ty(), addr, llvm::Align(8), k < ndim ? "shape" : "stride"));
+    (k < ndim ? shape : strides).push_back(dim);
+  }
+  return codegen::make_array_value(b, ndim, data, shape, strides);
+}
+
 // The value of a kernel argument of `type` stored at `storage` (sim/abi.h).
 llvm::Value *load_argument(llvm::IRBuilder<> &b, llvm::Value *storage, const Type &type,
                            const std::string &name) {
   switch (type.kind) {
   case Type::Kind::Array:
-    return codegen::load_array_header(b, storage, type.ndim);
+    return load_array_header(b, storage, type.ndim);
   case Type::Kind::Scalar: {
     llvm::Value *value =
         b.CreateLoad(codegen::memory_type(b.getContext(), type.scalar), storage, name);
