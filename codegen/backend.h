@@ -62,6 +62,9 @@ public:
   // and returns the first fault, if any. Arrays are read and written in place (a backend with
   // its own memory copies them in and back).
   virtual std::optional<Fault> launch(const LaunchConfig &config, void **args) = 0;
+  // The most blocks of `block` threads and `dynamic_shared_bytes` a cooperative launch may have
+  // (Numba's max_cooperative_grid_blocks): all of them must be resident at once.
+  virtual uint64_t max_cooperative_blocks(const Dim3 &block, uint64_t dynamic_shared_bytes) = 0;
 };
 
 class Backend {

@@ -114,6 +114,8 @@ std::unique_ptr<Driver> Driver::open(const std::string &path) {
   bind(api.cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
   bind(api.cuLaunchKernel, {"cuLaunchKernel"});
   bind(api.cuLaunchCooperativeKernel, {"cuLaunchCooperativeKernel"});
+  bind(api.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+       {"cuOccupancyMaxActiveBlocksPerMultiprocessor"});
   if (!missing.empty())
     throw GpuUnavailable("simt: no GPU: " + path + " lacks " + missing +
                          " (a CUDA driver older than 11.0?)");
@@ -204,6 +206,14 @@ int Driver::attribute(int device, int attribute) {
 std::pair<int, int> Driver::compute_capability(int device) {
   return {attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
           attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)};
+}
+
+int Driver::max_active_blocks(CUfunction function, int block_size, size_t shared_bytes) {
+  int blocks = 0;
+  check(
+      api_.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, block_size, shared_bytes),
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return blocks;
 }
 
 int Driver::multiprocessor_count(int device) {

@@ -102,6 +102,8 @@ struct Api {
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
                              unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
                              CUstream stream, void **params, void **extra);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction function,
+                                                          int block_size, size_t shared_bytes);
   CUresult (*cuLaunchCooperativeKernel)(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
                                         unsigned bx, unsigned by, unsigned bz,
                                         unsigned shared_bytes, CUstream stream, void **params);
@@ -156,6 +158,9 @@ public:
   int attribute(int device, int attribute);
   std::pair<int, int> compute_capability(int device); // (major, minor)
   int multiprocessor_count(int device);
+  // How many blocks of `block_size` threads and `shared_bytes` of dynamic shared memory of
+  // `function` one multiprocessor holds at once.
+  int max_active_blocks(cu::CUfunction function, int block_size, size_t shared_bytes);
   bool cooperative_launch(int device);
   size_t total_memory(int device);
 

@@ -90,6 +90,27 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
   for (size_t i = 0; i < param_types_.size(); ++i)
     gather_argument(param_types_[i], static_cast<const int64_t *>(args[i]), arguments);
   std::lock_guard<std::mutex> lock(mutex_);
+  Module &module = loaded();
+  // The kernel's static shared arrays and the dynamic ones are one extern array on the GPU.
+  std::optional<DeviceFault> fault = launch_kernel(
+      module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
+      uint64_t(static_shared_bytes_) + config.dynamic_shared_bytes, cooperative_, arguments);
+  if (!fault)
+    return std::nullopt;
+  return fault_of_record(fault->record, compiled_);
+}
+
+uint64_t GpuExecutable::max_cooperative_blocks(const codegen::Dim3 &block,
+                                               uint64_t dynamic_shared_bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Module &module = loaded();
+  const uint64_t per_multiprocessor = module.driver().max_active_blocks(
+      module.function(compiled_.entry), int(block.count()),
+      size_t(uint64_t(static_shared_bytes_) + dynamic_shared_bytes));
+  return per_multiprocessor * uint64_t(module.driver().multiprocessor_count(0));
+}
+
+Module &GpuExecutable::loaded() {
   Driver &driver = Driver::get();
   driver.make_current(0);
   if (loaded_ == nullptr) { // the driver JIT-compiles (and links) the PTX once
@@ -97,13 +118,7 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
     modules.insert(modules.end(), link_.begin(), link_.end());
     loaded_ = std::make_unique<Module>(modules, driver);
   }
-  // The kernel's static shared arrays and the dynamic ones are one extern array on the GPU.
-  std::optional<DeviceFault> fault = launch_kernel(
-      *loaded_, compiled_.entry, device_dims(config.grid), device_dims(config.block),
-      uint64_t(static_shared_bytes_) + config.dynamic_shared_bytes, cooperative_, arguments);
-  if (!fault)
-    return std::nullopt;
-  return fault_of_record(fault->record, compiled_);
+  return *loaded_;
 }
 
 GpuBackend::GpuBackend() {

@@ -21,9 +21,13 @@ public:
   // Copies the arrays to the device, launches (cooperatively when a grid sync is reachable),
   // copies them back, and maps the exception record to a Fault.
   std::optional<codegen::Fault> launch(const codegen::LaunchConfig &config, void **args) override;
+  // The driver's occupancy calculator: blocks per multiprocessor times multiprocessors.
+  uint64_t max_cooperative_blocks(const codegen::Dim3 &block,
+                                  uint64_t dynamic_shared_bytes) override;
   const CompiledPtx &compiled() const { return compiled_; }
 
 private:
+  Module &loaded(); // the module on device 0, loaded at the first use (under mutex_)
   CompiledPtx compiled_;
   std::vector<std::string> link_;
   std::vector<Type> param_types_;

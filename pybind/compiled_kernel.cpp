@@ -147,8 +147,8 @@ uint64_t CompiledKernel::max_cooperative_grid_blocks(const py::object &blockdim,
   }
   if (dynamic_shared_bytes < 0)
     throw std::invalid_argument("simt: negative dynamic shared memory size");
-  return sim::max_cooperative_blocks(host_executable().code(), dim3_of(dims, "blockdim"),
-                                     static_cast<uint64_t>(dynamic_shared_bytes));
+  return executable_->max_cooperative_blocks(dim3_of(dims, "blockdim"),
+                                             static_cast<uint64_t>(dynamic_shared_bytes));
 }
 
 sim::HostExecutable &CompiledKernel::host_executable() const {

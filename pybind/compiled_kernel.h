@@ -54,8 +54,7 @@ public:
   std::string llvm_ir() const;
 
 private:
-  // The simulator's code (the debugger, cooperative launch limits); std::runtime_error for a
-  // kernel of another target.
+  // The simulator's code (the debugger); std::runtime_error for a kernel of another target.
   sim::HostExecutable &host_executable() const;
   std::vector<Type> arg_types_;
   ir::Module module_;

@@ -17,6 +17,9 @@ public:
   std::optional<Fault> launch(const LaunchConfig &config, void **args, const LaunchHooks &hooks) {
     return sim::launch(code_, config, args, hooks);
   }
+  uint64_t max_cooperative_blocks(const Dim3 &block, uint64_t dynamic_shared_bytes) override {
+    return sim::max_cooperative_blocks(code_, block, dynamic_shared_bytes);
+  }
   const KernelCode &code() const { return code_; }
 
 private:

@@ -377,6 +377,17 @@ FAKE_API CUresult cuDeviceGetName(char *name, int length, int device) {
   return SUCCESS;
 }
 
+// Two blocks per multiprocessor of up to 1024 threads, none of more.
+FAKE_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, FakeFunction *function,
+                                                              int block_size, size_t) {
+  if (CUresult r = gate())
+    return r;
+  if (function == nullptr || blocks == nullptr)
+    return INVALID_VALUE;
+  *blocks = block_size <= 1024 ? 2 : 0;
+  return SUCCESS;
+}
+
 FAKE_API CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   if (CUresult r = gate(false))
     return r;

@@ -78,6 +78,8 @@ TEST_CASE("gpu backend: arguments go to the device in Numba's kernel ABI") {
   CHECK(bits<int32_t>(launch->params[12]) == 7);
   CHECK(bits<int32_t>(launch->params[13]) == 9);
   CHECK(fake::live_allocations() == 0);
+  // The fake's occupancy: two blocks per multiprocessor, 132 multiprocessors.
+  CHECK(executable->max_cooperative_blocks({64, 1, 1}, 0) == 264);
 }
 
 TEST_CASE("gpu backend: the exception record is the simulator's fault") {
