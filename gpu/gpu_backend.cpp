@@ -17,14 +17,12 @@ Dim3 device_dims(const codegen::Dim3 &d) { return Dim3{d.x, d.y, d.z}; }
 // `out`; returns the number of 8-byte slots it took (tuples' elements).
 size_t gather_argument(const Type &type, const int64_t *slot, std::vector<KernelArgument> &out) {
   if (type.is_array()) {
-    if (type.is_record_array())
-      throw std::runtime_error("simt: arrays of records are not supported by the GPU target yet");
     auto *header = reinterpret_cast<const codegen::ArrayHeader *>(slot);
     HostArray array;
     array.data = header->data;
     array.shape.assign(header->dims, header->dims + type.ndim);
     array.strides.assign(header->dims + type.ndim, header->dims + 2 * type.ndim);
-    array.itemsize = byte_size(type.scalar);
+    array.itemsize = type.is_record_array() ? type.record->size : byte_size(type.scalar);
     array.copy_back = !type.readonly;
     out.push_back(KernelArgument::of(std::move(array)));
     return size_t(1 + 2 * type.ndim);
