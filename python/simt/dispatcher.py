@@ -515,6 +515,23 @@ class Dispatcher:
                       file=file)
                 print(text, file=file)
 
+    def compile_device(self, args):
+        """Numba's compile_device for a device function: what compiling it for the GPU alone gives
+        (`fndesc.mangled_name`, the function's name in its PTX and NVVM IR; `signature`;
+        `return_type`)."""
+        if not self.device:
+            raise RuntimeError("compile_device is for device functions (%s is a kernel)"
+                               % self.py_func.__name__)
+        from .cuda import _compile_ptx, _return_type
+        argtypes = _simt_argtypes(tuple(args))
+        compiled = _compile_ptx(self.py_func, argtypes, **self._gpu_options())
+        return_type = _return_type(compiled, True)
+        return pytypes.SimpleNamespace(
+            fndesc=pytypes.SimpleNamespace(mangled_name=compiled["entry"],
+                                           qualname=self.py_func.__qualname__),
+            signature=simt_types.Signature(return_type, argtypes), return_type=return_type,
+            argtypes=argtypes)
+
     def inspect_sass(self, signature=None):
         """SASS, per signature (or for one): the PTX assembled by ptxas and disassembled by
         nvdisasm, both from the CUDA toolkit (nvdisasm must be on the PATH, as with Numba)."""
@@ -592,6 +609,14 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     return lambda py_func: Dispatcher(py_func, sigs, device, options)
 
 
+def _declares_return_type(sig):
+    """Whether a signature names its return type ("int32(float32)", int32(float32), not
+    "(float32,)" or a tuple of argument types)."""
+    if isinstance(sig, str):
+        return not sig.lstrip().startswith("(")
+    return hasattr(sig, "return_type")
+
+
 class ExternFunction:
     """An external device function (numba.cuda.declare_device): defined in CUDA C/C++ or PTX that
     a kernel links in (@cuda.jit(link=[...])), called from kernels with Numba's ABI for foreign
@@ -599,6 +624,8 @@ class ExternFunction:
 
     def __init__(self, name, sig):
         argtypes, return_type = parse_signature(sig)
+        if not _declares_return_type(sig):
+            raise TypeError("Return type must be provided for device declarations (%s)" % name)
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError("simt: declare_device needs the function's name, not %r" % (name,))
         self.name = name

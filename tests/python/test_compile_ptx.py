@@ -211,6 +211,9 @@ def test_inspect_asm_llvm_and_sass_of_compiled_signatures():
     assert "nvptx" not in sim_ir
     device = cuda.jit("float32(float32, float32)", device=True)(add)
     assert ".func" in device.inspect_asm((float32, float32))
+    compiled = device.compile_device((float32, float32))  # Numba's compile result, in part
+    assert compiled.fndesc.mangled_name == "add" and compiled.return_type == float32
+    assert "@add(" in device.inspect_llvm((float32, float32))
     if shutil.which("nvdisasm") is None:
         with pytest.raises(RuntimeError, match="nvdisasm is required"):
             kernel.inspect_sass()

@@ -91,6 +91,9 @@ def test_calls_are_checked_against_the_declaration(functions_cu):
     with pytest.raises(TypeError, match="external device function"):
         mul_add(1.0, 2.0, 3.0)
     assert str(mul_add.sig) == "(float32, float32, float32) -> float32"
+    for no_return_type in ("(float32,)", (simt.float32,)):
+        with pytest.raises(TypeError, match="Return type must be provided"):
+            cuda.declare_device("f", no_return_type)
 
 
 def test_ptx_calls_an_extern_func_that_nvlink_resolves(functions_cu, tmp_path):
