@@ -55,13 +55,13 @@ def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmat
     from .gpu import check_cc
     pyfunc = pyfunc.py_func if isinstance(pyfunc, Dispatcher) else pyfunc
     argtypes, _ = parse_signature(sig)
-    major, minor = check_cc(cc or (7, 5))
+    target = check_cc(cc or (7, 5))
     abi_name = (abi_info or {}).get("abi_name", "") if abi == "c" else ""
     name, source, file, first_line = CapturedSource(pyfunc).get()
     return _simt.compile_ptx(
         name, source, file, first_line, id(pyfunc), resolver_for(pyfunc), signature_text(argtypes),
         python_error_model=bool(debug), debug_info="full" if debug else "lines" if lineinfo
-        else "none", fastmath=bool(fastmath), cc="sm_%d%d" % (major, minor), opt=bool(opt),
+        else "none", fastmath=bool(fastmath), cc=target, opt=bool(opt),
         device=bool(device), c_abi=abi == "c", abi_name=abi_name, llvm_ir=bool(llvm_ir))
 
 
@@ -81,7 +81,7 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     """numba.cuda.compile_ptx: (PTX, return type) of `pyfunc` compiled for the argument types of
     `sig` by LLVM's NVPTX backend (no GPU needed): a kernel (`.entry`, returning void) or, with
     device=True, a device function (`.func`). `cc` is the compute capability as (major, minor),
-    (7, 5) by default. Numba's ABI: a kernel's array parameter is (meminfo, parent, nitems,
+    (7, 5) by default ((9, 0, "a") or "sm_90a" for sm_90a). Numba's ABI: a kernel's array parameter is (meminfo, parent, nitems,
     itemsize, data, shape..., strides...); a device function returns a status and stores its
     result through its first parameter. abi="c" (device functions): the result is returned, and
     abi_info={"abi_name": name} names the function. debug=True gives DWARF (and Numba's Python

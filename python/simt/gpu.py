@@ -14,16 +14,25 @@ SUPPORTED_CCS = ((3, 5), (3, 7), (5, 0), (5, 2), (5, 3), (6, 0), (6, 1), (6, 2),
 
 
 def check_cc(cc):
-    """`cc` as (major, minor) if LLVM compiles for it, else ValueError naming the ones it does."""
+    """The PTX target of compute capability `cc`: (major, minor) -> "sm_XY", (9, 0, "a") or
+    "sm_90a" -> "sm_90a" (architecture-specific features); ValueError if LLVM does not compile
+    for it, naming the ones it does."""
+    text = str(cc)
     try:
-        major, minor = (int(part) for part in cc)
+        if isinstance(cc, str) and cc.startswith("sm_"):
+            digits = cc[3:].rstrip("a")
+            major, minor, suffix = int(digits[:-1]), int(digits[-1]), cc[3 + len(digits):]
+        else:
+            major, minor, *rest = cc
+            major, minor, suffix = int(major), int(minor), "".join(rest)
     except (TypeError, ValueError):
-        raise ValueError("simt: a compute capability is (major, minor), not %r" % (cc,)) from None
-    if (major, minor) not in SUPPORTED_CCS:
+        raise ValueError("simt: a compute capability is (major, minor), not %s" % text) from None
+    if (major, minor) not in SUPPORTED_CCS or suffix not in ("", "a") or \
+            (suffix == "a" and (major, minor) != (9, 0)):
         raise ValueError("simt: LLVM's NVPTX backend does not compile for compute capability "
-                         "%d.%d; it does for %s" % (major, minor, ", ".join(
+                         "%s; it does for %s, and 9.0a" % (text, ", ".join(
                              "%d.%d" % c for c in SUPPORTED_CCS)))
-    return major, minor
+    return "sm_%d%d%s" % (major, minor, suffix)
 
 
 class NVVM:

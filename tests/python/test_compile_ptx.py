@@ -195,8 +195,11 @@ def test_fences_nanosleep_and_grid_sync(tmp_path):
     assert_ptxas_accepts(ptx, tmp_path)
     with pytest.raises(RuntimeError, match="nanosleep needs compute capability 7.0"):
         cuda.compile_ptx(sync_everything, "void(int32[:], uint32)", cc=(6, 1))
-    with pytest.raises(ValueError, match="does not compile for compute capability 1.0"):
+    with pytest.raises(ValueError, match=r"does not compile for compute capability \(1, 0\)"):
         cuda.compile_ptx(sync_everything, "void(int32[:], uint32)", cc=(1, 0))
+    for cc in ((9, 0, "a"), "sm_90a"):
+        ptx, _ = cuda.compile_ptx(sync_everything, "void(int32[:], uint32)", cc=cc)
+        assert ".target sm_90a" in ptx
 
 
 def test_inspect_asm_llvm_and_sass_of_compiled_signatures():
