@@ -8,8 +8,8 @@ DEBIAN_PACKAGES := llvm-19-dev libzstd-dev libboost-context-dev pybind11-dev doc
 	clang-19 libclang-rt-19-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build install demo test unit pytest fuzz-build fuzz-smoke test-sanitize format-check \
-	bench clean
+.PHONY: deps build install demo test unit pytest test-ptx fuzz-build fuzz-smoke test-sanitize \
+	format-check bench clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -36,6 +36,25 @@ pytest: build
 	PYTHONPATH=$(CURDIR)/$(BUILD)/python $(PYTHON) -m pytest -q tests/python
 
 test: install unit pytest fuzz-smoke
+
+# Every example and the whole Python test suite with SIMT_PTX_CHECK=1 (python/simt/ptx_check.py):
+# each kernel they compile is also compiled for the GPU and its PTX assembled by ptxas for sm_75
+# and sm_90. Where the CUDA toolkit is not installed the PTX is still compiled and assembly is
+# skipped, as the summary says. The report (one JSON line per kernel) is $(PTX_REPORT); PTX that
+# ptxas rejects is kept in $(PTX_REPORT).ptx/. Not part of `make test`: the suite runs again.
+PTX_REPORT := $(CURDIR)/$(BUILD)/ptx-check.jsonl
+PTX_ENV := SIMT_PTX_CHECK=1 SIMT_PTX_CHECK_REPORT=$(PTX_REPORT) PYTHONPATH=$(CURDIR)/$(BUILD)/python
+test-ptx: build
+	rm -rf $(PTX_REPORT) $(PTX_REPORT).ptx
+	@status=0; log=$$(mktemp); \
+	for f in examples/*.py; do echo "== $$f"; \
+		$(PTX_ENV) SIMT_PTX_CHECK_QUIET=1 NUMBA_ENABLE_CUDASIM=0 $(PYTHON) -m simt run $$f \
+			>$$log 2>&1 || { cat $$log; status=1; }; \
+	done; rm -f $$log; \
+	$(PTX_ENV) $(PYTHON) -m pytest -q tests/python || status=1; \
+	echo "== examples and tests/python:"; \
+	$(PTX_ENV) $(PYTHON) -m simt.ptx_check $(PTX_REPORT) || status=1; \
+	exit $$status
 
 # The frontend fuzzer (tests/fuzz): built with clang-19's libFuzzer, ASan and UBSan in its own
 # folder. The smoke run replays every input that once crashed (tests/fuzz/regressions), then

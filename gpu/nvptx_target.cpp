@@ -342,7 +342,11 @@ void NvptxTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items
   for (llvm::Value *v : values)
     types.push_back(v->getType());
   auto *packed_type = llvm::StructType::get(b.getContext(), types);
-  llvm::Value *packed = b.CreateAlloca(packed_type);
+  // In the entry block: an alloca elsewhere is dynamic, and once inlined (always_inline at -O0)
+  // it is bracketed by stacksave/stackrestore, which LLVM 19's NVPTX backend cannot select.
+  llvm::BasicBlock &entry = b.GetInsertBlock()->getParent()->getEntryBlock();
+  llvm::IRBuilder<> at_entry(&entry, entry.getFirstInsertionPt());
+  llvm::Value *packed = at_entry.CreateAlloca(packed_type);
   for (size_t i = 0; i < values.size(); ++i)
     b.CreateStore(values[i], b.CreateStructGEP(packed_type, packed, unsigned(i)));
   llvm::FunctionCallee vprintf = module_of(e).getOrInsertFunction(

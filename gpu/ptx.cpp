@@ -4,6 +4,7 @@
 #include "gpu/nvptx_target.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
@@ -134,7 +135,22 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, const std::str
     passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, mam);
 }
 
+// LLVM aborts the process when instruction selection fails; what LLVM 19's NVPTX backend is known
+// not to select is refused here instead, with the function it is in.
+void check_selectable(const llvm::Module &module) {
+  for (const llvm::Function &fn : module)
+    for (const llvm::BasicBlock &block : fn)
+      for (const llvm::Instruction &instruction : block)
+        if (const auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))
+          if (call->getIntrinsicID() == llvm::Intrinsic::stacksave ||
+              call->getIntrinsicID() == llvm::Intrinsic::stackrestore)
+            throw std::runtime_error("simt: internal error: " + fn.getName().str() +
+                                     " saves and restores the stack (a dynamic alloca), which "
+                                     "LLVM 19's NVPTX backend cannot compile");
+}
+
 std::string emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
+  check_selectable(module);
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream out(text);
   llvm::legacy::PassManager emit;

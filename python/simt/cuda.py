@@ -40,8 +40,9 @@ runtime = _Runtime()
 
 
 def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
-                 opt=True, abi="numba", abi_info=None, llvm_ir=False):
-    """The dict of _simt.compile_ptx for compile_ptx's arguments."""
+                 opt=True, abi="numba", abi_info=None, llvm_ir=False, captured_source=None):
+    """The dict of _simt.compile_ptx for compile_ptx's arguments (`captured_source`: a
+    dispatcher's CapturedSource, so the text it compiled is the text compiled here)."""
     from . import _simt
     from .dispatcher import Dispatcher, parse_signature
     from .resolver import resolver_for
@@ -57,7 +58,7 @@ def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmat
     argtypes, _ = parse_signature(sig)
     target = check_cc(cc or (7, 5))
     abi_name = (abi_info or {}).get("abi_name", "") if abi == "c" else ""
-    name, source, file, first_line = CapturedSource(pyfunc).get()
+    name, source, file, first_line = (captured_source or CapturedSource(pyfunc)).get()
     return _simt.compile_ptx(
         name, source, file, first_line, id(pyfunc), resolver_for(pyfunc), signature_text(argtypes),
         python_error_model=bool(debug), debug_info="full" if debug else "lines" if lineinfo

@@ -33,3 +33,53 @@ def run_python(args, env=None, cwd=None):
 @pytest.fixture
 def python():
     return run_python
+
+
+# SIMT_PTX_CHECK=1 (python/simt/ptx_check.py): every kernel the tests compile, in this process
+# and in the processes they start, is also compiled for the GPU and assembled by ptxas. The
+# outcomes go to one report (SIMT_PTX_CHECK_REPORT, a temporary file unless set); the session
+# ends with a section listing the kernels the GPU target refused and those that failed, and fails
+# if any failed.
+_ptx_report = {}
+
+
+def pytest_configure(config):
+    from simt import ptx_check
+    if not ptx_check.enabled():
+        return
+    report = os.environ.get("SIMT_PTX_CHECK_REPORT")
+    if not report:
+        report = os.path.join(tempfile.mkdtemp(prefix="simt-ptx-check-"), "report.jsonl")
+        os.environ["SIMT_PTX_CHECK_REPORT"] = report
+    # The section below replaces each process' summary line on stderr (which tests of a
+    # subprocess' output would also see).
+    os.environ["SIMT_PTX_CHECK_QUIET"] = "1"
+    _ptx_report["path"] = report
+    _ptx_report["offset"] = os.path.getsize(report) if os.path.exists(report) else 0
+
+
+def _ptx_summary():
+    if "path" not in _ptx_report:
+        return None
+    if "summary" not in _ptx_report:
+        from simt import ptx_check
+        _ptx_report["summary"] = ptx_check.summarize(
+            ptx_check.read_report(_ptx_report["path"], _ptx_report["offset"]))
+    return _ptx_report["summary"]
+
+
+def pytest_sessionfinish(session, exitstatus):
+    summary = _ptx_summary()
+    if summary and summary["failed"] and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    summary = _ptx_summary()
+    if summary is None:
+        return
+    from simt import ptx_check
+    terminalreporter.section("simt PTX check (SIMT_PTX_CHECK)")
+    for line in ptx_check.report_text(summary).splitlines():
+        terminalreporter.line(line)
+    terminalreporter.line("report: " + _ptx_report["path"])

@@ -247,3 +247,19 @@ def test_float_min_max_are_numbas_fmin_fmax():
     np.testing.assert_array_equal(r, [1.0, 1.0, 1.0])
     ptx, _ = cuda.compile_ptx(float_min_max, "void(float64[:], float64[:], float64[:])")
     assert "max.f64" in ptx and "min.f64" in ptx
+
+
+def test_print_without_optimisation(tmp_path):
+    # print's packed arguments live in the entry block: an alloca elsewhere is dynamic, and at
+    # -O0 inlining brackets it by stacksave/stackrestore, which LLVM 19's NVPTX backend cannot
+    # select (it aborted the process).
+    def printing(x, n):
+        for i in range(n):
+            if x[i] > 0:
+                print("positive", i, x[i], x[i] > 1)
+
+    for options in ({"opt": False}, {"opt": False, "debug": True}, {"cc": (9, 0), "opt": False}):
+        ptx, _ = cuda.compile_ptx(printing, "void(float32[:], int32)", **options)
+        assert "vprintf" in ptx and "stacksave" not in ptx
+        assert_ptxas_accepts(ptx, tmp_path, archs=("sm_90",) if "cc" in options
+                             else ("sm_75", "sm_90"))
