@@ -94,7 +94,12 @@ def check(dispatcher, argtypes):
     try:
         record = _check(dispatcher, argtypes)
     except Exception as error:  # the check's own bug: reported as a failure, never raised
-        record = _identify(dispatcher, argtypes)
+        try:
+            record = _identify(dispatcher, argtypes)
+        except Exception:
+            name = getattr(getattr(dispatcher, "py_func", None), "__name__", repr(dispatcher))
+            record = {"kernel": "%s%r" % (name, tuple(map(str, argtypes))), "name": name,
+                      "pid": os.getpid()}
         record.update(outcome="failed", stage="check",
                       message="the PTX check raised %s: %s" % (type(error).__name__, error))
     _add(record)
@@ -415,11 +420,10 @@ def summary_line(summary):
     line = "simt: PTX check: %d kernels, %d ok, %d refused, %d failed" % (
         summary["kernels"], len(summary["ok"]), len(summary["refused"]), len(summary["failed"]))
     if summary["skipped"]:
-        line += ", %d skipped (they call math functions, and CUDA's libdevice is not installed)" % (
+        line += ", %d skipped (they call math functions: CUDA's libdevice is not installed)" % (
             len(summary["skipped"]))
     if summary["unassembled"]:
-        line += " (%d compiled to PTX but not assembled: %s)" % (summary["unassembled"],
-                                                                _NO_PTXAS)
+        line += "; %d of them compiled to PTX only: %s" % (summary["unassembled"], _NO_PTXAS)
     return line
 
 
