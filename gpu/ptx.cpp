@@ -135,18 +135,53 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, const std::str
     passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, mam);
 }
 
+// A value of no bits: a thread group (an empty struct), or an aggregate of such.
+bool is_empty(const llvm::Type *type) {
+  if (const auto *s = llvm::dyn_cast<llvm::StructType>(type))
+    return llvm::all_of(s->elements(), is_empty);
+  if (const auto *a = llvm::dyn_cast<llvm::ArrayType>(type))
+    return a->getNumElements() == 0 || is_empty(a->getElementType());
+  return false;
+}
+
+bool has_empty_signature(const llvm::FunctionType *type) {
+  return is_empty(type->getReturnType()) || llvm::any_of(type->params(), is_empty);
+}
+
+// PTX has no parameter or result of no bits (LLVM 19's NVPTX backend aborts: "Empty parameter
+// types are not supported"), so a device function taking or returning a thread group is always
+// inlined, at -O0 too (device functions are never recursive: the frontend refuses that).
+void inline_empty_signatures(llvm::Module &module) {
+  for (llvm::Function &fn : module)
+    if (!fn.isDeclaration() && has_empty_signature(fn.getFunctionType())) {
+      fn.removeFnAttr(llvm::Attribute::NoInline);
+      fn.removeFnAttr(llvm::Attribute::OptimizeNone);
+      fn.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+}
+
 // LLVM aborts the process when instruction selection fails; what LLVM 19's NVPTX backend is known
 // not to select is refused here instead, with the function it is in.
 void check_selectable(const llvm::Module &module) {
-  for (const llvm::Function &fn : module)
+  auto refuse = [](const llvm::Function &fn, const std::string &what) {
+    throw std::runtime_error("simt: internal error: " + fn.getName().str() + " " + what +
+                             ", which LLVM 19's NVPTX backend cannot compile");
+  };
+  for (const llvm::Function &fn : module) {
+    if (!fn.isDeclaration() && has_empty_signature(fn.getFunctionType()))
+      refuse(fn, "takes or returns a value of no bits");
     for (const llvm::BasicBlock &block : fn)
-      for (const llvm::Instruction &instruction : block)
-        if (const auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))
-          if (call->getIntrinsicID() == llvm::Intrinsic::stacksave ||
-              call->getIntrinsicID() == llvm::Intrinsic::stackrestore)
-            throw std::runtime_error("simt: internal error: " + fn.getName().str() +
-                                     " saves and restores the stack (a dynamic alloca), which "
-                                     "LLVM 19's NVPTX backend cannot compile");
+      for (const llvm::Instruction &instruction : block) {
+        const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+        if (call == nullptr)
+          continue;
+        if (has_empty_signature(call->getFunctionType()))
+          refuse(fn, "passes or receives a value of no bits in a call");
+        if (call->getIntrinsicID() == llvm::Intrinsic::stacksave ||
+            call->getIntrinsicID() == llvm::Intrinsic::stackrestore)
+          refuse(fn, "saves and restores the stack (a dynamic alloca)");
+      }
+  }
 }
 
 std::string emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -187,6 +222,7 @@ CompiledPtx compile_ptx(const ir::Module &module, const PtxOptions &options) {
   llvm::raw_string_ostream errors(problems);
   if (llvm::verifyModule(m, &errors))
     throw std::runtime_error("simt: LLVM rejected the NVPTX kernel: " + problems);
+  inline_empty_signatures(m);
   optimise(m, *machine, abi.name, options.opt);
   CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), ""};
   if (options.llvm_ir) {

@@ -263,3 +263,27 @@ def test_print_without_optimisation(tmp_path):
         assert "vprintf" in ptx and "stacksave" not in ptx
         assert_ptxas_accepts(ptx, tmp_path, archs=("sm_90",) if "cc" in options
                              else ("sm_75", "sm_90"))
+
+
+def test_thread_groups_passed_to_device_functions_without_optimisation(tmp_path):
+    # A thread group is a value of no bits: PTX has no such parameter (LLVM 19's NVPTX backend
+    # aborted: "Empty parameter types are not supported"), so its device functions are inlined.
+    @cuda.jit(device=True)
+    def total(g, workspace, value):
+        workspace[g.thread_rank] = value
+        g.sync()
+        return workspace[0] + g.size
+
+    @cuda.jit(device=True)
+    def block():
+        return cuda.cg.this_thread_block()
+
+    def grouped(values, out):
+        workspace = cuda.shared.array(64, np.float64)
+        i = cuda.grid(1)
+        out[i] = total(block(), workspace, values[i])
+
+    for options in ({"opt": False}, {"opt": False, "debug": True}, {}):
+        ptx, _ = cuda.compile_ptx(grouped, "void(float64[:], float64[:])", **options)
+        assert ".entry grouped(" in ptx and "bar.sync" in ptx
+        assert_ptxas_accepts(ptx, tmp_path)
