@@ -8,6 +8,8 @@ sm_90, so a test suite run on a machine without a GPU shows that its kernels com
                           kernels of a process that is killed are not lost); processes that
                           inherit the variable append to the same file
   SIMT_PTX_CHECK_QUIET=1  no summary line on stderr at exit (the pytest plugin prints its own)
+  SIMT_PTX_CHECK_TIMEOUT  seconds a GPU compile may take (300) before it is stopped and failed
+  SIMT_PTX_CHECK_FORK=0   compile in this process rather than in a forked child
 
 Each kernel's outcome: "ok" (compiled, and ptxas accepted it for every architecture), "refused"
 (the GPU target deliberately does not compile it yet, and says so), or "failed" (ptxas rejected
@@ -47,7 +49,8 @@ _REFUSAL = re.compile(r"not supported by the GPU target|not available on the GPU
                       r"needs compute capability")
 # gpu/ptx.cpp's link_libdevice, where CUDA is not installed.
 _NO_LIBDEVICE = re.compile(r"need CUDA's libdevice, and .* cannot be read")
-# A compile that takes longer than this (seconds) is stopped and counted as a failure.
+# A compile that takes longer than this (seconds; SIMT_PTX_CHECK_TIMEOUT) is stopped and counted
+# as a failure.
 _COMPILE_TIMEOUT = 300
 _PTXAS_TIMEOUT = 300
 _NO_PTXAS = ("ptxas is not installed (not on the PATH, in $CUDA_HOME/bin or "
@@ -226,27 +229,34 @@ def _isolated(work):
         finally:
             os._exit(0)
     os.close(write_end)
-    chunks, deadline, timed_out = [], time.monotonic() + _COMPILE_TIMEOUT, False
     try:
+        timeout = float(os.environ.get("SIMT_PTX_CHECK_TIMEOUT", _COMPILE_TIMEOUT))
+    except ValueError:
+        timeout = _COMPILE_TIMEOUT
+    chunks, deadline, timed_out, finished = [], time.monotonic() + timeout, False, False
+    try:
+        poller = select.poll()  # not select(): the pipe's descriptor may be above FD_SETSIZE
+        poller.register(read_end, select.POLLIN)
         while True:
             left = deadline - time.monotonic()
-            ready = select.select([read_end], [], [], max(left, 0))[0] if left > 0 else []
-            if not ready:
+            if left <= 0 or not poller.poll(int(left * 1000) + 1):
                 timed_out = True
-                os.kill(pid, signal.SIGKILL)
                 break
             chunk = os.read(read_end, 1 << 20)
             if not chunk:
                 break
             chunks.append(chunk)
+        finished = True
     finally:
         os.close(read_end)
+        if timed_out or not finished:  # too slow, or this process is interrupted (Ctrl-C)
+            os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
     errors.seek(0)
     stderr = errors.read().decode(errors="replace").strip()
     errors.close()
     if timed_out:
-        return "crash", "the GPU compile did not finish in %d s" % _COMPILE_TIMEOUT
+        return "crash", "the GPU compile did not finish in %g s" % timeout
     try:
         return pickle.loads(b"".join(chunks))
     except Exception:

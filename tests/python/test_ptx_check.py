@@ -140,6 +140,20 @@ def test_a_crash_of_the_gpu_compile_is_a_failure_and_the_process_lives(python, t
     assert "LLVM ERROR: Cannot select: made up" in record["message"]
 
 
+def test_a_compile_that_does_not_finish_is_stopped(python, tmp_path):
+    setup = """
+    import time
+    cuda._compile_ptx = lambda *args, **kwargs: time.sleep(60)
+    """
+    proc, records = run_checked(python, tmp_path, setup, env={"SIMT_PTX_CHECK_TIMEOUT": "0.5"})
+    assert proc.returncode == 0, proc.stderr
+    assert "results ok" in proc.stdout
+    (record,) = records
+    assert record["outcome"] == "failed" and record["stage"] == "crash", record
+    assert record["message"] == "the GPU compile did not finish in 0.5 s"
+    assert record["compile_s"] < 30
+
+
 def test_the_kernels_own_errors_are_not_swallowed(python, tmp_path):
     script = tmp_path / "faulty.py"
     script.write_text(textwrap.dedent("""
