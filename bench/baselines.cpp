@@ -1,8 +1,12 @@
 // Plain single-threaded C++ loop nests doing the same math as the benchmark kernels in
 // bench/kernels.py. Usage: baselines KERNEL N, KERNEL one of vector_add (N elements), matmul
-// (N x N matrices, naive i-j-k triple loop, no tiling) and reduction (sequential float sum of N
-// elements). Prints "SECONDS CHECKSUM": the best time of several repetitions and a checksum that
-// bench/run.py compares with NumPy, so a loop the compiler optimised away cannot pass.
+// (N x N matrices, naive i-j-k triple loop, no tiling), reduction (sequential float sum of N
+// elements), and the barrier kernels' own algorithms fissioned by hand at their barriers (a loop
+// over a block's threads per barrier-free stretch, the shared memory an array, a thread's locals
+// that live across barriers arrays): tiled_matmul (16x16 tiles) and block_sum (a tree sum per
+// block of 256 elements, writing the block partials). Prints "SECONDS CHECKSUM": the best time of
+// several repetitions and a checksum that bench/run.py compares with NumPy, so a loop the
+// compiler optimised away cannot pass.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,6 +43,51 @@ float input_value(std::size_t i, std::size_t period) {
   return acc;
 }
 
+constexpr std::size_t kTile = 16;      // bench/kernels.py's TILE
+constexpr std::size_t kBlockSum = 256; // bench/kernels.py's TPB
+
+// bench/kernels.py's matmul, block by block: per tile, one loop over the block's threads loads
+// the shared tiles, the next accumulates; acc is each thread's local across the barriers.
+[[gnu::noinline]] void tiled_matmul(float *c, const float *a, const float *b, std::size_t n) {
+  float shared_a[kTile][kTile], shared_b[kTile][kTile], acc[kTile][kTile];
+  for (std::size_t by = 0; by < n / kTile; ++by)
+    for (std::size_t bx = 0; bx < n / kTile; ++bx) {
+      for (std::size_t ty = 0; ty < kTile; ++ty)
+        for (std::size_t tx = 0; tx < kTile; ++tx)
+          acc[ty][tx] = 0.0f;
+      for (std::size_t t = 0; t < n / kTile; ++t) {
+        for (std::size_t ty = 0; ty < kTile; ++ty)
+          for (std::size_t tx = 0; tx < kTile; ++tx) {
+            shared_a[ty][tx] = a[(by * kTile + ty) * n + tx + t * kTile];
+            shared_b[ty][tx] = b[(ty + t * kTile) * n + bx * kTile + tx];
+          }
+        for (std::size_t ty = 0; ty < kTile; ++ty)
+          for (std::size_t tx = 0; tx < kTile; ++tx)
+            for (std::size_t k = 0; k < kTile; ++k)
+              acc[ty][tx] += shared_a[ty][k] * shared_b[k][tx];
+      }
+      for (std::size_t ty = 0; ty < kTile; ++ty)
+        for (std::size_t tx = 0; tx < kTile; ++tx)
+          c[(by * kTile + ty) * n + bx * kTile + tx] = acc[ty][tx];
+    }
+}
+
+// bench/kernels.py's block_sum, block by block: the load loop, then per stride one loop over the
+// threads that add (tid < stride), then thread 0's store.
+[[gnu::noinline]] void block_sum(float *partials, const float *x, std::size_t n) {
+  float workspace[kBlockSum];
+  for (std::size_t block = 0; block < (n + kBlockSum - 1) / kBlockSum; ++block) {
+    for (std::size_t tid = 0; tid < kBlockSum; ++tid) {
+      std::size_t i = block * kBlockSum + tid;
+      workspace[tid] = i < n ? x[i] : 0.0f;
+    }
+    for (std::size_t stride = kBlockSum / 2; stride > 0; stride /= 2)
+      for (std::size_t tid = 0; tid < stride; ++tid)
+        workspace[tid] += workspace[tid + stride];
+    partials[block] = workspace[0];
+  }
+}
+
 // Runs `body` until at least 0.2 s have passed (and at least 3 times); returns the best time.
 template <typename Body> double best_seconds(Body body) {
   using Clock = std::chrono::steady_clock;
@@ -65,7 +114,8 @@ double sum(const std::vector<float> &values) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: %s vector_add|matmul|reduction N\n", argv[0]);
+    std::fprintf(stderr, "usage: %s vector_add|matmul|reduction|tiled_matmul|block_sum N\n",
+                 argv[0]);
     return 2;
   }
   const char *kernel = argv[1];
@@ -88,6 +138,20 @@ int main(int argc, char **argv) {
     }
     seconds = best_seconds([&] { matmul(c.data(), a.data(), b.data(), n); });
     checksum = sum(c);
+  } else if (std::strcmp(kernel, "tiled_matmul") == 0) {
+    std::vector<float> a(n * n), b(n * n), c(n * n);
+    for (std::size_t i = 0; i < n * n; ++i) {
+      a[i] = input_value(i, 1000);
+      b[i] = input_value(i, 777);
+    }
+    seconds = best_seconds([&] { tiled_matmul(c.data(), a.data(), b.data(), n); });
+    checksum = sum(c);
+  } else if (std::strcmp(kernel, "block_sum") == 0) {
+    std::vector<float> x(n), partials((n + kBlockSum - 1) / kBlockSum);
+    for (std::size_t i = 0; i < n; ++i)
+      x[i] = input_value(i, 1000);
+    seconds = best_seconds([&] { block_sum(partials.data(), x.data(), n); });
+    checksum = sum(partials);
   } else if (std::strcmp(kernel, "reduction") == 0) {
     std::vector<float> x(n);
     for (std::size_t i = 0; i < n; ++i)

@@ -4,12 +4,15 @@
 #include "codegen/llvm_types.h"
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
+#include "frontend/ir_fission.h"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -37,6 +40,16 @@ void Target::fence(Emitter &e, FenceScope) {
 }
 
 void Target::nanosleep(Emitter &, llvm::Value *) {}
+
+bool Target::fissions(const ir::Module &) { return false; }
+
+void Target::enter_thread(Emitter &, llvm::ArrayRef<llvm::Value *>) {
+  throw std::logic_error("simt: this target does not fission kernels");
+}
+
+llvm::Value *Target::block_scratch(Emitter &, llvm::Value *) {
+  throw std::logic_error("simt: this target does not fission kernels");
+}
 
 namespace {
 
@@ -109,6 +122,8 @@ private:
   void branch(const std::vector<ir::Stmt> &stmts, llvm::BasicBlock *merge);
   void while_statement(const ir::Stmt &s);
   void for_range(const ir::Stmt &s);
+  // Whether a range() loop has constant bounds and at most a few thousand iterations.
+  static bool short_constant_range(const ir::Stmt &s);
   void print(const ir::Stmt &s);
 
   llvm::Value *expr(const ir::Expr &e);
@@ -160,6 +175,40 @@ private:
   llvm::Value *float_atomic_minmax(ir::Op op, llvm::Type *type, llvm::Value *addr,
                                    llvm::Value *value);
 
+  // Loop fission (frontend/ir_fission.h): a fissioned kernel's function runs a whole block. Its
+  // block-level statements run once; each region runs once per live thread, in x-fastest order.
+  bool fissioned() const { return plan_ != nullptr; }
+  void start_fission();
+  void block_statements(const std::vector<ir::Stmt> &stmts);
+  void block_statement(const ir::Stmt &s);
+  void block_if(const ir::Stmt &s);
+  void block_while(const ir::Stmt &s);
+  void block_for_range(const ir::Stmt &s);
+  // Runs `body` for every thread of the block (only the live ones when `live_only`), with
+  // region_ set; the builder continues after the last thread.
+  // `x_range`: only the threads whose threadIdx.x lies in [first, end) (i32 values).
+  void for_each_thread(bool live_only, const std::function<void()> &body,
+                       std::optional<std::pair<llvm::Value *, llvm::Value *>> x_range = {});
+  void region(std::span<const ir::Stmt> stmts);
+  // The barrier reductions in `e`, each a region reducing every live thread's predicate; their
+  // results are what `e` then reads (block_reductions_).
+  void reductions(const ir::Expr &e);
+  // Makes the first live thread the current one, so a fault in block-level code names it; returns
+  // from the kernel when every thread of the block has returned.
+  void first_live_thread();
+  // The address of slot `slot` (in a region: of the current thread's copy).
+  llvm::Value *slot_address(int slot);
+  llvm::Value *local_array_address(int index);
+  // Emits `emit`'s straight-line code in the current region's setup block (Region::setup).
+  llvm::Value *setup(const std::function<llvm::Value *()> &emit);
+  // Tells the target which thread is current (Target::enter_thread).
+  void announce_thread();
+  // For a region that is one `if` on threadIdx.x against a block-level bound (`if tid < s:`), the
+  // range of threadIdx.x [first, end) outside which it does nothing; else null.
+  std::optional<std::pair<llvm::Value *, llvm::Value *>>
+  guarded_range(std::span<const ir::Stmt> stmts);
+  bool is_thread_x(const ir::Expr &e) const;
+
   ModuleLowering &m_;
   int index_;
   const ir::Function &f_;
@@ -175,6 +224,30 @@ private:
   llvm::BasicBlock *bail_ = nullptr; // returns at once: this thread must stop
   Fault index_fault_;
   std::map<std::pair<std::string, std::string>, Fault> raise_faults_;
+
+  // Fissioned kernels only.
+  struct Region {
+    llvm::Value *thread;    // i64: the linear thread index
+    llvm::Value *tid[3];    // i32: threadIdx
+    llvm::BasicBlock *next; // continues with the next thread
+    // Ends with the branch into the thread's statements: the thread's copies of locals are
+    // addressed and recomputed before it, where they dominate every statement (setup()).
+    llvm::BasicBlock *setup;
+    std::map<int, llvm::Value *> slots, local_arrays; // the current thread's copies
+  };
+  const ir::FissionPlan *plan_ = nullptr;
+  std::optional<Region> region_;
+  llvm::Value *block_dim_[3] = {}; // i32
+  llvm::Value *threads_ = nullptr; // i64: threads in the block
+  llvm::Value *alive_ = nullptr;   // i8 per thread: not yet returned (when threads may return)
+  // The current thread's threadIdx (i32 allocas: registers once SROA is done); the target hears
+  // of it (enter_thread) only where code outside the kernel's function may read it: device
+  // function calls and fault reports.
+  llvm::Value *current_tid_[3] = {};
+  std::vector<llvm::Value *> per_thread_slots_;        // per slot: its per-thread array
+  std::vector<llvm::Value *> per_thread_local_arrays_; // per local array: the threads' copies
+  std::vector<int64_t> local_array_bytes_;
+  std::map<const ir::Expr *, llvm::Value *> block_reductions_;
 };
 
 class ModuleLowering {
@@ -195,6 +268,8 @@ public:
           target.const_memory(*module, ir.const_arrays[i], prefix + "const." + std::to_string(i)));
     if (ir.options.instrumentation != Instrumentation::None)
       frames.resize(ir.functions.size());
+    if (target.fissions(ir))
+      fission = ir::plan_fission(ir);
     for (size_t i = 0; i < ir.functions.size(); ++i)
       FunctionLowering(*this, int(i)).run();
     std::string symbol = prefix + ir.kernel().name;
@@ -242,6 +317,7 @@ public:
   std::vector<llvm::Value *> const_arrays;
   std::vector<FrameLayout> frames; // instrumented modules only, filled by FunctionLowering
   std::unique_ptr<SourceDebugInfo> debug_info; // when CompileOptions::debug_info asks for it
+  std::optional<ir::FissionPlan> fission;      // when the target runs the kernel fissioned
   llvm::Function *int_pow_helper(Scalar s);
 
 private:
@@ -267,6 +343,8 @@ private:
     return fn;
   }
 
+public:
+  // Whether evaluating `e` can fault (or stop the thread).
   bool expr_may_fault(const ir::Expr &e) {
     switch (e.kind) {
     case ir::ExprKind::ArrayLoad:
@@ -297,6 +375,7 @@ private:
     return false;
   }
 
+private:
   bool stmts_may_fault(const std::vector<ir::Stmt> &stmts) {
     for (const ir::Stmt &s : stmts) {
       switch (s.kind) {
@@ -384,7 +463,13 @@ llvm::Function *ModuleLowering::int_pow_helper(Scalar s) {
 
 FunctionLowering::FunctionLowering(ModuleLowering &m, int index)
     : m_(m), index_(index), f_(m.ir.functions[index]), target_(m.target), fn_(m.functions[index]),
-      b_(fn_->getContext()), emitter_{b_, nullptr} {}
+      b_(fn_->getContext()), emitter_{b_, nullptr} {
+  if (f_.is_kernel && m.fission) {
+    if (!m.fission->fissionable())
+      throw std::logic_error("simt: fissioning a kernel with " + m.fission->obstacle);
+    plan_ = &*m.fission;
+  }
+}
 
 int32_t FunctionLowering::loc(ir::Loc where) { return m_.location(index_, where); }
 
@@ -410,7 +495,9 @@ void FunctionLowering::run() {
     int64_t count = 1;
     for (int64_t extent : decl.shape)
       count *= extent;
-    local_arrays_.push_back(target_.local_memory(emitter_, count * byte_size(decl.dtype)));
+    local_array_bytes_.push_back(count * byte_size(decl.dtype));
+    if (!fissioned())
+      local_arrays_.push_back(target_.local_memory(emitter_, local_array_bytes_.back()));
   }
   for (int i = 0; i < f_.num_params; ++i) {
     b_.CreateStore(fn_->getArg(first_param + i), slots_[i]);
@@ -421,7 +508,12 @@ void FunctionLowering::run() {
   llvm::BasicBlock *body = block("body");
   b_.CreateBr(body);
   b_.SetInsertPoint(body);
-  statements(f_.body);
+  if (fissioned()) {
+    start_fission();
+    block_statements(f_.body);
+  } else {
+    statements(f_.body);
+  }
   if (!terminated())
     return_from_function(false);
   if (bail_) {
@@ -498,6 +590,7 @@ FunctionLowering::Fault &FunctionLowering::index_fault() {
                 b_.CreatePHI(b_.getInt32Ty(), 2, "fault.axis"),
                 b_.CreatePHI(b_.getInt64Ty(), 2, "fault.size"),
                 b_.CreatePHI(b_.getInt32Ty(), 2, "fault.loc")};
+    announce_thread(); // the report names the faulting thread
     target_.index_error(emitter_, operands[0], operands[1], operands[2], operands[3]);
     b_.CreateBr(bail());
   }
@@ -512,6 +605,7 @@ FunctionLowering::Fault &FunctionLowering::raise_fault(const std::string &except
     fault.block = block("raise");
     b_.SetInsertPoint(fault.block);
     fault.operands.push_back(b_.CreatePHI(b_.getInt32Ty(), 2, "fault.loc"));
+    announce_thread(); // the report names the faulting thread
     target_.raise(emitter_, exception, message, fault.operands[0]);
     b_.CreateBr(bail());
   }
@@ -573,7 +667,7 @@ void FunctionLowering::statement(const ir::Stmt &s) {
   statement_hook(s.loc);
   switch (s.kind) {
   case ir::StmtKind::Assign:
-    b_.CreateStore(expr(*s.exprs[0]), slots_[s.slot]);
+    b_.CreateStore(expr(*s.exprs[0]), slot_address(s.slot));
     return;
   case ir::StmtKind::Store: {
     if (s.exprs[0]->type.is_record_array()) {
@@ -608,6 +702,14 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     b_.CreateBr(s.kind == ir::StmtKind::Break ? loops_.back().exit : loops_.back().next);
     return;
   case ir::StmtKind::Return:
+    if (region_ && f_.is_kernel) {
+      // The thread leaves the block's later regions.
+      if (!s.exprs.empty())
+        expr(*s.exprs[0]);
+      b_.CreateStore(b_.getInt8(0), b_.CreateInBoundsGEP(b_.getInt8Ty(), alive_, region_->thread));
+      b_.CreateBr(region_->next);
+      return;
+    }
     if (!s.exprs.empty() && !f_.is_kernel && !fn_->getReturnType()->isVoidTy()) {
       llvm::Value *result = expr(*s.exprs[0]);
       if (instrumented())
@@ -733,7 +835,7 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
       b_.CreateSelect(ascending, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
   b_.CreateCondBr(more, body, normal_exit);
   b_.SetInsertPoint(body);
-  b_.CreateStore(i, slots_[s.slot]);
+  b_.CreateStore(i, slot_address(s.slot));
   loops_.push_back({next, exit});
   statements(s.body);
   loops_.pop_back();
@@ -742,9 +844,28 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
   b_.SetInsertPoint(next);
   statement_hook(s.loc);
   llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
-  back_edge(head, /*spins=*/false, s.loc);
+  // A loop of a few iterations fixed at compile time ends soon: it need not look for a stop
+  // request (its body's own loops do), which would keep LLVM from unrolling and vectorising it.
+  if (short_constant_range(s) && !instrumented())
+    b_.CreateBr(head);
+  else
+    back_edge(head, /*spins=*/false, s.loc);
   i->addIncoming(i_next, b_.GetInsertBlock());
   loop_else(s, normal_exit, exit);
+}
+
+bool FunctionLowering::short_constant_range(const ir::Stmt &s) {
+  constexpr int64_t kMaxUnpolledIterations = 4096;
+  for (const ir::ExprPtr &bound : s.exprs)
+    if (bound->kind != ir::ExprKind::Const)
+      return false;
+  const int64_t start = s.exprs[0]->int_value, stop = s.exprs[1]->int_value,
+                step = s.exprs[2]->int_value;
+  if (step == 0)
+    return false;
+  const int64_t span = step > 0 ? stop - start : start - stop;
+  const int64_t magnitude = step > 0 ? step : -step;
+  return span <= kMaxUnpolledIterations * magnitude;
 }
 
 void FunctionLowering::print(const ir::Stmt &s) {
@@ -761,16 +882,500 @@ void FunctionLowering::print(const ir::Stmt &s) {
   target_.print(emitter_, items);
 }
 
+// ---- loop fission (frontend/ir_fission.h) ----
+
+// Lays out the block's per-thread memory in the target's scratch memory: which threads are live,
+// the locals threads keep across regions, their local arrays; every thread starts live, its
+// parameters holding the arguments.
+void FunctionLowering::start_fission() {
+  for (int axis = 0; axis < 3; ++axis)
+    block_dim_[axis] = target_.special_register(emitter_, ir::Op::BlockDim, axis);
+  llvm::Value *threads =
+      b_.CreateNUWMul(b_.CreateNUWMul(block_dim_[0], block_dim_[1]), block_dim_[2]);
+  threads_ = b_.CreateZExt(threads, b_.getInt64Ty(), "threads");
+  const llvm::DataLayout &layout = m_.module->getDataLayout();
+  // Each array starts 16-byte aligned: offsets grow by multiples of 16 bytes per thread.
+  std::vector<llvm::Value *> offsets;
+  llvm::Value *offset = b_.getInt64(0);
+  auto allocate = [&](int64_t bytes_per_thread) {
+    offsets.push_back(offset);
+    const int64_t rounded = (bytes_per_thread + 15) / 16 * 16;
+    offset = b_.CreateNUWAdd(offset, b_.CreateNUWMul(threads_, b_.getInt64(rounded)));
+  };
+  for (int axis = 0; axis < 3; ++axis) {
+    current_tid_[axis] = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "current.tid");
+    b_.CreateStore(b_.getInt32(0), current_tid_[axis]);
+  }
+  if (plan_->threads_return)
+    allocate(1); // alive flags
+  for (size_t slot = 0; slot < f_.slots.size(); ++slot)
+    if (plan_->per_thread_slots[slot])
+      allocate(int64_t(layout.getTypeAllocSize(register_type(ctx(), f_.slots[slot].type))));
+  for (int64_t bytes : local_array_bytes_)
+    allocate(bytes);
+  llvm::Value *scratch = target_.block_scratch(emitter_, offset);
+  size_t next = 0;
+  auto base = [&]() { return b_.CreateInBoundsGEP(b_.getInt8Ty(), scratch, offsets[next++]); };
+  if (plan_->threads_return) {
+    alive_ = base();
+    b_.CreateMemSet(alive_, b_.getInt8(1), threads_, llvm::MaybeAlign(16));
+  }
+  per_thread_slots_.assign(f_.slots.size(), nullptr);
+  for (size_t slot = 0; slot < f_.slots.size(); ++slot)
+    if (plan_->per_thread_slots[slot])
+      per_thread_slots_[slot] = base();
+  for (size_t k = 0; k < local_array_bytes_.size(); ++k)
+    per_thread_local_arrays_.push_back(base());
+  std::vector<int> parameters;
+  for (int i = 0; i < f_.num_params; ++i)
+    if (plan_->per_thread_slots[size_t(i)])
+      parameters.push_back(i);
+  if (parameters.empty())
+    return;
+  std::vector<llvm::Value *> values;
+  for (int i : parameters)
+    values.push_back(b_.CreateLoad(register_type(ctx(), f_.slots[size_t(i)].type), slots_[i]));
+  for_each_thread(false, [&] {
+    for (size_t k = 0; k < parameters.size(); ++k)
+      b_.CreateStore(values[k], slot_address(parameters[k]));
+  });
+}
+
+llvm::Value *FunctionLowering::slot_address(int slot) {
+  if (fissioned() && region_ && plan_->recomputed[size_t(slot)]) {
+    // Recomputed where the region starts the thread, so every statement sees it.
+    if (!region_->slots.count(slot)) {
+      region_->slots[slot] = slots_[size_t(slot)];
+      setup([&] {
+        return b_.CreateStore(expr(*plan_->recomputed[size_t(slot)]), slots_[size_t(slot)]);
+      });
+    }
+    return slots_[size_t(slot)];
+  }
+  if (!fissioned() || !per_thread_slots_[size_t(slot)])
+    return slots_[size_t(slot)];
+  if (!region_)
+    throw std::logic_error("simt: a thread's local read outside a region");
+  llvm::Value *&address = region_->slots[slot];
+  if (!address)
+    address = setup([&] {
+      return b_.CreateInBoundsGEP(register_type(ctx(), f_.slots[size_t(slot)].type),
+                                  per_thread_slots_[size_t(slot)], region_->thread,
+                                  f_.slots[size_t(slot)].name);
+    });
+  return address;
+}
+
+llvm::Value *FunctionLowering::setup(const std::function<llvm::Value *()> &emit) {
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  llvm::Instruction *branch = region_->setup->getTerminator();
+  b_.SetInsertPoint(branch);
+  llvm::Value *value = emit();
+  if (b_.GetInsertBlock() != region_->setup) // ir::FissionPlan::recomputed never branches
+    throw std::logic_error("simt: a thread's setup code branched");
+  return value;
+}
+
+llvm::Value *FunctionLowering::local_array_address(int index) {
+  if (!fissioned())
+    return local_arrays_[size_t(index)];
+  if (!region_)
+    throw std::logic_error("simt: a thread's local array outside a region");
+  llvm::Value *&address = region_->local_arrays[index];
+  if (!address)
+    address = setup([&] {
+      const int64_t stride = (local_array_bytes_[size_t(index)] + 15) / 16 * 16;
+      return b_.CreateInBoundsGEP(b_.getInt8Ty(), per_thread_local_arrays_[size_t(index)],
+                                  b_.CreateNUWMul(region_->thread, b_.getInt64(stride)), "local");
+    });
+  return address;
+}
+
+// Three nested loops, z outermost, over the block's threads; the linear index counts along.
+void FunctionLowering::for_each_thread(
+    bool live_only, const std::function<void()> &body,
+    std::optional<std::pair<llvm::Value *, llvm::Value *>> x_range) {
+  live_only = live_only && alive_;
+  llvm::BasicBlock *exit = block("threads.end");
+  llvm::BasicBlock *heads[3], *latches[3];
+  llvm::PHINode *counters[3];
+  llvm::Value *row = b_.getInt64(0); // linear index of the current row's thread x = 0
+  llvm::BasicBlock *outer = b_.GetInsertBlock();
+  for (int axis = 2; axis >= 0; --axis) {
+    heads[axis] = block("thread.loop");
+    latches[axis] = block("thread.next");
+    b_.CreateBr(heads[axis]);
+    b_.SetInsertPoint(heads[axis]);
+    counters[axis] = b_.CreatePHI(b_.getInt32Ty(), 2, "tid");
+    const bool ranged = axis == 0 && x_range;
+    counters[axis]->addIncoming(ranged ? x_range->first : b_.getInt32(0), outer);
+    llvm::BasicBlock *inside = block("thread.inside");
+    b_.CreateCondBr(b_.CreateICmpULT(counters[axis], ranged ? x_range->second : block_dim_[axis]),
+                    inside, axis == 2 ? exit : latches[axis + 1]);
+    b_.SetInsertPoint(inside);
+    llvm::Value *counter = b_.CreateZExt(counters[axis], b_.getInt64Ty());
+    row = axis == 0 ? b_.CreateNUWAdd(row, counter, "thread")
+                    : b_.CreateNUWMul(b_.CreateNUWAdd(row, counter),
+                                      b_.CreateZExt(block_dim_[axis - 1], b_.getInt64Ty()));
+    outer = inside;
+  }
+  llvm::Value *thread = row;
+  llvm::BasicBlock *start = block("thread.start");
+  llvm::BasicBlock *run = block("thread.run");
+  b_.CreateBr(start);
+  b_.SetInsertPoint(start);
+  if (live_only) {
+    llvm::Value *alive =
+        b_.CreateLoad(b_.getInt8Ty(), b_.CreateInBoundsGEP(b_.getInt8Ty(), alive_, thread));
+    b_.CreateCondBr(b_.CreateICmpNE(alive, b_.getInt8(0)), run, latches[0]);
+  } else {
+    b_.CreateBr(run);
+  }
+  b_.SetInsertPoint(run);
+  // The addresses of the thread's copies of locals go where its index is computed, which
+  // dominates every statement of the region (slot_address).
+  if (!llvm::isa<llvm::Instruction>(thread))
+    throw std::logic_error("simt: the thread index is not an instruction");
+  for (int axis = 0; axis < 3; ++axis)
+    b_.CreateStore(counters[axis], current_tid_[axis]);
+  std::optional<Region> outer_region = std::move(region_);
+  std::vector<Loop> outer_loops = std::move(loops_);
+  loops_.clear();
+  region_ = Region{thread,     {counters[0], counters[1], counters[2]},
+                   latches[0], llvm::cast<llvm::Instruction>(thread)->getParent(),
+                   {},         {}};
+  body();
+  if (!terminated())
+    b_.CreateBr(latches[0]);
+  region_ = std::move(outer_region);
+  loops_ = std::move(outer_loops);
+  for (int axis = 0; axis < 3; ++axis) {
+    b_.SetInsertPoint(latches[axis]);
+    counters[axis]->addIncoming(b_.CreateNUWAdd(counters[axis], b_.getInt32(1)), latches[axis]);
+    b_.CreateBr(heads[axis]);
+  }
+  b_.SetInsertPoint(exit);
+}
+
+void FunctionLowering::region(std::span<const ir::Stmt> stmts) {
+  auto range = guarded_range(stmts);
+  for_each_thread(
+      true, [&] { statements(stmts); }, range);
+}
+
+void FunctionLowering::block_statements(const std::vector<ir::Stmt> &stmts) {
+  size_t next = 0;
+  while (next < stmts.size()) {
+    if (terminated())
+      start_dead_block();
+    if (plan_->block_level.count(&stmts[next])) {
+      block_statement(stmts[next++]);
+      continue;
+    }
+    const size_t first = next;
+    while (next < stmts.size() && !plan_->block_level.count(&stmts[next]))
+      ++next;
+    region(std::span(stmts).subspan(first, next - first));
+  }
+}
+
+void FunctionLowering::block_statement(const ir::Stmt &s) {
+  if (scope_)
+    b_.SetCurrentDebugLocation(m_.debug_info->location(scope_, s.loc));
+  switch (s.kind) {
+  case ir::StmtKind::SyncThreads: // every thread has run the regions before it
+    return;
+  case ir::StmtKind::If:
+    block_if(s);
+    return;
+  case ir::StmtKind::While:
+    block_while(s);
+    return;
+  case ir::StmtKind::ForRange:
+    block_for_range(s);
+    return;
+  case ir::StmtKind::Break:
+  case ir::StmtKind::Continue:
+    b_.CreateBr(s.kind == ir::StmtKind::Break ? loops_.back().exit : loops_.back().next);
+    return;
+  case ir::StmtKind::Return: // every live thread returns: the block is done
+    if (!s.exprs.empty()) {
+      first_live_thread();
+      expr(*s.exprs[0]);
+    }
+    return_from_function(false);
+    return;
+  default:
+    break;
+  }
+  for (const ir::ExprPtr &e : s.exprs)
+    reductions(*e);
+  if (s.kind == ir::StmtKind::Assign && plan_->block_level_slots[size_t(s.slot)]) {
+    first_live_thread();
+    b_.CreateStore(expr(*s.exprs[0]), slots_[size_t(s.slot)]);
+  } else {
+    region(std::span(&s, 1));
+  }
+  for (const ir::ExprPtr &e : s.exprs)
+    block_reductions_.erase(e.get());
+}
+
+void FunctionLowering::block_if(const ir::Stmt &s) {
+  reductions(*s.exprs[0]);
+  first_live_thread();
+  llvm::Value *cond = expr(*s.exprs[0]);
+  block_reductions_.clear();
+  llvm::BasicBlock *then_block = block("block.then");
+  llvm::BasicBlock *else_block = block("block.else");
+  llvm::BasicBlock *merge = block("block.endif");
+  b_.CreateCondBr(cond, then_block, else_block);
+  for (auto [branch, stmts] : {std::pair{then_block, &s.body}, std::pair{else_block, &s.orelse}}) {
+    b_.SetInsertPoint(branch);
+    block_statements(*stmts);
+    if (!terminated())
+      b_.CreateBr(merge);
+  }
+  b_.SetInsertPoint(merge);
+}
+
+void FunctionLowering::block_while(const ir::Stmt &s) {
+  llvm::BasicBlock *head = block("block.while");
+  llvm::BasicBlock *body = block("block.while.body");
+  llvm::BasicBlock *latch = block("block.while.next");
+  llvm::BasicBlock *exit = block("block.while.end");
+  llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("block.while.else");
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  reductions(*s.exprs[0]);
+  first_live_thread();
+  llvm::Value *cond = expr(*s.exprs[0]);
+  block_reductions_.clear();
+  b_.CreateCondBr(cond, body, normal_exit);
+  b_.SetInsertPoint(body);
+  loops_.push_back({latch, exit});
+  block_statements(s.body);
+  loops_.pop_back();
+  if (!terminated())
+    b_.CreateBr(latch);
+  b_.SetInsertPoint(latch);
+  back_edge(head, /*spins=*/false, s.loc);
+  if (normal_exit != exit) {
+    b_.SetInsertPoint(normal_exit);
+    block_statements(s.orelse);
+    if (!terminated())
+      b_.CreateBr(exit);
+  }
+  b_.SetInsertPoint(exit);
+}
+
+// As for_range, once per block: the loop variable is a block-level local.
+void FunctionLowering::block_for_range(const ir::Stmt &s) {
+  for (const ir::ExprPtr &bound : s.exprs)
+    reductions(*bound);
+  first_live_thread();
+  llvm::Value *start = expr(*s.exprs[0]);
+  llvm::Value *stop = expr(*s.exprs[1]);
+  llvm::Value *step = expr(*s.exprs[2]);
+  block_reductions_.clear();
+  llvm::Value *zero = b_.getInt64(0);
+  raise_if(b_.CreateICmpEQ(step, zero), "ValueError", "range() arg 3 must not be zero", s.loc);
+  llvm::Value *ascending = b_.CreateICmpSGT(step, zero);
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::BasicBlock *head = block("block.for");
+  llvm::BasicBlock *body = block("block.for.body");
+  llvm::BasicBlock *next = block("block.for.next");
+  llvm::BasicBlock *exit = block("block.for.end");
+  llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("block.for.else");
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+  i->addIncoming(start, before);
+  llvm::Value *more =
+      b_.CreateSelect(ascending, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
+  b_.CreateCondBr(more, body, normal_exit);
+  b_.SetInsertPoint(body);
+  b_.CreateStore(i, slots_[size_t(s.slot)]);
+  loops_.push_back({next, exit});
+  block_statements(s.body);
+  loops_.pop_back();
+  if (!terminated())
+    b_.CreateBr(next);
+  b_.SetInsertPoint(next);
+  llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
+  back_edge(head, /*spins=*/false, s.loc);
+  i->addIncoming(i_next, b_.GetInsertBlock());
+  if (normal_exit != exit) {
+    b_.SetInsertPoint(normal_exit);
+    block_statements(s.orelse);
+    if (!terminated())
+      b_.CreateBr(exit);
+  }
+  b_.SetInsertPoint(exit);
+}
+
+void FunctionLowering::reductions(const ir::Expr &e) {
+  if (!ir::is_barrier_reduction(e)) {
+    for (const ir::ExprPtr &arg : e.args)
+      reductions(*arg);
+    return;
+  }
+  // Counts the live threads and those whose predicate holds (in registers, once SROA is done).
+  llvm::Value *holds, *live;
+  {
+    llvm::IRBuilderBase::InsertPointGuard guard(b_);
+    b_.SetInsertPoint(&fn_->getEntryBlock(), fn_->getEntryBlock().getFirstInsertionPt());
+    holds = b_.CreateAlloca(b_.getInt64Ty(), nullptr, "holds");
+    live = b_.CreateAlloca(b_.getInt64Ty(), nullptr, "live");
+  }
+  b_.CreateStore(b_.getInt64(0), holds);
+  b_.CreateStore(b_.getInt64(0), live);
+  for_each_thread(true, [&] {
+    llvm::Value *predicate = b_.CreateICmpNE(expr(*e.args[0]), b_.getInt32(0));
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), holds),
+                                b_.CreateZExt(predicate, b_.getInt64Ty())),
+                   holds);
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), live), b_.getInt64(1)), live);
+  });
+  llvm::Value *count = b_.CreateLoad(b_.getInt64Ty(), holds);
+  llvm::Value *result;
+  if (e.intrinsic == ir::Intrinsic::SyncthreadsCount)
+    result = b_.CreateTrunc(count, b_.getInt32Ty());
+  else if (e.intrinsic == ir::Intrinsic::SyncthreadsAnd)
+    result = b_.CreateZExt(b_.CreateICmpEQ(count, b_.CreateLoad(b_.getInt64Ty(), live)),
+                           b_.getInt32Ty());
+  else
+    result = b_.CreateZExt(b_.CreateICmpNE(count, b_.getInt64(0)), b_.getInt32Ty());
+  block_reductions_[&e] = result;
+}
+
+void FunctionLowering::first_live_thread() {
+  if (!alive_) { // every thread is live: thread 0 is the first
+    for (int axis = 0; axis < 3; ++axis)
+      b_.CreateStore(b_.getInt32(0), current_tid_[axis]);
+    return;
+  }
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::BasicBlock *scan = block("first.live");
+  llvm::BasicBlock *test = block("first.live.test");
+  llvm::BasicBlock *none = block("block.done");
+  llvm::BasicBlock *found = block("first.live.found");
+  b_.CreateBr(scan);
+  b_.SetInsertPoint(scan);
+  llvm::PHINode *thread = b_.CreatePHI(b_.getInt64Ty(), 2, "thread");
+  thread->addIncoming(b_.getInt64(0), before);
+  b_.CreateCondBr(b_.CreateICmpULT(thread, threads_), test, none, likely(ctx()));
+  b_.SetInsertPoint(test);
+  llvm::Value *alive =
+      b_.CreateLoad(b_.getInt8Ty(), b_.CreateInBoundsGEP(b_.getInt8Ty(), alive_, thread));
+  thread->addIncoming(b_.CreateNUWAdd(thread, b_.getInt64(1)), test);
+  b_.CreateCondBr(b_.CreateICmpNE(alive, b_.getInt8(0)), found, scan, likely(ctx()));
+  b_.SetInsertPoint(none);
+  return_from_function(false);
+  b_.SetInsertPoint(found);
+  llvm::Value *x_extent = b_.CreateZExt(block_dim_[0], b_.getInt64Ty());
+  llvm::Value *y_extent = b_.CreateZExt(block_dim_[1], b_.getInt64Ty());
+  llvm::Value *x = b_.CreateURem(thread, x_extent);
+  llvm::Value *y = b_.CreateURem(b_.CreateUDiv(thread, x_extent), y_extent);
+  llvm::Value *z = b_.CreateUDiv(thread, b_.CreateNUWMul(x_extent, y_extent));
+  b_.CreateStore(b_.CreateTrunc(x, b_.getInt32Ty()), current_tid_[0]);
+  b_.CreateStore(b_.CreateTrunc(y, b_.getInt32Ty()), current_tid_[1]);
+  b_.CreateStore(b_.CreateTrunc(z, b_.getInt32Ty()), current_tid_[2]);
+}
+
+void FunctionLowering::announce_thread() {
+  if (!fissioned())
+    return;
+  llvm::Value *tid[3];
+  for (int axis = 0; axis < 3; ++axis)
+    tid[axis] = b_.CreateLoad(b_.getInt32Ty(), current_tid_[axis]);
+  target_.enter_thread(emitter_, tid);
+}
+
+bool FunctionLowering::is_thread_x(const ir::Expr &e) const {
+  if (e.kind == ir::ExprKind::Cast && is_integer(e.type.scalar) &&
+      is_integer(e.args[0]->type.scalar) && byte_size(e.type.scalar) >= 4)
+    return is_thread_x(*e.args[0]);
+  if (e.kind == ir::ExprKind::Local && plan_->recomputed[size_t(e.index)])
+    return is_thread_x(*plan_->recomputed[size_t(e.index)]);
+  return e.kind == ir::ExprKind::Special && e.op == ir::Op::ThreadIdx && e.index == 0;
+}
+
+std::optional<std::pair<llvm::Value *, llvm::Value *>>
+FunctionLowering::guarded_range(std::span<const ir::Stmt> stmts) {
+  if (stmts.size() != 1 || stmts[0].kind != ir::StmtKind::If || !stmts[0].orelse.empty())
+    return std::nullopt;
+  const ir::Expr *cond = stmts[0].exprs[0].get();
+  if (cond->kind == ir::ExprKind::And)
+    cond = cond->args[0].get(); // the first conjunct bounds the others' threads too
+  if (cond->kind != ir::ExprKind::Compare || !cond->args[0]->type.is_scalar() ||
+      !is_integer(cond->args[0]->type.scalar))
+    return std::nullopt;
+  ir::Op op = cond->op;
+  const ir::Expr *bound = cond->args[1].get();
+  if (!is_thread_x(*cond->args[0])) {
+    if (!is_thread_x(*cond->args[1]))
+      return std::nullopt;
+    bound = cond->args[0].get();
+    static const std::map<ir::Op, ir::Op> swapped = {{ir::Op::Lt, ir::Op::Gt},
+                                                     {ir::Op::Le, ir::Op::Ge},
+                                                     {ir::Op::Gt, ir::Op::Lt},
+                                                     {ir::Op::Ge, ir::Op::Le},
+                                                     {ir::Op::Eq, ir::Op::Eq}};
+    auto found = swapped.find(op);
+    if (found == swapped.end())
+      return std::nullopt;
+    op = found->second;
+  }
+  if (op == ir::Op::Ne || !ir::is_block_uniform(*bound, plan_->block_level_slots) ||
+      m_.expr_may_fault(*bound))
+    return std::nullopt;
+  // threadIdx.x op bound, as a range of threadIdx.x clamped to [0, blockDim.x].
+  llvm::Value *value = expr(*bound);
+  value = scalar_is_signed(bound->type.scalar) ? b_.CreateSExtOrTrunc(value, b_.getInt64Ty())
+                                               : b_.CreateZExtOrTrunc(value, b_.getInt64Ty());
+  llvm::Value *extent = b_.CreateZExt(block_dim_[0], b_.getInt64Ty());
+  auto clamp = [&](llvm::Value *v) {
+    llvm::Value *low = b_.CreateSelect(b_.CreateICmpSLT(v, b_.getInt64(0)), b_.getInt64(0), v);
+    return b_.CreateTrunc(b_.CreateSelect(b_.CreateICmpSGT(low, extent), extent, low),
+                          b_.getInt32Ty());
+  };
+  // bound + 1 cannot overflow usefully: a bound of INT64_MAX leaves every thread in range.
+  llvm::Value *after = b_.CreateSelect(b_.CreateICmpEQ(value, b_.getInt64(INT64_MAX)), value,
+                                       b_.CreateAdd(value, b_.getInt64(1)));
+  switch (op) {
+  case ir::Op::Lt:
+    return std::pair{b_.getInt32(0), clamp(value)};
+  case ir::Op::Le:
+    return std::pair{b_.getInt32(0), clamp(after)};
+  case ir::Op::Gt:
+    return std::pair{clamp(after), block_dim_[0]};
+  case ir::Op::Ge:
+    return std::pair{clamp(value), block_dim_[0]};
+  default: // Eq
+    return std::pair{clamp(value), clamp(after)};
+  }
+}
+
 // ---- expressions ----
 
 llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
+  if (fissioned()) {
+    auto reduced = block_reductions_.find(&e);
+    if (reduced != block_reductions_.end())
+      return reduced->second;
+    if (region_ && e.kind == ir::ExprKind::Special && e.op == ir::Op::ThreadIdx)
+      return region_->tid[e.index];
+    if (region_ && e.kind == ir::ExprKind::Special && e.op == ir::Op::LaneId)
+      return b_.CreateAnd(b_.CreateTrunc(region_->thread, b_.getInt32Ty()), b_.getInt32(31),
+                          "laneid");
+  }
   switch (e.kind) {
   case ir::ExprKind::Const:
     return constant(e);
   case ir::ExprKind::String:
     unsupported("a string outside print()");
   case ir::ExprKind::Local:
-    return b_.CreateLoad(register_type(ctx(), e.type), slots_[e.index],
+    return b_.CreateLoad(register_type(ctx(), e.type), slot_address(e.index),
                          m_.ir.functions[index_].slots[e.index].name);
   case ir::ExprKind::Unary:
     return unary(e);
@@ -822,7 +1427,7 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return shared_array(e);
   case ir::ExprKind::LocalArray: {
     const ir::LocalArrayDecl &decl = f_.local_arrays[e.index];
-    return memory_array(local_arrays_[e.index], decl.dtype, decl.shape);
+    return memory_array(local_array_address(e.index), decl.dtype, decl.shape);
   }
   case ir::ExprKind::ConstArray: {
     const ir::ConstArrayDecl &decl = m_.ir.const_arrays[e.index];
@@ -1384,6 +1989,7 @@ llvm::Value *FunctionLowering::call(const ir::Expr &e) {
     args.push_back(emitter_.env);
   for (const ir::ExprPtr &arg : e.args)
     args.push_back(expr(*arg));
+  announce_thread(); // the device function reads the thread's indices from the target
   llvm::Value *result = b_.CreateCall(m_.functions[e.index], args);
   if (m_.may_fault(e.index))
     check_status();

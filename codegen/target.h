@@ -126,10 +126,22 @@ public:
   virtual std::vector<llvm::Value *> libdevice(Emitter &e, ir::Libdevice fn,
                                                llvm::ArrayRef<llvm::Value *> args);
 
+  // Loop fission (frontend/ir_fission.h): whether the kernel of `module` is lowered as one call
+  // per block that runs its threads region by region between barriers. No by default: a GPU runs
+  // the threads itself. A target that says yes implements the two hooks below.
+  virtual bool fissions(const ir::Module &module);
+  // In a fissioned kernel: the thread `tid` (threadIdx, three i32) runs next, so special
+  // registers, runtime calls and fault reports refer to it.
+  virtual void enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid);
+  // In a fissioned kernel, once per block: `bytes` (i64) of memory for the block's per-thread
+  // state, 16-byte aligned, valid until the kernel returns.
+  virtual llvm::Value *block_scratch(Emitter &e, llvm::Value *bytes);
+
   // Emits the kernel's externally visible entry points around `body`, the lowered kernel
   // function: i1 (environment, then one register-typed parameter per kernel parameter), which
   // returns true when the thread stopped early (`must_return` held: it faulted, or the launch is
-  // stopping). `symbol` is the module-unique name the entry points derive their names from.
+  // stopping). A fissioned kernel's `body` runs the whole block, and returns true when a thread
+  // stopped early. `symbol` is the module-unique name the entry points derive their names from.
   virtual void emit_entry_points(llvm::Module &module, llvm::Function *body,
                                  const ir::Module &ir_module, const std::string &symbol) = 0;
 };

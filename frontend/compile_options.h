@@ -39,6 +39,10 @@ struct CompileOptions {
   // @cuda.jit(fastmath=True): LLVM's fast-math flags on float arithmetic, no ZeroDivisionError
   // check on float division (Numba's fast division), and the GPU's approximate math functions.
   bool fastmath = false;
+  // Kernels with barriers in block-uniform control flow run by loop fission
+  // (frontend/ir_fission.h) on the simulator; off: as fibers, as other barrier kernels do (the
+  // tests compare the two).
+  bool fission = true;
 
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
@@ -48,7 +52,7 @@ struct CompileOptions {
            (debug_info == DebugInfo::LineTables ? ",lines"
             : debug_info == DebugInfo::Full     ? ",dwarf"
                                                 : "") +
-           (fastmath ? ",fast" : "");
+           (fastmath ? ",fast" : "") + (fission ? "" : ",fibers");
   }
   bool operator==(const CompileOptions &) const = default;
 };

@@ -1,10 +1,12 @@
 #include "pybind/compiled_kernel.h"
 
 #include "frontend/compile.h"
+#include "frontend/ir_fission.h"
 #include "pybind/marshal.h"
 #include "pybind/own_stack.h"
 #include "sim/chained_signal.h"
 #include "sim/host_backend.h"
+#include "sim/host_target.h"
 #include "sim/jit.h"
 #include "sim/launch_state.h"
 
@@ -157,6 +159,26 @@ sim::HostExecutable &CompiledKernel::host_executable() const {
     throw std::runtime_error("simt: kernel " + name() + " is compiled for the " + target_ +
                              " target, and this needs the simulator's");
   return *host;
+}
+
+std::string CompiledKernel::block_strategy() const {
+  if (target_ != "sim")
+    return target_;
+  switch (sim::block_strategy(module_)) {
+  case sim::BlockStrategy::Flat:
+    return "flat";
+  case sim::BlockStrategy::Fission:
+    return "fission";
+  case sim::BlockStrategy::Fibers:
+    break;
+  }
+  return "fibers";
+}
+
+std::string CompiledKernel::fission_obstacle() const {
+  if (!module_.props.uses_barrier)
+    return "";
+  return ir::plan_fission(module_).obstacle;
 }
 
 std::string CompiledKernel::ir() const { return ir::dump(module_); }

@@ -41,6 +41,12 @@ public:
   int64_t static_shared_bytes() const { return module_.static_shared_bytes; }
   bool uses_barrier() const { return module_.props.uses_barrier; }
   bool uses_breakpoint() const { return module_.props.uses_breakpoint; }
+  // How the simulator runs its blocks (sim::BlockStrategy): "flat", "fission" or "fibers"; for
+  // the GPU target, "gpu".
+  std::string block_strategy() const;
+  // Why a kernel with barriers is not run by loop fission (frontend/ir_fission.h); "" when it is
+  // or has no barrier.
+  std::string fission_obstacle() const;
   // What it was compiled for (CompileOptions::key(): "np,release,O3").
   std::string options() const { return module_.options.key(); }
   // A grid sync is reachable: launches are cooperative (Numba's _Kernel.cooperative).

@@ -109,7 +109,7 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
                                         int first_line, uint64_t identity, py::object describe,
                                         const std::string &signature, bool python_error_model,
                                         const std::string &instrumentation, int opt_level,
-                                        bool fastmath, const std::string &target,
+                                        bool fastmath, bool fission, const std::string &target,
                                         const std::vector<std::string> &link) {
   const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
                                                 first_line, identity, std::move(describe));
@@ -124,6 +124,7 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
     throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
   options.opt_level = opt_level;
   options.fastmath = fastmath;
+  options.fission = fission;
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options,
                                           backend(target), link);
 }
@@ -173,12 +174,13 @@ PYBIND11_MODULE(_simt, m) {
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
-        py::arg("opt_level") = 3, py::arg("fastmath") = false, py::arg("target") = "sim",
-        py::arg("link") = std::vector<std::string>{},
+        py::arg("opt_level") = 3, py::arg("fastmath") = false, py::arg("fission") = true,
+        py::arg("target") = "sim", py::arg("link") = std::vector<std::string>{},
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
         "Numba's error model of debug=True (float division by zero raises); `instrumentation` "
-        "'none' (release) or 'debug' (the debugger's variant); `opt_level` LLVM's, 0 to 3.");
+        "'none' (release) or 'debug' (the debugger's variant); `opt_level` LLVM's, 0 to 3; "
+        "`fission` false runs kernels with barriers as fibers, never by loop fission.");
   m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model"), py::arg("debug_info"), py::arg("fastmath"), py::arg("cc"),
@@ -198,6 +200,8 @@ PYBIND11_MODULE(_simt, m) {
       .def_property_readonly("uses_barrier", &CompiledKernel::uses_barrier)
       .def_property_readonly("options", &CompiledKernel::options)
       .def_property_readonly("uses_breakpoint", &CompiledKernel::uses_breakpoint)
+      .def_property_readonly("block_strategy", &CompiledKernel::block_strategy)
+      .def_property_readonly("fission_obstacle", &CompiledKernel::fission_obstacle)
       .def_property_readonly("cooperative", &CompiledKernel::cooperative)
       .def(
           "max_cooperative_grid_blocks",

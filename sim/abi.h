@@ -72,6 +72,9 @@ void simt_rt_syncthreads(simt::sim::ThreadContext *ctx, int32_t loc);
 // non-zero (1) or any is (2). Threads that have returned take no part.
 int32_t simt_rt_syncthreads_reduce(simt::sim::ThreadContext *ctx, int32_t reduction,
                                    int32_t predicate, int32_t loc);
+// Loop fission (frontend/ir_fission.h): `bytes` of memory, 64-byte aligned, for the per-thread
+// state of the block a fissioned kernel runs; valid until the calling worker runs its next block.
+void *simt_rt_block_scratch(simt::sim::ThreadContext *ctx, int64_t bytes);
 // A warp operation `op` (a WarpOp) of the lanes named in `mask`, which must include the calling
 // lane: parks this thread's fiber until every named lane of its warp arrives at the same
 // operation with the same mask, then returns the operation's result. `value` is the lane's

@@ -3,6 +3,7 @@
 #include "codegen/libdevice_call.h"
 #include "codegen/llvm_types.h"
 #include "codegen/math.h"
+#include "frontend/ir_fission.h"
 #include "sim/abi.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -18,10 +19,19 @@ using codegen::Emitter;
 std::string thread_entry_name(const std::string &symbol) { return symbol + ".thread"; }
 std::string block_entry_name(const std::string &symbol) { return symbol + ".block"; }
 
-bool needs_fibers(const ir::Module &module) {
+BlockStrategy block_strategy(const ir::Module &module) {
   const ir::Properties &props = module.props;
-  return props.uses_barrier || props.uses_warp || props.may_spin ||
-         module.options.instrumentation != Instrumentation::None;
+  if (module.options.instrumentation != Instrumentation::None)
+    return BlockStrategy::Fibers;
+  if (!props.uses_barrier && !props.uses_warp && !props.may_spin)
+    return BlockStrategy::Flat;
+  if (module.options.fission && ir::plan_fission(module).fissionable())
+    return BlockStrategy::Fission;
+  return BlockStrategy::Fibers;
+}
+
+bool needs_fibers(const ir::Module &module) {
+  return block_strategy(module) == BlockStrategy::Fibers;
 }
 
 namespace {
@@ -458,16 +468,39 @@ void emit_block_entry(llvm::Module &module, llvm::Function *body, const ir::Func
 
 } // namespace
 
+bool HostTarget::fissions(const ir::Module &module) {
+  return block_strategy(module) == BlockStrategy::Fission;
+}
+
+void HostTarget::enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid) {
+  for (int axis = 0; axis < 3; ++axis)
+    e.b.CreateStore(tid[axis], field_address(e.b, e.env, offsetof(ThreadContext, tid) + 4 * axis));
+}
+
+llvm::Value *HostTarget::block_scratch(Emitter &e, llvm::Value *bytes) {
+  llvm::IRBuilder<> &b = e.b;
+  llvm::FunctionCallee scratch = runtime_function(module_of(e), "simt_rt_block_scratch",
+                                                  b.getPtrTy(), {b.getPtrTy(), b.getInt64Ty()});
+  // Nothing else points into the scratch memory (as with malloc): LLVM may keep a thread's
+  // locals in registers across its accesses of arrays.
+  llvm::cast<llvm::Function>(scratch.getCallee())->addRetAttr(llvm::Attribute::NoAlias);
+  return b.CreateCall(scratch, {e.env, bytes}, "scratch");
+}
+
 void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
                                    const ir::Module &ir_module, const std::string &symbol) {
   const ir::Function &kernel = ir_module.kernel();
   // One entry point per kernel: code generation is half of the compile time, and a flat kernel's
   // thread body is only ever reached through the block loop.
-  if (!needs_fibers(ir_module)) {
+  const BlockStrategy strategy = block_strategy(ir_module);
+  if (strategy == BlockStrategy::Flat) {
     emit_block_entry(module, body, kernel, block_entry_name(symbol));
     return;
   }
-  llvm::Function *fn = create_entry(module, thread_entry_name(symbol));
+  // A fissioned body runs the whole block: its entry is a block entry that calls it once.
+  llvm::Function *fn =
+      create_entry(module, strategy == BlockStrategy::Fission ? block_entry_name(symbol)
+                                                              : thread_entry_name(symbol));
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", fn));
   std::vector<llvm::Value *> call_args{fn->getArg(1)};
   for (llvm::Value *param : load_params(b, fn->getArg(0), kernel))

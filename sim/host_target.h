@@ -10,10 +10,14 @@ namespace simt::sim {
 // Entry point names for the kernel whose module-unique symbol is `symbol`.
 std::string thread_entry_name(const std::string &symbol);
 std::string block_entry_name(const std::string &symbol);
-// Whether a kernel runs its threads as fibers (a barrier, a warp operation or a spinning loop is
-// reachable, or it is instrumented for the debugger, which may stop any thread) rather than as a
-// flat loop.
-bool needs_fibers(const ir::Module &module);
+// How the simulator runs a kernel's block: a loop over its threads (Flat: nothing makes them
+// wait for each other); a loop over them per barrier-free region (Fission, frontend/ir_fission.h:
+// its barriers sit in block-uniform control flow); or a fiber per thread (Fibers: a barrier
+// elsewhere, a warp operation or a spinning loop is reachable, the kernel is instrumented for the
+// debugger, which may stop any thread, or CompileOptions::fission is off).
+enum class BlockStrategy { Flat, Fission, Fibers };
+BlockStrategy block_strategy(const ir::Module &module);
+bool needs_fibers(const ir::Module &module); // block_strategy() == Fibers
 
 class HostTarget final : public codegen::Target {
 public:
@@ -52,6 +56,9 @@ public:
   // simt_libdevice_<name> (sim/libdevice_host.h)
   std::vector<llvm::Value *> libdevice(codegen::Emitter &e, ir::Libdevice fn,
                                        llvm::ArrayRef<llvm::Value *> args) override;
+  bool fissions(const ir::Module &module) override;
+  void enter_thread(codegen::Emitter &e, llvm::ArrayRef<llvm::Value *> tid) override;
+  llvm::Value *block_scratch(codegen::Emitter &e, llvm::Value *bytes) override;
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
                          const std::string &symbol) override;
 

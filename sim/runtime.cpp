@@ -5,6 +5,8 @@
 #include "sim/print_format.h"
 #include "sim/thread_state.h"
 
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -92,6 +94,25 @@ void simt_rt_grid_sync(ThreadContext *ctx, int32_t loc) {
   }
   state.at_grid_barrier = true;
   simt_rt_syncthreads(ctx, loc); // the grid scheduler releases it (sim/grid_scheduler.cpp)
+}
+
+void *simt_rt_block_scratch(ThreadContext *, int64_t bytes) {
+  // One buffer per worker thread, reused by every block it runs (a worker runs one at a time).
+  struct Scratch {
+    void *data = nullptr;
+    int64_t size = 0;
+    ~Scratch() { std::free(data); }
+  };
+  thread_local Scratch scratch;
+  if (bytes > scratch.size) {
+    std::free(scratch.data);
+    const int64_t rounded = (bytes + 63) / 64 * 64;
+    scratch.data = std::aligned_alloc(64, size_t(rounded));
+    if (!scratch.data)
+      throw std::bad_alloc();
+    scratch.size = rounded;
+  }
+  return scratch.data;
 }
 
 int32_t simt_rt_syncthreads_reduce(ThreadContext *ctx, int32_t reduction, int32_t predicate,

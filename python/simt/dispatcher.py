@@ -242,6 +242,13 @@ class _ForAll:
         self.dispatcher[blocks, self.tpb, self.stream, self.sharedmem](*args)
 
 
+
+def fission_enabled():
+    """Whether kernels with barriers in block-uniform control flow run by loop fission (the
+    default) rather than as fibers (SIMT_FISSION=0): a compile option, so both kinds of code can
+    be compared in one process."""
+    return os.environ.get("SIMT_FISSION", "1") != "0"
+
 class Dispatcher:
     """A @cuda.jit function: a kernel (launched with a configuration) or a device function
     (called only from kernels)."""
@@ -341,11 +348,12 @@ class Dispatcher:
     def _compile_options(self):
         """What the kernel is compiled for, part of every cache key: the error model, the
         instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; else 'none')
-        LLVM's optimisation level (opt=False: 0) and fastmath."""
+        LLVM's optimisation level (opt=False: 0), fastmath, and whether kernels with barriers may
+        run by loop fission (SIMT_FISSION)."""
         instrumentation = "debug" if debug_mode() or self._calls_breakpoint else "none"
         opt_level = 3 if self.targetoptions.get("opt", True) else 0
         return (self._python_error_model(), instrumentation, opt_level,
-                bool(self.targetoptions.get("fastmath")))
+                bool(self.targetoptions.get("fastmath")), fission_enabled())
 
     def _python_error_model(self):
         """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
@@ -383,7 +391,7 @@ class Dispatcher:
         return specialization
 
     def _overload_for(self, args):
-        key = (_argument_key(args), debug_mode())
+        key = (_argument_key(args), debug_mode(), fission_enabled())
         kernel = self._by_key.get(key)
         if kernel is None:
             kernel = self._resolve_overload(args)

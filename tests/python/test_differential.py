@@ -29,10 +29,13 @@ def oracle(tmp_path_factory):
                 {"NUMBA_ENABLE_CUDASIM": "1", "SIMT_ENABLE": "0"})
 
 
-@pytest.fixture(scope="session")
-def simt_results(tmp_path_factory):
-    return _run(tmp_path_factory, "simt", [sys.executable, "-m", "simt", "run"],
-                {"NUMBA_ENABLE_CUDASIM": "0"})
+# Kernels with barriers run by loop fission by default, and as fibers with SIMT_FISSION=0: both
+# must give the simulator's results.
+@pytest.fixture(scope="session", params=["fission", "fibers"])
+def simt_results(request, tmp_path_factory):
+    return _run(tmp_path_factory, "simt_" + request.param, [sys.executable, "-m", "simt", "run"],
+                {"NUMBA_ENABLE_CUDASIM": "0",
+                 "SIMT_FISSION": "1" if request.param == "fission" else "0"})
 
 
 @pytest.mark.parametrize("case", sorted(diff_cases.CASES))

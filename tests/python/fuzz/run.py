@@ -26,7 +26,9 @@ def run_side(side, paths, out):
         env.update(NUMBA_ENABLE_CUDASIM="1", SIMT_ENABLE="0")
         argv = [sys.executable, RUNNER]
     else:
-        env.update(NUMBA_ENABLE_CUDASIM="0")
+        # simt runs kernels with barriers by loop fission, and as fibers with SIMT_FISSION=0:
+        # both must give the simulator's results.
+        env.update(NUMBA_ENABLE_CUDASIM="0", SIMT_FISSION="0" if side == "simt-fibers" else "1")
         argv = [sys.executable, "-m", "simt", "run", RUNNER]
     try:
         proc = subprocess.run(argv + [out] + paths, env=env, capture_output=True, text=True,
@@ -81,18 +83,23 @@ def run_sources(sources, workdir):
         paths.append(path)
     sim = run_side("sim", paths, os.path.join(workdir, "sim.npz"))
     simt = run_side("simt", paths, os.path.join(workdir, "simt.npz"))
-    if sim is None or simt is None or "<process>" in sim or "<process>" in simt:
+    fibers = run_side("simt-fibers", paths, os.path.join(workdir, "simt-fibers.npz"))
+    sides = (sim, simt, fibers)
+    if any(side is None or "<process>" in side for side in sides):
         if len(sources) == 1:
             stem = next(iter(sources))
-            what = "hang" if sim is None or simt is None else str(
-                (sim or {}).get("<process>", "")) + str((simt or {}).get("<process>", ""))
-            return {stem: ["process failure: simulator %s, simt %s: %s" % (
-                "hung" if sim is None else "ok", "hung" if simt is None else "ok", what[:2000])]}
+            what = "hang" if any(side is None for side in sides) else "".join(
+                str(side.get("<process>", "")) for side in sides)
+            states = ["hung" if side is None else "ok" for side in sides]
+            return {stem: ["process failure: simulator %s, simt %s, simt (fibers) %s: %s" % (
+                *states, what[:2000])]}
         out = {}
         for stem, src in sources.items():  # isolate the culprit
             out.update(run_sources({stem: src}, workdir))
         return out
-    return {stem: compare(split(sim, stem), split(simt, stem)) for stem in sources}
+    return {stem: compare(split(sim, stem), split(simt, stem)) +
+            ["fibers: " + d for d in compare(split(sim, stem), split(fibers, stem))]
+            for stem in sources}
 
 
 def statements(lines):
