@@ -203,11 +203,14 @@ private:
   llvm::Value *setup(const std::function<llvm::Value *()> &emit);
   // Tells the target which thread is current (Target::enter_thread).
   void announce_thread();
-  // For a region that is one `if` on threadIdx.x against a block-level bound (`if tid < s:`), the
-  // range of threadIdx.x [first, end) outside which it does nothing; else null.
+  // For a region that is one `if` whose (first) condition compares threadIdx.x, plus block-level
+  // terms, with a block-level bound (`if tid < s:`, `if cuda.grid(1) < n:`), the range of
+  // threadIdx.x [first, end) where that condition holds; else null.
   std::optional<std::pair<llvm::Value *, llvm::Value *>>
   guarded_range(std::span<const ir::Stmt> stmts);
-  bool is_thread_x(const ir::Expr &e) const;
+  // Whether `e` is threadIdx.x plus block-level terms added without wrapping (cuda.grid(1));
+  // collects the terms.
+  bool thread_x_plus(const ir::Expr &e, std::vector<const ir::Expr *> &terms) const;
 
   ModuleLowering &m_;
   int index_;
@@ -706,7 +709,9 @@ void FunctionLowering::statement(const ir::Stmt &s) {
       // The thread leaves the block's later regions.
       if (!s.exprs.empty())
         expr(*s.exprs[0]);
-      b_.CreateStore(b_.getInt8(0), b_.CreateInBoundsGEP(b_.getInt8Ty(), alive_, region_->thread));
+      if (alive_) // else no region follows this one
+        b_.CreateStore(b_.getInt8(0),
+                       b_.CreateInBoundsGEP(b_.getInt8Ty(), alive_, region_->thread));
       b_.CreateBr(region_->next);
       return;
     }
@@ -1058,9 +1063,37 @@ void FunctionLowering::for_each_thread(
 }
 
 void FunctionLowering::region(std::span<const ir::Stmt> stmts) {
-  auto range = guarded_range(stmts);
+  // Assignments of recomputed locals before an if change nothing its guard could skip.
+  size_t prefix = 0;
+  while (prefix < stmts.size() && stmts[prefix].kind == ir::StmtKind::Assign &&
+         plan_->recomputed[size_t(stmts[prefix].slot)])
+    ++prefix;
+  auto range = guarded_range(stmts.subspan(prefix));
   for_each_thread(
-      true, [&] { statements(stmts); }, range);
+      true,
+      [&] {
+        if (!range) {
+          statements(stmts);
+          return;
+        }
+        // The threads outside the range skip the if: inside it, its first condition holds.
+        statements(stmts.first(prefix));
+        const ir::Stmt &guard = stmts[prefix];
+        if (scope_)
+          b_.SetCurrentDebugLocation(m_.debug_info->location(scope_, guard.loc));
+        const ir::Expr &cond = *guard.exprs[0];
+        llvm::BasicBlock *skip = block("guard.skip");
+        for (size_t k = 1; cond.kind == ir::ExprKind::And && k < cond.args.size(); ++k) {
+          llvm::BasicBlock *next = block("guard.next");
+          b_.CreateCondBr(expr(*cond.args[k]), next, skip);
+          b_.SetInsertPoint(next);
+        }
+        statements(guard.body);
+        if (!terminated())
+          b_.CreateBr(skip);
+        b_.SetInsertPoint(skip);
+      },
+      range);
 }
 
 void FunctionLowering::block_statements(const std::vector<ir::Stmt> &stmts) {
@@ -1291,18 +1324,40 @@ void FunctionLowering::announce_thread() {
   target_.enter_thread(emitter_, tid);
 }
 
-bool FunctionLowering::is_thread_x(const ir::Expr &e) const {
-  if (e.kind == ir::ExprKind::Cast && is_integer(e.type.scalar) &&
-      is_integer(e.args[0]->type.scalar) && byte_size(e.type.scalar) >= 4)
-    return is_thread_x(*e.args[0]);
-  if (e.kind == ir::ExprKind::Local && plan_->recomputed[size_t(e.index)])
-    return is_thread_x(*plan_->recomputed[size_t(e.index)]);
-  return e.kind == ir::ExprKind::Special && e.op == ir::Op::ThreadIdx && e.index == 0;
+bool FunctionLowering::thread_x_plus(const ir::Expr &e,
+                                     std::vector<const ir::Expr *> &terms) const {
+  switch (e.kind) {
+  case ir::ExprKind::Special:
+    return e.op == ir::Op::ThreadIdx && e.index == 0;
+  case ir::ExprKind::Cast: // to an integer as wide or wider, so no value changes
+    return is_integer(e.type.scalar) && is_integer(e.args[0]->type.scalar) &&
+           byte_size(e.type.scalar) >= std::max(4, byte_size(e.args[0]->type.scalar)) &&
+           (scalar_is_signed(e.args[0]->type.scalar) || byte_size(e.type.scalar) > 4) &&
+           thread_x_plus(*e.args[0], terms);
+  case ir::ExprKind::Local:
+    return plan_->recomputed[size_t(e.index)] &&
+           thread_x_plus(*plan_->recomputed[size_t(e.index)], terms);
+  case ir::ExprKind::Binary:
+    if (e.op != ir::Op::Add || !(e.no_wrap || e.type.scalar == Scalar::I64))
+      return false;
+    for (size_t side = 0; side < 2; ++side) {
+      const ir::Expr &other = *e.args[1 - side];
+      if (ir::is_block_uniform(other, plan_->block_level_slots) && !m_.expr_may_fault(other) &&
+          thread_x_plus(*e.args[side], terms)) {
+        terms.push_back(&other);
+        return true;
+      }
+    }
+    return false;
+  default:
+    return false;
+  }
 }
 
 std::optional<std::pair<llvm::Value *, llvm::Value *>>
 FunctionLowering::guarded_range(std::span<const ir::Stmt> stmts) {
-  if (stmts.size() != 1 || stmts[0].kind != ir::StmtKind::If || !stmts[0].orelse.empty())
+  if (stmts.size() != 1 || stmts[0].kind != ir::StmtKind::If || !stmts[0].orelse.empty() ||
+      !stmts[0].exprs[0]->type.is_scalar() || stmts[0].exprs[0]->type.scalar != Scalar::Bool)
     return std::nullopt;
   const ir::Expr *cond = stmts[0].exprs[0].get();
   if (cond->kind == ir::ExprKind::And)
@@ -1311,9 +1366,11 @@ FunctionLowering::guarded_range(std::span<const ir::Stmt> stmts) {
       !is_integer(cond->args[0]->type.scalar))
     return std::nullopt;
   ir::Op op = cond->op;
+  std::vector<const ir::Expr *> terms;
   const ir::Expr *bound = cond->args[1].get();
-  if (!is_thread_x(*cond->args[0])) {
-    if (!is_thread_x(*cond->args[1]))
+  if (!thread_x_plus(*cond->args[0], terms)) {
+    terms.clear();
+    if (!thread_x_plus(*cond->args[1], terms))
       return std::nullopt;
     bound = cond->args[0].get();
     static const std::map<ir::Op, ir::Op> swapped = {{ir::Op::Lt, ir::Op::Gt},
@@ -1329,10 +1386,16 @@ FunctionLowering::guarded_range(std::span<const ir::Stmt> stmts) {
   if (op == ir::Op::Ne || !ir::is_block_uniform(*bound, plan_->block_level_slots) ||
       m_.expr_may_fault(*bound))
     return std::nullopt;
-  // threadIdx.x op bound, as a range of threadIdx.x clamped to [0, blockDim.x].
-  llvm::Value *value = expr(*bound);
-  value = scalar_is_signed(bound->type.scalar) ? b_.CreateSExtOrTrunc(value, b_.getInt64Ty())
-                                               : b_.CreateZExtOrTrunc(value, b_.getInt64Ty());
+  auto widened = [&](const ir::Expr &e) {
+    llvm::Value *v = expr(e);
+    return scalar_is_signed(e.type.scalar) ? b_.CreateSExtOrTrunc(v, b_.getInt64Ty())
+                                           : b_.CreateZExtOrTrunc(v, b_.getInt64Ty());
+  };
+  // threadIdx.x + terms op bound: threadIdx.x op bound - terms (the terms are block indices and
+  // extents, far from overflowing), as a range of threadIdx.x clamped to [0, blockDim.x].
+  llvm::Value *value = widened(*bound);
+  for (const ir::Expr *term : terms)
+    value = b_.CreateSub(value, widened(*term));
   llvm::Value *extent = b_.CreateZExt(block_dim_[0], b_.getInt64Ty());
   auto clamp = [&](llvm::Value *v) {
     llvm::Value *low = b_.CreateSelect(b_.CreateICmpSLT(v, b_.getInt64(0)), b_.getInt64(0), v);

@@ -218,8 +218,8 @@ private:
     case StmtKind::While:
     case StmtKind::ForRange:
       return has_barrier(s);
-    case StmtKind::Assign:
-      return stmt_contains_reduction(s) || uniform_[size_t(s.slot)];
+    case StmtKind::Assign: // a kernel without barriers stays one region
+      return stmt_contains_reduction(s) || (module_.props.uses_barrier && uniform_[size_t(s.slot)]);
     default:
       return stmt_contains_reduction(s);
     }
@@ -385,8 +385,8 @@ private:
     case StmtKind::Assign:
       assigned.insert(s.slot);
       return;
-    case StmtKind::Return:
-      plan_.threads_return = true;
+    case StmtKind::Return: // a kernel without barriers has no later region
+      plan_.threads_return = plan_.threads_return || module_.props.uses_barrier;
       return;
     case StmtKind::If: {
       std::set<int> then_assigned = assigned, else_assigned = assigned;

@@ -47,8 +47,9 @@ struct FissionPlan {
   bool fissionable() const { return obstacle.empty(); }
 };
 
-// The plan for `module`'s kernel. Meaningful for a kernel with barriers; one that needs lockstep
-// in other ways (warp collectives, grid sync, loops that may spin) gets an obstacle.
+// The plan for `module`'s kernel. One that needs lockstep in other ways (warp collectives, grid
+// sync, loops that may spin) gets an obstacle. A kernel without barriers is one region: its
+// threads run one after another, as a loop the lowering can bound and LLVM vectorise.
 FissionPlan plan_fission(const Module &module);
 
 // Whether `e` is cuda.syncthreads_count/and/or.

@@ -23,11 +23,10 @@ BlockStrategy block_strategy(const ir::Module &module) {
   const ir::Properties &props = module.props;
   if (module.options.instrumentation != Instrumentation::None)
     return BlockStrategy::Fibers;
-  if (!props.uses_barrier && !props.uses_warp && !props.may_spin)
-    return BlockStrategy::Flat;
-  if (module.options.fission && ir::plan_fission(module).fissionable())
-    return BlockStrategy::Fission;
-  return BlockStrategy::Fibers;
+  const bool waits = props.uses_barrier || props.uses_warp || props.may_spin;
+  if ((waits && !module.options.fission) || !ir::plan_fission(module).fissionable())
+    return BlockStrategy::Fibers;
+  return waits ? BlockStrategy::Fission : BlockStrategy::Flat;
 }
 
 bool needs_fibers(const ir::Module &module) {
@@ -103,7 +102,14 @@ llvm::Value *HostTarget::special_register(Emitter &e, ir::Op op, int axis) {
                                 b.CreateMul(reg(ir::Op::BlockDim, 1), reg(ir::Op::ThreadIdx, 2)))));
     return b.CreateAnd(linear, b.getInt32(31), "laneid");
   }
-  return load_field(b, e.env, special_offset(op, axis), b.getInt32Ty(), "sreg");
+  // Thread and block indices and extents lie in [0, 2**31): with this LLVM knows cuda.grid(1) is
+  // never negative, so bounds checks need not wrap it and IRCE can take them out of loops.
+  auto *load = llvm::cast<llvm::LoadInst>(
+      load_field(b, e.env, special_offset(op, axis), b.getInt32Ty(), "sreg"));
+  load->setMetadata(llvm::LLVMContext::MD_range,
+                    llvm::MDBuilder(b.getContext())
+                        .createRange(llvm::APInt(32, 0), llvm::APInt(32, uint64_t(1) << 31)));
+  return load;
 }
 
 llvm::Value *HostTarget::shared_memory(Emitter &e, int64_t offset) {
@@ -418,59 +424,10 @@ llvm::Function *create_entry(llvm::Module &module, const std::string &name) {
   return fn;
 }
 
-void emit_block_entry(llvm::Module &module, llvm::Function *body, const ir::Function &kernel,
-                      const std::string &name) {
-  llvm::LLVMContext &ctx = module.getContext();
-  llvm::Function *fn = create_entry(module, name);
-  llvm::Value *context = fn->getArg(1);
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
-  std::vector<llvm::Value *> call_args{context};
-  for (llvm::Value *param : load_params(b, fn->getArg(0), kernel))
-    call_args.push_back(param);
-  llvm::Value *extent[3];
-  for (int axis = 0; axis < 3; ++axis)
-    extent[axis] =
-        load_field(b, context, special_offset(ir::Op::BlockDim, axis), b.getInt32Ty(), "ntid");
-  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "exit", fn);
-  // Three nested loops, z outermost; each loop's header tests its counter against the extent.
-  llvm::BasicBlock *heads[3], *latches[3];
-  llvm::PHINode *counters[3];
-  llvm::BasicBlock *outer = b.GetInsertBlock();
-  for (int axis = 2; axis >= 0; --axis) {
-    heads[axis] = llvm::BasicBlock::Create(ctx, "loop", fn);
-    latches[axis] = llvm::BasicBlock::Create(ctx, "next", fn);
-    b.CreateBr(heads[axis]);
-    b.SetInsertPoint(heads[axis]);
-    counters[axis] = b.CreatePHI(b.getInt32Ty(), 2, "tid");
-    counters[axis]->addIncoming(b.getInt32(0), outer);
-    llvm::BasicBlock *inside = llvm::BasicBlock::Create(ctx, "inside", fn);
-    b.CreateCondBr(b.CreateICmpSLT(counters[axis], extent[axis]), inside,
-                   axis == 2 ? exit : latches[axis + 1]);
-    b.SetInsertPoint(inside);
-    outer = inside;
-  }
-  for (int axis = 0; axis < 3; ++axis)
-    b.CreateStore(counters[axis],
-                  field_address(b, context, offsetof(ThreadContext, tid) + 4 * axis));
-  // The body returns whether the thread stopped: then ctx->status is set and the block ends.
-  // Branching on the result (not reloading the status) keeps the error paths out of the loop.
-  llvm::Value *stopped = b.CreateCall(body, call_args);
-  b.CreateCondBr(stopped, exit, latches[0], llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
-  for (int axis = 0; axis < 3; ++axis) {
-    b.SetInsertPoint(latches[axis]);
-    llvm::Value *next = b.CreateAdd(counters[axis], b.getInt32(1), "tid.next", true, true);
-    counters[axis]->addIncoming(next, latches[axis]);
-    b.CreateBr(heads[axis]);
-  }
-  b.SetInsertPoint(exit);
-  b.CreateRetVoid();
-}
-
 } // namespace
 
-bool HostTarget::fissions(const ir::Module &module) {
-  return block_strategy(module) == BlockStrategy::Fission;
-}
+// Flat kernels are fissioned too: one region, a loop over the block's threads.
+bool HostTarget::fissions(const ir::Module &module) { return !needs_fibers(module); }
 
 void HostTarget::enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid) {
   for (int axis = 0; axis < 3; ++axis)
@@ -490,17 +447,11 @@ llvm::Value *HostTarget::block_scratch(Emitter &e, llvm::Value *bytes) {
 void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
                                    const ir::Module &ir_module, const std::string &symbol) {
   const ir::Function &kernel = ir_module.kernel();
-  // One entry point per kernel: code generation is half of the compile time, and a flat kernel's
-  // thread body is only ever reached through the block loop.
-  const BlockStrategy strategy = block_strategy(ir_module);
-  if (strategy == BlockStrategy::Flat) {
-    emit_block_entry(module, body, kernel, block_entry_name(symbol));
-    return;
-  }
-  // A fissioned body runs the whole block: its entry is a block entry that calls it once.
-  llvm::Function *fn =
-      create_entry(module, strategy == BlockStrategy::Fission ? block_entry_name(symbol)
-                                                              : thread_entry_name(symbol));
+  // One entry point per kernel (code generation is half of the compile time): a fissioned body
+  // (flat kernels included) runs the whole block, its entry a block entry that calls it once; a
+  // fiber's runs one thread.
+  llvm::Function *fn = create_entry(module, needs_fibers(ir_module) ? thread_entry_name(symbol)
+                                                                    : block_entry_name(symbol));
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", fn));
   std::vector<llvm::Value *> call_args{fn->getArg(1)};
   for (llvm::Value *param : load_params(b, fn->getArg(0), kernel))
