@@ -302,3 +302,39 @@ def test_kernels_without_barriers_stay_flat():
     flat_kernel[1, 8](out)
     assert next(iter(flat_kernel._variants.values())).block_strategy == "flat"
     assert out.all()
+
+
+@cuda.jit
+def guarded_regions(out, n, lo, hi):
+    # Each if is a whole region whose first condition bounds threadIdx.x (alone or as
+    # cuda.grid(1)): the region loops over that range only, and must still honour the rest.
+    i = cuda.grid(1)
+    tid = cuda.threadIdx.x
+    if i < n:
+        out[i, 0] = 1
+    if n > i and i % 3 == 0:
+        out[i, 1] = 1
+    if tid <= lo:
+        out[i, 2] = 1
+    if tid > hi:
+        out[i, 3] = 1
+    if hi <= tid:
+        out[i, 4] = 1
+    if tid == lo:
+        out[i, 5] = 1
+    if i >= n:
+        return
+    out[i, 6] = 1
+
+
+@pytest.mark.parametrize("n, lo, hi", [(50, 3, 20), (0, -5, 100), (1000, 63, 0), (37, 64, -1)])
+def test_thread_loops_bounded_by_guards(monkeypatch, n, lo, hi):
+    threads = 3 * 64
+    results = run_both(monkeypatch, guarded_regions, 3, 64,
+                       lambda: (np.zeros((threads, 7), np.int8), n, lo, hi))
+    i = np.arange(threads)
+    tid = i % 64
+    expected = np.stack([i < n, (i < n) & (i % 3 == 0), tid <= lo, tid > hi, tid >= hi,
+                         tid == lo, i < n], axis=1).astype(np.int8)
+    assert_same(results, lambda r: np.testing.assert_array_equal(r[0], expected))
+    assert strategy_of(guarded_regions) == {"flat"}

@@ -1,4 +1,5 @@
 // Hand-built IR kernels, compiled by the JIT and run on the simulator.
+#include "sim/host_target.h"
 #include "sim/jit.h"
 #include "sim/launch.h"
 #include "tests/unit/ir_builder.h"
@@ -260,7 +261,7 @@ TEST_CASE("atomics from many blocks") {
   CHECK(b[1] == 0.0);
 }
 
-TEST_CASE("a barrier kernel reduces a shared array per block") {
+TEST_CASE("a barrier kernel reduces a shared array per block, by loop fission and as fibers") {
   const int threads = 64;
   FunctionBuilder k("reduce", true);
   int x = k.param("x", array(Scalar::F64, 1));
@@ -287,19 +288,25 @@ TEST_CASE("a barrier kernel reduces a shared array per block") {
   ir::Module m = module_of(std::move(k.f));
   m.shared_arrays.push_back(decl);
   m.static_shared_bytes = threads * 8;
-  sim::KernelCode code = sim::jit_compile(m);
-  CHECK_FALSE(bool(code.block_entry));
-  CHECK(code.static_shared_bytes == threads * 8);
-  const int blocks = 5;
-  std::vector<double> values(blocks * threads), sums(blocks, 0);
-  for (size_t j = 0; j < values.size(); ++j)
-    values[j] = double(j);
-  ArrayArg a1 = ArrayArg::of(values), a2 = ArrayArg::of(sums);
-  std::vector<void *> args{a1.ptr(), a2.ptr()};
-  CHECK_FALSE(sim::launch(code, config(blocks, threads), args.data()).has_value());
-  for (int blk = 0; blk < blocks; ++blk) {
-    double first = blk * threads, last = first + threads - 1;
-    CHECK(sums[blk] == (first + last) * threads / 2);
+  for (bool fission : {true, false}) {
+    CAPTURE(fission);
+    m.options.fission = fission;
+    CHECK(sim::block_strategy(m) ==
+          (fission ? sim::BlockStrategy::Fission : sim::BlockStrategy::Fibers));
+    sim::KernelCode code = sim::jit_compile(m);
+    CHECK(bool(code.block_entry) == fission); // a fissioned kernel runs whole blocks
+    CHECK(code.static_shared_bytes == threads * 8);
+    const int blocks = 5;
+    std::vector<double> values(blocks * threads), sums(blocks, 0);
+    for (size_t j = 0; j < values.size(); ++j)
+      values[j] = double(j);
+    ArrayArg a1 = ArrayArg::of(values), a2 = ArrayArg::of(sums);
+    std::vector<void *> args{a1.ptr(), a2.ptr()};
+    CHECK_FALSE(sim::launch(code, config(blocks, threads), args.data()).has_value());
+    for (int blk = 0; blk < blocks; ++blk) {
+      double first = blk * threads, last = first + threads - 1;
+      CHECK(sums[blk] == (first + last) * threads / 2);
+    }
   }
 }
 
