@@ -159,6 +159,11 @@ sim::HostExecutable &CompiledKernel::host_executable() const {
   return *host;
 }
 
+std::string CompiledKernel::tier() const {
+  auto *host = dynamic_cast<sim::HostExecutable *>(executable_.get());
+  return host != nullptr && host->code().tier == sim::Tier::Quick ? "quick" : "full";
+}
+
 std::string CompiledKernel::ir() const { return ir::dump(module_); }
 
 std::string CompiledKernel::llvm_ir() const {
