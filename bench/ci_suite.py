@@ -55,9 +55,10 @@ def main():
     suite = numba_suite()
     paths = suite.test_files(args.files, suite.numba_cudapy_folder())
 
+    # Bytecode is written and used, as for installed packages.
     base = {k: v for k, v in os.environ.items()
             if k not in ("NUMBA_ENABLE_CUDASIM", "SIMT_ENABLE", "SIMT_CACHE", "SIMT_CACHE_DIR",
-                         "SIMT_OPT_TIER", "PYTHONPATH")}
+                         "SIMT_OPT_TIER", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     results = {}
     with tempfile.TemporaryDirectory(prefix="simt-ci-suite-") as work:
         numba_root = os.path.join(work, "numba")

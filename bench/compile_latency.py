@@ -19,12 +19,19 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(BENCH)
 PYTHON = "/usr/bin/python3"
 
+# Milliseconds of `import numpy` (which simt.cuda imports), then of `from simt import cuda`, then
+# of loading the compiler (which simt.cuda's import did before it was lazy).
 IMPORT = """
 import time
 start = time.perf_counter()
+import numpy
+after_numpy = time.perf_counter()
 from simt import cuda
 after_simt = time.perf_counter()
-print((after_simt - start) * 1e3)
+from simt import _simt
+cuda.libdevice
+print((after_numpy - start) * 1e3, (after_simt - after_numpy) * 1e3,
+      (time.perf_counter() - after_simt) * 1e3)
 """
 
 TRIVIAL = """
@@ -108,7 +115,9 @@ KERNELS = ("trivial", "vector_add", "matmul", "reduction")
 
 def run(code, stage, env):
     full_env = dict(os.environ, PYTHONPATH=stage, **env)
-    for name in ("SIMT_ENABLE", "NUMBA_ENABLE_CUDASIM", "SIMT_OPT_TIER", "SIMT_CACHE"):
+    # Bytecode is written and used, as for an installed package (and for NumPy's).
+    for name in ("SIMT_ENABLE", "NUMBA_ENABLE_CUDASIM", "SIMT_OPT_TIER", "SIMT_CACHE",
+                 "PYTHONDONTWRITEBYTECODE"):
         if name not in env:
             full_env.pop(name, None)
     proc = subprocess.run([PYTHON, "-c", code], env=full_env, capture_output=True, text=True,
@@ -149,12 +158,12 @@ def main():
     args = parser.parse_args()
     stage = os.path.abspath(args.stage)
 
-    imports = [float(run(IMPORT, stage, {})) for _ in range(args.runs)]
-    numpy = [float(run("import time; s = time.perf_counter(); import numpy; "
-                       "print((time.perf_counter() - s) * 1e3)", stage, {}))
-             for _ in range(args.runs)]
-    print("`from simt import cuda`: %.1f ms (of which `import numpy`: %.1f ms)"
-          % (statistics.median(imports), statistics.median(numpy)))
+    run(IMPORT, stage, {})  # writes the bytecode
+    imports = [[float(ms) for ms in run(IMPORT, stage, {}).split()] for _ in range(args.runs)]
+    numpy, simt, compiler = (statistics.median(column) for column in zip(*imports))
+    print("`from simt import cuda`: %.1f ms: `import numpy` %.1f ms, then simt's modules %.1f ms;"
+          " loading the compiler (at the first compile) %.1f ms more"
+          % (numpy + simt, numpy, simt, compiler))
     print()
     print("| compile (median of %d processes) | first compile in the process ms | %s |"
           % (args.runs, " | ".join(k + " ms" for k in KERNELS)))

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -27,6 +28,7 @@ struct TierUp {
   std::atomic<bool> queued{false};
   KernelCode full; // the Quick code's, its entry and tier replaced before `ready` is set
   std::atomic<bool> ready{false};
+  std::mutex compiling; // one recompile, on the background thread or a launching one
 };
 
 namespace {
@@ -54,7 +56,7 @@ std::chrono::nanoseconds tier_up_after() {
     throw std::invalid_argument(std::string("simt: SIMT_TIER_UP_MS must be a number of "
                                             "milliseconds, not '") +
                                 text + "'");
-  return std::chrono::nanoseconds(int64_t(ms * 1e6));
+  return std::chrono::nanoseconds(int64_t(std::min(ms, 1e12) * 1e6)); // 1e12 ms: never
 }
 
 // The one background thread that recompiles kernels at their full level, started by the first
@@ -105,6 +107,23 @@ public:
   TierUpWorker(const TierUpWorker &) = delete;
   TierUpWorker &operator=(const TierUpWorker &) = delete;
 
+  // Compiles `job` at its full level, unless that is done (or being done: then waits for it).
+  static void recompile(TierUp &job) {
+    std::lock_guard<std::mutex> lock(job.compiling);
+    if (job.ready.load(std::memory_order_acquire))
+      return;
+    try {
+      const KernelEntry entry = jit_compile_full(job.kernel);
+      (job.full.block_entry != nullptr ? job.full.block_entry : job.full.thread_entry) = entry;
+      job.full.tier = Tier::Full;
+      job.ready.store(true, std::memory_order_release);
+    } catch (const std::exception &error) {
+      // The Quick code stays: it gives the same results.
+      std::fprintf(stderr, "simt: warning: recompiling kernel %s at its full level failed: %s\n",
+                   job.kernel.name.c_str(), error.what());
+    }
+  }
+
 private:
   TierUpWorker() {
     pthread_atfork([] { instance().before_fork(); }, [] { instance().mutex_.unlock(); },
@@ -126,19 +145,6 @@ private:
       lock.lock();
       busy_ = false;
       idle_.notify_all();
-    }
-  }
-
-  static void recompile(TierUp &job) {
-    try {
-      const KernelEntry entry = jit_compile_full(job.kernel);
-      (job.full.block_entry != nullptr ? job.full.block_entry : job.full.thread_entry) = entry;
-      job.full.tier = Tier::Full;
-      job.ready.store(true, std::memory_order_release);
-    } catch (const std::exception &error) {
-      // The Quick code stays: it gives the same results.
-      std::fprintf(stderr, "simt: warning: recompiling kernel %s at its full level failed: %s\n",
-                   job.kernel.name.c_str(), error.what());
     }
   }
 
@@ -168,6 +174,11 @@ private:
 
 std::optional<Fault> HostExecutable::launch(const LaunchConfig &config, void **args,
                                             const LaunchHooks &hooks) {
+  // A launch this large runs long enough to repay an O3 compile within itself, and the code
+  // changes only between launches: its kernel is recompiled first, on this thread.
+  constexpr uint64_t kRecompileFirstThreads = uint64_t(1) << 20;
+  if (tier_up_ != nullptr && config.grid.count() * config.block.count() >= kRecompileFirstThreads)
+    TierUpWorker::recompile(*tier_up_);
   const KernelCode &code = this->code(); // once: a recompile takes effect between launches
   if (code.tier == Tier::Full)
     return sim::launch(code, config, args, hooks);

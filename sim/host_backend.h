@@ -6,7 +6,9 @@
 // SIMT_TIER_UP_MS milliseconds in all (default 20, about what an O3 compile of a small kernel
 // costs, so a kernel never spends much more than twice the better choice's time), it is
 // recompiled at its full level on a background thread, and launches that start after that
-// compile finished run the full code; one running meanwhile keeps the code it started with.
+// compile finished run the full code; one running meanwhile keeps the code it started with. A
+// launch of 2**20 threads or more, long enough to repay an O3 compile by itself, first
+// recompiles its kernel on the launching thread.
 // SIMT_OPT_TIER=quick keeps every kernel at the Quick tier, SIMT_OPT_TIER=full compiles at the
 // full level at once (as without tiers); the default is auto. Kernels compiled with fastmath
 // (whose results O3 may reassociate), with opt=False or with the debugger's instrumentation are

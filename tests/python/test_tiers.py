@@ -142,6 +142,26 @@ def test_launches_from_many_threads_run_through_the_recompile(monkeypatch):
     assert compiled.tier == "full"
 
 
+def test_a_launch_of_a_million_threads_first_recompiles_its_kernel(monkeypatch):
+    monkeypatch.setenv("SIMT_OPT_TIER", "auto")
+    monkeypatch.setenv("SIMT_TIER_UP_MS", "1e9")  # never for the run time
+
+    def negate(r):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = -r[i] + 0.25
+
+    kernel = cuda.jit(negate)
+    compiled = kernel.compile("void(float32[::1])")
+    small = np.ones(1024, np.float32)
+    kernel[4, 256](small)
+    assert compiled.tier == "quick"
+    big = np.ones(1 << 20, np.float32)
+    kernel[(1 << 20) // 256, 256](big)
+    assert compiled.tier == "full"
+    assert (big == -0.75).all() and (small == -0.75).all()
+
+
 # One kernel, run in a fresh process per step: its tier before and after a launch, and the
 # on-disk cache's events.
 SCRIPT = """
