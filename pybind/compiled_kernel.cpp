@@ -181,6 +181,11 @@ std::string CompiledKernel::fission_obstacle() const {
   return ir::plan_fission(module_).obstacle;
 }
 
+std::string CompiledKernel::tier() const {
+  auto *host = dynamic_cast<sim::HostExecutable *>(executable_.get());
+  return host != nullptr && host->code().tier == sim::Tier::Quick ? "quick" : "full";
+}
+
 std::string CompiledKernel::ir() const { return ir::dump(module_); }
 
 std::string CompiledKernel::llvm_ir() const {

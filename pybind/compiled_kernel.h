@@ -53,6 +53,9 @@ public:
   bool cooperative() const { return module_.props.uses_grid_sync; }
   // "sim" or "gpu".
   const std::string &target() const { return target_; }
+  // The simulator's tier of the code its next launch runs (sim/host_backend.h): "quick" or
+  // "full"; the GPU's code is always "full".
+  std::string tier() const;
   // Numba's _Kernel.max_cooperative_grid_blocks: `blockdim` an int or a tuple of up to 3 ints.
   uint64_t max_cooperative_grid_blocks(const pybind11::object &blockdim,
                                        int64_t dynamic_shared_bytes) const;

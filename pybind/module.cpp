@@ -191,6 +191,13 @@ PYBIND11_MODULE(_simt, m) {
   m.def("libdevice_functions", &libdevice_functions,
         "The libdevice functions kernels may call (numba.cuda.libdevice), in the table's order: "
         "{name: (return type, [(parameter, type, is_output)])}, types named as Numba names them.");
+  m.def(
+      "finish_tier_ups",
+      [] {
+        py::gil_scoped_release release;
+        simt::sim::finish_tier_ups();
+      },
+      "Waits until no kernel is being recompiled at its full level in the background.");
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 
@@ -203,6 +210,9 @@ PYBIND11_MODULE(_simt, m) {
       .def_property_readonly("block_strategy", &CompiledKernel::block_strategy)
       .def_property_readonly("fission_obstacle", &CompiledKernel::fission_obstacle)
       .def_property_readonly("cooperative", &CompiledKernel::cooperative)
+      .def_property_readonly("tier", &CompiledKernel::tier,
+                             "'quick' or 'full': the code the next launch runs "
+                             "(SIMT_OPT_TIER).")
       .def(
           "max_cooperative_grid_blocks",
           [](const CompiledKernel &kernel, const py::object &blockdim,
@@ -230,4 +240,10 @@ PYBIND11_MODULE(_simt, m) {
            "Runs the kernel (under `debugger`, a Debugger, when given); returns None or the "
            "first fault as (exception, message, tid, ctaid, file, line, col, function).");
   bind_debugger(m);
+  // A recompile running at exit must end before C++ static objects are destroyed: Python's atexit
+  // handlers run before them.
+  py::module_::import("atexit").attr("register")(py::cpp_function([] {
+    py::gil_scoped_release release;
+    simt::sim::stop_tier_ups();
+  }));
 }

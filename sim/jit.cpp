@@ -7,12 +7,18 @@
 #include "sim/object_cache.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
@@ -39,6 +45,16 @@ template <typename T> T take(const std::string &what, llvm::Expected<T> value) {
   return std::move(*value);
 }
 
+// Marks the object of a Quick-tier compile: the on-disk cache keeps one entry per kernel, and the
+// entry's tier decides whether a kernel loaded from it may still be recompiled at its full level.
+constexpr const char *kQuickTierMarker = "simt.quick_tier";
+
+// A target machine and the lock that serialises its use: it caches subtargets without locking.
+struct Machine {
+  std::unique_ptr<llvm::TargetMachine> target;
+  std::mutex mutex;
+};
+
 // The process's one JIT, with the runtime functions and libm resolvable from kernels.
 class Jit {
 public:
@@ -47,21 +63,24 @@ public:
     return jit;
   }
 
-  // Lowers and optimises `module` (for inspection: nothing is added to the JIT).
+  // Lowers and optimises `module` at its full level (for inspection: nothing is added to the JIT).
   codegen::LoweredModule lower(const ir::Module &module, llvm::LLVMContext &ctx) {
     codegen::LoweredModule lowered = lower_unoptimised(module, ctx);
-    optimise(*lowered.module, module.options.opt_level);
+    std::lock_guard<std::mutex> lock(full_.mutex);
+    optimise(*lowered.module, module.options.opt_level, Tier::Full);
     return lowered;
   }
 
-  KernelCode compile(const ir::Module &module) {
-    auto ctx = std::make_unique<llvm::LLVMContext>();
-    codegen::LoweredModule lowered = lower_unoptimised(module, *ctx);
+  KernelCode compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised) {
+    llvm::LLVMContext ctx;
+    codegen::LoweredModule lowered = lower_unoptimised(module, ctx);
     const bool fibers = needs_fibers(module);
     // Equal modules get equal keys, so a kernel compiled twice in a process (or found in the
     // on-disk cache) is added only once. The entry's name comes from the module alone, so an
-    // on-disk entry serves whatever order a script compiles its kernels in.
-    const std::string key = cache_key(*lowered.module, module.options);
+    // on-disk entry serves whatever order a script compiles its kernels in. The key does not
+    // depend on the tier: the cache keeps the best code it has for a kernel.
+    std::string bitcode = write_bitcode(*lowered.module);
+    const std::string key = cache_key(bitcode, module.options);
     const std::string entry_symbol =
         fibers ? thread_entry_name(lowered.symbol) : block_entry_name(lowered.symbol);
     KernelCode code;
@@ -72,50 +91,51 @@ public:
     for (const codegen::CodeLocation &where : lowered.locations)
       code.locations.push_back(SourceLocation{where.file, where.line, where.col, where.function});
     code.frames = std::move(lowered.frames);
-
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto known = entries_.find(key);
-    if (known == entries_.end()) {
-      KernelEntry entry = load_cached(key, entry_symbol);
-      if (!entry) {
-        optimise(*lowered.module, module.options.opt_level);
-        lowered.module->setModuleIdentifier(key); // names the on-disk cache entry
-        llvm::orc::ThreadSafeModule tsm(std::move(lowered.module), std::move(ctx));
-        entry = take("compiling " + code.name,
-                     add_kernel(key, entry_symbol, [&](llvm::orc::JITDylib &dylib) {
-                       return jit_->addIRModule(dylib, std::move(tsm));
-                     }));
-      }
-      known = entries_.emplace(key, entry).first;
-    }
-    (fibers ? code.thread_entry : code.block_entry) = known->second;
+    const Entry entry =
+        obtain(key, entry_symbol, *lowered.module, module.options.opt_level, tier, code.name);
+    (fibers ? code.thread_entry : code.block_entry) = entry.address;
+    code.tier = entry.tier;
+    if (unoptimised != nullptr && entry.tier == Tier::Quick)
+      *unoptimised = UnoptimisedModule{code.name, key, entry_symbol, std::move(bitcode),
+                                       module.options.opt_level};
     return code;
   }
 
+  KernelEntry compile_full(const UnoptimisedModule &kernel) {
+    llvm::LLVMContext ctx;
+    std::unique_ptr<llvm::Module> module =
+        take("reading kernel " + kernel.name + "'s LLVM IR back",
+             llvm::parseBitcodeFile(llvm::MemoryBufferRef(kernel.bitcode, kernel.name), ctx));
+    return obtain(kernel.key, kernel.entry_symbol, *module, kernel.opt_level, Tier::Full,
+                  kernel.name)
+        .address;
+  }
+
 private:
+  struct Entry {
+    KernelEntry address = nullptr;
+    Tier tier = Tier::Quick;
+  };
+
   Jit() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     auto builder = take("detecting the host", llvm::orc::JITTargetMachineBuilder::detectHost());
+    // What LLJIT sets for the JITLink linker it uses on x86-64 ELF: its compile layer's machine
+    // would get them, and ours compile what that linker links.
+    builder.setRelocationModel(llvm::Reloc::PIC_);
+    builder.setCodeModel(llvm::CodeModel::Small);
+    builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
+    quick_.target = take("creating the target machine", builder.createTargetMachine());
     builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-    machine_ = take("creating the target machine", builder.createTargetMachine());
-    triple_ = machine_->getTargetTriple().str();
-    data_layout_ = machine_->createDataLayout().getStringRepresentation();
-    cpu_ = machine_->getTargetCPU().str() + " " + machine_->getTargetFeatureString().str();
-    jit_ =
-        take("creating the JIT",
-             llvm::orc::LLJITBuilder()
-                 .setJITTargetMachineBuilder(builder)
-                 .setCompileFunctionCreator(
-                     [this](llvm::orc::JITTargetMachineBuilder target)
-                         -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-                       auto compiler_machine = target.createTargetMachine();
-                       if (!compiler_machine)
-                         return compiler_machine.takeError();
-                       return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(
-                           std::move(*compiler_machine), &cache_);
-                     })
-                 .create());
+    full_.target = take("creating the target machine", builder.createTargetMachine());
+    triple_ = full_.target->getTargetTriple().str();
+    data_layout_ = full_.target->createDataLayout().getStringRepresentation();
+    cpu_ = full_.target->getTargetCPU().str() + " " + full_.target->getTargetFeatureString().str();
+    jit_ = take("creating the JIT", llvm::orc::LLJITBuilder()
+                                        .setJITTargetMachineBuilder(builder)
+                                        .setCompileFunctionCreator(no_ir_compiler)
+                                        .create());
     llvm::orc::JITDylib &main = jit_->getMainJITDylib();
     main.addGenerator(take("opening the process's symbols",
                            llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -154,6 +174,19 @@ private:
       fail("registering the runtime", std::move(error));
   }
 
+  // Kernels reach the JIT as objects (emit_object), so its IR layer never compiles; LLJIT would
+  // otherwise create a target machine for it at start-up.
+  static llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>>
+  no_ir_compiler(llvm::orc::JITTargetMachineBuilder) {
+    struct Refuse final : llvm::orc::IRCompileLayer::IRCompiler {
+      Refuse() : IRCompiler(llvm::orc::IRSymbolMapper::ManglingOptions()) {}
+      llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module &) override {
+        return llvm::createStringError("simt: kernels are added to the JIT as objects");
+      }
+    };
+    return std::make_unique<Refuse>();
+  }
+
   codegen::LoweredModule lower_unoptimised(const ir::Module &module, llvm::LLVMContext &ctx) {
     HostTarget target(triple_, data_layout_);
     codegen::LoweredModule lowered = codegen::lower(module, target, ctx, "simt.");
@@ -164,12 +197,21 @@ private:
     return lowered;
   }
 
-  // What determines the machine code: the unoptimised module, the compile options, LLVM, the host
-  // CPU, and this file's build (which fixes the optimisation pipeline).
-  std::string cache_key(const llvm::Module &module, const CompileOptions &options) const {
+  // The module's bitcode: what the cache key hashes (writing it takes half the time printing
+  // the module as text does), and what a recompile reads back.
+  static std::string write_bitcode(const llvm::Module &module) {
+    std::string bitcode;
+    llvm::raw_string_ostream out(bitcode);
+    llvm::WriteBitcodeToFile(module, out);
+    out.flush();
+    return bitcode;
+  }
+
+  // What determines the machine code: the unoptimised module (its bitcode), the compile options,
+  // LLVM, the host CPU, and this file's build (which fixes the optimisation pipelines).
+  std::string cache_key(const std::string &bitcode, const CompileOptions &options) const {
     std::string text;
     llvm::raw_string_ostream out(text);
-    module.print(out, nullptr);
     out << "\n"
         << options.key() << "\n"
         << LLVM_VERSION_STRING << "\n"
@@ -177,34 +219,83 @@ private:
         << __DATE__ " " __TIME__;
     out.flush();
     llvm::SHA256 hash;
+    hash.update(bitcode);
     hash.update(text);
     return llvm::toHex(hash.final(), /*LowerCase=*/true);
   }
 
-  // The entry of a previously compiled object, or null when there is none or it is unusable.
-  KernelEntry load_cached(const std::string &key, const std::string &entry_symbol) {
-    std::unique_ptr<llvm::MemoryBuffer> object = cache_.load(key);
-    if (!object)
-      return nullptr;
-    auto entry = add_kernel(key, entry_symbol, [&](llvm::orc::JITDylib &dylib) {
-      return jit_->addObjectFile(dylib, std::move(object));
-    });
-    if (entry)
-      return *entry;
-    cache_.reject(key, llvm::toString(entry.takeError()));
-    return nullptr;
+  // The kernel's code at `tier` or better: this process's, the on-disk cache's, or `module`
+  // optimised and compiled now. Optimised and compiled without holding the JIT: a Full compile
+  // in the background must not hold up a Quick one (each tier has a target machine of its own).
+  Entry obtain(const std::string &key, const std::string &entry_symbol, llvm::Module &module,
+               int level, Tier tier, const std::string &name) {
+    if (Entry found = find(key, entry_symbol, tier); found.address != nullptr)
+      return found;
+    if (tier == Tier::Quick) {
+      llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
+      new llvm::GlobalVariable(module, byte, /*isConstant=*/true,
+                               llvm::GlobalValue::ExternalLinkage, llvm::ConstantInt::get(byte, 0),
+                               kQuickTierMarker);
+    }
+    std::unique_ptr<llvm::MemoryBuffer> object = emit_object(module, level, tier);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto known = entries_.find(key);
+    if (known != entries_.end() && known->second.tier >= tier)
+      return known->second; // another thread compiled it meanwhile
+    cache_.store(key, object->getMemBufferRef());
+    const Entry entry{take("compiling " + name, add_object(key, entry_symbol, std::move(object))),
+                      tier};
+    entries_[key] = entry;
+    return entry;
   }
 
-  // Adds one kernel's code (with `add`) in a JITDylib of its own and looks up its entry. On any
-  // failure the JITDylib is removed with everything in it, so the kernel can be added again.
-  llvm::Expected<KernelEntry>
-  add_kernel(const std::string &key, const std::string &entry_symbol,
-             llvm::function_ref<llvm::Error(llvm::orc::JITDylib &)> add) {
-    auto dylib = jit_->createJITDylib("simt." + key);
+  // The kernel's code when this process or the on-disk cache has it at `tier` or better; else
+  // a null address.
+  Entry find(const std::string &key, const std::string &entry_symbol, Tier tier) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto known = entries_.find(key); known != entries_.end())
+      return known->second.tier >= tier ? known->second : Entry{};
+    std::unique_ptr<llvm::MemoryBuffer> object = cache_.load(key);
+    if (!object)
+      return {};
+    const Tier cached = tier_of(object->getMemBufferRef());
+    if (cached < tier)
+      return {};
+    auto address = add_object(key, entry_symbol, std::move(object));
+    if (!address) {
+      cache_.reject(key, llvm::toString(address.takeError()));
+      return {};
+    }
+    return entries_[key] = Entry{*address, cached};
+  }
+
+  static Tier tier_of(llvm::MemoryBufferRef object) {
+    auto file = llvm::object::ObjectFile::createObjectFile(object);
+    if (!file) {
+      llvm::consumeError(file.takeError()); // linking it reports the problem
+      return Tier::Full;
+    }
+    for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
+      llvm::Expected<llvm::StringRef> name = symbol.getName();
+      if (!name)
+        llvm::consumeError(name.takeError());
+      else if (*name == kQuickTierMarker)
+        return Tier::Quick;
+    }
+    return Tier::Full;
+  }
+
+  // Links one kernel's object into a JITDylib of its own and looks up its entry. On any failure
+  // the JITDylib is removed with everything in it, so the kernel can be added again.
+  llvm::Expected<KernelEntry> add_object(const std::string &key, const std::string &entry_symbol,
+                                         std::unique_ptr<llvm::MemoryBuffer> object) {
+    // A kernel recompiled at a better tier gets a JITDylib beside its first one, which stays:
+    // launches may still be running its code.
+    auto dylib = jit_->createJITDylib("simt." + key + "." + std::to_string(dylibs_++));
     if (!dylib)
       return dylib.takeError();
     dylib->addToLinkOrder(jit_->getMainJITDylib()); // the runtime and the process's symbols
-    llvm::Error error = add(*dylib);
+    llvm::Error error = jit_->addObjectFile(*dylib, std::move(object));
     if (!error) {
       auto address = jit_->lookup(*dylib, entry_symbol);
       if (address)
@@ -214,13 +305,23 @@ private:
     return llvm::joinErrors(std::move(error), jit_->getExecutionSession().removeJITDylib(*dylib));
   }
 
-  // `level`: 0 to 3, as CompileOptions::opt_level.
-  void optimise(llvm::Module &module, int level) {
+  // Optimises `module` for `tier` and compiles it to an object.
+  std::unique_ptr<llvm::MemoryBuffer> emit_object(llvm::Module &module, int level, Tier tier) {
+    Machine &machine = tier == Tier::Quick ? quick_ : full_;
+    std::lock_guard<std::mutex> lock(machine.mutex);
+    optimise(module, level, tier);
+    llvm::orc::SimpleCompiler compiler(*machine.target);
+    return take("compiling " + module.getName().str(), compiler(module));
+  }
+
+  // `level`: 0 to 3, as CompileOptions::opt_level, for the Full tier. The caller holds the tier's
+  // machine.
+  void optimise(llvm::Module &module, int level, Tier tier) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder passes(machine_.get());
+    llvm::PassBuilder passes((tier == Tier::Quick ? quick_ : full_).target.get());
     passes.registerModuleAnalyses(mam);
     passes.registerCGSCCAnalyses(cgam);
     passes.registerFunctionAnalyses(fam);
@@ -236,11 +337,19 @@ private:
     // hundred statements (generated code) get a pipeline of passes linear in it.
     constexpr unsigned kLargeModuleInstructions = 10000;
     llvm::ModulePassManager pipeline;
-    if (module.getInstructionCount() > kLargeModuleInstructions) {
-      if (llvm::Error error = passes.parsePassPipeline(
-              pipeline, "always-inline,function(sroa,early-cse<memssa>,simplifycfg,"
-                        "early-cse<memssa>,simplifycfg)"))
+    auto parse = [&](const char *text) {
+      if (llvm::Error error = passes.parsePassPipeline(pipeline, text))
         fail("building the optimisation pipeline", std::move(error));
+    };
+    if (tier == Tier::Quick) {
+      // Locals out of memory and the kernel's body inlined into its entry: cheap passes whose
+      // code runs a few times slower than O3's, for a fraction of its compile time. InstCombine
+      // folds half-precision arithmetic done in float (fneg of a widened half) as O3 does: the
+      // tiers' results, NaN payloads included, must agree.
+      parse("always-inline,function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)");
+    } else if (module.getInstructionCount() > kLargeModuleInstructions) {
+      parse("always-inline,function(sroa,early-cse<memssa>,simplifycfg,early-cse<memssa>,"
+            "simplifycfg)");
     } else if (level <= 0) {
       pipeline = passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
     } else {
@@ -248,25 +357,30 @@ private:
           llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
       pipeline = passes.buildPerModuleDefaultPipeline(levels[std::min(level, 3) - 1]);
     }
-    // The target machine caches subtargets without locking: one optimisation at a time.
-    std::lock_guard<std::mutex> lock(machine_mutex_);
     pipeline.run(module, mam);
   }
 
-  std::unique_ptr<llvm::TargetMachine> machine_;
+  Machine quick_; // CodeGenOptLevel::None: the fast instruction selector and register allocator
+  Machine full_;  // CodeGenOptLevel::Aggressive
   std::string triple_;
   std::string data_layout_;
   std::string cpu_;
   ObjectCache cache_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  std::mutex mutex_;                           // guards the JIT's contents and entries_
-  std::map<std::string, KernelEntry> entries_; // by cache key
-  std::mutex machine_mutex_;
+  std::mutex mutex_;                     // guards the JIT's contents, entries_ and dylibs_
+  std::map<std::string, Entry> entries_; // by cache key: the best tier this process has
+  uint64_t dylibs_ = 0;
 };
 
 } // namespace
 
-KernelCode jit_compile(const ir::Module &module) { return Jit::instance().compile(module); }
+KernelCode jit_compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised) {
+  return Jit::instance().compile(module, tier, unoptimised);
+}
+
+KernelEntry jit_compile_full(const UnoptimisedModule &kernel) {
+  return Jit::instance().compile_full(kernel);
+}
 
 std::string host_llvm_ir(const ir::Module &module) {
   llvm::LLVMContext ctx;

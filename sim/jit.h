@@ -8,10 +8,30 @@
 
 namespace simt::sim {
 
-// Lowers `module` with the host Target, optimises it, adds it to the process's LLJIT and returns
-// its entry points. The block entry is present only when no barrier is reachable (flat mode).
-// Thread-safe. Throws std::runtime_error if LLVM rejects the module (a simt bug, not a user error).
-KernelCode jit_compile(const ir::Module &module);
+// Lowers `module` with the host Target, optimises it at `tier`, adds it to the process's LLJIT and
+// returns its entry points. The block entry is present only when no barrier is reachable (flat
+// mode). Code of a better tier, when this process or the on-disk cache has it, answers a request
+// for a lower one: the returned code's tier says which it is. Thread-safe: a Full compile on one
+// thread does not hold up a Quick one on another. Throws std::runtime_error if LLVM rejects the
+// module (a simt bug, not a user error).
+// When the code is Quick and `unoptimised` is given, it receives what jit_compile_full needs.
+struct UnoptimisedModule;
+KernelCode jit_compile(const ir::Module &module, Tier tier = Tier::Full,
+                       UnoptimisedModule *unoptimised = nullptr);
+
+// What compiling a Quick kernel again at its full level takes, kept from its Quick compile: no
+// LLVM state, so it may outlive the compile and move to another thread.
+struct UnoptimisedModule {
+  std::string name;         // the kernel's, for errors
+  std::string key;          // its cache key: the Full code replaces the Quick code on disk
+  std::string entry_symbol; // its entry point: the thread body or the block loop
+  std::string bitcode;      // the unoptimised module
+  int opt_level = 3;        // CompileOptions::opt_level
+};
+
+// Compiles `kernel` at its full level and returns its entry point (of the kind jit_compile
+// returned). Thread-safe; throws as jit_compile.
+KernelEntry jit_compile_full(const UnoptimisedModule &kernel);
 
 // The optimised LLVM IR the host Target produces for `module` (for inspection and tests).
 std::string host_llvm_ir(const ir::Module &module);

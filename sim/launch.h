@@ -19,9 +19,16 @@ using codegen::Fault;
 using codegen::LaunchConfig;
 using SourceLocation = codegen::CodeLocation;
 
+// How much work the JIT put into a kernel's code (sim/jit.h). Both tiers give the same results.
+enum class Tier : uint8_t {
+  Quick, // a few cheap passes and LLVM's fast instruction selector: compiles in milliseconds
+  Full,  // the kernel's CompileOptions::opt_level (O3 by default) and full code generation
+};
+
 // What the JIT produced for one kernel specialisation.
 struct KernelCode {
   std::string name;
+  Tier tier = Tier::Full;
   KernelEntry thread_entry = nullptr; // fiber mode: a barrier is reachable
   KernelEntry block_entry = nullptr;  // flat mode: no barrier; the entry loops over the threads
   int64_t static_shared_bytes = 0;

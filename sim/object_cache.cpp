@@ -3,7 +3,6 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/Magic.h>
-#include <llvm/IR/Module.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -319,10 +318,9 @@ std::unique_ptr<llvm::MemoryBuffer> ObjectCache::load(const std::string &key) co
   return object;
 }
 
-void ObjectCache::notifyObjectCompiled(const llvm::Module *module, llvm::MemoryBufferRef object) {
+void ObjectCache::store(const std::string &key, llvm::MemoryBufferRef object) {
   if (!enabled() || object.getBufferSize() > kMaxObjectBytes)
     return; // an unwritable cache only costs the next run its compile time
-  const std::string key = module->getModuleIdentifier();
   const Sha256Digest signature = tag(key, object.getBuffer());
   llvm::StringRef signature_bytes(reinterpret_cast<const char *>(signature.data()),
                                   signature.size());

@@ -1,6 +1,7 @@
 // An on-disk cache of compiled kernel objects, so a rerun of a script skips optimisation and code
 // generation. Entries are keyed by a hash of the unoptimised LLVM module, the host CPU and the
-// build of the JIT pipeline, so a stale entry can never be picked up for changed code.
+// build of the JIT pipeline, so a stale entry can never be picked up for changed code. A kernel
+// has one entry: the best tier of its code compiled so far (sim/jit.h).
 //
 // Loading an entry runs its code, so the cache trusts only what this user wrote: the directory
 // must be the user's own and writable by nobody else, and every entry carries an HMAC-SHA256 of
@@ -10,7 +11,6 @@
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
-#include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <array>
@@ -27,13 +27,13 @@ using Sha256Digest = std::array<uint8_t, 32>;
 Sha256Digest hmac_sha256(llvm::ArrayRef<uint8_t> secret,
                          std::initializer_list<llvm::StringRef> parts);
 
-class ObjectCache : public llvm::ObjectCache {
+class ObjectCache {
 public:
   // The directory: SIMT_CACHE_DIR, else $XDG_CACHE_HOME/simt, else $HOME/.cache/simt.
   // SIMT_CACHE=0 turns the cache off. A directory that cannot be used safely turns it off too,
   // with one warning on stderr. SIMT_CACHE_DEBUG=1 reports every lookup and store on stderr.
   ObjectCache();
-  ~ObjectCache() override;
+  ~ObjectCache();
   ObjectCache(const ObjectCache &) = delete;
   ObjectCache &operator=(const ObjectCache &) = delete;
 
@@ -45,10 +45,9 @@ public:
   // replaces it.
   void reject(const std::string &key, const std::string &why) const;
 
-  // Called by the JIT's compiler: stores the object of a module whose identifier is its key.
-  void notifyObjectCompiled(const llvm::Module *module, llvm::MemoryBufferRef object) override;
-  // Loading goes through load() before a module is even optimised, so the compiler never asks.
-  std::unique_ptr<llvm::MemoryBuffer> getObject(const llvm::Module *) override { return nullptr; }
+  // Stores `object` as the entry for `key`, replacing any there (a better tier's code replaces
+  // a worse one's: sim/jit.h).
+  void store(const std::string &key, llvm::MemoryBufferRef object);
 
 private:
   Sha256Digest tag(const std::string &key, llvm::StringRef object) const;

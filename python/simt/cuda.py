@@ -8,13 +8,21 @@ from .reduction import Reduce
 from .stubs import *  # noqa: F401,F403
 from . import devicearray as _devicearray
 from . import exec_source as _exec_source
-from . import libdevice  # noqa: F401  (numba.cuda.libdevice)
 
 _exec_source.install()
 
 # Marks the module for code that wants to know it runs on simt.
 is_simt = True
 simulator = True
+
+def __getattr__(name):
+    """cuda.libdevice, made at its first use from the compiler's table (which loads LLVM)."""
+    if name == "libdevice":
+        from . import libdevice
+        globals()["libdevice"] = libdevice
+        return libdevice
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
 
 DeviceNDArray = _devicearray.DeviceNDArray
 auto_device = _devicearray.to_device

@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from . import _simt, bundle, linking, ptx_check, targets
+from . import bundle, linking, ptx_check, targets
 from . import types as simt_types
 from .debugging import breakpoints_enabled, debug_mode
 from .devicearray import DeviceNDArray
@@ -81,9 +81,16 @@ def _type_from_description(desc):
     return simt_types.TupleType(_type_from_description(e) for e in desc[1])
 
 
+def _native():
+    """simt._simt, the compiler, loaded at its first use: loading it loads LLVM, which would be
+    most of the cost of importing simt.cuda."""
+    from . import _simt
+    return _simt
+
+
 def parse_signature(sig):
     """(argument types, return type) of a signature in any spelling Numba accepts."""
-    args, ret = _simt.parse_signature(signature_text(sig))
+    args, ret = _native().parse_signature(signature_text(sig))
     return tuple(_type_from_description(a) for a in args), _type_from_description(ret)
 
 
@@ -320,7 +327,7 @@ class Dispatcher:
 
             def compiled(options, target):
                 link = linking.for_target(self.targetoptions.get("link"), target)
-                return _simt.compile(name, source, file, first_line, id(self.py_func),
+                return _native().compile(name, source, file, first_line, id(self.py_func),
                                      resolver_for(self.py_func), signature_text(argtypes),
                                      *options, target=target, link=link)
             kernel = self._compile_for_target(compiled, options, target)

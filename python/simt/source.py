@@ -64,16 +64,18 @@ class CapturedSource:
 
     def _function_source(self):
         py_func, code = self.py_func, self.py_func.__code__
-        if not _same_code(self.lines, code):
+        same = _same_code(self.lines, code)
+        if not same:
             linecache.checkcache(code.co_filename)
             lines = linecache.getlines(code.co_filename, py_func.__globals__)
             if lines and _same_code(lines, code):
                 self.lines = _CAPTURED_LINES[code.co_filename] = lines
+                same = True
         if not self.lines:
             raise _compile_error("simt: cannot read the source of %r (could not get source code);"
                                  " kernels must be defined in a source file"
                                  % py_func.__name__, code)
-        if not _same_code(self.lines, code):
+        if not same:
             raise _compile_error(
                 "simt: the source of %s in %s no longer matches the code Python runs: the file"
                 " changed after the function was defined. Reload the module (importlib.reload)"
@@ -123,16 +125,17 @@ _OPERATORS = frozenset(("BINARY_OP", "COMPARE_OP"))
 
 
 def _segment(lines, position):
-    """The source text at an instruction's position (columns count UTF-8 bytes), or None where
-    the lines do not reach it."""
+    """The source text at an instruction's position (columns count UTF-8 bytes; `lines` are
+    encoded), or None where the lines do not reach it."""
     line, end_line, col, end_col = position
     if not 0 < line <= end_line <= len(lines):
         return None
-    text = [lines[n].encode("utf-8") for n in range(line - 1, end_line)]
-    if len(text[-1]) < end_col or len(text[0]) < col:
+    first, last = lines[line - 1], lines[end_line - 1]
+    if len(last) < end_col or len(first) < col:
         return None
-    text[-1] = text[-1][:end_col]
-    text[0] = text[0][col:]
+    if line == end_line:
+        return first[col:end_col].decode("utf-8", "replace")
+    text = [first[col:]] + lines[line:end_line - 1] + [last[:end_col]]
     return b"".join(text).decode("utf-8", "replace")
 
 
@@ -162,7 +165,8 @@ def _same_code(lines, code):
     definition, and every name, literal and operator of its instructions (and of the functions
     inside it) is spelt at the line and columns the code object records."""
     return 0 < code.co_firstlineno <= len(lines) and \
-        _DEFINITION.match(lines[code.co_firstlineno - 1]) is not None and _spelt(lines, code)
+        _DEFINITION.match(lines[code.co_firstlineno - 1]) is not None and \
+        _spelt([line.encode("utf-8") for line in lines], code)
 
 
 def _spelt(lines, code):

@@ -403,3 +403,42 @@ TEST_CASE("host_llvm_ir shows the optimised entry point") {
   CHECK(ir.find(".block(") != std::string::npos);
   CHECK(ir.find("@simt_rt_index_error") != std::string::npos);
 }
+
+TEST_CASE("a Quick compile and its Full recompile run the same kernel") {
+  // A kernel of this process alone: the on-disk cache has no code for it yet.
+  const int64_t offset = 3 + getpid();
+  FunctionBuilder k("vadd_tiers", true);
+  int a = k.param("a", array(Scalar::F64, 1));
+  int c = k.param("c", array(Scalar::F64, 1));
+  int i = k.var("i", i64());
+  k.f.body = block(
+      assign(i, grid_x()),
+      guarded(k, i, c,
+              block(store(k.get(c), list(k.get(i)),
+                          binary(Op::TrueDiv, load(k.get(a), list(k.get(i))),
+                                 cast(binary(Op::Add, k.get(i), int_const(offset)), f64()))))));
+  ir::Module m = module_of(std::move(k.f));
+  sim::UnoptimisedModule unoptimised;
+  sim::KernelCode quick = sim::jit_compile(m, sim::Tier::Quick, &unoptimised);
+  REQUIRE(quick.tier == sim::Tier::Quick);
+  CHECK(unoptimised.entry_symbol.ends_with(".block"));
+  sim::KernelCode full = quick;
+  full.block_entry = sim::jit_compile_full(unoptimised);
+  const bool recompiled = full.block_entry != quick.block_entry;
+  CHECK(recompiled);
+  // Once this process has Full code, a Quick request gets it too.
+  CHECK(sim::jit_compile(m, sim::Tier::Quick).tier == sim::Tier::Full);
+
+  const size_t n = 777;
+  std::vector<double> x(n), by_quick(n), by_full(n);
+  for (size_t j = 0; j < n; ++j)
+    x[j] = std::sin(double(j)) * 1e3;
+  for (auto [code, out] : {std::pair{&quick, &by_quick}, std::pair{&full, &by_full}}) {
+    ArrayArg ax = ArrayArg::of(x), aout = ArrayArg::of(*out);
+    std::vector<void *> args{ax.ptr(), aout.ptr()};
+    CHECK_FALSE(sim::launch(*code, config(7, 128), args.data()).has_value());
+  }
+  for (size_t j = 0; j < n; ++j)
+    REQUIRE(by_quick[j] == by_full[j]);
+  CHECK(by_full[5] == x[5] / double(5 + offset));
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""A CI suite of small kernels, run as a user's CI runs it: Numba's own CUDA test files
+(numba/cuda/tests/cudapy/test_*.py), one pytest process per file, under Numba's simulator
+(NUMBA_ENABLE_CUDASIM=1) and under simt with a cold compile cache (a fresh SIMT_CACHE_DIR) and then
+a warm one (the same directory again). The totals count the files that pass under both simulators
+(no failure, no error, pytest's exit status 0), all in one run of this script.
+
+    bench/ci_suite.py                      # every cudapy test file
+    bench/ci_suite.py test_laplace test_sm # some of them
+    bench/ci_suite.py --stage build/python --timeout 300
+"""
+import argparse
+import importlib.util
+import os
+import subprocess
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(BENCH)
+
+
+def numba_suite():
+    """tests/numba_suite/run.py: how the compatibility suite finds and runs Numba's test files."""
+    spec = importlib.util.spec_from_file_location(
+        "numba_suite", os.path.join(REPO, "tests", "numba_suite", "run.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_file(suite, path, root, env, timeout):
+    """(passed cleanly, wall seconds) of one pytest process over `path`."""
+    command = [suite.PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", root,
+               "-c", os.devnull, "--confcutdir", root, path]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, time.monotonic() - start
+    seconds = time.monotonic() - start
+    counts = suite.summary_counts(proc.stdout)
+    return (proc.returncode == 0 and counts["failed"] == 0 and counts["errors"] == 0
+            and counts["passed"] > 0), seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", help="test file names (test_sm) or paths")
+    parser.add_argument("--stage", default=os.path.join(REPO, "build", "python"),
+                        help="the folder holding the built simt package")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds per file and run")
+    args = parser.parse_args()
+    suite = numba_suite()
+    paths = suite.test_files(args.files, suite.numba_cudapy_folder())
+
+    # Bytecode is written and used, as for installed packages.
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("NUMBA_ENABLE_CUDASIM", "SIMT_ENABLE", "SIMT_CACHE", "SIMT_CACHE_DIR",
+                         "SIMT_OPT_TIER", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="simt-ci-suite-") as work:
+        numba_root = os.path.join(work, "numba")
+        simt_root = os.path.join(work, "simt")
+        os.mkdir(numba_root)
+        os.mkdir(simt_root)
+        for name in ("conftest.py", "sitecustomize.py"):
+            with open(os.path.join(simt_root, name), "w") as f:
+                f.write(suite.HOOK)
+        numba_env = dict(base, NUMBA_ENABLE_CUDASIM="1")
+        simt_env = dict(base, PYTHONPATH=os.pathsep.join([simt_root, os.path.abspath(args.stage)]),
+                        SIMT_CACHE_DIR=os.path.join(work, "cache"))
+        runs = (("numba-sim", numba_root, numba_env), ("simt cold", simt_root, simt_env),
+                ("simt warm", simt_root, simt_env))
+        # One run of every file after another: the warm run finds every file's kernels cached.
+        for label, root, env in runs:
+            for path in paths:
+                results[label, path] = run_file(suite, path, root, env, args.timeout)
+
+    labels = [label for label, _, _ in runs]
+    print("| file | " + " | ".join(label + " s" for label in labels) + " |")
+    print("|---|" + "---|" * len(labels))
+    both = [p for p in paths if results["numba-sim", p][0] and results["simt cold", p][0]
+            and results["simt warm", p][0]]
+    for path in paths:
+        cells = ["%.2f%s" % (results[label, path][1], "" if results[label, path][0] else " (fails)")
+                 for label in labels]
+        print("| %s | %s |" % (os.path.basename(path)[:-3], " | ".join(cells)))
+    totals = {label: sum(results[label, p][1] for p in both) for label in labels}
+    print()
+    print("%d of %d files pass under both simulators; their total wall time:" % (len(both),
+                                                                                len(paths)))
+    for label in labels:
+        print("- %s: %.1f s (%.2fx Numba's simulator)" % (
+            label, totals[label], totals[label] / totals["numba-sim"] if totals["numba-sim"]
+            else float("nan")))
+
+
+if __name__ == "__main__":
+    main()
