@@ -120,8 +120,15 @@ private:
   void if_statement(const ir::Stmt &s, llvm::BasicBlock *merge = nullptr);
   // One branch of an if statement, continuing at `merge`.
   void branch(const std::vector<ir::Stmt> &stmts, llvm::BasicBlock *merge);
-  void while_statement(const ir::Stmt &s);
-  void for_range(const ir::Stmt &s);
+  // `block_level`: in a fissioned kernel, a loop that runs once per block (block_statement).
+  void while_statement(const ir::Stmt &s, bool block_level = false);
+  void for_range(const ir::Stmt &s, bool block_level = false);
+  // A loop's body or else clause: per thread, or once per block (block_statements).
+  void loop_statements(const std::vector<ir::Stmt> &stmts, bool block_level);
+  // The condition of an if or a loop, or range()'s bounds; once per block (block_level), after
+  // the barrier reductions in them, as the first live thread.
+  std::vector<llvm::Value *> control_values(const std::vector<ir::ExprPtr> &exprs,
+                                            bool block_level);
   // Whether a range() loop has constant bounds and at most a few thousand iterations.
   static bool short_constant_range(const ir::Stmt &s);
   void print(const ir::Stmt &s);
@@ -163,7 +170,8 @@ private:
   llvm::Value *checked_index(llvm::Value *index, llvm::Value *extent, int axis, ir::Loc where);
   llvm::Value *tuple_index(const ir::Expr &e);
   // Runs `orelse` of a loop that ended other than by break, then continues at `exit`.
-  void loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exit, llvm::BasicBlock *exit);
+  void loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exit, llvm::BasicBlock *exit,
+                 bool block_level);
   llvm::Value *atomic(const ir::Expr &e);
   // Records: a field's address in the record `record` points to, its load and store, and the
   // copy of a whole record into a record array's element.
@@ -182,8 +190,6 @@ private:
   void block_statements(const std::vector<ir::Stmt> &stmts);
   void block_statement(const ir::Stmt &s);
   void block_if(const ir::Stmt &s);
-  void block_while(const ir::Stmt &s);
-  void block_for_range(const ir::Stmt &s);
   // Runs `body` for every thread of the block (only the live ones when `live_only`), with
   // region_ set; the builder continues after the last thread.
   // `x_range`: only the threads whose threadIdx.x lies in [first, end) (i32 values).
@@ -778,7 +784,7 @@ void FunctionLowering::branch(const std::vector<ir::Stmt> &stmts, llvm::BasicBlo
   }
 }
 
-void FunctionLowering::while_statement(const ir::Stmt &s) {
+void FunctionLowering::while_statement(const ir::Stmt &s, bool block_level) {
   llvm::BasicBlock *head = block("while");
   llvm::BasicBlock *body = block("while.body");
   llvm::BasicBlock *latch = block("while.next");
@@ -786,17 +792,38 @@ void FunctionLowering::while_statement(const ir::Stmt &s) {
   llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("while.else");
   b_.CreateBr(head);
   b_.SetInsertPoint(head);
-  b_.CreateCondBr(expr(*s.exprs[0]), body, normal_exit);
+  b_.CreateCondBr(control_values(s.exprs, block_level)[0], body, normal_exit);
   b_.SetInsertPoint(body);
   loops_.push_back({latch, exit});
-  statements(s.body);
+  loop_statements(s.body, block_level);
   loops_.pop_back();
   if (!terminated())
     b_.CreateBr(latch);
   b_.SetInsertPoint(latch);
   statement_hook(s.loc);
   back_edge(head, ir::loop_may_spin(s), s.loc);
-  loop_else(s, normal_exit, exit);
+  loop_else(s, normal_exit, exit, block_level);
+}
+
+void FunctionLowering::loop_statements(const std::vector<ir::Stmt> &stmts, bool block_level) {
+  if (block_level)
+    block_statements(stmts);
+  else
+    statements(stmts);
+}
+
+std::vector<llvm::Value *> FunctionLowering::control_values(const std::vector<ir::ExprPtr> &exprs,
+                                                            bool block_level) {
+  if (block_level) {
+    for (const ir::ExprPtr &e : exprs)
+      reductions(*e);
+    first_live_thread();
+  }
+  std::vector<llvm::Value *> values;
+  for (const ir::ExprPtr &e : exprs)
+    values.push_back(expr(*e));
+  block_reductions_.clear();
+  return values;
 }
 
 void FunctionLowering::back_edge(llvm::BasicBlock *head, bool spins, ir::Loc where) {
@@ -807,10 +834,10 @@ void FunctionLowering::back_edge(llvm::BasicBlock *head, bool spins, ir::Loc whe
 }
 
 void FunctionLowering::loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exit,
-                                 llvm::BasicBlock *exit) {
+                                 llvm::BasicBlock *exit, bool block_level) {
   if (normal_exit != exit) {
     b_.SetInsertPoint(normal_exit);
-    statements(s.orelse);
+    loop_statements(s.orelse, block_level);
     if (!terminated())
       b_.CreateBr(exit);
   }
@@ -819,10 +846,9 @@ void FunctionLowering::loop_else(const ir::Stmt &s, llvm::BasicBlock *normal_exi
 
 // for slot in range(start, stop, step): the loop variable runs in a register; the slot gets
 // each value, so it keeps the last one after the loop as in Python.
-void FunctionLowering::for_range(const ir::Stmt &s) {
-  llvm::Value *start = expr(*s.exprs[0]);
-  llvm::Value *stop = expr(*s.exprs[1]);
-  llvm::Value *step = expr(*s.exprs[2]);
+void FunctionLowering::for_range(const ir::Stmt &s, bool block_level) {
+  const std::vector<llvm::Value *> bounds = control_values(s.exprs, block_level);
+  llvm::Value *start = bounds[0], *stop = bounds[1], *step = bounds[2];
   llvm::Value *zero = b_.getInt64(0);
   raise_if(b_.CreateICmpEQ(step, zero), "ValueError", "range() arg 3 must not be zero", s.loc);
   llvm::Value *ascending = b_.CreateICmpSGT(step, zero);
@@ -842,7 +868,7 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
   b_.SetInsertPoint(body);
   b_.CreateStore(i, slot_address(s.slot));
   loops_.push_back({next, exit});
-  statements(s.body);
+  loop_statements(s.body, block_level);
   loops_.pop_back();
   if (!terminated())
     b_.CreateBr(next);
@@ -851,12 +877,13 @@ void FunctionLowering::for_range(const ir::Stmt &s) {
   llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
   // A loop of a few iterations fixed at compile time ends soon: it need not look for a stop
   // request (its body's own loops do), which would keep LLVM from unrolling and vectorising it.
-  if (short_constant_range(s) && !instrumented())
+  // A block-level loop's iterations run whole regions: it looks.
+  if (short_constant_range(s) && !instrumented() && !block_level)
     b_.CreateBr(head);
   else
     back_edge(head, /*spins=*/false, s.loc);
   i->addIncoming(i_next, b_.GetInsertBlock());
-  loop_else(s, normal_exit, exit);
+  loop_else(s, normal_exit, exit, block_level);
 }
 
 bool FunctionLowering::short_constant_range(const ir::Stmt &s) {
@@ -1122,10 +1149,10 @@ void FunctionLowering::block_statement(const ir::Stmt &s) {
     block_if(s);
     return;
   case ir::StmtKind::While:
-    block_while(s);
+    while_statement(s, /*block_level=*/true);
     return;
   case ir::StmtKind::ForRange:
-    block_for_range(s);
+    for_range(s, /*block_level=*/true);
     return;
   case ir::StmtKind::Break:
   case ir::StmtKind::Continue:
@@ -1154,10 +1181,7 @@ void FunctionLowering::block_statement(const ir::Stmt &s) {
 }
 
 void FunctionLowering::block_if(const ir::Stmt &s) {
-  reductions(*s.exprs[0]);
-  first_live_thread();
-  llvm::Value *cond = expr(*s.exprs[0]);
-  block_reductions_.clear();
+  llvm::Value *cond = control_values(s.exprs, /*block_level=*/true)[0];
   llvm::BasicBlock *then_block = block("block.then");
   llvm::BasicBlock *else_block = block("block.else");
   llvm::BasicBlock *merge = block("block.endif");
@@ -1169,81 +1193,6 @@ void FunctionLowering::block_if(const ir::Stmt &s) {
       b_.CreateBr(merge);
   }
   b_.SetInsertPoint(merge);
-}
-
-void FunctionLowering::block_while(const ir::Stmt &s) {
-  llvm::BasicBlock *head = block("block.while");
-  llvm::BasicBlock *body = block("block.while.body");
-  llvm::BasicBlock *latch = block("block.while.next");
-  llvm::BasicBlock *exit = block("block.while.end");
-  llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("block.while.else");
-  b_.CreateBr(head);
-  b_.SetInsertPoint(head);
-  reductions(*s.exprs[0]);
-  first_live_thread();
-  llvm::Value *cond = expr(*s.exprs[0]);
-  block_reductions_.clear();
-  b_.CreateCondBr(cond, body, normal_exit);
-  b_.SetInsertPoint(body);
-  loops_.push_back({latch, exit});
-  block_statements(s.body);
-  loops_.pop_back();
-  if (!terminated())
-    b_.CreateBr(latch);
-  b_.SetInsertPoint(latch);
-  back_edge(head, /*spins=*/false, s.loc);
-  if (normal_exit != exit) {
-    b_.SetInsertPoint(normal_exit);
-    block_statements(s.orelse);
-    if (!terminated())
-      b_.CreateBr(exit);
-  }
-  b_.SetInsertPoint(exit);
-}
-
-// As for_range, once per block: the loop variable is a block-level local.
-void FunctionLowering::block_for_range(const ir::Stmt &s) {
-  for (const ir::ExprPtr &bound : s.exprs)
-    reductions(*bound);
-  first_live_thread();
-  llvm::Value *start = expr(*s.exprs[0]);
-  llvm::Value *stop = expr(*s.exprs[1]);
-  llvm::Value *step = expr(*s.exprs[2]);
-  block_reductions_.clear();
-  llvm::Value *zero = b_.getInt64(0);
-  raise_if(b_.CreateICmpEQ(step, zero), "ValueError", "range() arg 3 must not be zero", s.loc);
-  llvm::Value *ascending = b_.CreateICmpSGT(step, zero);
-  llvm::BasicBlock *before = b_.GetInsertBlock();
-  llvm::BasicBlock *head = block("block.for");
-  llvm::BasicBlock *body = block("block.for.body");
-  llvm::BasicBlock *next = block("block.for.next");
-  llvm::BasicBlock *exit = block("block.for.end");
-  llvm::BasicBlock *normal_exit = s.orelse.empty() ? exit : block("block.for.else");
-  b_.CreateBr(head);
-  b_.SetInsertPoint(head);
-  llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
-  i->addIncoming(start, before);
-  llvm::Value *more =
-      b_.CreateSelect(ascending, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
-  b_.CreateCondBr(more, body, normal_exit);
-  b_.SetInsertPoint(body);
-  b_.CreateStore(i, slots_[size_t(s.slot)]);
-  loops_.push_back({next, exit});
-  block_statements(s.body);
-  loops_.pop_back();
-  if (!terminated())
-    b_.CreateBr(next);
-  b_.SetInsertPoint(next);
-  llvm::Value *i_next = b_.CreateNSWAdd(i, step, "i.next");
-  back_edge(head, /*spins=*/false, s.loc);
-  i->addIncoming(i_next, b_.GetInsertBlock());
-  if (normal_exit != exit) {
-    b_.SetInsertPoint(normal_exit);
-    block_statements(s.orelse);
-    if (!terminated())
-      b_.CreateBr(exit);
-  }
-  b_.SetInsertPoint(exit);
 }
 
 void FunctionLowering::reductions(const ir::Expr &e) {

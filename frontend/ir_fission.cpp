@@ -251,7 +251,7 @@ private:
         obstacle("a barrier under a thread-dependent " +
                  std::string(s.kind == StmtKind::If ? "branch" : "loop") + at_line(s.loc));
       if (final)
-        reduction_regions(e, in_loop);
+        reduction_regions(e);
     };
     switch (s.kind) {
     case StmtKind::If:
@@ -294,7 +294,7 @@ private:
         assignments_[s.slot] == 1)
       block_constant_[size_t(s.slot)] = true;
     for (const ExprPtr &e : s.exprs)
-      reduction_regions(*e, in_loop);
+      reduction_regions(*e);
     if (s.kind == StmtKind::Return && !s.exprs.empty() && !uniform(*s.exprs[0]))
       obstacle("a returned value computed per thread" + at_line(s.loc));
     if (!(s.kind == StmtKind::Assign && uniform_[size_t(s.slot)]) && s.kind != StmtKind::Return) {
@@ -325,14 +325,14 @@ private:
 
   void close_region() { assigned_.clear(); }
 
-  void reduction_regions(const Expr &e, bool in_loop) {
+  void reduction_regions(const Expr &e) {
     if (is_barrier_reduction(e)) {
       close_region();
       expose(*e.args[0], assigned_);
       return;
     }
     for (const ExprPtr &arg : e.args)
-      reduction_regions(*arg, in_loop);
+      reduction_regions(*arg);
   }
 
   // Whether `e` computes the same value wherever a region evaluates it for a thread: from the
