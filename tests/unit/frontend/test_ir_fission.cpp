@@ -11,7 +11,7 @@ namespace {
 
 ir::Module compile(const std::string &text, const std::string &signature) {
   auto names = std::make_shared<test::NameTable>();
-  names->module("cuda", "numba.cuda");
+  names->module("cuda", "numba.cuda").module("numba", "numba");
   return test::compile_text(text, signature, names);
 }
 
@@ -90,6 +90,8 @@ TEST_CASE("barriers under thread-dependent control flow keep fibers, with the re
       {"    x = cuda.threadIdx.x > 2 and cuda.syncthreads_or(1) > 0\n",
        "cuda.syncthreads_count/and/or evaluated conditionally (line 2)"},
       {"    v = cuda.shfl_sync(-1, 1, 0)\n    cuda.syncthreads()\n", "a warp collective"},
+      {"    big = cuda.local.array(9000, numba.float64)\n    big[0] = 1\n    cuda.syncthreads()\n",
+       "local arrays of 72000 bytes per thread (fission keeps at most 65536)"},
   };
   for (const Case &c : cases) {
     CAPTURE(c.body);
@@ -112,4 +114,16 @@ TEST_CASE("a block-uniform loop with break and a barrier reduction fissions") {
   REQUIRE(plan.fissionable());
   CHECK(plan.block_level_slots[size_t(slot(m.kernel(), "i"))]);
   CHECK(plan.block_level_slots[size_t(slot(m.kernel(), "c"))]);
+}
+
+TEST_CASE("a barrier in a device function keeps fibers, naming the function") {
+  auto names = std::make_shared<test::NameTable>();
+  names->module("cuda", "numba.cuda");
+  GlobalValue fn;
+  fn.kind = GlobalValue::Kind::Function;
+  fn.function = std::make_shared<FunctionSource>(
+      test::kernel_source("def wait(x):\n    cuda.syncthreads()\n    return x\n", names));
+  names->names["wait"] = fn;
+  ir::Module m = test::compile_text("def k(a):\n    a[0] = wait(a[0])\n", "(int64[:],)", names);
+  CHECK(ir::plan_fission(m).obstacle == "a barrier in device function wait (line 2)");
 }
