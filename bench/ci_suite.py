@@ -29,10 +29,13 @@ def numba_suite():
     return module
 
 
-def run_file(suite, path, root, env, timeout):
-    """(passed cleanly, wall seconds) of one pytest process over `path`."""
+def run_file(suite, path, root, env, timeout, collect_only=False):
+    """(passed cleanly, wall seconds) of one pytest process over `path`; `collect_only`: the
+    process only imports the file and collects its tests (Python, pytest, Numba and the file's
+    own imports: what a process costs before any kernel compiles or runs)."""
     command = [suite.PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", root,
-               "-c", os.devnull, "--confcutdir", root, path]
+               "-c", os.devnull, "--confcutdir", root, path] + (
+                   ["--collect-only"] if collect_only else [])
     start = time.monotonic()
     try:
         proc = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True,
@@ -40,6 +43,8 @@ def run_file(suite, path, root, env, timeout):
     except subprocess.TimeoutExpired:
         return False, time.monotonic() - start
     seconds = time.monotonic() - start
+    if collect_only:
+        return proc.returncode == 0, seconds
     counts = suite.summary_counts(proc.stdout)
     return (proc.returncode == 0 and counts["failed"] == 0 and counts["errors"] == 0
             and counts["passed"] > 0), seconds
@@ -77,24 +82,32 @@ def main():
         for label, root, env in runs:
             for path in paths:
                 results[label, path] = run_file(suite, path, root, env, args.timeout)
+        floors = {label: {path: run_file(suite, path, root, env, args.timeout, True)[1]
+                          for path in paths} for label, root, env in runs[:2]}
 
     labels = [label for label, _, _ in runs]
-    print("| file | " + " | ".join(label + " s" for label in labels) + " |")
-    print("|---|" + "---|" * len(labels))
+    print("| file | " + " | ".join(label + " s" for label in labels) +
+          " | numba-sim collect-only s | simt collect-only s |")
+    print("|---|" + "---|" * (len(labels) + 2))
     both = [p for p in paths if results["numba-sim", p][0] and results["simt cold", p][0]
             and results["simt warm", p][0]]
     for path in paths:
         cells = ["%.2f%s" % (results[label, path][1], "" if results[label, path][0] else " (fails)")
                  for label in labels]
+        cells += ["%.2f" % floors[label][path] for label in floors]
         print("| %s | %s |" % (os.path.basename(path)[:-3], " | ".join(cells)))
     totals = {label: sum(results[label, p][1] for p in both) for label in labels}
+    floor = {label: sum(floors[label][p] for p in both) for label in floors}
+    floor["simt warm"] = floor["simt cold"]
     print()
-    print("%d of %d files pass under both simulators; their total wall time:" % (len(both),
-                                                                                len(paths)))
+    print("%d of %d files pass under both simulators; their total wall time, and that beyond "
+          "each process's collect-only time (starting Python, pytest and Numba, importing the "
+          "file):" % (len(both), len(paths)))
     for label in labels:
-        print("- %s: %.1f s (%.2fx Numba's simulator)" % (
-            label, totals[label], totals[label] / totals["numba-sim"] if totals["numba-sim"]
-            else float("nan")))
+        beyond, numba_beyond = totals[label] - floor[label], totals["numba-sim"] - floor["numba-sim"]
+        print("- %s: %.1f s (%.2fx Numba's simulator); collect-only %.1f s; beyond it %.1f s "
+              "(%.2fx)" % (label, totals[label], totals[label] / totals["numba-sim"], floor[label],
+                           beyond, beyond / numba_beyond if numba_beyond > 0 else float("nan")))
 
 
 if __name__ == "__main__":

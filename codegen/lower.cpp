@@ -281,7 +281,7 @@ public:
       fission = ir::plan_fission(ir);
     for (size_t i = 0; i < ir.functions.size(); ++i)
       FunctionLowering(*this, int(i)).run();
-    std::string symbol = prefix + ir.kernel().name;
+    std::string symbol = kernel_symbol(ir, prefix);
     target.emit_entry_points(*module, functions[0], ir, symbol);
     if (debug_info)
       debug_info->finish(*module, ir.kernel());
@@ -2312,6 +2312,10 @@ LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext 
   if (module.functions.empty())
     throw std::logic_error("simt: a module without functions");
   return ModuleLowering(module, target, ctx, prefix).run();
+}
+
+std::string kernel_symbol(const ir::Module &module, const std::string &prefix) {
+  return prefix + module.kernel().name;
 }
 
 // ---- records ----

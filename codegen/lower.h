@@ -37,4 +37,8 @@ struct LoweredModule {
 LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext &ctx,
                     const std::string &prefix);
 
+// The kernel's module-unique name in the module `lower` makes with `prefix`
+// (LoweredModule::symbol), known without lowering it.
+std::string kernel_symbol(const ir::Module &module, const std::string &prefix);
+
 } // namespace simt::codegen

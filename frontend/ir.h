@@ -261,4 +261,23 @@ struct Module {
 // A readable dump, stable for tests and `inspect_ir`.
 std::string dump(const Module &module);
 
+// Every field of `module` as bytes (ir_fingerprint.cpp): modules with equal fingerprints lower to
+// the same code, so the simulator keys its code caches by it.
+std::string fingerprint(const Module &module);
+
+// A deep copy of `module` (ir_clone.cpp), for work that outlives the module's owner (a kernel's
+// recompile in the background).
+Module clone(const Module &module);
+
+// fingerprint and clone walk every field of these types. A field added to one changes its size:
+// walk it there too (a field left out of the fingerprint lets two different kernels share code),
+// then update the size here.
+static_assert(sizeof(Expr) == 184 && sizeof(Stmt) == 160 && sizeof(Function) == 264 &&
+                  sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 96 &&
+                  sizeof(SharedArrayDecl) == 48 && sizeof(LocalArrayDecl) == 32 &&
+                  sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 64 && sizeof(Record) == 40 &&
+                  sizeof(RecordField) == 72 && sizeof(ExternFunction) == 120 &&
+                  sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,
+              "a typed IR type changed: fingerprint and clone its new fields");
+
 } // namespace simt::ir

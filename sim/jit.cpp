@@ -7,8 +7,6 @@
 #include "sim/object_cache.h"
 
 #include <llvm/ADT/StringExtras.h>
-#include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -20,15 +18,19 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 
 #include <algorithm>
+#include <cstring>
+#include <link.h>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <stdexcept>
 
 namespace simt::sim {
@@ -48,6 +50,57 @@ template <typename T> T take(const std::string &what, llvm::Expected<T> value) {
 // Marks the object of a Quick-tier compile: the on-disk cache keeps one entry per kernel, and the
 // entry's tier decides whether a kernel loaded from it may still be recompiled at its full level.
 constexpr const char *kQuickTierMarker = "simt.quick_tier";
+// What every global name of a kernel's module starts with.
+constexpr const char *kSymbolPrefix = "simt.";
+// The kernel's runtime-call locations (KernelCode::locations), kept in its object.
+constexpr const char *kLocationsSymbol = "simt.locations";
+
+// This build of simt, whose lowering and pipelines made the code: the GNU build ID of the binary
+// holding this function (the linker's hash of its contents), else those contents' hash.
+std::string build_identity() {
+  struct Search {
+    uintptr_t address;
+    std::string id;
+    std::string path;
+  } search{reinterpret_cast<uintptr_t>(&build_identity), {}, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        Search &search = *static_cast<Search *>(data);
+        const auto segments = std::span(info->dlpi_phdr, info->dlpi_phnum);
+        const bool holds = std::any_of(segments.begin(), segments.end(), [&](const auto &p) {
+          const uintptr_t start = info->dlpi_addr + p.p_vaddr;
+          return p.p_type == PT_LOAD && search.address - start < p.p_memsz;
+        });
+        if (!holds)
+          return 0;
+        search.path = info->dlpi_name;
+        for (const auto &p : segments) {
+          if (p.p_type != PT_NOTE)
+            continue;
+          const char *note = reinterpret_cast<const char *>(info->dlpi_addr + p.p_vaddr);
+          const char *end = note + p.p_memsz;
+          while (note + sizeof(ElfW(Nhdr)) <= end) {
+            const auto *header = reinterpret_cast<const ElfW(Nhdr) *>(note);
+            const char *name = note + sizeof(ElfW(Nhdr));
+            const char *desc = name + ((header->n_namesz + 3) & ~3u);
+            if (header->n_type == NT_GNU_BUILD_ID && header->n_namesz == 4 &&
+                std::memcmp(name, "GNU", 4) == 0)
+              search.id = llvm::toHex(llvm::StringRef(desc, header->n_descsz), true);
+            note = desc + ((header->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &search);
+  if (!search.id.empty())
+    return search.id;
+  const std::string path = search.path.empty() ? "/proc/self/exe" : search.path;
+  auto contents =
+      take("reading " + path, llvm::errorOrToExpected(llvm::MemoryBuffer::getFile(path)));
+  const llvm::XXH128_hash_t hash =
+      llvm::xxh3_128bits(llvm::arrayRefFromStringRef(contents->getBuffer()));
+  return llvm::utohexstr(hash.high64) + llvm::utohexstr(hash.low64);
+}
 
 // A target machine and the lock that serialises its use: it caches subtargets without locking.
 struct Machine {
@@ -66,48 +119,52 @@ public:
   // Lowers and optimises `module` at its full level (for inspection: nothing is added to the JIT).
   codegen::LoweredModule lower(const ir::Module &module, llvm::LLVMContext &ctx) {
     codegen::LoweredModule lowered = lower_unoptimised(module, ctx);
+    verify(*lowered.module);
     std::lock_guard<std::mutex> lock(full_.mutex);
     optimise(*lowered.module, module.options.opt_level, Tier::Full);
     return lowered;
   }
 
   KernelCode compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised) {
-    llvm::LLVMContext ctx;
-    codegen::LoweredModule lowered = lower_unoptimised(module, ctx);
-    const bool fibers = needs_fibers(module);
     // Equal modules get equal keys, so a kernel compiled twice in a process (or found in the
-    // on-disk cache) is added only once. The entry's name comes from the module alone, so an
-    // on-disk entry serves whatever order a script compiles its kernels in. The key does not
-    // depend on the tier: the cache keeps the best code it has for a kernel.
-    std::string bitcode = write_bitcode(*lowered.module);
-    const std::string key = cache_key(bitcode, module.options);
-    const std::string entry_symbol =
-        fibers ? thread_entry_name(lowered.symbol) : block_entry_name(lowered.symbol);
+    // on-disk cache) is added only once, and is not even lowered again. The entry's name comes
+    // from the module alone, so an on-disk entry serves whatever order a script compiles its
+    // kernels in. The key does not depend on the tier: the cache keeps the best code it has.
+    const std::string key = cache_key(module);
+    const std::string entry_symbol = entry_symbol_of(module);
     KernelCode code;
     code.name = module.kernel().python_name;
     code.static_shared_bytes = module.static_shared_bytes;
     code.local_frame_bytes = local_frame_bytes(module);
     code.cooperative = module.props.uses_grid_sync;
-    for (const codegen::CodeLocation &where : lowered.locations)
-      code.locations.push_back(SourceLocation{where.file, where.line, where.col, where.function});
-    code.frames = std::move(lowered.frames);
-    const Entry entry =
-        obtain(key, entry_symbol, *lowered.module, module.options.opt_level, tier, code.name);
-    (fibers ? code.thread_entry : code.block_entry) = entry.address;
+    llvm::LLVMContext ctx;
+    std::optional<codegen::LoweredModule> lowered;
+    if (module.options.instrumentation != Instrumentation::None) {
+      lowered = lower_unoptimised(module, ctx); // its frames are not in the object
+      code.frames = std::move(lowered->frames);
+    }
+    Entry entry = find(key, entry_symbol, tier);
+    if (entry.address == nullptr) {
+      if (!lowered)
+        lowered = lower_unoptimised(module, ctx);
+      entry = compile_new(key, entry_symbol, *lowered, module.options.opt_level, tier, code.name);
+    }
+    (needs_fibers(module) ? code.thread_entry : code.block_entry) = entry.address;
     code.tier = entry.tier;
+    code.locations = *entry.locations;
     if (unoptimised != nullptr && entry.tier == Tier::Quick)
-      *unoptimised = UnoptimisedModule{code.name, key, entry_symbol, std::move(bitcode),
-                                       module.options.opt_level};
+      *unoptimised = UnoptimisedModule{code.name, key, entry_symbol,
+                                       std::make_shared<const ir::Module>(ir::clone(module))};
     return code;
   }
 
   KernelEntry compile_full(const UnoptimisedModule &kernel) {
+    if (Entry found = find(kernel.key, kernel.entry_symbol, Tier::Full); found.address != nullptr)
+      return found.address;
     llvm::LLVMContext ctx;
-    std::unique_ptr<llvm::Module> module =
-        take("reading kernel " + kernel.name + "'s LLVM IR back",
-             llvm::parseBitcodeFile(llvm::MemoryBufferRef(kernel.bitcode, kernel.name), ctx));
-    return obtain(kernel.key, kernel.entry_symbol, *module, kernel.opt_level, Tier::Full,
-                  kernel.name)
+    codegen::LoweredModule lowered = lower_unoptimised(*kernel.module, ctx);
+    return compile_new(kernel.key, kernel.entry_symbol, lowered, kernel.module->options.opt_level,
+                       Tier::Full, kernel.name)
         .address;
   }
 
@@ -115,6 +172,9 @@ private:
   struct Entry {
     KernelEntry address = nullptr;
     Tier tier = Tier::Quick;
+    // The kernel's runtime-call locations, read from its object (where they are kept, so a
+    // kernel found in a cache needs no lowering).
+    std::shared_ptr<const std::vector<SourceLocation>> locations;
   };
 
   Jit() {
@@ -132,6 +192,7 @@ private:
     triple_ = full_.target->getTargetTriple().str();
     data_layout_ = full_.target->createDataLayout().getStringRepresentation();
     cpu_ = full_.target->getTargetCPU().str() + " " + full_.target->getTargetFeatureString().str();
+    build_ = build_identity();
     jit_ = take("creating the JIT", llvm::orc::LLJITBuilder()
                                         .setJITTargetMachineBuilder(builder)
                                         .setCompileFunctionCreator(no_ir_compiler)
@@ -189,64 +250,61 @@ private:
 
   codegen::LoweredModule lower_unoptimised(const ir::Module &module, llvm::LLVMContext &ctx) {
     HostTarget target(triple_, data_layout_);
-    codegen::LoweredModule lowered = codegen::lower(module, target, ctx, "simt.");
+    return codegen::lower(module, target, ctx, kSymbolPrefix);
+  }
+
+  // The kernel's entry point in its object: the thread body or the block loop.
+  static std::string entry_symbol_of(const ir::Module &module) {
+    const std::string symbol = codegen::kernel_symbol(module, kSymbolPrefix);
+    return needs_fibers(module) ? thread_entry_name(symbol) : block_entry_name(symbol);
+  }
+
+  // Checked before it is optimised, not before the cache lookup: code found in a cache was made
+  // from an equal module, checked when it was compiled.
+  static void verify(const llvm::Module &module) {
     std::string problems;
     llvm::raw_string_ostream out(problems);
-    if (llvm::verifyModule(*lowered.module, &out))
+    if (llvm::verifyModule(module, &out))
       throw std::runtime_error("simt: LLVM rejected the lowered kernel: " + problems);
-    return lowered;
   }
 
-  // The module's bitcode: what the cache key hashes (writing it takes half the time printing
-  // the module as text does), and what a recompile reads back.
-  static std::string write_bitcode(const llvm::Module &module) {
-    std::string bitcode;
-    llvm::raw_string_ostream out(bitcode);
-    llvm::WriteBitcodeToFile(module, out);
-    out.flush();
-    return bitcode;
+  // What determines the machine code: the typed IR (its fingerprint, which holds the compile
+  // options), LLVM, the host CPU, and this build of simt (its lowering and pipelines).
+  std::string cache_key(const ir::Module &module) const {
+    std::string text = ir::fingerprint(module);
+    text += "\n" LLVM_VERSION_STRING "\n" + cpu_ + "\n" + build_;
+    // A 128-bit hash tells kernels apart; the on-disk entries carry an HMAC against tampering.
+    const llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(text));
+    return llvm::utohexstr(hash.high64, /*LowerCase=*/true, /*Width=*/16) +
+           llvm::utohexstr(hash.low64, /*LowerCase=*/true, /*Width=*/16);
   }
 
-  // What determines the machine code: the unoptimised module (its bitcode), the compile options,
-  // LLVM, the host CPU, and this file's build (which fixes the optimisation pipelines).
-  std::string cache_key(const std::string &bitcode, const CompileOptions &options) const {
-    std::string text;
-    llvm::raw_string_ostream out(text);
-    out << "\n"
-        << options.key() << "\n"
-        << LLVM_VERSION_STRING << "\n"
-        << cpu_ << "\n"
-        << __DATE__ " " __TIME__;
-    out.flush();
-    llvm::SHA256 hash;
-    hash.update(bitcode);
-    hash.update(text);
-    return llvm::toHex(hash.final(), /*LowerCase=*/true);
-  }
-
-  // The kernel's code at `tier` or better: this process's, the on-disk cache's, or `module`
-  // optimised and compiled now. Optimised and compiled without holding the JIT: a Full compile
-  // in the background must not hold up a Quick one (each tier has a target machine of its own).
-  Entry obtain(const std::string &key, const std::string &entry_symbol, llvm::Module &module,
-               int level, Tier tier, const std::string &name) {
-    if (Entry found = find(key, entry_symbol, tier); found.address != nullptr)
-      return found;
-    if (tier == Tier::Quick) {
-      llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
+  // The kernel's code at `tier` or better, when find() had none: `lowered` optimised and
+  // compiled now, unless another thread did meanwhile. Optimised and compiled without holding
+  // the JIT: a Full compile in the background must not hold up a Quick one (each tier has a
+  // target machine of its own).
+  Entry compile_new(const std::string &key, const std::string &entry_symbol,
+                    codegen::LoweredModule &lowered, int level, Tier tier,
+                    const std::string &name) {
+    llvm::Module &module = *lowered.module;
+    llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
+    if (tier == Tier::Quick)
       new llvm::GlobalVariable(module, byte, /*isConstant=*/true,
                                llvm::GlobalValue::ExternalLinkage, llvm::ConstantInt::get(byte, 0),
                                kQuickTierMarker);
-    }
+    llvm::Constant *locations = llvm::ConstantDataArray::getString(
+        module.getContext(), encode(lowered.locations), /*AddNull=*/false);
+    new llvm::GlobalVariable(module, locations->getType(), /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage, locations, kLocationsSymbol);
     std::unique_ptr<llvm::MemoryBuffer> object = emit_object(module, level, tier);
     std::lock_guard<std::mutex> lock(mutex_);
     auto known = entries_.find(key);
     if (known != entries_.end() && known->second.tier >= tier)
       return known->second; // another thread compiled it meanwhile
     cache_.store(key, object->getMemBufferRef());
-    const Entry entry{take("compiling " + name, add_object(key, entry_symbol, std::move(object))),
-                      tier};
-    entries_[key] = entry;
-    return entry;
+    Entry entry = take("compiling " + name, add_object(key, entry_symbol, std::move(object)));
+    entry.tier = tier;
+    return entries_[key] = entry;
   }
 
   // The kernel's code when this process or the on-disk cache has it at `tier` or better; else
@@ -261,12 +319,53 @@ private:
     const Tier cached = tier_of(object->getMemBufferRef());
     if (cached < tier)
       return {};
-    auto address = add_object(key, entry_symbol, std::move(object));
-    if (!address) {
-      cache_.reject(key, llvm::toString(address.takeError()));
+    llvm::Expected<Entry> entry = add_object(key, entry_symbol, std::move(object));
+    if (!entry) {
+      cache_.reject(key, llvm::toString(entry.takeError()));
       return {};
     }
-    return entries_[key] = Entry{*address, cached};
+    entry->tier = cached;
+    return entries_[key] = *entry;
+  }
+
+  // The locations as the object keeps them: a count, then each one's line, column, file and
+  // function (texts as a length and bytes), in native byte order.
+  static std::string encode(const std::vector<SourceLocation> &locations) {
+    std::string bytes;
+    auto number = [&](uint32_t value) { bytes.append(reinterpret_cast<char *>(&value), 4); };
+    number(uint32_t(locations.size()));
+    for (const SourceLocation &where : locations) {
+      number(uint32_t(where.line));
+      number(uint32_t(where.col));
+      number(uint32_t(where.file.size()));
+      bytes += where.file;
+      number(uint32_t(where.function.size()));
+      bytes += where.function;
+    }
+    return bytes;
+  }
+
+  static std::vector<SourceLocation> decode(const char *bytes) {
+    auto number = [&] {
+      uint32_t value;
+      std::memcpy(&value, bytes, 4);
+      bytes += 4;
+      return value;
+    };
+    auto text = [&] {
+      const uint32_t size = number();
+      std::string value(bytes, size);
+      bytes += size;
+      return value;
+    };
+    std::vector<SourceLocation> locations(number());
+    for (SourceLocation &where : locations) {
+      where.line = int(number());
+      where.col = int(number());
+      where.file = text();
+      where.function = text();
+    }
+    return locations;
   }
 
   static Tier tier_of(llvm::MemoryBufferRef object) {
@@ -287,8 +386,8 @@ private:
 
   // Links one kernel's object into a JITDylib of its own and looks up its entry. On any failure
   // the JITDylib is removed with everything in it, so the kernel can be added again.
-  llvm::Expected<KernelEntry> add_object(const std::string &key, const std::string &entry_symbol,
-                                         std::unique_ptr<llvm::MemoryBuffer> object) {
+  llvm::Expected<Entry> add_object(const std::string &key, const std::string &entry_symbol,
+                                   std::unique_ptr<llvm::MemoryBuffer> object) {
     // A kernel recompiled at a better tier gets a JITDylib beside its first one, which stays:
     // launches may still be running its code.
     auto dylib = jit_->createJITDylib("simt." + key + "." + std::to_string(dylibs_++));
@@ -298,15 +397,23 @@ private:
     llvm::Error error = jit_->addObjectFile(*dylib, std::move(object));
     if (!error) {
       auto address = jit_->lookup(*dylib, entry_symbol);
-      if (address)
-        return address->toPtr<KernelEntry>();
-      error = address.takeError();
+      auto locations = jit_->lookup(*dylib, kLocationsSymbol);
+      if (address && locations) {
+        Entry entry;
+        entry.address = address->toPtr<KernelEntry>();
+        entry.locations = std::make_shared<const std::vector<SourceLocation>>(
+            decode(locations->toPtr<const char *>()));
+        return entry;
+      }
+      error = llvm::joinErrors(address ? llvm::Error::success() : address.takeError(),
+                               locations ? llvm::Error::success() : locations.takeError());
     }
     return llvm::joinErrors(std::move(error), jit_->getExecutionSession().removeJITDylib(*dylib));
   }
 
   // Optimises `module` for `tier` and compiles it to an object.
   std::unique_ptr<llvm::MemoryBuffer> emit_object(llvm::Module &module, int level, Tier tier) {
+    verify(module);
     Machine &machine = tier == Tier::Quick ? quick_ : full_;
     std::lock_guard<std::mutex> lock(machine.mutex);
     optimise(module, level, tier);
@@ -365,6 +472,7 @@ private:
   std::string triple_;
   std::string data_layout_;
   std::string cpu_;
+  std::string build_;
   ObjectCache cache_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::mutex mutex_;                     // guards the JIT's contents, entries_ and dylibs_

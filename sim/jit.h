@@ -4,17 +4,19 @@
 #include "frontend/ir.h"
 #include "sim/launch.h"
 
+#include <memory>
 #include <string>
 
 namespace simt::sim {
 
 // Lowers `module` with the host Target, optimises it at `tier`, adds it to the process's LLJIT and
 // returns its entry points. The block entry is present only when no barrier is reachable (flat
-// mode). Code of a better tier, when this process or the on-disk cache has it, answers a request
-// for a lower one: the returned code's tier says which it is. Thread-safe: a Full compile on one
-// thread does not hold up a Quick one on another. Throws std::runtime_error if LLVM rejects the
-// module (a simt bug, not a user error).
-// When the code is Quick and `unoptimised` is given, it receives what jit_compile_full needs.
+// mode). Code is found by the module's fingerprint (ir::fingerprint) before anything is lowered:
+// code this process or the on-disk cache has, of `tier` or better, answers the request (the
+// returned code's tier says which it is), with the fault locations kept in its object. Thread-safe:
+// a Full compile on one thread does not hold up a Quick one on another. Throws std::runtime_error
+// if LLVM rejects the module (a simt bug, not a user error). When the code is Quick and
+// `unoptimised` is given, it receives what jit_compile_full needs.
 struct UnoptimisedModule;
 KernelCode jit_compile(const ir::Module &module, Tier tier = Tier::Full,
                        UnoptimisedModule *unoptimised = nullptr);
@@ -25,8 +27,9 @@ struct UnoptimisedModule {
   std::string name;         // the kernel's, for errors
   std::string key;          // its cache key: the Full code replaces the Quick code on disk
   std::string entry_symbol; // its entry point: the thread body or the block loop
-  std::string bitcode;      // the unoptimised module
-  int opt_level = 3;        // CompileOptions::opt_level
+  // A copy of the typed IR, lowered again by the recompile (a Quick kernel found in a cache was
+  // never lowered in this process).
+  std::shared_ptr<const ir::Module> module;
 };
 
 // Compiles `kernel` at its full level and returns its entry point (of the kind jit_compile

@@ -14,6 +14,7 @@ import dis
 import inspect
 import linecache
 import re
+import sys
 import types as pytypes
 
 from . import commandline_source, exec_source
@@ -89,12 +90,49 @@ class CapturedSource:
 
     def _definition(self):
         """The text of the `def` block (with its decorators) at the function's first line, found
-        as inspect.getsourcelines finds it."""
+        as inspect.getsourcelines finds it; its end from the code's positions where they tell
+        (tokenizing the block, as inspect does, costs more than a compile from the disk cache)."""
         code = self.py_func.__code__
         index = code.co_firstlineno - 1
         while index > 0 and not _DEFINITION.match(self.lines[index]):
             index -= 1
-        return "".join(inspect.getblock(self.lines[index:])), index + 1
+        end = _block_end(self.lines, index, _last_line(code))
+        block = self.lines[index:end] if end else inspect.getblock(self.lines[index:])
+        return "".join(block), index + 1
+
+
+def _last_line(code):
+    """The last line any instruction of `code` (or of the functions inside it) comes from."""
+    last = max((end for _, end, _, _ in code.co_positions() if end is not None), default=0)
+    return max([last] + [_last_line(const) for const in code.co_consts
+                         if isinstance(const, pytypes.CodeType)])
+
+
+def _block_end(lines, start, last):
+    """The index after the last line of the block whose header is lines[start], given the last
+    line its code comes from: the lines after that one belong to the block while they are blank,
+    comments or indented deeper than the header (a trailing `else: pass` compiles to nothing).
+    None when that cannot be told without tokenizing: the last line is not in the body (a
+    one-line def, a body of a docstring alone) or a string literal may go on after it."""
+    if not start < last <= len(lines):
+        return None
+    indent = _indent(lines[start])
+    if _indent(lines[last - 1]) <= indent:
+        return None
+    end = last
+    while end < len(lines):
+        text = lines[end].strip()
+        if text and not text.startswith("#"):
+            if _indent(lines[end]) <= indent:
+                break
+            if "'''" in text or '"""' in text:
+                return None
+        end += 1
+    return end
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip())
 
 
 def function_source(py_func):
@@ -122,66 +160,151 @@ _NAMING = frozenset(("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "STORE_FAST", "DEL
                      "LOAD_DEREF", "STORE_DEREF", "LOAD_ATTR", "STORE_ATTR", "LOAD_METHOD",
                      "STORE_GLOBAL", "STORE_NAME"))
 _OPERATORS = frozenset(("BINARY_OP", "COMPARE_OP"))
+_NAME, _CONST, _OPERATOR = range(3)  # what an instruction's argument is, for _spells
+
+
+def _dis_instructions(code):
+    """(positions, kind, value) of each instruction of `code`: kind _NAME, _CONST or _OPERATOR
+    for those whose argument the source spells, else None."""
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in _NAMING:
+            yield instruction.positions, _NAME, instruction.argval
+        elif instruction.opname == "LOAD_CONST":
+            yield instruction.positions, _CONST, instruction.argval
+        elif instruction.opname in _OPERATORS:
+            yield instruction.positions, _OPERATOR, instruction.argrepr
+        else:
+            yield instruction.positions, None, None
+
+
+def _fast_instructions(code):
+    """What _dis_instructions gives, decoded from CPython 3.11's bytecode directly: dis builds
+    an Instruction with its printed argument for every instruction, which made this check cost
+    more than a compile from the disk cache."""
+    raw, positions = code.co_code, list(code.co_positions())
+    names, consts, local_name = code.co_names, code.co_consts, code._varname_from_oparg
+    extended = 0
+    offset = 0
+    while offset < len(raw):
+        op, arg = raw[offset], raw[offset + 1] | extended
+        position = positions[offset // 2]
+        offset += 2 + 2 * _CACHE_ENTRIES[op]
+        extended = arg << 8 if op == _EXTENDED_ARG else 0
+        kind = _KINDS[op]
+        if kind is None:
+            yield position, None, None
+        elif kind == "global":
+            yield position, _NAME, names[arg >> 1]
+        elif kind == "name":
+            yield position, _NAME, names[arg]
+        elif kind == "local":
+            yield position, _NAME, local_name(arg)
+        elif kind == "const":
+            yield position, _CONST, consts[arg]
+        elif kind == "binary":
+            yield position, _OPERATOR, _BINARY_OPERATORS[arg][1]
+        else:
+            yield position, _OPERATOR, dis.cmp_op[arg]
+
+
+def _kinds_311():
+    """Each opcode's kind of argument, as _fast_instructions decodes it."""
+    kinds = [None] * 256
+    for name in _NAMING:
+        op = dis.opmap[name]
+        kinds[op] = ("global" if name == "LOAD_GLOBAL" else
+                     "local" if op in dis.haslocal or op in dis.hasfree else "name")
+    kinds[dis.opmap["LOAD_CONST"]] = "const"
+    kinds[dis.opmap["BINARY_OP"]] = "binary"
+    kinds[dis.opmap["COMPARE_OP"]] = "compare"
+    return kinds
+
+
+if sys.version_info[:2] == (3, 11):
+    _instructions = _fast_instructions
+    _KINDS = _kinds_311()
+    _CACHE_ENTRIES = dis._inline_cache_entries
+    _BINARY_OPERATORS = dis._nb_ops
+    _EXTENDED_ARG = dis.EXTENDED_ARG
+else:  # another bytecode: dis knows it
+    _instructions = _dis_instructions
 
 
 def _segment(lines, position):
-    """The source text at an instruction's position (columns count UTF-8 bytes; `lines` are
-    encoded), or None where the lines do not reach it."""
+    """The source text at an instruction's position (columns count UTF-8 bytes; `lines` maps
+    line numbers to encoded lines), or None where the lines do not reach it."""
     line, end_line, col, end_col = position
-    if not 0 < line <= end_line <= len(lines):
-        return None
-    first, last = lines[line - 1], lines[end_line - 1]
-    if len(last) < end_col or len(first) < col:
+    first, last = lines.get(line), lines.get(end_line)
+    if first is None or last is None or end_line < line or len(last) < end_col or \
+            len(first) < col:
         return None
     if line == end_line:
         return first[col:end_col].decode("utf-8", "replace")
-    text = [first[col:]] + lines[line:end_line - 1] + [last[:end_col]]
+    text = [first[col:]] + [lines[n] for n in range(line + 1, end_line)] + [last[:end_col]]
     return b"".join(text).decode("utf-8", "replace")
 
 
-def _spells(segment, instruction):
-    """Whether a segment of source is what the instruction was compiled from: the names it
+def _spells(segment, kind, value):
+    """Whether a segment of source is what an instruction was compiled from: the names it
     loads and stores, its literal constants and operators."""
-    name = instruction.argval
-    if instruction.opname in _NAMING:
-        if not isinstance(name, str) or not name.isidentifier() or name.startswith("__"):
+    if kind == _NAME:
+        if segment == value:
+            return True
+        if not isinstance(value, str) or not value.isidentifier() or value.startswith("__"):
             return True  # made by the compiler (.0, __class__), not spelt in the text
-        if "__" in name[1:] and name.startswith("_"):  # a private name, mangled in a class
-            name = name[name.index("__", 1):]
-        return re.search(r"(?<!\w)%s(?!\w)" % re.escape(name), segment) is not None
-    if instruction.opname == "LOAD_CONST":
+        if "__" in value[1:] and value.startswith("_"):  # a private name, mangled in a class
+            value = value[value.index("__", 1):]
+        return _spelt_as_word(value, segment)
+    if kind == _CONST:
         try:
             literal = ast.literal_eval(segment.strip())
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return True  # not a literal alone: a folded expression or compiler-made
-        return type(literal) is type(name) and literal == name
-    if instruction.opname in _OPERATORS:
-        return instruction.argrepr in segment
+        return type(literal) is type(value) and literal == value
+    if kind == _OPERATOR:
+        return value in segment
     return True
+
+
+def _spelt_as_word(name, segment):
+    """Whether `name` occurs in `segment` as a whole word (not inside a longer identifier)."""
+    start = segment.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if (start == 0 or not _is_word_char(segment[start - 1])) and \
+                (end == len(segment) or not _is_word_char(segment[end])):
+            return True
+        start = segment.find(name, start + 1)
+    return False
+
+
+def _is_word_char(char):
+    return char.isalnum() or char == "_"
 
 
 def _same_code(lines, code):
     """Whether `lines` still hold the text `code` was compiled from: its first line begins its
     definition, and every name, literal and operator of its instructions (and of the functions
     inside it) is spelt at the line and columns the code object records."""
-    return 0 < code.co_firstlineno <= len(lines) and \
-        _DEFINITION.match(lines[code.co_firstlineno - 1]) is not None and \
-        _spelt([line.encode("utf-8") for line in lines], code)
+    first = code.co_firstlineno
+    if not (0 < first <= len(lines) and _DEFINITION.match(lines[first - 1]) is not None):
+        return False
+    last = min(len(lines), max(first, _last_line(code)))
+    return _spelt({n: lines[n - 1].encode("utf-8") for n in range(first, last + 1)}, code)
 
 
 def _spelt(lines, code):
     # pytest rewrites assert statements (its names have '@'): what it adds is positioned at the
     # statement and spelt nowhere.
     rewritten = any(name.startswith("@") for name in code.co_names + code.co_varnames)
-    for instruction in dis.get_instructions(code):
-        position = instruction.positions
+    for position, kind, value in _instructions(code):
         if position is None or None in position:
             continue
         segment = _segment(lines, position)
         if segment is None:
             return False
         if not (rewritten and segment.startswith("assert")) and \
-                not _spells(segment, instruction):
+                not _spells(segment, kind, value):
             return False
     return all(_spelt(lines, const) for const in code.co_consts
                if isinstance(const, pytypes.CodeType))

@@ -61,7 +61,7 @@ class Cache:
         assert run.returncode == 0, run.stdout + run.stderr
         assert run.stdout.strip() == "ok", run.stdout + run.stderr
         self.stderr = run.stderr
-        return {kind: re.findall(r"compile cache: %s ([0-9a-f]{64})" % kind, run.stderr)
+        return {kind: re.findall(r"compile cache: %s ([0-9a-f]{32})" % kind, run.stderr)
                 for kind in ("hit", "miss", "rejected", "stored")}
 
     def entries(self):
@@ -233,3 +233,36 @@ def test_the_cache_can_be_turned_off(cache):
     c = cache()
     assert not any(c.run("k0", SIMT_CACHE="0").values())
     assert not c.directory.exists()
+
+
+FAULTING = """
+import numpy as np
+from simt import cuda
+
+
+@cuda.jit
+def reads_past_the_end(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i + 3]
+
+
+try:
+    reads_past_the_end[1, 8](np.zeros(8), np.arange(8.0))
+except IndexError as error:
+    print(error)
+"""
+
+
+def test_a_kernel_from_the_cache_reports_faults_where_they_are(python, tmp_path):
+    """A kernel found in the cache is not lowered again: its fault locations come from its
+    object, and name the same file, line and thread."""
+    script = tmp_path / "faulting.py"
+    script.write_text(FAULTING)
+    env = {"SIMT_CACHE_DIR": str(tmp_path / "cache"), "SIMT_CACHE_DEBUG": "1"}
+    first, second = (python([str(script)], env=env) for _ in range(2))
+    assert "compile cache: stored" in first.stderr and "compile cache: hit" in second.stderr
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert "faulting.py\", line 10, in reads_past_the_end" in first.stdout
+    assert "tid=[5, 0, 0] ctaid=[0, 0, 0]" in first.stdout and "out[i] = x[i + 3]" in first.stdout
+    assert second.stdout == first.stdout

@@ -2,15 +2,18 @@
 editing the module's file afterwards (a live notebook) changes nothing until the module is
 reloaded; a function jitted only after its file changed compiles from the text Python read, or
 is refused with a clear error: never compiled from text that does not match its code."""
+import glob
 import importlib
+import inspect
 import itertools
 import linecache
+import os
 import sys
 
 import numpy as np
 import pytest
 
-from simt import cuda
+from simt import cuda, source
 from simt.errors import CompileError
 
 MODULE = '''\
@@ -192,3 +195,59 @@ def test_closures_and_lambdas_in_this_file_match_their_code():
     out = np.zeros(1)
     closure_kernel[1, 1](out)
     assert out[0] == 15
+
+
+def _code_objects(code):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, type(code)):
+            yield from _code_objects(const)
+
+
+def _python_files():
+    """The simt package, these tests and the examples: many shapes of functions and bytecode."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return sorted(glob.glob(os.path.join(root, "python", "simt", "*.py")) +
+                  glob.glob(os.path.join(root, "tests", "python", "**", "*.py"), recursive=True) +
+                  glob.glob(os.path.join(root, "examples", "**", "*.py"), recursive=True))
+
+
+def test_the_bytecode_check_reads_instructions_as_dis_does():
+    checked = 0
+    for path in _python_files():
+        with open(path) as f:
+            top = compile(f.read(), path, "exec")
+        for code in _code_objects(top):
+            fast = [(tuple(p), kind, value) for p, kind, value in source._instructions(code)]
+            reference = [(tuple(p), kind, value)
+                         for p, kind, value in source._dis_instructions(code)]
+            assert repr(fast) == repr(reference), (path, code.co_name)
+            checked += 1
+    assert checked > 1000
+
+
+def test_a_definition_ends_where_inspect_says():
+    """The def block found from the code's positions is the one inspect.getblock tokenizes."""
+    checked = 0
+    for path in _python_files():
+        with open(path) as f:
+            top = compile(f.read(), path, "exec")
+        lines = linecache.getlines(path)
+        for code in _code_objects(top):
+            if code.co_name.startswith("<") or not code.co_flags & inspect.CO_NEWLOCALS:
+                continue  # modules, classes, lambdas, comprehensions
+            start = code.co_firstlineno - 1
+            while start > 0 and not source._DEFINITION.match(lines[start]):
+                start -= 1
+            end = source._block_end(lines, start, source._last_line(code))
+            if end is None:
+                continue
+            found, expected = lines[start:end], inspect.getblock(lines[start:])
+            # inspect keeps the comments and blank lines before a dedent; the frontend skips them
+            while found and (not found[-1].strip() or found[-1].lstrip().startswith("#")):
+                found.pop()
+            assert found == expected[:len(found)] and \
+                all(not line.strip() or line.lstrip().startswith("#")
+                    for line in expected[len(found):]), (path, code.co_name)
+            checked += 1
+    assert checked > 500

@@ -187,7 +187,7 @@ print(before, compiled.tier)
 
 
 def cache_events(stderr):
-    return {kind: re.findall(r"compile cache: %s ([0-9a-f]{64})" % kind, stderr)
+    return {kind: re.findall(r"compile cache: %s ([0-9a-f]{32})" % kind, stderr)
             for kind in ("hit", "miss", "stored")}
 
 

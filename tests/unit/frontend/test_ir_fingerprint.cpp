@@ -1,0 +1,74 @@
+// ir::fingerprint (the simulator's code-cache key) tells apart every kernel whose code differs,
+// and ir::clone copies a module whole: the clone's fingerprint is the original's.
+#include "frontend/ir.h"
+#include "tests/unit/frontend/typer_support.h"
+
+#include <doctest/doctest.h>
+
+using namespace simt;
+
+namespace {
+
+ir::Module compile(const std::string &text, const std::string &signature = "(float64[::1])") {
+  auto names = std::make_shared<test::NameTable>();
+  names->module("cuda", "numba.cuda").module("numba", "numba");
+  return test::compile_text(text, signature, names);
+}
+
+const char *const kScale = R"(def k(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = out[i] * 2.5 + 1
+)";
+
+} // namespace
+
+TEST_CASE("equal kernels have equal fingerprints; a clone has its original's") {
+  const ir::Module module = compile(kScale);
+  CHECK(ir::fingerprint(module) == ir::fingerprint(compile(kScale)));
+  const ir::Module copy = ir::clone(module);
+  CHECK(ir::fingerprint(copy) == ir::fingerprint(module));
+  CHECK(ir::dump(copy) == ir::dump(module));
+}
+
+TEST_CASE("kernels that differ anywhere have different fingerprints") {
+  const std::string base = ir::fingerprint(compile(kScale));
+  SUBCASE("a constant") {
+    CHECK(ir::fingerprint(compile(R"(def k(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = out[i] * 2.5 + 2
+)")) != base);
+  }
+  SUBCASE("the sign of a zero") {
+    const char *text = R"(def k(out):
+    out[0] = 0.0
+)";
+    const char *negative = R"(def k(out):
+    out[0] = -0.0
+)";
+    CHECK(ir::fingerprint(compile(text)) != ir::fingerprint(compile(negative)));
+  }
+  SUBCASE("a line (fault reports name it)") {
+    CHECK(ir::fingerprint(compile(std::string("\n") + kScale)) != base);
+  }
+  SUBCASE("an argument's type or layout") {
+    CHECK(ir::fingerprint(compile(kScale, "(float32[::1])")) != base);
+    CHECK(ir::fingerprint(compile(kScale, "(float64[:])")) != base);
+  }
+  SUBCASE("a compile option") {
+    ir::Module module = compile(kScale);
+    module.options.fastmath = true;
+    CHECK(ir::fingerprint(module) != base);
+    module.options.fastmath = false;
+    module.options.fission = false;
+    CHECK(ir::fingerprint(module) != base);
+  }
+  SUBCASE("a local's name (the debugger reads locals by name)") {
+    CHECK(ir::fingerprint(compile(R"(def k(out):
+    j = cuda.grid(1)
+    if j < out.size:
+        out[j] = out[j] * 2.5 + 1
+)")) != base);
+  }
+}
