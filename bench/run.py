@@ -146,17 +146,25 @@ def worker(backend, kernel, size, blocks, repeats, target_s):
                 "reduction": kernels.block_sum}[kernel]
     problem = Problem(kernel, size)
 
+    arrays = {}
+
     def launch(count):
-        """One timed launch of `count` blocks on fresh device arrays, checked afterwards."""
-        inputs, output = problem.inputs(count)
-        device_args = [cuda.to_device(a) for a in problem.args(inputs, output)]
+        """One timed launch of `count` blocks, checked afterwards. Its device arrays are made at
+        the first launch of `count` blocks and used again by the next ones (as the C++ loops use
+        theirs), the output zeroed before each launch."""
+        if count not in arrays:
+            inputs, output = problem.inputs(count)
+            arrays[count] = inputs, output, [cuda.to_device(a) for a in
+                                             problem.args(inputs, output)]
+        inputs, output, device_args = arrays[count]
+        out_index = 0 if kernel == "vector_add" else len(device_args) - 1
+        device_args[out_index].copy_to_device(output)
         grid, block = problem.launch_shape(count)
         cuda.synchronize()
         start = time.perf_counter()
         function[grid, block](*device_args)
         cuda.synchronize()
         seconds = time.perf_counter() - start
-        out_index = 0 if kernel == "vector_add" else len(device_args) - 1
         problem.check(count, inputs, device_args[out_index].copy_to_host())
         return seconds
 
@@ -235,15 +243,16 @@ def find_simt_path():
 
 def build_baselines(directory):
     binary = os.path.join(directory, "baselines")
-    subprocess.run(["g++", "-O2", "-std=c++20", "-o", binary,
+    subprocess.run(["g++", "-O2", "-std=c++20", "-pthread", "-o", binary,
                     os.path.join(BENCH_DIR, "baselines.cpp")], check=True)
     return binary
 
 
-def run_baseline(binary, problem, baseline=None):
-    """Seconds of the C++ loop `baseline` (default: the kernel's plain loop) on the problem."""
-    out = subprocess.run([binary, baseline or problem.kernel, str(problem.size)], check=True,
-                         capture_output=True, text=True).stdout.split()
+def run_baseline(binary, problem, baseline=None, threads=1):
+    """Seconds of the C++ loop `baseline` (default: the kernel's plain loop) on the problem, its
+    work split between `threads` threads."""
+    out = subprocess.run([binary, baseline or problem.kernel, str(problem.size), str(threads)],
+                         check=True, capture_output=True, text=True).stdout.split()
     seconds, checksum = float(out[0]), float(out[1])
     expected = problem.cpp_checksum()
     # The reduction adds 2^20 floats into one float sequentially: allow float32 rounding drift.
@@ -318,6 +327,7 @@ def rows_of(results):
             "two_core_ns": r.get("threads-2_ns"),
             "two_core_speedup": (r["threads-1_ns"] / r["threads-2_ns"]
                                  if r.get("threads-1_ns") and r.get("threads-2_ns") else None),
+            "cpp_two_thread_speedup": r.get("cpp_two_thread_speedup"),
         })
     return rows
 
@@ -326,7 +336,8 @@ HEADER = ("kernel", "simt per-thread ns", "numba-sim per-thread ns", "C++ per-el
           "simt vs numba-sim speedup", "simt / C++ ratio", "hand-fissioned C++ per-thread ns",
           "simt / hand-fissioned C++ ratio", "simt as fibers per-thread ns",
           "fission vs fibers speedup", "simt first-call ms", "1 worker per-thread ns",
-          "2 workers per-thread ns", "2 workers vs 1 speedup", "debug variant per-thread ns", "debug / release ratio (fibers on barrier kernels)",
+          "2 workers per-thread ns", "2 workers vs 1 speedup",
+          "its C++ on 2 threads vs 1 speedup", "debug variant per-thread ns", "debug / release ratio (fibers on barrier kernels)",
           "debug vs numba-sim speedup")
 
 
@@ -338,6 +349,7 @@ def table_cells(row):
             fmt(row["fission_speedup"], 1) + ("x" if row["fission_speedup"] else ""),
             fmt(row["first_ms"]), fmt(row["one_core_ns"], 2), fmt(row["two_core_ns"], 2),
             fmt(row["two_core_speedup"], 2) + ("x" if row["two_core_speedup"] else ""),
+            fmt(row["cpp_two_thread_speedup"], 2) + ("x" if row["cpp_two_thread_speedup"] else ""),
             fmt(row["debug_ns"], 2),
             fmt(row["debug_ratio"], 1),
             fmt(row["debug_speedup"]) + ("x" if row["debug_speedup"] else ""))
@@ -486,7 +498,8 @@ def markdown(rows, targets, info, sizes, numba_threads, numba_target_s, quick, s
               "block partials written to an output array."
               % (sizes["vector_add"], TPB, sizes["matmul"], sizes["matmul"], TILE, TILE,
                  sizes["reduction"], TPB),
-              "- simt: device arrays from `cuda.to_device`; the best of several launches of the "
+              "- simt: device arrays from `cuda.to_device`, made once and used by every launch "
+              "(the output zeroed before each); the best of several launches of the "
               "kernel's full-level code (after its tier-up), each ended by `cuda.synchronize()`, "
               "divided by the threads launched. simt uses its worker pool (one thread per core). "
               "First call: compile and first launch, in a fresh process with an empty compile "
@@ -516,7 +529,9 @@ def markdown(rows, targets, info, sizes, numba_threads, numba_target_s, quick, s
               "algorithms split by hand at their barriers (a loop over a block's threads per "
               "barrier-free stretch; `tiled_matmul`: 16x16 tiles, `block_sum`: the tree sum "
               "per block of 256, its `tid < stride` loops bounded by the stride), per thread "
-              "of the kernel.",
+              "of the kernel. Its C++ on 2 threads: the kernel's own algorithm (`vector_add`, "
+              "`tiled_matmul`, `block_sum`) with its elements, rows of tiles or blocks split "
+              "between two std::threads, against one: what a second core of this machine gives.",
               "- Every result is checked against NumPy in every run (C++ through a checksum)."]
     lines += scaling_markdown(scaling) + [""]
     return "\n".join(lines)
@@ -559,6 +574,9 @@ def main():
              {"vector_add": 1 << 20, "matmul": 256, "reduction": 1 << 20})
     numba_target_s = 1.0 if args.quick else 10.0
     repeats = 3 if args.quick else 10
+    # Release launches take milliseconds on a shared machine whose noise is of that order: the
+    # best of more of them.
+    release_repeats = 3 if args.quick else 40
     output = args.output or (None if args.quick else os.path.join(ROOT, "docs", "benchmarks.md"))
     simt_path = args.simt_path or find_simt_path()
     env = simt_env(simt_path)
@@ -579,15 +597,21 @@ def main():
                     seconds = run_baseline(binary, problem, FISSIONED_BASELINES[kernel])
                     results[kernel]["fissioned_cpp_ns"] = (
                         seconds / problem.threads(problem.full_blocks) * 1e9)
+                # The kernel's own algorithm on one and on two threads: how much a second core
+                # gives on this machine (memory bandwidth bounds the flat kernels' gain).
+                own = FISSIONED_BASELINES.get(kernel, kernel)
+                results[kernel]["cpp_two_thread_speedup"] = (
+                    run_baseline(binary, problem, own) / run_baseline(binary, problem, own, 2))
             except (subprocess.CalledProcessError, AssertionError) as error:
                 failures.append("C++ %s: %s" % (kernel, error))
             try:
-                r = run_worker("simt", kernel, problem.size, problem.full_blocks, repeats, 0, env)
+                r = run_worker("simt", kernel, problem.size, problem.full_blocks, release_repeats,
+                               0, env)
                 results[kernel]["simt_ns"] = r["best_s"] / r["threads"] * 1e9
                 results[kernel]["first_ms"] = r["first_call_s"] * 1e3
                 for workers in ("threads-1", "threads-2"):
                     r = run_worker("simt-" + workers, kernel, problem.size, problem.full_blocks,
-                                   repeats, 0, env)
+                                   release_repeats, 0, env)
                     results[kernel][workers + "_ns"] = r["best_s"] / r["threads"] * 1e9
                 r = run_worker("simt-debug", kernel, problem.size, problem.full_blocks, repeats,
                                0, env)

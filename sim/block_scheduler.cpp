@@ -32,6 +32,7 @@ void BlockScheduler::start(LaunchState &launch, const ThreadContext &block,
                            const StackLease &stacks) {
   const size_t count = size_t(block.ntid[0]) * size_t(block.ntid[1]) * size_t(block.ntid[2]);
   stacks_ = &stacks;
+  entry_ = launch.entry();
   contexts_.resize(count);
   states_.resize(count);
   const int32_t nx = block.ntid[0], ny = block.ntid[1];
@@ -65,7 +66,7 @@ void BlockScheduler::start(LaunchState &launch, const ThreadContext &block,
 
 size_t BlockScheduler::run_until_parked(LaunchState &launch) {
   using Phase = ThreadState::Phase;
-  const KernelEntry entry = launch.kernel.thread_entry;
+  const KernelEntry entry = entry_;
   void **const args = launch.args;
   FiberChoice *const choice = launch.fiber_choice();
   auto next = [&](size_t previous) {

@@ -86,6 +86,7 @@ private:
   void release_barrier(LaunchState &launch);
 
   const StackLease *stacks_ = nullptr;
+  KernelEntry entry_ = nullptr; // the block's threads' (LaunchState::entry when it started)
   std::vector<ThreadContext> contexts_;
   std::vector<ThreadState> states_;
   size_t yielded_ = 0;   // threads that yielded (or were stopped by an observer) in the last round

@@ -19,16 +19,29 @@
 
 namespace simt::sim {
 
-struct TierUp {
+struct TierUp final : CodeUpgrade, std::enable_shared_from_this<TierUp> {
   TierUp(UnoptimisedModule kernel, const KernelCode &quick, std::chrono::nanoseconds after)
       : kernel(std::move(kernel)), after(after), full(quick) {}
   const UnoptimisedModule kernel;       // compiled again at its full level
   const std::chrono::nanoseconds after; // of launches at the Quick tier before the recompile
-  std::atomic<int64_t> run_ns{0};
+  std::atomic<int64_t> run_ns{0};       // of the launches that have finished
   std::atomic<bool> queued{false};
   KernelCode full; // the Quick code's, its entry and tier replaced before `ready` is set
   std::atomic<bool> ready{false};
-  std::mutex compiling; // one recompile, on the background thread or a launching one
+  std::mutex compiling; // one recompile at a time
+
+  // Queues the recompile on the background thread, once.
+  void queue();
+
+  // A launch of Quick code that has run `ran` queues the recompile once the kernel's launches
+  // have run `after` in all, and switches to the full code when it is ready.
+  KernelEntry poll(std::chrono::nanoseconds ran) override {
+    if (ready.load(std::memory_order_acquire))
+      return full.block_entry != nullptr ? full.block_entry : full.thread_entry;
+    if (run_ns.load(std::memory_order_relaxed) + ran.count() >= after.count())
+      queue();
+    return nullptr;
+  }
 };
 
 namespace {
@@ -107,7 +120,7 @@ public:
   TierUpWorker(const TierUpWorker &) = delete;
   TierUpWorker &operator=(const TierUpWorker &) = delete;
 
-  // Compiles `job` at its full level, unless that is done (or being done: then waits for it).
+  // Compiles `job` at its full level, unless that is done.
   static void recompile(TierUp &job) {
     std::lock_guard<std::mutex> lock(job.compiling);
     if (job.ready.load(std::memory_order_acquire))
@@ -172,24 +185,28 @@ private:
 
 } // namespace
 
+void TierUp::queue() {
+  if (!queued.exchange(true))
+    TierUpWorker::instance().submit(shared_from_this());
+}
+
 std::optional<Fault> HostExecutable::launch(const LaunchConfig &config, void **args,
                                             const LaunchHooks &hooks) {
-  // A launch this large runs long enough to repay an O3 compile within itself, and the code
-  // changes only between launches: its kernel is recompiled first, on this thread.
-  constexpr uint64_t kRecompileFirstThreads = uint64_t(1) << 20;
-  if (tier_up_ != nullptr && config.grid.count() * config.block.count() >= kRecompileFirstThreads)
-    TierUpWorker::recompile(*tier_up_);
-  const KernelCode &code = this->code(); // once: a recompile takes effect between launches
-  if (code.tier == Tier::Full)
+  const KernelCode &code = this->code();
+  if (code.tier == Tier::Full || tier_up_ == nullptr)
     return sim::launch(code, config, args, hooks);
+  // A launch this large is long enough to repay the recompile within itself: it is queued at
+  // once, and the launch's blocks switch to the full code when it is ready.
+  constexpr uint64_t kRecompileAtOnceThreads = uint64_t(1) << 20;
+  if (config.grid.count() * config.block.count() >= kRecompileAtOnceThreads)
+    tier_up_->queue();
+  LaunchHooks upgrading = hooks;
+  upgrading.upgrade = tier_up_.get();
   const auto start = std::chrono::steady_clock::now();
-  std::optional<Fault> fault = sim::launch(code, config, args, hooks);
-  if (tier_up_ != nullptr) {
-    const int64_t ran = (std::chrono::steady_clock::now() - start).count();
-    if (tier_up_->run_ns.fetch_add(ran) + ran >= tier_up_->after.count() &&
-        !tier_up_->queued.exchange(true))
-      TierUpWorker::instance().submit(tier_up_);
-  }
+  std::optional<Fault> fault = sim::launch(code, config, args, upgrading);
+  const int64_t ran = (std::chrono::steady_clock::now() - start).count();
+  if (tier_up_->run_ns.fetch_add(ran) + ran >= tier_up_->after.count())
+    tier_up_->queue();
   return fault;
 }
 

@@ -5,10 +5,10 @@
 // first launch waits milliseconds, not O3's tens of them. Once its launches have run for
 // SIMT_TIER_UP_MS milliseconds in all (default 20, about what an O3 compile of a small kernel
 // costs, so a kernel never spends much more than twice the better choice's time), it is
-// recompiled at its full level on a background thread, and launches that start after that
-// compile finished run the full code; one running meanwhile keeps the code it started with. A
-// launch of 2**20 threads or more, long enough to repay an O3 compile by itself, first
-// recompiles its kernel on the launching thread.
+// recompiled at its full level on a background thread: launches that start after that compile
+// finished run the full code, and one running meanwhile runs it from its next blocks on (a long
+// launch queues the recompile itself once it has run that long; one of 2**20 threads or more, long
+// enough to repay an O3 compile by itself, queues it as it starts). No launch waits for O3.
 // SIMT_OPT_TIER=quick keeps every kernel at the Quick tier, SIMT_OPT_TIER=full compiles at the
 // full level at once (as without tiers); the default is auto. Kernels compiled with fastmath
 // (whose results O3 may reassociate), with opt=False or with the debugger's instrumentation are

@@ -22,7 +22,9 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
 #include <algorithm>
 #include <cstring>
@@ -434,10 +436,14 @@ private:
     passes.registerFunctionAnalyses(fam);
     passes.registerLoopAnalyses(lam);
     passes.crossRegisterProxies(lam, fam, cgam, mam);
-    // Bounds checks would keep loops scalar: IRCE splits off a main loop free of them.
+    // Bounds checks would keep loops scalar: IRCE splits off a main loop free of them. Its main
+    // loop keeps the checks' branches, folded to constants, and their exits: the vectorizer sees
+    // a loop of several exits unless they are cleaned away first.
     passes.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
           fpm.addPass(llvm::IRCEPass());
+          fpm.addPass(llvm::SimplifyCFGPass());
+          fpm.addPass(llvm::InstCombinePass());
         });
     // O3 takes time quadratic (GVN: cubic) in a function's size, from InstCombine's queries of
     // dominating conditions and GVN's non-local memory dependences; kernels of more than a few

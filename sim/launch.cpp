@@ -153,8 +153,9 @@ public:
 private:
   void run_blocks(ThreadContext &ctx, ThreadState &state, const StackLease *stacks) {
     SharedMemory &shared = SharedMemory::for_this_thread();
-    const KernelEntry block_entry = launch_.kernel.block_entry;
+    const bool flat = launch_.kernel.block_entry != nullptr;
     while (auto blocks = launch_.next_blocks(chunk_)) {
+      const KernelEntry block_entry = flat ? launch_.entry() : nullptr;
       for (uint64_t index = blocks->first; index < blocks->second && !launch_.stopped(); ++index) {
         launch_.place_block(ctx, index);
         ctx.shared = shared.fresh_block(launch_.shared_bytes);

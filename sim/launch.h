@@ -6,6 +6,7 @@
 #include "codegen/frame_layout.h"
 #include "sim/abi.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -45,13 +46,25 @@ struct KernelCode {
   std::vector<codegen::FrameLayout> frames;
 };
 
-// What observes one launch (sim/observer.h), and how its blocks' fibers are scheduled
-// (sim/block_scheduler.h; null: round-robin).
+// Better code for the kernel that may become ready while it runs: the host backend's recompile at
+// the full level (sim/host_backend.h). A launch asks between chunks of blocks; the blocks it
+// starts after an answer run the better code (both give the same results).
+class CodeUpgrade {
+public:
+  virtual ~CodeUpgrade() = default;
+  // `ran`: how long the launch has run. The better code's entry (of the kernel's kind: block or
+  // thread) once it is ready, else null. Called by every worker; thread-safe.
+  virtual KernelEntry poll(std::chrono::nanoseconds ran) = 0;
+};
+
+// What observes one launch (sim/observer.h), how its blocks' fibers are scheduled
+// (sim/block_scheduler.h; null: round-robin), and better code it may switch to (null: none).
 class Observer;
 class FiberChoice;
 struct LaunchHooks {
   std::span<Observer *const> observers;
   FiberChoice *choice = nullptr;
+  CodeUpgrade *upgrade = nullptr;
 };
 
 // Checks `config` (throws std::invalid_argument: more than 1024 threads per block, a zero

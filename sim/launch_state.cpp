@@ -56,6 +56,17 @@ LaunchState::LaunchState(const KernelCode &kernel, const LaunchConfig &config, v
   interrupts_at_start_ = interrupts.load();
 }
 
+KernelEntry LaunchState::entry() {
+  if (KernelEntry better = upgraded_.load(std::memory_order_acquire))
+    return better;
+  if (hooks_.upgrade != nullptr)
+    if (KernelEntry better = hooks_.upgrade->poll(std::chrono::steady_clock::now() - started_)) {
+      upgraded_.store(better, std::memory_order_release);
+      return better;
+    }
+  return kernel.block_entry != nullptr ? kernel.block_entry : kernel.thread_entry;
+}
+
 LaunchState::~LaunchState() {
   if (stopped_.load())
     simt_rt_stop_requests.fetch_sub(1);

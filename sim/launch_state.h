@@ -37,6 +37,10 @@ public:
   // a flat kernel's time bouncing the counter's cache line between cores.
   std::optional<std::pair<uint64_t, uint64_t>> next_blocks(uint64_t count);
 
+  // The entry the blocks starting now run: the kernel's (block_entry in flat mode, else
+  // thread_entry), or better code that became ready during the launch (LaunchHooks::upgrade).
+  KernelEntry entry();
+
   // Whether the launch is stopping; notices an interrupt_launches() since the launch began.
   bool stopped();
 
@@ -78,6 +82,8 @@ public:
 
 private:
   const LaunchHooks hooks_;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::atomic<KernelEntry> upgraded_{nullptr}; // the better code, once an upgrade gave it
   std::atomic<uint64_t> next_block_{0};
   std::atomic<bool> stopped_{false};
   std::atomic<bool> interrupted_{false};

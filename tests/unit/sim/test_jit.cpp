@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -441,4 +443,63 @@ TEST_CASE("a Quick compile and its Full recompile run the same kernel") {
   for (size_t j = 0; j < n; ++j)
     REQUIRE(by_quick[j] == by_full[j]);
   CHECK(by_full[5] == x[5] / double(5 + offset));
+}
+
+namespace {
+
+// out[i] = value for every thread i (cuda.grid(1)); with a barrier first when `fibers`, so the
+// kernel runs with one fiber per thread.
+ir::Module fill_kernel(const std::string &name, double value, bool fibers) {
+  FunctionBuilder k(name, true);
+  int out = k.param("out", array(Scalar::F64, 1));
+  int i = k.var("i", i64());
+  std::vector<Stmt> body;
+  body.push_back(assign(i, grid_x()));
+  if (fibers)
+    body.push_back(syncthreads());
+  body.push_back(guarded(k, i, out, block(store(k.get(out), list(k.get(i)), float_const(value)))));
+  k.f.body = std::move(body);
+  k.f.props.uses_barrier = fibers;
+  ir::Module m = module_of(std::move(k.f));
+  m.options.fission = false;
+  return m;
+}
+
+// Hands out `better` from its `after`-th poll on.
+struct CountingUpgrade final : sim::CodeUpgrade {
+  sim::KernelEntry better;
+  int after;
+  std::atomic<int> polls{0};
+  CountingUpgrade(sim::KernelEntry better, int after) : better(better), after(after) {}
+  sim::KernelEntry poll(std::chrono::nanoseconds) override {
+    return polls.fetch_add(1) + 1 >= after ? better : nullptr;
+  }
+};
+
+} // namespace
+
+TEST_CASE("a launch switches to better code between blocks once an upgrade has it") {
+  for (const bool fibers : {false, true}) {
+    CAPTURE(fibers);
+    const std::string suffix = fibers ? "_fibers" : "_flat";
+    sim::KernelCode first = sim::jit_compile(fill_kernel("fill_one" + suffix, 1, fibers));
+    sim::KernelCode second = sim::jit_compile(fill_kernel("fill_two" + suffix, 2, fibers));
+    sim::KernelEntry better = fibers ? second.thread_entry : second.block_entry;
+    REQUIRE(bool(better));
+    CountingUpgrade upgrade(better, 3);
+    sim::LaunchHooks hooks;
+    hooks.upgrade = &upgrade;
+    std::vector<double> out(512 * 32, 0.0);
+    ArrayArg aout = ArrayArg::of(out);
+    std::vector<void *> args{aout.ptr()};
+    CHECK_FALSE(sim::launch(first, config(512, 32), args.data(), hooks).has_value());
+    const auto ones = std::count(out.begin(), out.end(), 1.0);
+    const auto twos = std::count(out.begin(), out.end(), 2.0);
+    CHECK(ones > 0);
+    CHECK(twos > 0);
+    CHECK(ones + twos == int64_t(out.size()));
+    // Whole blocks run one code or the other.
+    for (size_t b = 0; b < 512; ++b)
+      CHECK(std::count(out.begin() + b * 32, out.begin() + (b + 1) * 32, out[b * 32]) == 32);
+  }
 }
