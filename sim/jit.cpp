@@ -455,11 +455,13 @@ private:
         fail("building the optimisation pipeline", std::move(error));
     };
     if (tier == Tier::Quick) {
-      // Locals out of memory and the kernel's body inlined into its entry: cheap passes whose
-      // code runs a few times slower than O3's, for a fraction of its compile time. InstCombine
-      // folds half-precision arithmetic done in float (fneg of a widened half) as O3 does: the
-      // tiers' results, NaN payloads included, must agree.
-      parse("always-inline,function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)");
+      // Locals out of memory: cheap passes whose code runs a few times slower than O3's, for a
+      // fraction of its compile time. The kernel's body stays a function its entry calls (once
+      // per block, or per thread on fibers): inlining it cost a sixth of a Quick compile. The
+      // entry passes the body only values it loads at run time, so inlining folds nothing.
+      // InstCombine folds half-precision arithmetic done in float (fneg of a widened half) as
+      // O3 does: the tiers' results, NaN payloads included, must agree.
+      parse("function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)");
     } else if (module.getInstructionCount() > kLargeModuleInstructions) {
       parse("always-inline,function(sroa,early-cse<memssa>,simplifycfg,early-cse<memssa>,"
             "simplifycfg)");

@@ -181,13 +181,15 @@ def _fast_instructions(code):
     """What _dis_instructions gives, decoded from CPython 3.11's bytecode directly: dis builds
     an Instruction with its printed argument for every instruction, which made this check cost
     more than a compile from the disk cache."""
-    raw, positions = code.co_code, list(code.co_positions())
+    raw, positions = code.co_code, code.co_positions()  # one position per code unit
     names, consts, local_name = code.co_names, code.co_consts, code._varname_from_oparg
     extended = 0
     offset = 0
     while offset < len(raw):
         op, arg = raw[offset], raw[offset + 1] | extended
-        position = positions[offset // 2]
+        position = next(positions)
+        for _ in range(_CACHE_ENTRIES[op]):
+            next(positions)
         offset += 2 + 2 * _CACHE_ENTRIES[op]
         extended = arg << 8 if op == _EXTENDED_ARG else 0
         kind = _KINDS[op]
