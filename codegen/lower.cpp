@@ -945,7 +945,8 @@ void FunctionLowering::start_fission() {
       allocate(int64_t(layout.getTypeAllocSize(register_type(ctx(), f_.slots[slot].type))));
   for (int64_t bytes : local_array_bytes_)
     allocate(bytes);
-  llvm::Value *scratch = target_.block_scratch(emitter_, offset);
+  // A kernel keeping nothing across regions asks for no scratch (a call per block).
+  llvm::Value *scratch = offsets.empty() ? nullptr : target_.block_scratch(emitter_, offset);
   size_t next = 0;
   auto base = [&]() { return b_.CreateInBoundsGEP(b_.getInt8Ty(), scratch, offsets[next++]); };
   if (plan_->threads_return) {

@@ -156,8 +156,10 @@ private:
     const bool flat = launch_.kernel.block_entry != nullptr;
     while (auto blocks = launch_.next_blocks(chunk_)) {
       const KernelEntry block_entry = flat ? launch_.entry() : nullptr;
+      launch_.place_block(ctx, blocks->first);
       for (uint64_t index = blocks->first; index < blocks->second && !launch_.stopped(); ++index) {
-        launch_.place_block(ctx, index);
+        if (index != blocks->first)
+          launch_.next_block_place(ctx);
         ctx.shared = shared.fresh_block(launch_.shared_bytes);
         launch_.notify([&](Observer &o) { o.block_started(ctx); });
         if (block_entry != nullptr) {

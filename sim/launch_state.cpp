@@ -185,6 +185,16 @@ void LaunchState::place_block(ThreadContext &ctx, uint64_t index) const {
   ctx.ctaid[2] = int32_t(index / (uint64_t(grid.x) * grid.y));
 }
 
+void LaunchState::next_block_place(ThreadContext &ctx) const {
+  if (uint32_t(++ctx.ctaid[0]) < config.grid.x)
+    return;
+  ctx.ctaid[0] = 0;
+  if (uint32_t(++ctx.ctaid[1]) < config.grid.y)
+    return;
+  ctx.ctaid[1] = 0;
+  ++ctx.ctaid[2];
+}
+
 std::string ids_text(const int32_t (&ids)[3]) {
   char text[48];
   std::snprintf(text, sizeof text, "(%d, %d, %d)", ids[0], ids[1], ids[2]);

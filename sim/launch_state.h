@@ -63,6 +63,9 @@ public:
   ThreadContext block_context() const;
   // Sets ctx.ctaid to the block with linear index `index` (x fastest).
   void place_block(ThreadContext &ctx, uint64_t index) const;
+  // Moves ctx.ctaid to the next block in that order (no divisions: blocks of a chunk are
+  // consecutive).
+  void next_block_place(ThreadContext &ctx) const;
 
   // The first fault; else, when the launch was interrupted, a KeyboardInterrupt naming where.
   std::optional<Fault> take_fault();

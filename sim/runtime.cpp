@@ -96,7 +96,12 @@ void simt_rt_grid_sync(ThreadContext *ctx, int32_t loc) {
   simt_rt_syncthreads(ctx, loc); // the grid scheduler releases it (sim/grid_scheduler.cpp)
 }
 
-void *simt_rt_block_scratch(ThreadContext *, int64_t bytes) {
+void *simt_rt_block_scratch(ThreadContext *ctx, int64_t bytes) {
+  // The worker's buffer as its ThreadState last saw it: a thread_local costs a call into the
+  // dynamic linker (__tls_get_addr) in a shared library, once per block here.
+  ThreadState &state = *static_cast<ThreadState *>(ctx->runtime);
+  if (bytes <= state.block_scratch_bytes)
+    return state.block_scratch;
   // One buffer per worker thread, reused by every block it runs (a worker runs one at a time).
   struct Scratch {
     void *data = nullptr;
@@ -112,6 +117,8 @@ void *simt_rt_block_scratch(ThreadContext *, int64_t bytes) {
       throw std::bad_alloc();
     scratch.size = rounded;
   }
+  state.block_scratch = scratch.data;
+  state.block_scratch_bytes = scratch.size;
   return scratch.data;
 }
 

@@ -62,8 +62,11 @@ struct ThreadState {
   uint32_t spin_count = 0;       // back-edges of spinning loops since this thread last yielded
   PrintLine print_line;          // the print() in progress
   uint32_t lane = 0;             // fiber mode: this thread's lane in its warp
-  WarpArrival warp_arrival;      // the warp operation this thread is parked at
-  boost::context::fiber self;    // this thread's fiber, held by the scheduler while it is suspended
+  // Loop fission: the worker's block scratch buffer (simt_rt_block_scratch), once it has asked.
+  void *block_scratch = nullptr;
+  int64_t block_scratch_bytes = 0;
+  WarpArrival warp_arrival;   // the warp operation this thread is parked at
+  boost::context::fiber self; // this thread's fiber, held by the scheduler while it is suspended
   boost::context::fiber scheduler;   // the scheduler, held by this thread while it runs
   StackRange fiber_stack;            // this thread's fiber stack
   StackRange scheduler_stack;        // the stack of the scheduler that resumes it
