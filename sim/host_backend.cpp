@@ -28,7 +28,6 @@ struct TierUp final : CodeUpgrade, std::enable_shared_from_this<TierUp> {
   std::atomic<bool> queued{false};
   KernelCode full; // the Quick code's, its entry and tier replaced before `ready` is set
   std::atomic<bool> ready{false};
-  std::mutex compiling; // one recompile at a time
 
   // Queues the recompile on the background thread, once.
   void queue();
@@ -120,11 +119,8 @@ public:
   TierUpWorker(const TierUpWorker &) = delete;
   TierUpWorker &operator=(const TierUpWorker &) = delete;
 
-  // Compiles `job` at its full level, unless that is done.
+  // Compiles `job` at its full level (queued once: TierUp::queue).
   static void recompile(TierUp &job) {
-    std::lock_guard<std::mutex> lock(job.compiling);
-    if (job.ready.load(std::memory_order_acquire))
-      return;
     try {
       const KernelEntry entry = jit_compile_full(job.kernel);
       (job.full.block_entry != nullptr ? job.full.block_entry : job.full.thread_entry) = entry;
