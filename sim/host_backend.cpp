@@ -36,7 +36,7 @@ struct TierUp final : CodeUpgrade, std::enable_shared_from_this<TierUp> {
   // have run `after` in all, and switches to the full code when it is ready.
   KernelEntry poll(std::chrono::nanoseconds ran) override {
     if (ready.load(std::memory_order_acquire))
-      return full.block_entry != nullptr ? full.block_entry : full.thread_entry;
+      return full.entry();
     if (run_ns.load(std::memory_order_relaxed) + ran.count() >= after.count())
       queue();
     return nullptr;
@@ -123,7 +123,7 @@ public:
   static void recompile(TierUp &job) {
     try {
       const KernelEntry entry = jit_compile_full(job.kernel);
-      (job.full.block_entry != nullptr ? job.full.block_entry : job.full.thread_entry) = entry;
+      job.full.entry() = entry;
       job.full.tier = Tier::Full;
       job.ready.store(true, std::memory_order_release);
     } catch (const std::exception &error) {

@@ -57,6 +57,13 @@ constexpr const char *kSymbolPrefix = "simt.";
 // The kernel's runtime-call locations (KernelCode::locations), kept in its object.
 constexpr const char *kLocationsSymbol = "simt.locations";
 
+// The xxh3 128-bit hash of `bytes`, as 32 lowercase hex digits.
+std::string hash_hex(llvm::StringRef bytes) {
+  const llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(bytes));
+  return llvm::utohexstr(hash.high64, /*LowerCase=*/true, /*Width=*/16) +
+         llvm::utohexstr(hash.low64, /*LowerCase=*/true, /*Width=*/16);
+}
+
 // This build of simt, whose lowering and pipelines made the code: the GNU build ID of the binary
 // holding this function (the linker's hash of its contents), else those contents' hash.
 std::string build_identity() {
@@ -99,9 +106,7 @@ std::string build_identity() {
   const std::string path = search.path.empty() ? "/proc/self/exe" : search.path;
   auto contents =
       take("reading " + path, llvm::errorOrToExpected(llvm::MemoryBuffer::getFile(path)));
-  const llvm::XXH128_hash_t hash =
-      llvm::xxh3_128bits(llvm::arrayRefFromStringRef(contents->getBuffer()));
-  return llvm::utohexstr(hash.high64) + llvm::utohexstr(hash.low64);
+  return hash_hex(contents->getBuffer());
 }
 
 // A target machine and the lock that serialises its use: it caches subtargets without locking.
@@ -133,7 +138,9 @@ public:
     // from the module alone, so an on-disk entry serves whatever order a script compiles its
     // kernels in. The key does not depend on the tier: the cache keeps the best code it has.
     const std::string key = cache_key(module);
-    const std::string entry_symbol = entry_symbol_of(module);
+    const bool fibers = needs_fibers(module);
+    const std::string symbol = codegen::kernel_symbol(module, kSymbolPrefix);
+    const std::string entry_symbol = fibers ? thread_entry_name(symbol) : block_entry_name(symbol);
     KernelCode code;
     code.name = module.kernel().python_name;
     code.static_shared_bytes = module.static_shared_bytes;
@@ -151,7 +158,7 @@ public:
         lowered = lower_unoptimised(module, ctx);
       entry = compile_new(key, entry_symbol, *lowered, module.options.opt_level, tier, code.name);
     }
-    (needs_fibers(module) ? code.thread_entry : code.block_entry) = entry.address;
+    (fibers ? code.thread_entry : code.block_entry) = entry.address;
     code.tier = entry.tier;
     code.locations = *entry.locations;
     if (unoptimised != nullptr && entry.tier == Tier::Quick)
@@ -255,12 +262,6 @@ private:
     return codegen::lower(module, target, ctx, kSymbolPrefix);
   }
 
-  // The kernel's entry point in its object: the thread body or the block loop.
-  static std::string entry_symbol_of(const ir::Module &module) {
-    const std::string symbol = codegen::kernel_symbol(module, kSymbolPrefix);
-    return needs_fibers(module) ? thread_entry_name(symbol) : block_entry_name(symbol);
-  }
-
   // Checked before it is optimised, not before the cache lookup: code found in a cache was made
   // from an equal module, checked when it was compiled.
   static void verify(const llvm::Module &module) {
@@ -276,9 +277,7 @@ private:
     std::string text = ir::fingerprint(module);
     text += "\n" LLVM_VERSION_STRING "\n" + cpu_ + "\n" + build_;
     // A 128-bit hash tells kernels apart; the on-disk entries carry an HMAC against tampering.
-    const llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(text));
-    return llvm::utohexstr(hash.high64, /*LowerCase=*/true, /*Width=*/16) +
-           llvm::utohexstr(hash.low64, /*LowerCase=*/true, /*Width=*/16);
+    return hash_hex(text);
   }
 
   // The kernel's code at `tier` or better, when find() had none: `lowered` optimised and

@@ -32,6 +32,9 @@ struct KernelCode {
   Tier tier = Tier::Full;
   KernelEntry thread_entry = nullptr; // fiber mode: a barrier is reachable
   KernelEntry block_entry = nullptr;  // flat mode: no barrier; the entry loops over the threads
+  // The one of the two entries the kernel has.
+  KernelEntry &entry() { return block_entry != nullptr ? block_entry : thread_entry; }
+  KernelEntry entry() const { return block_entry != nullptr ? block_entry : thread_entry; }
   int64_t static_shared_bytes = 0;
   // A thread's worst-case local arrays: its own plus those of the deepest chain of device
   // functions it calls (sim/local_frame.h). Sizes fiber stacks, and the stack a flat kernel runs

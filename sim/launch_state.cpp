@@ -64,7 +64,7 @@ KernelEntry LaunchState::entry() {
       upgraded_.store(better, std::memory_order_release);
       return better;
     }
-  return kernel.block_entry != nullptr ? kernel.block_entry : kernel.thread_entry;
+  return kernel.entry();
 }
 
 LaunchState::~LaunchState() {

@@ -65,11 +65,12 @@ class CapturedSource:
 
     def _function_source(self):
         py_func, code = self.py_func, self.py_func.__code__
-        same = _same_code(self.lines, code)
+        last = _last_line(code)
+        same = _same_code(self.lines, code, last)
         if not same:
             linecache.checkcache(code.co_filename)
             lines = linecache.getlines(code.co_filename, py_func.__globals__)
-            if lines and _same_code(lines, code):
+            if lines and _same_code(lines, code, last):
                 self.lines = _CAPTURED_LINES[code.co_filename] = lines
                 same = True
         if not self.lines:
@@ -85,18 +86,19 @@ class CapturedSource:
         if code.co_name == "<lambda>":
             text, first_line = _lambda_source(self.lines, code)
             return "<lambda>", text, code.co_filename, first_line
-        text, first_line = self._definition()
+        text, first_line = self._definition(last)
         return py_func.__name__, text, code.co_filename, first_line
 
-    def _definition(self):
+    def _definition(self, last):
         """The text of the `def` block (with its decorators) at the function's first line, found
-        as inspect.getsourcelines finds it; its end from the code's positions where they tell
-        (tokenizing the block, as inspect does, costs more than a compile from the disk cache)."""
+        as inspect.getsourcelines finds it; its end from `last`, the last line its code comes from,
+        where that tells (tokenizing the block, as inspect does, costs more than a compile from
+        the disk cache)."""
         code = self.py_func.__code__
         index = code.co_firstlineno - 1
         while index > 0 and not _DEFINITION.match(self.lines[index]):
             index -= 1
-        end = _block_end(self.lines, index, _last_line(code))
+        end = _block_end(self.lines, index, last)
         block = self.lines[index:end] if end else inspect.getblock(self.lines[index:])
         return "".join(block), index + 1
 
@@ -284,14 +286,15 @@ def _is_word_char(char):
     return char.isalnum() or char == "_"
 
 
-def _same_code(lines, code):
+def _same_code(lines, code, last):
     """Whether `lines` still hold the text `code` was compiled from: its first line begins its
     definition, and every name, literal and operator of its instructions (and of the functions
-    inside it) is spelt at the line and columns the code object records."""
+    inside it; `last`: _last_line(code)) is spelt at the line and columns the code object
+    records."""
     first = code.co_firstlineno
     if not (0 < first <= len(lines) and _DEFINITION.match(lines[first - 1]) is not None):
         return False
-    last = min(len(lines), max(first, _last_line(code)))
+    last = min(len(lines), max(first, last))
     return _spelt({n: lines[n - 1].encode("utf-8") for n in range(first, last + 1)}, code)
 
 
