@@ -27,6 +27,17 @@ struct LaunchConfig {
   uint64_t dynamic_shared_bytes = 0;
 };
 
+// What a fault is, beyond its exception: the checkers file barrier and warp errors under
+// synccheck and bounds errors under memcheck.
+enum class FaultKind : uint8_t {
+  Exception, // raised by the kernel's code (ZeroDivisionError, assert, raise)
+  Bounds,    // an index out of an array's bounds
+  Barrier,   // threads of a block at different barriers (a divergent syncthreads)
+  Warp,      // a warp operation whose mask names lanes that exited, or that disagree
+  Deadlock,  // threads that wait for each other forever
+  Resource,  // out of memory or stack; an interrupt
+};
+
 // The first fault of a launch, as the Python layer turns it into an exception.
 struct Fault {
   std::string exception; // Python exception class name: "IndexError", "ZeroDivisionError", ...
@@ -34,6 +45,7 @@ struct Fault {
   Dim3 tid;
   Dim3 ctaid;
   CodeLocation where;
+  FaultKind kind = FaultKind::Exception;
 };
 
 // The host's kernel arguments, `void **args` with args[i] pointing at the i-th argument's

@@ -26,7 +26,10 @@ struct FrameLayout {
   std::vector<FrameSlot> slots;
 };
 
-// How an instrumented kernel accesses memory (reported before the access).
-enum class AccessKind : uint8_t { Load, Store, Atomic };
+// How an instrumented kernel accesses memory (reported before the access). The checkers' variant
+// also reports a fence (address null, size 0; the value is its Target::FenceScope) and each
+// local array a call creates (its address and size; the value is the function's index in
+// ir::Module::functions << 32 | the array's index in its local_arrays).
+enum class AccessKind : uint8_t { Load, Store, Atomic, Fence, LocalArray };
 
 } // namespace simt::codegen

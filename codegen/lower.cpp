@@ -103,9 +103,17 @@ private:
   // Ends a loop iteration: stops the thread when the target says so, else branches to `head`.
   void back_edge(llvm::BasicBlock *head, bool spins, ir::Loc where);
   void return_from_function(bool stopped);
-  // Instrumented code (CompileOptions::instrumentation): the locals in one frame the runtime can
-  // read, hooks before statements and memory accesses, the call stack kept by the runtime.
+  // The debugger's variant (Instrumentation::Debug): the locals in one frame the runtime can read,
+  // hooks before statements, the call stack kept by the runtime.
   bool instrumented() const;
+  // Either instrumented variant: hooks before memory accesses (the checkers' variant also reports
+  // fences and fresh local arrays, check_variant()).
+  bool reports_accesses() const;
+  bool check_variant() const;
+  // The checkers' variant: reports an event that is not an array access (AccessKind::Fence or
+  // LocalArray) through the access hook.
+  void memory_event(AccessKind kind, llvm::Value *address, uint32_t size, int64_t value,
+                    ir::Loc where);
   void allocate_slots();
   void statement_hook(ir::Loc where);
   // `value`: a stored scalar's bits (register_to_memory's form), else null.
@@ -508,6 +516,10 @@ void FunctionLowering::run() {
     if (!fissioned())
       local_arrays_.push_back(target_.local_memory(emitter_, local_array_bytes_.back()));
   }
+  if (check_variant())
+    for (size_t i = 0; i < f_.local_arrays.size(); ++i)
+      memory_event(AccessKind::LocalArray, local_arrays_[i], uint32_t(local_array_bytes_[i]),
+                   int64_t(index_) << 32 | int64_t(i), ir::Loc{f_.first_line, 0});
   for (int i = 0; i < f_.num_params; ++i) {
     b_.CreateStore(fn_->getArg(first_param + i), slots_[i]);
   }
@@ -534,6 +546,21 @@ void FunctionLowering::run() {
 
 bool FunctionLowering::instrumented() const {
   return m_.ir.options.instrumentation == Instrumentation::Debug;
+}
+
+bool FunctionLowering::reports_accesses() const {
+  return m_.ir.options.instrumentation != Instrumentation::None;
+}
+
+bool FunctionLowering::check_variant() const {
+  return m_.ir.options.instrumentation == Instrumentation::Check;
+}
+
+void FunctionLowering::memory_event(AccessKind kind, llvm::Value *address, uint32_t size,
+                                    int64_t value, ir::Loc where) {
+  target_.memory_access(emitter_, address, size, 1, kind, MemSpace::Local, b_.getInt64(value),
+                        loc(where));
+  check_status();
 }
 
 // One alloca per slot (SROA turns them into registers); instrumented code puts them in one frame
@@ -572,14 +599,18 @@ void FunctionLowering::statement_hook(ir::Loc where) {
 void FunctionLowering::access_hook(llvm::Value *address, const Type &array, Scalar scalar,
                                    uint32_t size, AccessKind kind, llvm::Value *value,
                                    ir::Loc where) {
-  if (!instrumented())
+  if (!reports_accesses())
     return;
   llvm::Value *bits = b_.getInt64(0);
   const unsigned width = unsigned(byte_size(scalar)) * 8;
   if (value != nullptr &&
       (value->getType()->isIntegerTy() || value->getType()->isFloatingPointTy()) && width <= 64)
     bits = b_.CreateZExt(b_.CreateBitCast(value, b_.getIntNTy(width)), b_.getInt64Ty());
-  target_.memory_access(emitter_, address, size, kind, array.space, bits, loc(where));
+  // A GPU faults on an access that is not aligned to its scalar (a complex to its parts'); the
+  // checkers report it. A record copied whole has no one scalar: byte aligned.
+  const uint32_t align =
+      scalar == Scalar::U8 && size != 1 ? 1 : uint32_t(is_complex(scalar) ? width / 16 : width / 8);
+  target_.memory_access(emitter_, address, size, align, kind, array.space, bits, loc(where));
   check_status();
 }
 
@@ -1842,12 +1873,21 @@ llvm::Value *FunctionLowering::intrinsic_value(const ir::Expr &e,
     return target_.barrier_reduce(emitter_, Target::Reduction::Or, args[0], loc(e.loc));
   case I::Threadfence:
     target_.fence(emitter_, Target::FenceScope::Device);
+    if (check_variant())
+      memory_event(AccessKind::Fence, llvm::ConstantPointerNull::get(b_.getPtrTy()), 0,
+                   int64_t(Target::FenceScope::Device), e.loc);
     return nullptr;
   case I::ThreadfenceBlock:
     target_.fence(emitter_, Target::FenceScope::Block);
+    if (check_variant())
+      memory_event(AccessKind::Fence, llvm::ConstantPointerNull::get(b_.getPtrTy()), 0,
+                   int64_t(Target::FenceScope::Block), e.loc);
     return nullptr;
   case I::ThreadfenceSystem:
     target_.fence(emitter_, Target::FenceScope::System);
+    if (check_variant())
+      memory_event(AccessKind::Fence, llvm::ConstantPointerNull::get(b_.getPtrTy()), 0,
+                   int64_t(Target::FenceScope::System), e.loc);
     return nullptr;
   case I::Nanosleep:
     target_.nanosleep(emitter_, args[0]);

@@ -111,10 +111,12 @@ public:
   // Python's breakpoint() in the kernel. The lowering checks `must_return` afterwards.
   virtual void breakpoint_call(Emitter &e, int32_t loc) = 0;
   // Before each load, store or atomic of an array element or record field: `address` (ptr) of
-  // `size` bytes in `space`; for a store of a scalar, the stored value's bits zero-extended to
-  // i64 in `value` (else 0). The lowering checks `must_return` afterwards.
-  virtual void memory_access(Emitter &e, llvm::Value *address, uint32_t size, AccessKind kind,
-                             MemSpace space, llvm::Value *value, int32_t loc) = 0;
+  // `size` bytes in `space`, which a GPU needs aligned to `align` bytes; for a store of a scalar,
+  // the stored value's bits zero-extended to i64 in `value` (else 0). The checkers' variant also
+  // reports fences and fresh local arrays here (AccessKind says how). The lowering checks
+  // `must_return` afterwards.
+  virtual void memory_access(Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
+                             AccessKind kind, MemSpace space, llvm::Value *value, int32_t loc) = 0;
 
   // The math library function `fn` (an intrinsic with the kMath flag) on float type `type`.
   virtual llvm::Value *math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,

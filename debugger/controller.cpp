@@ -110,7 +110,8 @@ void Controller::run_until(int line) {
   mode_ = Command::Continue;
 }
 
-void Controller::launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config) {
+void Controller::launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
+                                void *const *) {
   kernel_ = &kernel;
   config_ = &config;
   killed_ = false;

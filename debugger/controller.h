@@ -123,7 +123,8 @@ public:
 
   // --- sim::Observer
   bool thread_safe() const override { return false; }
-  void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config) override;
+  void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
+                      void *const *args) override;
   void launch_finished(const std::optional<sim::Fault> &) override;
   bool statement(sim::ThreadContext &thread, int32_t loc) override;
   bool fault(sim::ThreadContext &thread, const sim::Fault &fault) override;

@@ -41,11 +41,20 @@ int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
 int ModuleBuilder::shared_array(const std::string &key, const ir::SharedArrayDecl &decl) {
   auto found = shared_keys_.find(key);
   if (found != shared_keys_.end()) {
-    module_.shared_arrays[found->second] = decl; // a later typing round may see another shape
+    ir::SharedArrayDecl &known = module_.shared_arrays[found->second];
+    const std::string name = known.name;
+    known = decl; // a later typing round may see another shape
+    known.name = name;
     return found->second;
   }
   module_.shared_arrays.push_back(decl);
   return shared_keys_[key] = static_cast<int>(module_.shared_arrays.size()) - 1;
+}
+
+void ModuleBuilder::name_shared_array(int index, const std::string &name) {
+  std::string &known = module_.shared_arrays[size_t(index)].name;
+  if (known.empty())
+    known = name;
 }
 
 int ModuleBuilder::const_array(const std::string &key, ir::ConstArrayDecl decl) {

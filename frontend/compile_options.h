@@ -17,6 +17,11 @@ enum class Instrumentation : uint8_t {
   // runtime keeps a call stack through device functions, and every array access is reported.
   // Every thread runs on its own fiber, so any one can be stopped.
   Debug,
+  // The checkers' variant (`simt check`): every array access is reported, and so are fences and
+  // each call's fresh local arrays (AccessKind::Fence, LocalArray); no statement hooks or frames.
+  // Every thread runs on its own fiber, so the checkers see barriers and warp operations and a
+  // schedule may order the threads.
+  Check,
 };
 
 // Source-level debug information in the generated code (GPU backend: compile_ptx(lineinfo=True)
@@ -47,8 +52,10 @@ struct CompileOptions {
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
     return std::string(python_error_model ? "py" : "np") +
-           (instrumentation == Instrumentation::Debug ? ",debug" : ",release") + ",O" +
-           std::to_string(opt_level) +
+           (instrumentation == Instrumentation::Debug   ? ",debug"
+            : instrumentation == Instrumentation::Check ? ",check"
+                                                        : ",release") +
+           ",O" + std::to_string(opt_level) +
            (debug_info == DebugInfo::LineTables ? ",lines"
             : debug_info == DebugInfo::Full     ? ",dwarf"
                                                 : "") +

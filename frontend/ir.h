@@ -192,11 +192,13 @@ struct SharedArrayDecl {
   std::vector<int64_t> shape; // empty when dynamic
   int64_t offset = 0;         // byte offset in the block's shared memory
   bool dynamic = false;       // shape 0: the launch's dynamic shared memory (all alias it)
+  std::string name = {};      // the variable it is first assigned to ("" when none): reports
 };
 
 struct LocalArrayDecl {
   Scalar dtype = Scalar::F32;
   std::vector<int64_t> shape;
+  std::string name = {}; // as SharedArrayDecl::name
 };
 
 struct ConstArrayDecl {
@@ -274,7 +276,7 @@ Module clone(const Module &module);
 // then update the size here.
 static_assert(sizeof(Expr) == 184 && sizeof(Stmt) == 160 && sizeof(Function) == 264 &&
                   sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 96 &&
-                  sizeof(SharedArrayDecl) == 48 && sizeof(LocalArrayDecl) == 32 &&
+                  sizeof(SharedArrayDecl) == 80 && sizeof(LocalArrayDecl) == 64 &&
                   sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 64 && sizeof(Record) == 40 &&
                   sizeof(RecordField) == 72 && sizeof(ExternFunction) == 120 &&
                   sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,

@@ -108,6 +108,7 @@ public:
     stmts(f.body);
     number(int64_t(f.local_arrays.size()));
     for (const LocalArrayDecl &array : f.local_arrays) {
+      text(array.name);
       number(int64_t(array.dtype));
       numbers(array.shape);
     }
@@ -136,6 +137,7 @@ std::string fingerprint(const Module &module) {
   }
   out.number(int64_t(module.shared_arrays.size()));
   for (const SharedArrayDecl &array : module.shared_arrays) {
+    out.text(array.name);
     out.number(int64_t(array.dtype));
     out.numbers(array.shape);
     out.number(array.offset);

@@ -21,6 +21,8 @@ public:
   int specialize(const std::shared_ptr<FunctionSource> &source, const std::vector<Type> &arg_types);
   // A shared array declared at `key` (function + source position): one per declaration site.
   int shared_array(const std::string &key, const ir::SharedArrayDecl &decl);
+  // The shared array `index` is assigned to the variable `name` (its first name is kept).
+  void name_shared_array(int index, const std::string &name);
   // A constant array frozen from a global, one per (function identity, name).
   int const_array(const std::string &key, ir::ConstArrayDecl decl);
   // The index in Module::externs of the external device function `fn`, one per name; -1 when

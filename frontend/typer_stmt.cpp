@@ -175,6 +175,11 @@ void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::
     error(value->loc, "simt: assigning " + value->type.str() +
                           " to a variable is not supported "
                           "yet");
+  if (value->kind == ir::ExprKind::SharedArray)
+    module_.name_shared_array(value->index, name);
+  else if (value->kind == ir::ExprKind::LocalArray &&
+           fn_.local_arrays[size_t(value->index)].name.empty())
+    fn_.local_arrays[size_t(value->index)].name = name;
   auto known = local_types_.find(name);
   if (known == local_types_.end()) {
     local_types_[name] = value->type;

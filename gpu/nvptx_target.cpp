@@ -360,8 +360,8 @@ void NvptxTarget::enter_function(Emitter &, int32_t, llvm::Value *) {
 void NvptxTarget::leave_function(Emitter &) { not_on_gpu("the debugger's instrumentation"); }
 void NvptxTarget::statement(Emitter &, int32_t) { not_on_gpu("the debugger's instrumentation"); }
 void NvptxTarget::breakpoint_call(Emitter &, int32_t) { not_on_gpu("breakpoint()"); }
-void NvptxTarget::memory_access(Emitter &, llvm::Value *, uint32_t, codegen::AccessKind, MemSpace,
-                                llvm::Value *, int32_t) {
+void NvptxTarget::memory_access(Emitter &, llvm::Value *, uint32_t, uint32_t, codegen::AccessKind,
+                                MemSpace, llvm::Value *, int32_t) {
   not_on_gpu("the debugger's instrumentation");
 }
 

@@ -76,7 +76,7 @@ public:
   void leave_function(codegen::Emitter &e) override;
   void statement(codegen::Emitter &e, int32_t loc) override;
   void breakpoint_call(codegen::Emitter &e, int32_t loc) override;
-  void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size,
+  void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override;
   llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,

@@ -91,7 +91,7 @@ CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> a
 py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
                                   const std::array<int64_t, 3> &blockdim,
                                   int64_t dynamic_shared_bytes, const py::tuple &args,
-                                  PyDebugger *debugger) const {
+                                  PyDebugger *debugger, checker::Checker *checker) const {
   if (args.size() != arg_types_.size())
     throw py::type_error("kernel " + module_.kernel().python_name + " takes " +
                          std::to_string(arg_types_.size()) + " arguments, " +
@@ -110,6 +110,8 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
     try {
       if (debugger != nullptr)
         fault = host_executable().launch(config, buffer.pointers(), debugger->hooks());
+      else if (checker != nullptr)
+        fault = host_executable().launch(config, buffer.pointers(), checker->hooks());
       else
         fault = executable_->launch(config, buffer.pointers());
     } catch (...) {

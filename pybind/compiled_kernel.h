@@ -2,6 +2,7 @@
 // simulator or the GPU: codegen/backend.h), and launching it.
 #pragma once
 
+#include "checker/checker.h"
 #include "codegen/backend.h"
 #include "frontend/compile.h"
 #include "frontend/ir.h"
@@ -31,10 +32,12 @@ public:
   // Launches with `args` (a tuple of Python objects). The GIL is released while the kernel runs.
   // Returns None, or the first fault as the tuple
   // (exception, message, tid, ctaid, file, line, col, function).
-  // Under the debugger when `debugger` is set (simulator only).
+  // Under the debugger when `debugger` is set, under the checkers when `checker` is (simulator
+  // only).
   pybind11::object launch(const std::array<int64_t, 3> &griddim,
                           const std::array<int64_t, 3> &blockdim, int64_t dynamic_shared_bytes,
-                          const pybind11::tuple &args, PyDebugger *debugger = nullptr) const;
+                          const pybind11::tuple &args, PyDebugger *debugger = nullptr,
+                          checker::Checker *checker = nullptr) const;
 
   const std::string &name() const { return module_.kernel().python_name; }
   const std::vector<Type> &arg_types() const { return arg_types_; }

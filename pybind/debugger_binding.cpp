@@ -79,6 +79,10 @@ const char *access_name(codegen::AccessKind kind) {
     return "store";
   case codegen::AccessKind::Atomic:
     return "atomic";
+  case codegen::AccessKind::Fence:
+    return "fence";
+  case codegen::AccessKind::LocalArray:
+    return "local array";
   }
   return "?";
 }

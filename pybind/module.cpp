@@ -3,6 +3,7 @@
 #include "frontend/libdevice.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/ptx.h"
+#include "pybind/checker_binding.h"
 #include "pybind/compiled_kernel.h"
 #include "pybind/debugger_binding.h"
 #include "pybind/describe_type.h"
@@ -117,9 +118,11 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
   options.python_error_model = python_error_model;
   if (instrumentation == "debug")
     options.instrumentation = Instrumentation::Debug;
+  else if (instrumentation == "check")
+    options.instrumentation = Instrumentation::Check;
   else if (instrumentation != "none")
     throw std::invalid_argument("simt: unknown instrumentation '" + instrumentation +
-                                "' (none or debug)");
+                                "' (none, debug or check)");
   if (opt_level < 0 || opt_level > 3)
     throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
   options.opt_level = opt_level;
@@ -179,7 +182,8 @@ PYBIND11_MODULE(_simt, m) {
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
         "Numba's error model of debug=True (float division by zero raises); `instrumentation` "
-        "'none' (release) or 'debug' (the debugger's variant); `opt_level` LLVM's, 0 to 3; "
+        "'none' (release), 'debug' (the debugger's variant) or 'check' (the checkers'); "
+        "`opt_level` LLVM's, 0 to 3; "
         "`fission` false runs kernels with barriers as fibers, never by loop fission.");
   m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
@@ -237,9 +241,12 @@ PYBIND11_MODULE(_simt, m) {
       .def("llvm_ir", &CompiledKernel::llvm_ir, "The optimised LLVM IR the simulator runs.")
       .def("launch", &CompiledKernel::launch, py::arg("griddim"), py::arg("blockdim"),
            py::arg("sharedmem"), py::arg("args"), py::arg("debugger") = nullptr,
-           "Runs the kernel (under `debugger`, a Debugger, when given); returns None or the "
-           "first fault as (exception, message, tid, ctaid, file, line, col, function).");
+           py::arg("checker") = nullptr,
+           "Runs the kernel (under `debugger`, a Debugger, or `checker`, a Checker, when given); "
+           "returns None or the first fault as (exception, message, tid, ctaid, file, line, col, "
+           "function).");
   bind_debugger(m);
+  bind_checker(m);
   // A recompile running at exit must end before C++ static objects are destroyed: Python's atexit
   // handlers run before them.
   py::module_::import("atexit").attr("register")(py::cpp_function([] {

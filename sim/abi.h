@@ -106,8 +106,8 @@ void simt_rt_leave(simt::sim::ThreadContext *ctx);
 void simt_rt_statement(simt::sim::ThreadContext *ctx, int32_t loc);
 // Python's breakpoint() at `loc` (an observer may stop the thread there),
 void simt_rt_breakpoint(simt::sim::ThreadContext *ctx, int32_t loc);
-// and an access of `size` bytes at `address` (`kind` a codegen::AccessKind, `space` a MemSpace;
-// `value` a stored scalar's bits) is next.
-void simt_rt_access(simt::sim::ThreadContext *ctx, void *address, int32_t size, int32_t kind,
-                    int32_t space, uint64_t value, int32_t loc);
+// and an access of `size` bytes at `address`, which a GPU needs `align`ed (`kind` a
+// codegen::AccessKind, `space` a MemSpace; `value` a stored scalar's bits) is next.
+void simt_rt_access(simt::sim::ThreadContext *ctx, void *address, int32_t size, int32_t align,
+                    int32_t kind, int32_t space, uint64_t value, int32_t loc);
 }

@@ -155,7 +155,7 @@ bool BlockScheduler::spinning(LaunchState &launch, size_t live) {
                       "simt: deadlock: no thread of block " + ids_text(first->ctaid) +
                           " finished or passed a barrier for " + limit +
                           " (SIMT_DEADLOCK_TIMEOUT) while threads wait: " + waiting,
-                      thread_state(first).spin_loc);
+                      thread_state(first).spin_loc, codegen::FaultKind::Deadlock);
   return true; // the next round stops every thread
 }
 
@@ -177,7 +177,7 @@ void BlockScheduler::release_barrier(LaunchState &launch) {
                             " wait at different syncthreads: thread " + ids_text(a.tid) + " at " +
                             file_line(launch.location(loc)) + " and thread " + ids_text(b.tid) +
                             " at " + file_line(launch.location(states_[i].barrier_loc)),
-                        loc);
+                        loc, codegen::FaultKind::Barrier);
     break;
   }
   const bool stopping = launch.stopped();
@@ -260,7 +260,7 @@ BlockScheduler::Pause BlockScheduler::run_to_grid_barrier(LaunchState &launch,
               " wait at different barriers: thread " + ids_text(grid->tid) + " at grid sync " +
               file_line(launch.location(grid_loc)) + " and thread " + ids_text(b.tid) + " at " +
               (block ? "syncthreads " : "grid sync ") + file_line(launch.location(loc)),
-          grid_loc);
+          grid_loc, codegen::FaultKind::Barrier);
     } else if (at_grid == live && !launch.stopped()) {
       return Pause{live, at_grid};
     }

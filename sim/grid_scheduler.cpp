@@ -95,9 +95,10 @@ private:
     try {
       resident = std::make_unique<ResidentBlock>(threads_per_block_, stack_size_);
     } catch (const std::bad_alloc &) {
-      launch_.record_fault(
-          &ctx, "MemoryError",
-          "simt: out of memory for the fiber stacks of block " + ids_text(ctx.ctaid), -1);
+      launch_.record_fault(&ctx, "MemoryError",
+                           "simt: out of memory for the fiber stacks of block " +
+                               ids_text(ctx.ctaid),
+                           -1, codegen::FaultKind::Resource);
       std::lock_guard lock(mutex_);
       released_.notify_all(); // the workers asleep at the barrier stop their threads
       return nullptr;
@@ -138,7 +139,7 @@ private:
                 " of block " + ids_text(first_waiter_.ctaid) + " at " +
                 file_line(launch_.location(first_loc_)) + " and thread " + ids_text(waiter->tid) +
                 " of block " + ids_text(waiter->ctaid) + " at " + file_line(launch_.location(loc)),
-            loc);
+            loc, codegen::FaultKind::Barrier);
       }
       waiting_ += pause.at_grid_barrier;
       block.waits_at = generation_;
@@ -199,7 +200,9 @@ void run_cooperative(LaunchState &launch) {
                                     "the cooperative launch of kernel " + launch.kernel.name);
   CooperativeRunner runner(launch, stack_size);
   WorkerPool &pool = WorkerPool::instance();
-  const uint64_t helpers = std::min<uint64_t>(launch.block_count - 1, pool.size() - 1);
+  // An observer that is not thread-safe sees every block on one worker.
+  const uint64_t helpers =
+      launch.single_worker() ? 0 : std::min<uint64_t>(launch.block_count - 1, pool.size() - 1);
   pool.run(runner, unsigned(helpers));
 }
 

@@ -248,15 +248,16 @@ void HostTarget::breakpoint_call(Emitter &e, int32_t loc) {
                {e.env, b.getInt32(loc)});
 }
 
-void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size,
+void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
                                codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                                int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
   llvm::Type *i32 = b.getInt32Ty();
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_access", b.getVoidTy(),
-                                {b.getPtrTy(), b.getPtrTy(), i32, i32, i32, b.getInt64Ty(), i32}),
-               {e.env, address, b.getInt32(size), b.getInt32(int32_t(kind)),
-                b.getInt32(int32_t(space)), value, b.getInt32(loc)});
+  b.CreateCall(
+      runtime_function(module_of(e), "simt_rt_access", b.getVoidTy(),
+                       {b.getPtrTy(), b.getPtrTy(), i32, i32, i32, i32, b.getInt64Ty(), i32}),
+      {e.env, address, b.getInt32(size), b.getInt32(align), b.getInt32(int32_t(kind)),
+       b.getInt32(int32_t(space)), value, b.getInt32(loc)});
 }
 
 void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items) {

@@ -1,6 +1,7 @@
 #include "sim/jit.h"
 
 #include "codegen/lower.h"
+#include "frontend/ir_fission.h"
 #include "sim/host_target.h"
 #include "sim/libdevice_host.h"
 #include "sim/local_frame.h"
@@ -151,6 +152,11 @@ public:
     if (module.options.instrumentation != Instrumentation::None) {
       lowered = lower_unoptimised(module, ctx); // its frames are not in the object
       code.frames = std::move(lowered->frames);
+      code.arrays = named_arrays(module);
+      const ir::Loc branch = ir::plan_fission(module).thread_dependent_barrier;
+      if (branch.line > 0)
+        code.thread_dependent_barrier = SourceLocation{module.kernel().file, branch.line,
+                                                       branch.col, module.kernel().python_name};
     }
     Entry entry = find(key, entry_symbol, tier);
     if (entry.address == nullptr) {

@@ -137,7 +137,7 @@ public:
       launch_.record_fault(&ctx, "MemoryError",
                            "simt: out of memory for " + std::to_string(stacks_per_worker_) +
                                " fiber stacks of " + std::to_string(stack_size_ >> 10) + " KiB",
-                           -1);
+                           -1, codegen::FaultKind::Resource);
       return;
     }
     if (launch_.kernel.block_entry == nullptr) {
@@ -156,10 +156,16 @@ private:
     const bool flat = launch_.kernel.block_entry != nullptr;
     while (auto blocks = launch_.next_blocks(chunk_)) {
       const KernelEntry block_entry = flat ? launch_.entry() : nullptr;
-      launch_.place_block(ctx, blocks->first);
+      BlockOrder *order = launch_.block_order();
+      launch_.place_block(ctx,
+                          order ? order->block(blocks->first, launch_.block_count) : blocks->first);
       for (uint64_t index = blocks->first; index < blocks->second && !launch_.stopped(); ++index) {
-        if (index != blocks->first)
-          launch_.next_block_place(ctx);
+        if (index != blocks->first) {
+          if (order != nullptr)
+            launch_.place_block(ctx, order->block(index, launch_.block_count));
+          else
+            launch_.next_block_place(ctx);
+        }
         ctx.shared = shared.fresh_block(launch_.shared_bytes);
         launch_.notify([&](Observer &o) { o.block_started(ctx); });
         if (block_entry != nullptr) {
@@ -213,7 +219,7 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
   validate(kernel, config);
   LaunchState state(kernel, config, args, hooks);
   for (Observer *observer : hooks.observers)
-    observer->launch_started(kernel, config);
+    observer->launch_started(kernel, config, args);
   std::optional<Fault> fault = run_launch(state);
   for (Observer *observer : hooks.observers)
     observer->launch_finished(fault);

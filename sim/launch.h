@@ -26,6 +26,25 @@ enum class Tier : uint8_t {
   Full,  // the kernel's CompileOptions::opt_level (O3 by default) and full code generation
 };
 
+// An array that checkers name in their reports (instrumented kernels only): a kernel parameter,
+// whose ArrayHeader is the launch's args[parameter], or a shared or local array.
+struct NamedArray {
+  std::string name;
+  MemSpace space = MemSpace::Global;
+  int parameter = -1;   // Global: the kernel parameter
+  int64_t offset = 0;   // Shared: its byte offset in the block's shared memory
+  bool dynamic = false; // Shared: the launch's dynamic shared memory (its size is the launch's)
+  int function = 0;     // Local: the function (ir::Module::functions) that declares it
+  Scalar dtype = Scalar::U8;
+  bool record = false; // elements are records of `itemsize` bytes
+  int64_t itemsize = 1;
+  int ndim = 1;
+  std::vector<int64_t> shape; // Shared (static) and Local; Global ones come with the launch
+};
+
+// The named arrays of `module`'s kernel, in the order above: parameters, shared, local arrays.
+std::vector<NamedArray> named_arrays(const ir::Module &module);
+
 // What the JIT produced for one kernel specialisation.
 struct KernelCode {
   std::string name;
@@ -47,6 +66,11 @@ struct KernelCode {
   // Kernels compiled with instrumentation: each function's frame (CallFrame::function indexes
   // it); else empty.
   std::vector<codegen::FrameLayout> frames;
+  // Kernels compiled with instrumentation: the arrays reports name (named_arrays), and where a
+  // barrier sits under a thread-dependent branch (line 0: nowhere; ir::FissionPlan says when it
+  // is found).
+  std::vector<NamedArray> arrays;
+  SourceLocation thread_dependent_barrier;
 };
 
 // Better code for the kernel that may become ready while it runs: the host backend's recompile at
@@ -60,13 +84,25 @@ public:
   virtual KernelEntry poll(std::chrono::nanoseconds ran) = 0;
 };
 
+// The order a launch runs its blocks in: a schedule that explores orders (`simt check
+// --schedule`). A launch with one runs its blocks on one worker, one after another (cooperative
+// launches, whose blocks are all resident at once, ignore it).
+class BlockOrder {
+public:
+  virtual ~BlockOrder() = default;
+  // The linear index (x fastest) of the block to run `position`-th of `count`.
+  virtual uint64_t block(uint64_t position, uint64_t count) = 0;
+};
+
 // What observes one launch (sim/observer.h), how its blocks' fibers are scheduled
-// (sim/block_scheduler.h; null: round-robin), and better code it may switch to (null: none).
+// (sim/block_scheduler.h; null: round-robin), the order of its blocks (null: in order), and
+// better code it may switch to (null: none).
 class Observer;
 class FiberChoice;
 struct LaunchHooks {
   std::span<Observer *const> observers;
   FiberChoice *choice = nullptr;
+  BlockOrder *order = nullptr;
   CodeUpgrade *upgrade = nullptr;
 };
 

@@ -119,13 +119,15 @@ std::optional<std::pair<uint64_t, uint64_t>> LaunchState::next_blocks(uint64_t c
 }
 
 void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::string message,
-                               int32_t loc) {
+                               int32_t loc, codegen::FaultKind kind) {
   ctx->status = 1;
   stop();
-  Fault fault{std::move(exception), std::move(message),
+  Fault fault{std::move(exception),
+              std::move(message),
               Dim3{uint32_t(ctx->tid[0]), uint32_t(ctx->tid[1]), uint32_t(ctx->tid[2])},
               Dim3{uint32_t(ctx->ctaid[0]), uint32_t(ctx->ctaid[1]), uint32_t(ctx->ctaid[2])},
-              location(loc)};
+              location(loc),
+              kind};
   {
     std::lock_guard lock(fault_mutex_);
     if (fault_)
@@ -142,7 +144,8 @@ void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::s
 }
 
 bool LaunchState::single_worker() const {
-  return std::any_of(hooks_.observers.begin(), hooks_.observers.end(),
+  return hooks_.order != nullptr ||
+         std::any_of(hooks_.observers.begin(), hooks_.observers.end(),
                      [](const Observer *observer) { return !observer->thread_safe(); });
 }
 

@@ -54,7 +54,8 @@ public:
 
   // Records a fault of the thread running on `ctx` (the first one of the launch wins), marks the
   // thread as done (ctx->status) and stops the launch.
-  void record_fault(ThreadContext *ctx, std::string exception, std::string message, int32_t loc);
+  void record_fault(ThreadContext *ctx, std::string exception, std::string message, int32_t loc,
+                    codegen::FaultKind kind = codegen::FaultKind::Exception);
 
   // The source location of `loc`, or an empty one when the kernel has no such entry.
   SourceLocation location(int32_t loc) const;
@@ -73,10 +74,13 @@ public:
   // What observes the launch (sim/observer.h), and the policy of its fiber schedulers.
   std::span<Observer *const> observers() const { return hooks_.observers; }
   bool observed() const { return !hooks_.observers.empty(); }
-  // Whether an observer needs its hooks called from one worker at a time.
+  // Whether an observer needs its hooks called from one worker at a time, or the blocks run in an
+  // order of their own.
   bool single_worker() const;
   // Null: round-robin (sim/block_scheduler.h).
   FiberChoice *fiber_choice() const { return hooks_.choice; }
+  // Null: blocks run in order of their linear index.
+  BlockOrder *block_order() const { return hooks_.order; }
   // Calls event(observer) for each observer.
   template <typename Event> void notify(Event event) const {
     for (Observer *observer : hooks_.observers)

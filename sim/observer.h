@@ -30,6 +30,7 @@ struct CallFrame {
 struct MemoryAccess {
   void *address = nullptr;
   uint32_t size = 0;
+  uint32_t align = 1; // what a GPU needs the address aligned to
   codegen::AccessKind kind = codegen::AccessKind::Load;
   MemSpace space = MemSpace::Global;
   uint64_t value = 0; // a stored scalar's bits, zero-extended; else 0
@@ -43,7 +44,8 @@ public:
   // thread-safe runs its blocks on one worker, one after another.
   virtual bool thread_safe() const { return false; }
 
-  virtual void launch_started(const KernelCode &, const LaunchConfig &) {}
+  // `args`: the launch's arguments (codegen/backend.h), which KernelCode::arrays name.
+  virtual void launch_started(const KernelCode &, const LaunchConfig &, void *const * /*args*/) {}
   virtual void launch_finished(const std::optional<Fault> &) {}
   // `block` holds the block's ids (ctaid) and dimensions.
   virtual void block_started(const ThreadContext &) {}

@@ -59,7 +59,8 @@ void simt_rt_index_error(ThreadContext *ctx, int64_t index, int32_t axis, int64_
                          int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);
   state.launch->record_fault(ctx, "IndexError",
-                             simt::codegen::index_error_message(index, axis, size), loc);
+                             simt::codegen::index_error_message(index, axis, size), loc,
+                             simt::codegen::FaultKind::Bounds);
 }
 
 void simt_rt_raise(ThreadContext *ctx, const char *exception, const char *message, int32_t loc) {
@@ -171,11 +172,16 @@ void simt_rt_breakpoint(ThreadContext *ctx, int32_t loc) {
     simt::sim::park_stopped(state);
 }
 
-void simt_rt_access(ThreadContext *ctx, void *address, int32_t size, int32_t kind, int32_t space,
-                    uint64_t value, int32_t loc) {
+void simt_rt_access(ThreadContext *ctx, void *address, int32_t size, int32_t align, int32_t kind,
+                    int32_t space, uint64_t value, int32_t loc) {
   ThreadState &state = simt::sim::thread_state(ctx);
-  const simt::sim::MemoryAccess access{
-      address, uint32_t(size), simt::codegen::AccessKind(kind), simt::MemSpace(space), value, loc};
+  const simt::sim::MemoryAccess access{address,
+                                       uint32_t(size),
+                                       uint32_t(align),
+                                       simt::codegen::AccessKind(kind),
+                                       simt::MemSpace(space),
+                                       value,
+                                       loc};
   bool stop = false;
   state.launch->notify(
       [&](simt::sim::Observer &o) { stop = o.memory_access(*ctx, access) || stop; });

@@ -86,7 +86,7 @@ void abandon_overflowed_fiber(ThreadState &state) {
                              "simt: stack overflow in kernel " + state.launch->kernel.name +
                                  ": the thread's stack of " + stack +
                                  " is exhausted (device functions nested too deeply)",
-                             -1);
+                             -1, codegen::FaultKind::Resource);
 }
 
 void catch_stack_overflow() {

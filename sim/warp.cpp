@@ -180,7 +180,7 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
       launch_.record_fault(&ctx, "RuntimeError",
                            "simt: lane " + std::to_string(other) + " named in the mask of " + op +
                                " has exited",
-                           call.loc);
+                           call.loc, codegen::FaultKind::Warp);
       return;
     }
     if (state.phase == Phase::Parked) {
@@ -190,7 +190,7 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
                                op + " at " + at + " for " + other_name + ", which waits at " +
                                (state.at_grid_barrier ? "grid sync" : "syncthreads") + " at " +
                                barrier.file + ":" + std::to_string(barrier.line),
-                           call.loc);
+                           call.loc, codegen::FaultKind::Deadlock);
       return;
     }
     const WarpArrival &theirs = state.warp_arrival;
@@ -202,7 +202,7 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
                                " at " + at + " and " + other_name + " at " +
                                ir::warp_op_name(theirs.op) + " at " + there.file + ":" +
                                std::to_string(there.line),
-                           call.loc);
+                           call.loc, codegen::FaultKind::Warp);
       return;
     }
     if (theirs.mask != call.mask) {
@@ -211,7 +211,7 @@ void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {
                                " at " + at + " with different masks: " + self_name + " with " +
                                hex_mask(call.mask) + " and " + other_name + " with " +
                                hex_mask(theirs.mask),
-                           call.loc);
+                           call.loc, codegen::FaultKind::Warp);
       return;
     }
   }
@@ -290,8 +290,9 @@ uint64_t simt_rt_warp(ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t va
   const std::string name = simt::ir::warp_op_name(warp_op);
   if (!state.fiber_mode) {
     // The JIT picks fibers for every kernel with a warp operation; anything else is a JIT bug.
-    state.launch->record_fault(
-        ctx, "RuntimeError", "simt: " + name + " reached in a kernel launched without fibers", loc);
+    state.launch->record_fault(ctx, "RuntimeError",
+                               "simt: " + name + " reached in a kernel launched without fibers",
+                               loc, simt::codegen::FaultKind::Warp);
     return 0;
   }
   if ((mask >> state.lane & 1u) == 0) {
@@ -299,7 +300,7 @@ uint64_t simt_rt_warp(ThreadContext *ctx, int32_t op, uint32_t mask, uint64_t va
                                "simt: lane " + std::to_string(state.lane) + " calls " + name +
                                    " with mask " + simt::sim::hex_mask(mask) +
                                    ", which does not name it",
-                               loc);
+                               loc, simt::codegen::FaultKind::Warp);
     return 0;
   }
   state.launch->notify(

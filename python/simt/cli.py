@@ -14,6 +14,12 @@ simt run [--target T] -m MODULE [ARGS...]
 simt debug [-x FILE] [--batch] SCRIPT [ARGS...]
                             run a script under the kernel debugger: commands from FILE first
                             (--batch: then run on without stopping)
+simt check [--tool T]... [--schedule random|reverse] [--seed N] [--error-exitcode N]
+           [--report FILE] [--suppress FILE] SCRIPT [ARGS...]
+                            run a script with its kernels checked for data races, uninitialised
+                            reads, barrier and warp errors and bad accesses (racecheck, initcheck,
+                            synccheck, memcheck; all unless --tool names some); exits with
+                            --error-exitcode (default 1) when an error was found
 simt --version"""
 
 
@@ -59,6 +65,56 @@ def debug(argv):
     return 0
 
 
+def check(argv):
+    options = {"tool": [], "schedule": "in-order", "seed": None, "error-exitcode": "1",
+               "report": None, "suppress": None}
+    while argv and argv[0].startswith("--"):
+        name, _, value = argv.pop(0)[2:].partition("=")
+        if name not in options:
+            print("simt check: unknown option --%s\n%s" % (name, USAGE), file=sys.stderr)
+            return 2
+        if not value:
+            if not argv:
+                print("simt check: --%s needs a value" % name, file=sys.stderr)
+                return 2
+            value = argv.pop(0)
+        if name == "tool":
+            options["tool"] += value.split(",")
+        else:
+            options[name] = value
+    if not argv:
+        print(USAGE, file=sys.stderr)
+        return 2
+    from . import check as checking
+    try:
+        tools = checking.tool_names(",".join(options["tool"]))
+        exit_code = int(options["error-exitcode"])
+        seed = int(options["seed"]) if options["seed"] is not None else None
+        session = checking.enable(tools, options["schedule"], seed, options["suppress"],
+                                  options["report"])
+    except (ValueError, OSError) as e:
+        print("simt check: %s" % e, file=sys.stderr)
+        return 2
+    # Processes the script starts are checked alike.
+    os.environ["SIMT_CHECK"] = ",".join(tools)
+    os.environ["SIMT_CHECK_SCHEDULE"] = options["schedule"]
+    os.environ["SIMT_CHECK_SEED"] = str(session.seed)
+    status = 0
+    try:
+        if argv[0] == "-m" and len(argv) > 1:
+            run_module(argv[1], argv[2:])
+        else:
+            run_script(argv[0], argv[1:])
+    except SystemExit as e:
+        status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        checking.disable()
+        session.finish()
+    if status == 0 and session.errors():
+        status = exit_code
+    return status
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
@@ -70,6 +126,8 @@ def main(argv=None):
     command, rest = argv[0], argv[1:]
     if command == "debug":
         return debug(rest)
+    if command == "check":
+        return check(rest)
     if command != "run" or not rest:
         print(USAGE, file=sys.stderr)
         return 2

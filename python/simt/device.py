@@ -52,7 +52,7 @@ class Device:
         return {"pci_domain_id": 0, "pci_bus_id": 0, "pci_device_id": 0}
 
     def reset(self):
-        pass
+        _free_device_memory()
 
     def __enter__(self):
         return self
@@ -79,7 +79,7 @@ class Context:
         pass
 
     def reset(self):
-        pass
+        _free_device_memory()
 
     def __repr__(self):
         return "<simt context on %r>" % self.device
@@ -136,7 +136,14 @@ def select_device(device_id):
 
 
 def close():
-    pass
+    _free_device_memory()
+
+
+def _free_device_memory():
+    """A device or context reset, or cuda.close(), frees the device's memory: simt's device arrays
+    keep their memory, and `simt check` reports kernels that still use it (memcheck)."""
+    from . import check
+    check.free_all()
 
 
 def detect():

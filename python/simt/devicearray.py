@@ -5,6 +5,8 @@ import ctypes
 
 import numpy as np
 
+from . import check
+
 __all__ = ["DeviceNDArray", "to_device", "device_array", "device_array_like", "pinned_array",
            "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
            "mapped", "is_cuda_array", "as_cuda_array", "from_cuda_array_interface",
@@ -71,6 +73,7 @@ class DeviceNDArray:
         if source.shape != self.shape:
             source = source.reshape(self.shape)
         np.copyto(self._host, source, casting="unsafe")
+        check.written(self._host)
 
     def bind(self, stream=0):
         return DeviceNDArray(self._host, stream)
@@ -86,6 +89,10 @@ class DeviceNDArray:
 
     def __setitem__(self, key, value):
         self._host[key] = value._host if isinstance(value, DeviceNDArray) else value
+        target = self._host[key]
+        # An element: a view of it (a trailing new axis keeps the result an array).
+        check.written(target if isinstance(target, np.ndarray)
+                      else self._host[np.index_exp[key] + (np.newaxis,)])
 
     setitem = __setitem__
 
@@ -155,18 +162,28 @@ def to_device(obj, stream=0, copy=True, to=None):
     if isinstance(obj, DeviceNDArray):
         return obj
     host = np.asarray(obj)
-    return DeviceNDArray(np.array(host, copy=True, order="K") if copy
-                         else np.empty_like(host, order="K"), stream)
+    if copy:
+        copied = np.array(host, copy=True, order="K")
+        check.allocated(copied, initialised=True)
+        return DeviceNDArray(copied, stream)
+    return DeviceNDArray(_fresh(np.empty_like(host, order="K")), stream)
 
 
-def _allocate(shape, dtype, strides, order):
+def _fresh(host, host_written=False):
+    """Memory just allocated for kernels, holding no value yet: under `simt check`, poisoned
+    and tracked by initcheck (simt.check); `host_written` for memory NumPy writes directly."""
+    check.allocated(host, host_written=host_written)
+    return host
+
+
+def _allocate(shape, dtype, strides, order, host_written=False):
     dtype = np.dtype(dtype)
     if strides is None:
-        return np.empty(shape, dtype=dtype, order=order)
+        return _fresh(np.empty(shape, dtype=dtype, order=order), host_written)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     extent = sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + dtype.itemsize
     buffer = np.empty(extent if all(shape) else 0, dtype=np.uint8)
-    return np.ndarray(shape, dtype=dtype, buffer=buffer, strides=strides)
+    return _fresh(np.ndarray(shape, dtype=dtype, buffer=buffer, strides=strides), host_written)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
@@ -175,29 +192,29 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 def device_array_like(ary, stream=0):
     host = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
-    return DeviceNDArray(np.empty_like(host, order="K"), stream)
+    return DeviceNDArray(_fresh(np.empty_like(host, order="K")), stream)
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
-    return _allocate(shape, dtype, strides, order)
+    return _allocate(shape, dtype, strides, order, host_written=True)
 
 
 def pinned_array_like(ary):
-    return np.empty_like(np.asarray(ary), order="K")
+    return _fresh(np.empty_like(np.asarray(ary), order="K"), host_written=True)
 
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False,
                  wc=False):
-    return _allocate(shape, dtype, strides, order)
+    return _allocate(shape, dtype, strides, order, host_written=True)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    return np.empty_like(np.asarray(ary), order="K")
+    return _fresh(np.empty_like(np.asarray(ary), order="K"), host_written=True)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
                   attach_global=True):
-    return _allocate(shape, dtype, strides, order)
+    return _allocate(shape, dtype, strides, order, host_written=True)
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import bundle, linking, ptx_check, targets
 from . import types as simt_types
+from . import check
 from .debugging import breakpoints_enabled, debug_mode
 from .devicearray import DeviceNDArray
 from .errors import CompileError, fault_exception
@@ -354,10 +355,12 @@ class Dispatcher:
 
     def _compile_options(self):
         """What the kernel is compiled for, part of every cache key: the error model, the
-        instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; else 'none')
+        instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; 'check' under
+        the checkers: `simt check`, SIMT_CHECK; else 'none')
         LLVM's optimisation level (opt=False: 0), fastmath, and whether kernels with barriers may
         run by loop fission (SIMT_FISSION)."""
-        instrumentation = "debug" if debug_mode() or self._calls_breakpoint else "none"
+        instrumentation = ("debug" if debug_mode() or self._calls_breakpoint
+                           else "check" if check.enabled() else "none")
         opt_level = 3 if self.targetoptions.get("opt", True) else 0
         return (self._python_error_model(), instrumentation, opt_level,
                 bool(self.targetoptions.get("fastmath")), fission_enabled())
@@ -398,7 +401,7 @@ class Dispatcher:
         return specialization
 
     def _overload_for(self, args):
-        key = (_argument_key(args), debug_mode(), fission_enabled())
+        key = (_argument_key(args), debug_mode(), check.enabled(), fission_enabled())
         kernel = self._by_key.get(key)
         if kernel is None:
             kernel = self._resolve_overload(args)
@@ -474,6 +477,8 @@ class Dispatcher:
         _flush_stdout()
         if debug_mode() or self._calls_breakpoint:
             fault = _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args)
+        elif check.enabled():
+            fault = check.launch(kernel, griddim, blockdim, sharedmem, args)
         elif bundle.enabled():
             argtypes = next(t for t, k in self.overloads.items() if k is kernel)
             fault = bundle.writer().record(

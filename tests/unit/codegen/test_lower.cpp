@@ -82,12 +82,12 @@ public:
   void breakpoint_call(codegen::Emitter &e, int32_t loc) override {
     external(e, "breakpoint", e.b.getVoidTy(), {e.b.getInt32(loc)});
   }
-  void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size,
+  void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override {
     external(e, "access", e.b.getVoidTy(),
-             {address, e.b.getInt32(int32_t(size)), e.b.getInt32(int32_t(kind)),
-              e.b.getInt32(int32_t(space)), value, e.b.getInt32(loc)});
+             {address, e.b.getInt32(int32_t(size)), e.b.getInt32(int32_t(align)),
+              e.b.getInt32(int32_t(kind)), e.b.getInt32(int32_t(space)), value, e.b.getInt32(loc)});
   }
   void emit_entry_points(llvm::Module &, llvm::Function *body, const ir::Module &,
                          const std::string &symbol) override {

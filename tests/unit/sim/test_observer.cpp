@@ -41,7 +41,8 @@ public:
   int stop_thread = -1; // stops this thread at its first statement, and at its fault
   int stops = 0;
 
-  void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &) override {
+  void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &,
+                      void *const *) override {
     code = &kernel;
     add("launch");
   }

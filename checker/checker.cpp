@@ -1,0 +1,467 @@
+#include "checker/checker.h"
+
+#include "codegen/backend.h"
+#include "sim/launch_state.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <set>
+
+namespace simt::checker {
+
+namespace {
+
+using codegen::AccessKind;
+
+const char *action_name(AccessType type) {
+  switch (type) {
+  case AccessType::Read:
+    return "read";
+  case AccessType::Write:
+    return "write";
+  case AccessType::Atomic:
+    return "atomic";
+  }
+  return "?";
+}
+
+AccessType access_type(AccessKind kind) {
+  return kind == AccessKind::Load    ? AccessType::Read
+         : kind == AccessKind::Store ? AccessType::Write
+                                     : AccessType::Atomic;
+}
+
+const char *space_name(MemSpace space) {
+  switch (space) {
+  case MemSpace::Shared:
+    return "shared";
+  case MemSpace::Local:
+    return "local";
+  default:
+    return "global";
+  }
+}
+
+std::string ids(const sim::Dim3 &d) {
+  char text[48];
+  std::snprintf(text, sizeof text, "(%u,%u,%u)", d.x, d.y, d.z);
+  return text;
+}
+
+sim::Dim3 dim3(const int32_t (&v)[3]) { return {uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2])}; }
+
+sim::Dim3 unravel(uint64_t linear, const sim::Dim3 &extent) {
+  return {uint32_t(linear % extent.x), uint32_t(linear / extent.x % extent.y),
+          uint32_t(linear / extent.x / extent.y)};
+}
+
+// "buf[3]", "a[1, 2]": the element of an array with `shape` and byte `strides` at byte `offset`
+// from its data; "" when no element starts there.
+std::string element_text(const std::string &name, int64_t offset, int64_t itemsize,
+                         const std::vector<int64_t> &shape, const std::vector<int64_t> &strides) {
+  std::vector<size_t> order(shape.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return std::abs(strides[a]) > std::abs(strides[b]); });
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t rest = offset;
+  for (size_t axis : order) {
+    if (strides[axis] <= 0 || shape[axis] <= 1)
+      continue;
+    index[axis] = std::min(rest / strides[axis], shape[axis] - 1);
+    rest -= index[axis] * strides[axis];
+  }
+  if (rest < 0 || rest >= itemsize)
+    return "";
+  std::string text = (name.empty() ? std::string("?") : name) + "[";
+  for (size_t i = 0; i < index.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(index[i]);
+  return text + "]";
+}
+
+std::vector<int64_t> c_strides(const std::vector<int64_t> &shape, int64_t itemsize) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t stride = itemsize;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  return strides;
+}
+
+} // namespace
+
+std::string format_value(uint64_t bits, Scalar dtype) {
+  char text[64];
+  auto shortest = [&](auto value) {
+    auto [end, error] = std::to_chars(text, text + sizeof text, value);
+    std::string out(text, end);
+    if (out.find_first_of(".en") == std::string::npos) // NumPy prints 2.0, not 2
+      out += ".0";
+    return out;
+  };
+  switch (dtype) {
+  case Scalar::Bool:
+    return bits != 0 ? "True" : "False";
+  case Scalar::F32: {
+    float value;
+    const uint32_t word = uint32_t(bits);
+    std::memcpy(&value, &word, 4);
+    return shortest(value);
+  }
+  case Scalar::F64: {
+    double value;
+    std::memcpy(&value, &bits, 8);
+    return shortest(value);
+  }
+  case Scalar::I8:
+    return std::to_string(int8_t(bits));
+  case Scalar::I16:
+    return std::to_string(int16_t(bits));
+  case Scalar::I32:
+    return std::to_string(int32_t(bits));
+  case Scalar::I64:
+    return std::to_string(int64_t(bits));
+  case Scalar::U8:
+  case Scalar::U16:
+  case Scalar::U32:
+  case Scalar::U64:
+    return std::to_string(bits);
+  default: {
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(bits));
+    return text;
+  }
+  }
+}
+
+Checker::Checker(const CheckOptions &options)
+    : options_(options), schedule_(options.schedule, options.seed) {}
+
+sim::LaunchHooks Checker::hooks() {
+  sim::LaunchHooks hooks;
+  hooks.observers = observers_;
+  if (options_.schedule != ScheduleKind::InOrder) {
+    hooks.choice = &schedule_;
+    hooks.order = &schedule_;
+  }
+  return hooks;
+}
+
+void Checker::allocated(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_t itemsize,
+                        bool host_scanned) {
+  device_.track(address, bytes, dtype, itemsize, host_scanned);
+}
+
+void Checker::written(uintptr_t address, uint64_t bytes) { device_.written(address, bytes); }
+
+void Checker::freed(uintptr_t address, uint64_t bytes) {
+  device_.set(address, bytes, InitTracker::Freed);
+}
+
+void Checker::forget(uintptr_t address, uint64_t bytes) { device_.forget(address, bytes); }
+
+void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
+                             void *const *args) {
+  kernel_ = &kernel;
+  config_ = config;
+  barriers_released_ = 0;
+  globals_.clear();
+  locals_.clear();
+  scratch_.clear();
+  for (const sim::NamedArray &array : kernel.arrays) {
+    if (array.space != MemSpace::Global)
+      continue;
+    const auto *header = static_cast<const codegen::ArrayHeader *>(args[array.parameter]);
+    GlobalArray global{
+        &array, uintptr_t(header->data), uintptr_t(header->data), uintptr_t(header->data), {}, {}};
+    bool empty = false;
+    int64_t low = 0, high = array.itemsize;
+    for (int axis = 0; axis < array.ndim; ++axis) {
+      const int64_t extent = header->dims[axis], stride = header->dims[array.ndim + axis];
+      global.shape.push_back(extent);
+      global.strides.push_back(stride);
+      empty = empty || extent == 0;
+      (stride < 0 ? low : high) += (extent - 1) * stride;
+    }
+    if (empty)
+      continue;
+    global.low = global.data + low;
+    global.high = global.data + high;
+    if (options_.init)
+      device_.notice_host_writes(global.low, global.high - global.low);
+    globals_.push_back(std::move(global));
+  }
+  if (options_.race)
+    races_.launch_started(config);
+}
+
+void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
+  peak_shadow_bytes_ = std::max(peak_shadow_bytes_, races_.shadow_bytes());
+  if (options_.sync && !fault && barriers_released_ > 0 &&
+      kernel_->thread_dependent_barrier.line > 0)
+    add(Tool::Sync, Severity::Warning, "barrier under a thread-dependent branch",
+        "in kernel `" + kernel_->name +
+            "`: every thread of each block reached it in this run, but on a GPU a block whose "
+            "threads do not all reach a barrier hangs or misbehaves",
+        {Side{"branch", {}, {}, kernel_->thread_dependent_barrier, ""}});
+  scratch_.clear();
+  locals_.clear();
+  waiting_.clear();
+  kernel_ = nullptr;
+}
+
+void Checker::block_started(const sim::ThreadContext &block) {
+  const uint64_t shared_bytes =
+      uint64_t(kernel_->static_shared_bytes) + config_.dynamic_shared_bytes;
+  if (options_.race)
+    races_.block_started(block, shared_bytes);
+  locals_.clear();
+  if (!options_.init)
+    return;
+  for (const sim::NamedArray &array : kernel_->arrays) {
+    if (array.space != MemSpace::Shared)
+      continue;
+    int64_t bytes = array.dynamic ? int64_t(config_.dynamic_shared_bytes) : array.itemsize;
+    if (!array.dynamic)
+      for (int64_t extent : array.shape)
+        bytes *= extent;
+    const uintptr_t base = uintptr_t(block.shared) + uintptr_t(array.offset);
+    scratch_.track(base, uint64_t(bytes), array.dtype);
+  }
+}
+
+void Checker::block_finished(const sim::ThreadContext &block) {
+  const uint64_t shared_bytes =
+      uint64_t(kernel_->static_shared_bytes) + config_.dynamic_shared_bytes;
+  if (options_.race) {
+    races_.block_finished(block, shared_bytes);
+    peak_shadow_bytes_ = std::max(peak_shadow_bytes_, races_.shadow_bytes());
+  }
+  if (options_.init)
+    scratch_.forget(uintptr_t(block.shared), shared_bytes);
+}
+
+void Checker::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
+  waiting_[linear_thread(ctx)] = {dim3(ctx.tid), loc};
+}
+
+void Checker::barrier_released(const sim::ThreadContext &block, int32_t, bool grid) {
+  ++barriers_released_;
+  waiting_.clear();
+  if (options_.race)
+    races_.barrier_released(block, grid);
+}
+
+void Checker::warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask, int32_t) {
+  if (options_.race)
+    races_.warp_arrived(ctx, op, mask);
+}
+
+bool Checker::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
+  using codegen::FaultKind;
+  const std::string block = "in block " + ids(dim3(ctx.ctaid));
+  std::string message = fault.message;
+  if (message.starts_with("simt: "))
+    message.erase(0, 6);
+  if (fault.kind == FaultKind::Barrier && options_.sync) {
+    // One thread per barrier the block's threads wait at.
+    std::vector<Side> sides;
+    std::set<int32_t> seen;
+    for (const auto &[thread, waits] : waiting_)
+      if (seen.insert(waits.second).second)
+        sides.push_back(Side{"barrier", waits.first, dim3(ctx.ctaid), location(waits.second), ""});
+    if (sides.size() < 2)
+      sides = {Side{"barrier", fault.tid, fault.ctaid, fault.where, ""}};
+    add(Tool::Sync, Severity::Error, "divergent barrier",
+        block + ": its threads wait at different barriers", std::move(sides));
+  } else if ((fault.kind == FaultKind::Warp || fault.kind == FaultKind::Deadlock) &&
+             options_.sync) {
+    add(Tool::Sync, Severity::Error,
+        fault.kind == FaultKind::Warp ? "invalid warp synchronisation" : "deadlock",
+        block + ": " + message, {Side{"call", fault.tid, fault.ctaid, fault.where, ""}});
+  } else if (fault.kind == FaultKind::Bounds && options_.mem) {
+    add(Tool::Mem, Severity::Error, "out-of-bounds access", block + ": " + message,
+        {Side{"access", fault.tid, fault.ctaid, fault.where, ""}});
+  }
+  return false;
+}
+
+bool Checker::memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
+  switch (access.kind) {
+  case AccessKind::Fence:
+    if (options_.race)
+      races_.fence(ctx, int64_t(access.value));
+    return false;
+  case AccessKind::LocalArray: {
+    const int function = int(access.value >> 32), index = int(access.value & 0xffffffff);
+    const sim::NamedArray *array = nullptr;
+    int seen = 0;
+    for (const sim::NamedArray &candidate : kernel_->arrays)
+      if (candidate.space == MemSpace::Local && candidate.function == function && seen++ == index)
+        array = &candidate;
+    if (array == nullptr)
+      return false;
+    std::vector<LocalArray> &mine = locals_[linear_thread(ctx)];
+    std::erase_if(mine, [&](const LocalArray &old) {
+      return old.address < uintptr_t(access.address) + access.size &&
+             uintptr_t(access.address) < old.address + old.bytes;
+    });
+    mine.push_back(LocalArray{uintptr_t(access.address), access.size, array});
+    if (options_.init)
+      scratch_.track(uintptr_t(access.address), access.size, array->dtype);
+    return false;
+  }
+  default:
+    break;
+  }
+  if (options_.mem)
+    check_memory(ctx, access);
+  if (options_.init)
+    check_init(ctx, access);
+  if (options_.race && (access.space == MemSpace::Shared || access.space == MemSpace::Global))
+    check_race(ctx, access);
+  return false;
+}
+
+void Checker::check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
+  const uintptr_t address = uintptr_t(access.address);
+  const AccessType type = access_type(access.kind);
+  if (access.align > 1 && address % access.align != 0)
+    add(Tool::Mem, Severity::Error,
+        std::string("misaligned ") + action_name(type) + " of " + std::to_string(access.size) +
+            " bytes",
+        "on " + place(ctx, address, access.space).text + " at an address " +
+            std::to_string(address % access.align) + " bytes past a multiple of " +
+            std::to_string(access.align) + ", in block " + ids(dim3(ctx.ctaid)),
+        {side(ctx, action_name(type), access.loc)});
+  if (access.space == MemSpace::Global &&
+      device_.find(address, access.size, InitTracker::Freed) != 0)
+    add(Tool::Mem, Severity::Error, "use of freed device memory",
+        "on " + place(ctx, address, access.space).text + " in block " + ids(dim3(ctx.ctaid)),
+        {side(ctx, action_name(type), access.loc)});
+}
+
+void Checker::check_init(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
+  InitTracker &tracker = access.space == MemSpace::Global ? device_ : scratch_;
+  const uintptr_t address = uintptr_t(access.address);
+  if (access.kind != AccessKind::Store) {
+    const uintptr_t unset = tracker.find(address, access.size, InitTracker::Uninitialised);
+    if (unset != 0)
+      add(Tool::Init, Severity::Error,
+          access.kind == AccessKind::Atomic ? "uninitialised atomic read" : "uninitialised read",
+          "of " + place(ctx, unset, access.space).text + " in block " + ids(dim3(ctx.ctaid)),
+          {side(ctx, access.kind == AccessKind::Atomic ? "atomic" : "read", access.loc)});
+  }
+  if (access.kind != AccessKind::Load)
+    tracker.written(address, access.size);
+}
+
+void Checker::check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
+  const AccessType type = access_type(access.kind);
+  races_.access(
+      ctx, uintptr_t(access.address), access.size, type, access.loc, [&](const Conflict &conflict) {
+        const bool earlier_writes = conflict.earlier != AccessType::Read;
+        const bool writes = type != AccessType::Read;
+        std::string kind = earlier_writes && writes ? "write-after-write hazard"
+                           : earlier_writes         ? "read-after-write hazard"
+                                                    : "write-after-read hazard";
+        Severity severity = conflict.same_warp ? Severity::Warning : Severity::Error;
+        Side earlier{action_name(conflict.earlier), unravel(conflict.earlier_thread, config_.block),
+                     unravel(conflict.earlier_block, config_.grid), location(conflict.earlier_loc),
+                     ""};
+        Side current = side(ctx, action_name(type), access.loc);
+        const Place where = place(ctx, uintptr_t(access.address), access.space);
+        if (earlier_writes && writes && access.kind == AccessKind::Store && access.size <= 8 &&
+            conflict.earlier == AccessType::Write) {
+          uint64_t before = 0;
+          std::memcpy(&before, access.address, access.size);
+          if (before == access.value) {
+            kind = "write-after-write of equal values";
+            severity = Severity::Info;
+          }
+          if (where.array != nullptr && !where.array->record) {
+            earlier.value = format_value(before, where.array->dtype);
+            current.value = format_value(access.value, where.array->dtype);
+          }
+        }
+        add(Tool::Race, severity, kind,
+            "on " + where.text + " " + in_blocks(ctx, conflict.earlier_block) +
+                (conflict.same_warp && severity == Severity::Warning
+                     ? " (lanes of one warp, without syncwarp)"
+                     : ""),
+            {earlier, current});
+      });
+}
+
+Checker::Place Checker::place(const sim::ThreadContext &ctx, uintptr_t address,
+                              MemSpace space) const {
+  auto named = [](const sim::NamedArray &array, const std::string &element) {
+    return Place{std::string(space_name(array.space)) + " array `" +
+                     (array.name.empty() ? "?" : array.name) + "`" +
+                     (element.empty() ? "" : " (" + element + ")"),
+                 &array};
+  };
+  if (space == MemSpace::Global) {
+    for (const GlobalArray &global : globals_)
+      if (address >= global.low && address < global.high)
+        return named(*global.array,
+                     element_text(global.array->name, int64_t(address - global.data),
+                                  global.array->itemsize, global.shape, global.strides));
+  } else if (space == MemSpace::Shared) {
+    for (const sim::NamedArray &array : kernel_->arrays) {
+      if (array.space != MemSpace::Shared)
+        continue;
+      const uintptr_t base = uintptr_t(ctx.shared) + uintptr_t(array.offset);
+      std::vector<int64_t> shape = array.shape;
+      if (array.dynamic)
+        shape = {int64_t(config_.dynamic_shared_bytes) / array.itemsize};
+      int64_t bytes = array.itemsize;
+      for (int64_t extent : shape)
+        bytes *= extent;
+      if (address >= base && address < base + uint64_t(bytes))
+        return named(array, element_text(array.name, int64_t(address - base), array.itemsize, shape,
+                                         c_strides(shape, array.itemsize)));
+    }
+  } else if (space == MemSpace::Local) {
+    auto mine = locals_.find(linear_thread(ctx));
+    if (mine != locals_.end())
+      for (const LocalArray &local : mine->second)
+        if (address >= local.address && address < local.address + local.bytes)
+          return named(*local.array,
+                       element_text(local.array->name, int64_t(address - local.address),
+                                    local.array->itemsize, local.array->shape,
+                                    c_strides(local.array->shape, local.array->itemsize)));
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%s memory at 0x%llx", space_name(space),
+                static_cast<unsigned long long>(address));
+  return Place{text, nullptr};
+}
+
+std::string Checker::in_blocks(const sim::ThreadContext &ctx, uint64_t other_block) const {
+  const sim::Dim3 mine = dim3(ctx.ctaid);
+  if (other_block == linear_block(ctx))
+    return "in block " + ids(mine);
+  return "between blocks " + ids(unravel(other_block, config_.grid)) + " and " + ids(mine);
+}
+
+sim::SourceLocation Checker::location(int32_t loc) const {
+  if (kernel_ == nullptr || loc < 0 || size_t(loc) >= kernel_->locations.size())
+    return {};
+  return kernel_->locations[size_t(loc)];
+}
+
+Side Checker::side(const sim::ThreadContext &ctx, std::string action, int32_t loc) const {
+  return Side{std::move(action), dim3(ctx.tid), dim3(ctx.ctaid), location(loc), ""};
+}
+
+void Checker::add(Tool tool, Severity severity, std::string kind, std::string subject,
+                  std::vector<Side> sides) {
+  findings_.add(Finding{tool, severity, std::move(kind), std::move(subject), std::move(sides),
+                        kernel_ != nullptr ? kernel_->name : "", 1});
+}
+
+} // namespace simt::checker

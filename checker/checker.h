@@ -1,0 +1,112 @@
+// `simt check`: one observer of the simulator's launches that runs the checkers a user asked for
+// (racecheck, initcheck, synccheck, memcheck) on kernels compiled with the checkers'
+// instrumentation (Instrumentation::Check), and the schedule their threads and blocks run in.
+// Launches it observes run on one worker, one block after another (cooperative launches: all
+// resident blocks on that worker).
+#pragma once
+
+#include "checker/finding.h"
+#include "checker/init_tracker.h"
+#include "checker/race_detector.h"
+#include "checker/schedule.h"
+#include "sim/observer.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace simt::checker {
+
+struct CheckOptions {
+  bool race = true, init = true, sync = true, mem = true;
+  ScheduleKind schedule = ScheduleKind::InOrder;
+  uint64_t seed = 0;
+};
+
+class Checker final : public sim::Observer {
+public:
+  explicit Checker(const CheckOptions &options);
+  const CheckOptions &options() const { return options_; }
+  // The hooks of a launch this checker observes.
+  sim::LaunchHooks hooks();
+
+  // Device memory the host allocated for kernels (device_array and its kin): poisoned and
+  // tracked by initcheck until freed(); use after freed() is a memcheck error until forgotten.
+  // `itemsize`: the elements' (records': dtype U8); `host_scanned`: see InitTracker::track.
+  void allocated(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_t itemsize,
+                 bool host_scanned);
+  // The host wrote [address, address + bytes) of device memory (a copy to the device).
+  void written(uintptr_t address, uint64_t bytes);
+  void freed(uintptr_t address, uint64_t bytes);
+  void forget(uintptr_t address, uint64_t bytes);
+
+  const Findings &findings() const { return findings_; }
+  // The most shadow memory racecheck has held at once, in bytes.
+  uint64_t peak_shadow_bytes() const { return peak_shadow_bytes_; }
+
+  void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
+                      void *const *args) override;
+  void launch_finished(const std::optional<sim::Fault> &fault) override;
+  void block_started(const sim::ThreadContext &block) override;
+  void block_finished(const sim::ThreadContext &block) override;
+  bool memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &access) override;
+  void barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool grid) override;
+  void barrier_released(const sim::ThreadContext &block, int32_t loc, bool grid) override;
+  void warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask,
+                       int32_t loc) override;
+  bool fault(sim::ThreadContext &ctx, const sim::Fault &fault) override;
+
+private:
+  // An argument array of the launch: its element layout from the header the launch passed.
+  struct GlobalArray {
+    const sim::NamedArray *array;
+    uintptr_t data, low, high; // [low, high): every byte an element occupies
+    std::vector<int64_t> shape, strides;
+  };
+  // A local array one call of a thread made.
+  struct LocalArray {
+    uintptr_t address;
+    uint64_t bytes;
+    const sim::NamedArray *array;
+  };
+  // Where an access falls: "shared array `buf` (buf[3])", and the array (null: unknown memory).
+  struct Place {
+    std::string text;
+    const sim::NamedArray *array = nullptr;
+  };
+  Place place(const sim::ThreadContext &ctx, uintptr_t address, MemSpace space) const;
+  std::string in_blocks(const sim::ThreadContext &ctx, uint64_t other_block) const;
+  sim::SourceLocation location(int32_t loc) const;
+  Side side(const sim::ThreadContext &ctx, std::string action, int32_t loc) const;
+  void add(Tool tool, Severity severity, std::string kind, std::string subject,
+           std::vector<Side> sides);
+  void check_init(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
+  void check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
+  void check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
+
+  CheckOptions options_;
+  Schedule schedule_;
+  sim::Observer *observers_[1] = {this};
+  Findings findings_;
+  RaceDetector races_;
+  InitTracker device_;  // device arrays, from allocation to release
+  InitTracker scratch_; // shared memory and local arrays, for one launch
+  uint64_t peak_shadow_bytes_ = 0;
+
+  const sim::KernelCode *kernel_ = nullptr;
+  sim::LaunchConfig config_;
+  std::vector<GlobalArray> globals_;
+  std::unordered_map<uint32_t, std::vector<LocalArray>> locals_; // by thread of the block
+  uint64_t barriers_released_ = 0;
+  // The threads of the running block waiting at a barrier: where each waits (synccheck names
+  // both sides of a divergent barrier).
+  std::map<uint32_t, std::pair<sim::Dim3, int32_t>> waiting_;
+};
+
+// An element's text as NumPy prints it ("1.5", "-3", "True"), from its bits.
+std::string format_value(uint64_t bits, Scalar dtype);
+
+} // namespace simt::checker

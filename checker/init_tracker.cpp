@@ -1,0 +1,158 @@
+#include "checker/init_tracker.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace simt::checker {
+
+namespace {
+
+// One element of poison: `bytes` bytes written to `out`.
+void poison_element(uint8_t *out, Scalar dtype) {
+  switch (dtype) {
+  case Scalar::F16: {
+    const uint16_t bits = 0x7fff;
+    std::memcpy(out, &bits, 2);
+    return;
+  }
+  case Scalar::F32:
+  case Scalar::C64: {
+    const uint32_t bits = 0x7fffdead; // a quiet NaN with a payload
+    std::memcpy(out, &bits, 4);
+    if (dtype == Scalar::C64)
+      std::memcpy(out + 4, &bits, 4);
+    return;
+  }
+  case Scalar::F64:
+  case Scalar::C128: {
+    const uint64_t bits = 0x7fffdeaddeaddeadull;
+    std::memcpy(out, &bits, 8);
+    if (dtype == Scalar::C128)
+      std::memcpy(out + 8, &bits, 8);
+    return;
+  }
+  default:
+    std::memset(out, 0xcd, size_t(byte_size(dtype)));
+  }
+}
+
+} // namespace
+
+void poison(void *address, uint64_t bytes, Scalar dtype) {
+  const uint64_t size = uint64_t(byte_size(dtype));
+  uint8_t element[16];
+  poison_element(element, dtype);
+  auto *out = static_cast<uint8_t *>(address);
+  uint64_t at = 0;
+  for (; at + size <= bytes; at += size)
+    std::memcpy(out + at, element, size);
+  std::memset(out + at, 0xcd, bytes - at);
+}
+
+uint8_t *InitTracker::page(uintptr_t address, bool create) {
+  const uintptr_t key = address >> kPageBits;
+  if (key == last_key_ && last_page_ != nullptr)
+    return last_page_;
+  auto found = pages_.find(key);
+  if (found == pages_.end()) {
+    if (!create)
+      return nullptr;
+    found = pages_.emplace(key, std::make_unique<uint8_t[]>(size_t(1) << kPageBits)).first;
+  } // a new page is zeroed: untracked
+  last_key_ = key;
+  last_page_ = found->second.get();
+  return last_page_;
+}
+
+void InitTracker::track(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_t itemsize,
+                        bool host_scanned) {
+  poison(reinterpret_cast<void *>(address), bytes, dtype);
+  set(address, bytes, Uninitialised);
+  if (host_scanned)
+    scanned_[address] = {bytes, dtype, itemsize != 0 ? itemsize : uint64_t(byte_size(dtype))};
+}
+
+void InitTracker::set(uintptr_t address, uint64_t bytes, State state) {
+  const uintptr_t page_size = uintptr_t(1) << kPageBits;
+  for (uintptr_t at = address; at < address + bytes;) {
+    const uintptr_t page_start = at & ~(page_size - 1);
+    const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + bytes);
+    uint8_t *states = page(at, state != Untracked);
+    if (states != nullptr)
+      std::memset(states + (at - page_start), state, end - at);
+    at = end;
+  }
+}
+
+void InitTracker::written(uintptr_t address, uint64_t size) {
+  if (pages_.empty())
+    return;
+  const uintptr_t mask = (uintptr_t(1) << kPageBits) - 1;
+  for (uintptr_t at = address; at < address + size; ++at) {
+    uint8_t *states = page(at, false);
+    if (states != nullptr && states[at & mask] == Uninitialised)
+      states[at & mask] = Initialised;
+  }
+}
+
+uintptr_t InitTracker::find(uintptr_t address, uint64_t size, State state) {
+  if (pages_.empty())
+    return 0;
+  const uintptr_t mask = (uintptr_t(1) << kPageBits) - 1;
+  uint8_t *states = nullptr;
+  uintptr_t states_page = ~uintptr_t(0);
+  for (uintptr_t at = address; at < address + size; ++at) {
+    if ((at >> kPageBits) != states_page) {
+      states_page = at >> kPageBits;
+      states = page(at, false);
+    }
+    if (states != nullptr && states[at & mask] == state)
+      return at;
+  }
+  return 0;
+}
+
+void InitTracker::notice_host_writes(uintptr_t address, uint64_t bytes) {
+  auto next = scanned_.upper_bound(address);
+  if (next != scanned_.begin())
+    --next;
+  for (; next != scanned_.end() && next->first < address + bytes; ++next) {
+    const uintptr_t start = next->first;
+    const uint64_t length = next->second.bytes, size = next->second.itemsize;
+    std::vector<uint8_t> poisoned(size);
+    poison(poisoned.data(), size, next->second.dtype);
+    const uintptr_t first = std::max(start, address),
+                    last = std::min(start + length, address + bytes);
+    const uintptr_t mask = (uintptr_t(1) << kPageBits) - 1;
+    uint8_t *states = nullptr;
+    uintptr_t states_page = ~uintptr_t(0);
+    for (uintptr_t element = start + (first - start) / size * size; element < last;
+         element += size) {
+      if ((element >> kPageBits) != states_page) {
+        states_page = element >> kPageBits;
+        states = page(element, false);
+      }
+      if (states == nullptr || states[element & mask] != Uninitialised ||
+          std::memcmp(reinterpret_cast<const void *>(element), poisoned.data(), size) == 0)
+        continue;
+      if (((element + size - 1) >> kPageBits) == states_page)
+        std::memset(states + (element & mask), Initialised, size);
+      else
+        set(element, size, Initialised);
+    }
+  }
+}
+
+void InitTracker::clear() {
+  pages_.clear();
+  last_page_ = nullptr;
+  scanned_.clear();
+}
+
+void InitTracker::forget(uintptr_t address, uint64_t bytes) {
+  set(address, bytes, Untracked);
+  scanned_.erase(address);
+}
+
+} // namespace simt::checker

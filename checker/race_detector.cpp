@@ -1,0 +1,280 @@
+#include "checker/race_detector.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace simt::checker {
+
+namespace {
+
+// A cell: entry (32 bits) | thread (10) | loc + 1 (14; 0: none) | type (2) | offset (3) |
+// length - 1 (3).
+constexpr uint64_t kLocLimit = (1u << 14) - 1;
+
+uint64_t make_cell(uint32_t entry, uint32_t thread, int32_t loc, AccessType type, unsigned offset,
+                   unsigned length) {
+  const uint64_t loc_bits = loc >= 0 && uint64_t(loc) < kLocLimit ? uint64_t(loc) + 1 : 0;
+  return uint64_t(entry) | uint64_t(thread & 1023) << 32 | loc_bits << 42 | uint64_t(type) << 56 |
+         uint64_t(offset) << 58 | uint64_t(length - 1) << 61;
+}
+uint32_t cell_entry(uint64_t c) { return uint32_t(c); }
+uint32_t cell_thread(uint64_t c) { return uint32_t(c >> 32) & 1023; }
+int32_t cell_loc(uint64_t c) { return int32_t((c >> 42) & kLocLimit) - 1; }
+AccessType cell_type(uint64_t c) { return AccessType((c >> 56) & 3); }
+unsigned cell_offset(uint64_t c) { return unsigned(c >> 58) & 7; }
+unsigned cell_length(uint64_t c) { return unsigned(c >> 61) + 1; }
+
+bool writes(AccessType type) { return type != AccessType::Read; }
+
+} // namespace
+
+uint64_t linear_block(const sim::ThreadContext &ctx) {
+  return uint64_t(ctx.ctaid[0]) +
+         uint64_t(ctx.nctaid[0]) *
+             (uint64_t(ctx.ctaid[1]) + uint64_t(ctx.nctaid[1]) * ctx.ctaid[2]);
+}
+
+uint32_t linear_thread(const sim::ThreadContext &ctx) {
+  return uint32_t(ctx.tid[0] + ctx.ntid[0] * (ctx.tid[1] + ctx.ntid[1] * ctx.tid[2]));
+}
+
+uint64_t *Shadow::cells(uintptr_t address) {
+  const uintptr_t page = address >> kPageBits;
+  if (page != last_page_) {
+    std::unique_ptr<uint64_t[]> &cells = pages_[page];
+    if (!cells)
+      cells = std::make_unique<uint64_t[]>(kCells << (kPageBits - 3)); // zeroed: no records
+    last_page_ = page;
+    last_cells_ = cells.get();
+  }
+  return last_cells_ + kCells * ((address & ((uintptr_t(1) << kPageBits) - 1)) >> 3);
+}
+
+void Shadow::clear(uintptr_t address, uint64_t bytes) {
+  const uintptr_t page_size = uintptr_t(1) << kPageBits;
+  for (uintptr_t at = address; at < address + bytes;) {
+    const uintptr_t page_start = at & ~(page_size - 1);
+    const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + bytes);
+    auto found = pages_.find(at >> kPageBits);
+    if (found != pages_.end()) {
+      const uintptr_t first = (at - page_start) >> 3, last = (end - page_start + 7) >> 3;
+      std::memset(found->second.get() + kCells * first, 0,
+                  (last - first) * kCells * sizeof(uint64_t));
+    }
+    at = end;
+  }
+}
+
+void Shadow::clear_all() {
+  pages_.clear();
+  last_page_ = ~uintptr_t(0);
+  last_cells_ = nullptr;
+}
+
+uint64_t Shadow::bytes() const { return pages_.size() * (kCells << (kPageBits - 3)) * 8; }
+
+void RaceDetector::launch_started(const sim::LaunchConfig &config) {
+  config_ = config;
+  shadow_.clear_all();
+  entries_.assign(1, Epoch{});
+  blocks_.clear();
+  last_ = nullptr;
+  grid_epoch_ = 0;
+  sync_variables_.clear();
+}
+
+void RaceDetector::block_started(const sim::ThreadContext &block, uint64_t shared_bytes) {
+  BlockSync &sync = block_of(block);
+  sync.fenced.assign(config_.block.count(), false);
+  shadow_.clear(uintptr_t(block.shared), (shared_bytes + 7) & ~uint64_t(7));
+}
+
+void RaceDetector::block_finished(const sim::ThreadContext &block, uint64_t shared_bytes) {
+  shadow_.clear(uintptr_t(block.shared), (shared_bytes + 7) & ~uint64_t(7));
+  blocks_.erase(linear_block(block));
+  last_ = nullptr;
+}
+
+RaceDetector::BlockSync &RaceDetector::block_of(const sim::ThreadContext &ctx) {
+  const uint64_t block = linear_block(ctx);
+  if (last_ != nullptr && last_->block == block)
+    return *last_;
+  BlockSync &sync = blocks_[block];
+  sync.block = block;
+  if (sync.fenced.empty())
+    sync.fenced.assign(config_.block.count(), false);
+  last_ = &sync;
+  return sync;
+}
+
+uint32_t RaceDetector::entry_of(BlockSync &block) {
+  if (block.entry == 0) {
+    entries_.push_back(Epoch{block.block, block.barriers, uint32_t(block.warp_events.size()),
+                             block.releases, grid_epoch_});
+    block.entry = uint32_t(entries_.size() - 1);
+  }
+  return block.entry;
+}
+
+void RaceDetector::barrier_released(const sim::ThreadContext &block, bool grid) {
+  if (grid) {
+    ++grid_epoch_;
+    for (auto &[index, sync] : blocks_) {
+      ++sync.barriers;
+      sync.entry = 0;
+    }
+    return;
+  }
+  BlockSync &sync = block_of(block);
+  ++sync.barriers;
+  sync.entry = 0;
+}
+
+void RaceDetector::warp_arrived(const sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask) {
+  if (op != sim::WarpOp::SyncWarp)
+    return;
+  BlockSync &sync = block_of(ctx);
+  const uint32_t thread = linear_thread(ctx);
+  const uint32_t warp = thread / 32;
+  uint32_t &arrived = sync.pending[warp][mask];
+  arrived |= 1u << (thread % 32);
+  // Lanes past the block's last thread never arrive; the warp scheduler faults on lanes that
+  // exited. The syncwarp completes when the last named lane arrives.
+  const uint64_t threads = config_.block.count();
+  const uint32_t existing =
+      threads >= uint64_t(warp + 1) * 32 ? ~0u : (1u << (threads - uint64_t(warp) * 32)) - 1;
+  if ((arrived & mask & existing) == (mask & existing)) {
+    sync.pending[warp].erase(mask);
+    sync.warp_events.push_back(WarpEvent{warp, mask});
+    sync.entry = 0;
+  }
+}
+
+void RaceDetector::fence(const sim::ThreadContext &ctx, int64_t scope) {
+  if (scope == 0) // a block-scope fence orders nothing for other blocks
+    return;
+  BlockSync &sync = block_of(ctx);
+  sync.fenced[linear_thread(ctx)] = true;
+}
+
+bool RaceDetector::ordered(uint64_t cell, const BlockSync &block, uint32_t thread) const {
+  const Epoch &earlier = entries_[cell_entry(cell)];
+  if (earlier.block == block.block) {
+    const uint32_t other = cell_thread(cell);
+    if (other == thread || earlier.barriers < block.barriers)
+      return true;
+    if (other / 32 != thread / 32)
+      return false;
+    const uint32_t both = 1u << (other % 32) | 1u << (thread % 32);
+    for (size_t k = earlier.warp_events; k < block.warp_events.size(); ++k)
+      if (block.warp_events[k].warp == thread / 32 && (block.warp_events[k].mask & both) == both)
+        return true;
+    return false;
+  }
+  if (earlier.grid < grid_epoch_)
+    return true;
+  auto acquired = block.acquired.find(earlier.block);
+  return acquired != block.acquired.end() && acquired->second > earlier.releases;
+}
+
+void RaceDetector::access(const sim::ThreadContext &ctx, uintptr_t address, uint32_t size,
+                          AccessType type, int32_t loc,
+                          const std::function<void(const Conflict &)> &report) {
+  if (size == 0)
+    return;
+  BlockSync &block = block_of(ctx);
+  const uint32_t thread = linear_thread(ctx);
+  if (type == AccessType::Atomic) {
+    // Acquire what was released to this address, then release to it after a fence.
+    auto found = sync_variables_.find(address);
+    if (found != sync_variables_.end())
+      for (const auto &[other, releases] : found->second) {
+        uint32_t &seen = block.acquired[other];
+        if (releases > seen) {
+          seen = releases;
+          block.entry = 0;
+        }
+      }
+  }
+  const uint32_t entry = entry_of(block);
+  for (uintptr_t at = address; at < address + size;) {
+    const uintptr_t granule = at & ~uintptr_t(7);
+    const uintptr_t end = std::min<uintptr_t>(granule + 8, address + size);
+    access_granule(block, thread, entry, granule, unsigned(at - granule), unsigned(end - at), type,
+                   loc, report);
+    at = end;
+  }
+  if (type == AccessType::Atomic && block.fenced[thread]) {
+    block.fenced[thread] = false;
+    ++block.releases;
+    auto &released = sync_variables_[address];
+    for (const auto &[other, releases] : block.acquired)
+      released[other] = std::max(released[other], releases);
+    released[block.block] = block.releases;
+    block.entry = 0;
+  }
+}
+
+void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t entry,
+                                  uintptr_t granule, unsigned offset, unsigned length,
+                                  AccessType type, int32_t loc,
+                                  const std::function<void(const Conflict &)> &report) {
+  uint64_t *cells = shadow_.cells(granule);
+  bool after_all = true; // every overlapping record is ordered before this access
+  for (unsigned i = 0; i < Shadow::kCells; ++i) {
+    const uint64_t cell = cells[i];
+    if (cell == 0)
+      continue;
+    const unsigned first = std::max(offset, cell_offset(cell));
+    const unsigned last = std::min(offset + length, cell_offset(cell) + cell_length(cell));
+    if (first >= last)
+      continue;
+    const AccessType earlier = cell_type(cell);
+    if (ordered(cell, block, thread))
+      continue;
+    if (!writes(earlier) && !writes(type))
+      continue; // unordered reads: no hazard, but a later write must still see them
+    after_all = false;
+    if (earlier == AccessType::Atomic && type == AccessType::Atomic)
+      continue;
+    const Epoch &epoch = entries_[cell_entry(cell)];
+    report(Conflict{epoch.block, cell_thread(cell), cell_loc(cell), earlier, type,
+                    epoch.block == block.block && cell_thread(cell) / 32 == thread / 32,
+                    granule + first});
+  }
+  const uint64_t fresh = make_cell(entry, thread, loc, type, offset, length);
+  auto covered = [&](uint64_t cell) {
+    return cell_offset(cell) >= offset && cell_offset(cell) + cell_length(cell) <= offset + length;
+  };
+  if (writes(type) && after_all) {
+    // Ordered after every record it covers: a later access that races with one of them races
+    // with this write too (or is ordered after it, and so after them).
+    for (unsigned i = 0; i < Shadow::kCells; ++i)
+      if (cells[i] != 0 && covered(cells[i]) && ordered(cells[i], block, thread))
+        cells[i] = 0;
+  }
+  int free_cell = -1;
+  for (unsigned i = 0; i < Shadow::kCells; ++i) {
+    const uint64_t cell = cells[i];
+    if (cell == 0) {
+      if (free_cell < 0)
+        free_cell = int(i);
+      continue;
+    }
+    if (cell_thread(cell) != (thread & 1023) || cell_offset(cell) != offset ||
+        cell_length(cell) != length || entries_[cell_entry(cell)].block != block.block)
+      continue;
+    // This thread's own earlier record of the same bytes: a write supersedes it; a read adds
+    // nothing to this epoch's write.
+    if (writes(type) || !writes(cell_type(cell)) || cell_entry(cell) == entry) {
+      if (writes(type) || !writes(cell_type(cell)))
+        cells[i] = fresh;
+      return;
+    }
+  }
+  if (free_cell < 0)
+    free_cell = int(evict_++ % Shadow::kCells);
+  cells[free_cell] = fresh;
+}
+
+} // namespace simt::checker

@@ -1,0 +1,120 @@
+// racecheck's core: happens-before race detection on shared and global memory.
+//
+// Every access leaves a record in shadow memory: per 8-byte granule of memory, up to four cells
+// of 8 bytes (4x the memory it shadows), each naming the thread, the source location, the kind
+// of access, the bytes of the granule it touched, and its sync epoch: an entry of a table that
+// says which block the thread was in and how far that block had got in its synchronisation (its
+// barriers, its warps' syncwarps, its releases) when it accessed. A new entry is made only after
+// a synchronisation event, so the table stays small. Two accesses are ordered when
+//   - one thread made both;
+//   - they are in one block and a barrier (syncthreads*, grid sync) came between them;
+//   - they are in one warp and a syncwarp whose mask names both lanes came between them;
+//   - they are in different blocks, and a grid sync came between them, or the first block
+//     released (a fence, then an atomic on some address) after the first access and the second
+//     block acquired from that address (an atomic on it) before the second access.
+// Blocks are tracked at block granularity for releases (a barrier before the fence makes the
+// whole block's writes visible, as the usual "last block" reduction relies on).
+#pragma once
+
+#include "codegen/frame_layout.h"
+#include "sim/abi.h"
+#include "sim/launch.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace simt::checker {
+
+// The per-granule shadow of a launch's memory, allocated a page at a time as memory is touched.
+class Shadow {
+public:
+  static constexpr unsigned kCells = 4;
+  // The kCells cells of the granule at `address` (8-byte aligned).
+  uint64_t *cells(uintptr_t address);
+  // Forgets the records of [address, address + bytes) (both 8-byte aligned).
+  void clear(uintptr_t address, uint64_t bytes);
+  void clear_all();
+  // Bytes of shadow allocated.
+  uint64_t bytes() const;
+
+private:
+  static constexpr unsigned kPageBits = 12;
+  std::unordered_map<uintptr_t, std::unique_ptr<uint64_t[]>> pages_;
+  uintptr_t last_page_ = ~uintptr_t(0);
+  uint64_t *last_cells_ = nullptr;
+};
+
+enum class AccessType : uint8_t { Read, Write, Atomic };
+
+// A pair of unordered, conflicting accesses: the earlier one's record and the current access.
+struct Conflict {
+  uint64_t earlier_block = 0;  // linear block index
+  uint32_t earlier_thread = 0; // linear thread index in its block
+  int32_t earlier_loc = -1;
+  AccessType earlier = AccessType::Read;
+  AccessType current = AccessType::Read;
+  bool same_warp = false; // same block and warp: an intra-warp hazard
+  uintptr_t address = 0;  // the first byte both touch
+};
+
+class RaceDetector {
+public:
+  void launch_started(const sim::LaunchConfig &config);
+  void block_started(const sim::ThreadContext &block, uint64_t shared_bytes);
+  void block_finished(const sim::ThreadContext &block, uint64_t shared_bytes);
+  // A barrier of `block` released (grid: every block's grid sync).
+  void barrier_released(const sim::ThreadContext &block, bool grid);
+  void warp_arrived(const sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask);
+  void fence(const sim::ThreadContext &ctx, int64_t scope);
+  // Checks and records an access of `size` bytes at `address`; calls `report` for each conflict.
+  void access(const sim::ThreadContext &ctx, uintptr_t address, uint32_t size, AccessType type,
+              int32_t loc, const std::function<void(const Conflict &)> &report);
+  uint64_t shadow_bytes() const { return shadow_.bytes(); }
+
+private:
+  struct Epoch {
+    uint64_t block = 0;
+    uint32_t barriers = 0;    // the block's barriers released before
+    uint32_t warp_events = 0; // the block's syncwarps completed before
+    uint32_t releases = 0;    // the block's releases before
+    uint32_t grid = 0;        // grid syncs before
+  };
+  struct WarpEvent {
+    uint32_t warp = 0;
+    uint32_t mask = 0;
+  };
+  struct BlockSync {
+    uint64_t block = 0;
+    uint32_t entry = 0; // its current epoch's entry; 0: make one at the next access
+    uint32_t barriers = 0, releases = 0;
+    std::vector<WarpEvent> warp_events;
+    // Per warp, the syncwarps some lanes have arrived at: mask -> the lanes arrived.
+    std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> pending;
+    std::unordered_map<uint64_t, uint32_t> acquired; // block -> its releases seen
+    std::vector<bool> fenced;                        // per thread: fenced since its last atomic
+  };
+
+  BlockSync &block_of(const sim::ThreadContext &ctx);
+  uint32_t entry_of(BlockSync &block);
+  bool ordered(uint64_t cell, const BlockSync &block, uint32_t thread) const;
+  void access_granule(BlockSync &block, uint32_t thread, uint32_t entry, uintptr_t granule,
+                      unsigned offset, unsigned length, AccessType type, int32_t loc,
+                      const std::function<void(const Conflict &)> &report);
+
+  sim::LaunchConfig config_;
+  Shadow shadow_;
+  std::vector<Epoch> entries_{Epoch{}}; // entries_[0] is no entry
+  std::unordered_map<uint64_t, BlockSync> blocks_;
+  BlockSync *last_ = nullptr;
+  uint32_t grid_epoch_ = 0;
+  std::unordered_map<uintptr_t, std::unordered_map<uint64_t, uint32_t>> sync_variables_;
+  unsigned evict_ = 0;
+};
+
+uint64_t linear_block(const sim::ThreadContext &ctx);
+uint32_t linear_thread(const sim::ThreadContext &ctx);
+
+} // namespace simt::checker

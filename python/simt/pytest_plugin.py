@@ -1,0 +1,50 @@
+"""pytest plugin (registered by simt's entry point, so it loads with simt installed): runs tests'
+kernels under `simt check`.
+
+`pytest --simt-check` checks every test; `@pytest.mark.simt_check` one test, with the options of
+simt.check.enable (`@pytest.mark.simt_check(tools="race,init", schedule="random", seed=1)`). A
+checked test whose kernels show an error fails, with the reports; warnings and info do not fail
+it. Nothing is imported until a test is checked."""
+import pytest
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("simt")
+    group.addoption("--simt-check", action="store_true", default=False,
+                    help="run every test's kernels under simt's checkers (racecheck, initcheck, "
+                         "synccheck, memcheck); an error fails the test")
+    group.addoption("--simt-check-tools", default="all",
+                    help="the checkers --simt-check runs, e.g. race,init (default: all)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "simt_check(tools=None, schedule='in-order', seed=None): run this test's "
+                   "kernels under simt's checkers; an error fails the test")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    marker = item.get_closest_marker("simt_check")
+    if marker is None and not item.config.getoption("simt_check"):
+        yield
+        return
+    from simt import check
+    options = dict(marker.kwargs) if marker is not None else {
+        "tools": item.config.getoption("simt_check_tools")}
+    if isinstance(options.get("tools"), str):
+        options["tools"] = check.tool_names(options["tools"])
+    previous = check.disable()
+    session = check.enable(quiet=True, **options)
+    try:
+        outcome = yield
+    finally:
+        check.disable()
+        if previous is not None:
+            check.resume(previous)
+    errors = session.errors()
+    if errors and outcome.excinfo is None:
+        report = "\n".join(session.format(f) for f in errors)
+        raise pytest.fail("simt check found %d error%s:\n%s"
+                          % (len(errors), "" if len(errors) == 1 else "s", report),
+                          pytrace=False)

@@ -1,0 +1,193 @@
+"""`simt check`: the corpus in tests/check (each kernel's report asserted in full), the options
+(--tool, --schedule, --seed, --report, --suppress, --error-exitcode), SIMT_CHECK, the pytest
+plugin, and zero findings on the examples (the seed talks' kernels)."""
+import glob
+import json
+import os
+
+import numpy as np
+import pytest
+
+from conftest import REPO
+
+CORPUS = os.path.join(REPO, "tests", "check")
+EXAMPLES = os.path.join(REPO, "examples")
+CASES = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(CORPUS, "*.py")))
+
+
+def simt_check(python, *args, cwd=CORPUS, env=None):
+    return python(["-m", "simt", "check"] + list(args), cwd=cwd, env=env)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_corpus_report(python, case):
+    """Each corpus kernel reports exactly its expected hazards, with their source lines, and the
+    exit status says whether an error was found."""
+    result = simt_check(python, "--error-exitcode", "3", case + ".py")
+    with open(os.path.join(CORPUS, case + ".expected")) as f:
+        expected = f.read()
+    assert result.stderr + "exit status %d\n" % result.returncode == expected
+
+
+def test_every_corpus_kernel_has_its_report():
+    reports = sorted(os.path.basename(p)[:-9] for p in glob.glob(os.path.join(CORPUS, "*.expected")))
+    assert reports == CASES
+
+
+EXAMPLE_FINDINGS = {
+    # The off-by-one example reads and writes one past the end on purpose.
+    "off_by_one": ["MEMCHECK ERROR: out-of-bounds access"] * 2,
+}
+
+
+@pytest.mark.parametrize("example", sorted(os.path.basename(p)[:-3] for p in
+                                           glob.glob(os.path.join(EXAMPLES, "*.py"))))
+def test_examples_have_no_findings(python, example):
+    """Every example runs checked, unchanged, with no finding of any severity (zero false
+    positives on the seed talks' kernels)."""
+    result = simt_check(python, example + ".py", cwd=EXAMPLES)
+    headlines = [line for line in result.stderr.splitlines()
+                 if line.split(" ")[0] in ("RACECHECK", "INITCHECK", "SYNCCHECK", "MEMCHECK")
+                 and " SUMMARY: " not in line]
+    expected = EXAMPLE_FINDINGS.get(example, [])
+    assert len(headlines) == len(expected), result.stderr
+    assert all(line.startswith(start) for line, start in zip(headlines, expected))
+    assert result.returncode == (1 if expected else 0), result.stderr
+
+
+def test_tool_selection(python):
+    only_init = simt_check(python, "--tool", "initcheck", "reduction_missing_sync.py")
+    assert only_init.returncode == 0
+    assert only_init.stderr == "INITCHECK SUMMARY: 0 findings (0 errors, 0 warnings)\n"
+    race = simt_check(python, "--tool=race", "--error-exitcode=0", "reduction_missing_sync.py")
+    assert race.returncode == 0 and "RACECHECK ERROR" in race.stderr
+    assert "INITCHECK" not in race.stderr
+
+
+def test_random_schedule_prints_and_reproduces_its_seed(python):
+    first = simt_check(python, "--schedule", "random", "--seed", "7", "reduction_missing_sync.py")
+    again = simt_check(python, "--schedule", "random", "--seed", "7", "reduction_missing_sync.py")
+    other = simt_check(python, "--schedule", "random", "--seed", "8", "reduction_missing_sync.py")
+    assert first.stderr == again.stderr
+    assert "(schedule random, seed 7)" in first.stderr
+    assert first.stderr.endswith("schedule: random, seed 7\n")
+    assert first.stderr != other.stderr
+    # Out of order, later threads write partial sums before earlier ones read them.
+    assert "read-after-write hazard" in first.stderr
+
+
+def test_reverse_schedule_finds_the_other_order(python):
+    result = simt_check(python, "--schedule", "reverse", "reduction_missing_sync.py")
+    assert "RACECHECK ERROR: read-after-write hazard on shared array `buf`" in result.stderr
+    assert result.stderr.endswith("schedule: reverse\n")
+
+
+def test_random_schedule_changes_results_of_racy_kernels(python, tmp_path):
+    script = tmp_path / "order.py"
+    script.write_text(
+        "import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef last(out):\n"
+        "    out[0] = cuda.threadIdx.x + 100 * cuda.blockIdx.x\n\n"
+        "out = np.zeros(1, dtype=np.int64)\nlast[4, 32](out)\nprint(out[0])\n")
+    outputs = {simt_check(python, "--tool", "mem", "--schedule", "random", "--seed", str(seed),
+                          str(script)).stdout for seed in range(4)}
+    assert len(outputs) > 1
+    reverse = simt_check(python, "--tool", "mem", "--schedule", "reverse", str(script))
+    assert reverse.stdout == "0\n"
+
+
+def test_json_report(python, tmp_path):
+    path = tmp_path / "report.json"
+    result = simt_check(python, "--report", str(path), "uninitialised_device_array.py")
+    assert result.returncode == 1
+    report = json.loads(path.read_text())
+    assert report["tools"] == ["racecheck", "initcheck", "synccheck", "memcheck"]
+    assert report["errors"] == 1 and report["launches"] == 1
+    (finding,) = report["findings"]
+    assert finding["tool"] == "initcheck" and finding["severity"] == "error"
+    assert finding["kind"] == "uninitialised read"
+    assert finding["subject"] == "of global array `b` (b[8]) in block (0,0,0)"
+    assert finding["count"] == 8 and finding["suppressed"] is False
+    (access,) = finding["accesses"]
+    assert access["action"] == "read" and access["thread"] == [8, 0, 0]
+    assert access["file"].endswith("uninitialised_device_array.py") and access["line"] == 10
+
+
+def test_suppressions(python, tmp_path):
+    suppress = tmp_path / "suppress.txt"
+    suppress.write_text("# known\nracecheck reduction_missing_sync.py:17\n")
+    result = simt_check(python, "--suppress", str(suppress), "reduction_missing_sync.py")
+    assert result.returncode == 0
+    assert "RACECHECK SUMMARY: 0 hazards (0 errors, 0 warnings, 2 suppressed)" in result.stderr
+    assert "RACECHECK ERROR" not in result.stderr
+    other_tool = tmp_path / "other.txt"
+    other_tool.write_text("initcheck reduction_missing_sync.py:17\n")
+    assert simt_check(python, "--suppress", str(other_tool),
+                      "reduction_missing_sync.py").returncode == 1
+    bad = tmp_path / "bad.txt"
+    bad.write_text("nonsense\n")
+    refused = simt_check(python, "--suppress", str(bad), "reduction_missing_sync.py")
+    assert refused.returncode == 2 and "a suppression is [tool] file:line" in refused.stderr
+
+
+def test_bad_options(python):
+    assert "unknown checker 'racy'" in simt_check(python, "--tool", "racy", "x.py").stderr
+    assert "unknown schedule 'sideways'" in simt_check(python, "--schedule", "sideways",
+                                                       "x.py").stderr
+    assert simt_check(python, "--frobnicate", "x.py").returncode == 2
+
+
+def test_simt_check_environment_variable(python):
+    """SIMT_CHECK=race,init (here under `simt run`; SIMT_ENABLE=1 alike): the run is checked and
+    the summary printed at exit; the script's exit status is its own."""
+    result = python(["-m", "simt", "run", "reduction_missing_sync.py"], cwd=CORPUS,
+                    env={"SIMT_CHECK": "race,init"})
+    assert result.returncode == 0
+    assert "RACECHECK ERROR: write-after-read hazard" in result.stderr
+    assert "RACECHECK SUMMARY: 2 hazards (1 error, 1 warning)" in result.stderr
+    assert "INITCHECK SUMMARY" in result.stderr and "SYNCCHECK" not in result.stderr
+
+
+def test_release_kernels_are_untouched():
+    """Checking compiles a separate variant; release code has no instrumentation."""
+    from simt import check, cuda
+
+    @cuda.jit
+    def scale(a):
+        a[cuda.grid(1)] *= 2
+
+    a = np.ones(8)
+    scale[1, 8](a)
+    release = scale.overloads[next(iter(scale.overloads))]
+    assert "simt_rt_access" not in release.llvm_ir()
+    session = check.enable(quiet=True)
+    try:
+        scale[1, 8](a)
+    finally:
+        check.disable()
+    checked = scale.overloads[next(iter(scale.overloads))]
+    assert release.options == "np,release,O3" and checked.options == "np,check,O3"
+    assert "simt_rt_access" in checked.llvm_ir() and checked.block_strategy == "fibers"
+    assert (a == 4).all() and session.findings() == []
+    scale[1, 8](a)  # the release variant again
+    assert (a == 8).all() and session.launches == 1
+
+
+def test_pytest_marker_and_option(python, tmp_path):
+    tests = tmp_path / "test_kernels.py"
+    tests.write_text(
+        "import numpy as np\nimport pytest\nfrom simt import cuda\n\n"
+        "@cuda.jit\ndef count(c):\n    c[0] += 1\n\n"
+        "@cuda.jit\ndef fill(a):\n    a[cuda.grid(1)] = 1\n\n"
+        "@pytest.mark.simt_check\ndef test_racy():\n    count[1, 64](np.zeros(1, np.int32))\n\n"
+        "@pytest.mark.simt_check(tools='init')\ndef test_racy_unchecked_for_races():\n"
+        "    count[1, 64](np.zeros(1, np.int32))\n\n"
+        "def test_unmarked():\n    count[1, 64](np.zeros(1, np.int32))\n\n"
+        "@pytest.mark.simt_check\ndef test_clean():\n    fill[1, 8](np.zeros(8))\n")
+    marked = python(["-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests)], cwd=tmp_path)
+    assert "1 failed, 3 passed" in marked.stdout, marked.stdout
+    assert "simt check found 2 errors:\nRACECHECK ERROR: read-after-write hazard" in marked.stdout
+    everything = python(["-m", "pytest", "-q", "-p", "no:cacheprovider", "--simt-check",
+                         str(tests)], cwd=tmp_path)
+    assert "2 failed, 2 passed" in everything.stdout, everything.stdout
+    assert "RACECHECK ERROR: read-after-write hazard on global array `c` (c[0])" \
+        in everything.stdout
