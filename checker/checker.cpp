@@ -158,6 +158,7 @@ void Checker::allocated(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_
 void Checker::written(uintptr_t address, uint64_t bytes) { device_.written(address, bytes); }
 
 void Checker::freed(uintptr_t address, uint64_t bytes) {
+  any_freed_ = true;
   device_.set(address, bytes, InitTracker::Freed);
 }
 
@@ -337,7 +338,7 @@ void Checker::check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &acc
             std::to_string(address % access.align) + " bytes past a multiple of " +
             std::to_string(access.align) + ", in block " + ids(dim3(ctx.ctaid)),
         {side(ctx, action_name(type), access.loc)});
-  if (access.space == MemSpace::Global &&
+  if (access.space == MemSpace::Global && any_freed_ &&
       device_.find(address, access.size, InitTracker::Freed) != 0)
     add(Tool::Mem, Severity::Error, "use of freed device memory",
         "on " + place(ctx, address, access.space).text + " in block " + ids(dim3(ctx.ctaid)),

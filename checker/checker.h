@@ -95,6 +95,7 @@ private:
   InitTracker device_;  // device arrays, from allocation to release
   InitTracker scratch_; // shared memory and local arrays, for one launch
   uint64_t peak_shadow_bytes_ = 0;
+  bool any_freed_ = false; // device memory was freed: accesses are looked up
 
   const sim::KernelCode *kernel_ = nullptr;
   sim::LaunchConfig config_;

@@ -88,27 +88,30 @@ void InitTracker::set(uintptr_t address, uint64_t bytes, State state) {
 void InitTracker::written(uintptr_t address, uint64_t size) {
   if (pages_.empty())
     return;
-  const uintptr_t mask = (uintptr_t(1) << kPageBits) - 1;
-  for (uintptr_t at = address; at < address + size; ++at) {
-    uint8_t *states = page(at, false);
-    if (states != nullptr && states[at & mask] == Uninitialised)
-      states[at & mask] = Initialised;
+  const uintptr_t page_size = uintptr_t(1) << kPageBits;
+  for (uintptr_t at = address; at < address + size;) {
+    const uintptr_t page_start = at & ~(page_size - 1);
+    const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + size);
+    if (uint8_t *states = page(at, false))
+      for (uint8_t *state = states + (at - page_start); state < states + (end - page_start);
+           ++state)
+        if (*state == Uninitialised)
+          *state = Initialised;
+    at = end;
   }
 }
 
 uintptr_t InitTracker::find(uintptr_t address, uint64_t size, State state) {
   if (pages_.empty())
     return 0;
-  const uintptr_t mask = (uintptr_t(1) << kPageBits) - 1;
-  uint8_t *states = nullptr;
-  uintptr_t states_page = ~uintptr_t(0);
-  for (uintptr_t at = address; at < address + size; ++at) {
-    if ((at >> kPageBits) != states_page) {
-      states_page = at >> kPageBits;
-      states = page(at, false);
-    }
-    if (states != nullptr && states[at & mask] == state)
-      return at;
+  const uintptr_t page_size = uintptr_t(1) << kPageBits;
+  for (uintptr_t at = address; at < address + size;) {
+    const uintptr_t page_start = at & ~(page_size - 1);
+    const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + size);
+    if (const uint8_t *states = page(at, false))
+      if (const void *found = std::memchr(states + (at - page_start), state, end - at))
+        return page_start + uintptr_t(static_cast<const uint8_t *>(found) - states);
+    at = end;
   }
   return 0;
 }

@@ -177,11 +177,11 @@ bool RaceDetector::ordered(uint64_t cell, const BlockSync &block, uint32_t threa
   return acquired != block.acquired.end() && acquired->second > earlier.releases;
 }
 
-void RaceDetector::access(const sim::ThreadContext &ctx, uintptr_t address, uint32_t size,
-                          AccessType type, int32_t loc,
-                          const std::function<void(const Conflict &)> &report) {
+std::span<const Conflict> RaceDetector::record(const sim::ThreadContext &ctx, uintptr_t address,
+                                               uint32_t size, AccessType type, int32_t loc) {
+  conflicts_.clear();
   if (size == 0)
-    return;
+    return conflicts_;
   BlockSync &block = block_of(ctx);
   const uint32_t thread = linear_thread(ctx);
   if (type == AccessType::Atomic) {
@@ -201,7 +201,7 @@ void RaceDetector::access(const sim::ThreadContext &ctx, uintptr_t address, uint
     const uintptr_t granule = at & ~uintptr_t(7);
     const uintptr_t end = std::min<uintptr_t>(granule + 8, address + size);
     access_granule(block, thread, entry, granule, unsigned(at - granule), unsigned(end - at), type,
-                   loc, report);
+                   loc);
     at = end;
   }
   if (type == AccessType::Atomic && block.fenced[thread]) {
@@ -213,12 +213,12 @@ void RaceDetector::access(const sim::ThreadContext &ctx, uintptr_t address, uint
     released[block.block] = block.releases;
     block.entry = 0;
   }
+  return conflicts_;
 }
 
 void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t entry,
                                   uintptr_t granule, unsigned offset, unsigned length,
-                                  AccessType type, int32_t loc,
-                                  const std::function<void(const Conflict &)> &report) {
+                                  AccessType type, int32_t loc) {
   uint64_t *cells = shadow_.cells(granule);
   bool after_all = true; // every overlapping record is ordered before this access
   for (unsigned i = 0; i < Shadow::kCells; ++i) {
@@ -238,9 +238,9 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
     if (earlier == AccessType::Atomic && type == AccessType::Atomic)
       continue;
     const Epoch &epoch = entries_[cell_entry(cell)];
-    report(Conflict{epoch.block, cell_thread(cell), cell_loc(cell), earlier, type,
-                    epoch.block == block.block && cell_thread(cell) / 32 == thread / 32,
-                    granule + first});
+    conflicts_.push_back(Conflict{
+        epoch.block, cell_thread(cell), cell_loc(cell), earlier, type,
+        epoch.block == block.block && cell_thread(cell) / 32 == thread / 32, granule + first});
   }
   const uint64_t fresh = make_cell(entry, thread, loc, type, offset, length);
   auto covered = [&](uint64_t cell) {

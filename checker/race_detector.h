@@ -21,8 +21,8 @@
 #include "sim/launch.h"
 
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -70,8 +70,15 @@ public:
   void warp_arrived(const sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask);
   void fence(const sim::ThreadContext &ctx, int64_t scope);
   // Checks and records an access of `size` bytes at `address`; calls `report` for each conflict.
+  template <typename Report>
   void access(const sim::ThreadContext &ctx, uintptr_t address, uint32_t size, AccessType type,
-              int32_t loc, const std::function<void(const Conflict &)> &report);
+              int32_t loc, Report &&report) {
+    for (const Conflict &conflict : record(ctx, address, size, type, loc))
+      report(conflict);
+  }
+  // The same, returning the conflicts (valid until the next access).
+  std::span<const Conflict> record(const sim::ThreadContext &ctx, uintptr_t address, uint32_t size,
+                                   AccessType type, int32_t loc);
   uint64_t shadow_bytes() const { return shadow_.bytes(); }
 
 private:
@@ -101,8 +108,7 @@ private:
   uint32_t entry_of(BlockSync &block);
   bool ordered(uint64_t cell, const BlockSync &block, uint32_t thread) const;
   void access_granule(BlockSync &block, uint32_t thread, uint32_t entry, uintptr_t granule,
-                      unsigned offset, unsigned length, AccessType type, int32_t loc,
-                      const std::function<void(const Conflict &)> &report);
+                      unsigned offset, unsigned length, AccessType type, int32_t loc);
 
   sim::LaunchConfig config_;
   Shadow shadow_;
@@ -112,6 +118,7 @@ private:
   uint32_t grid_epoch_ = 0;
   std::unordered_map<uintptr_t, std::unordered_map<uint64_t, uint32_t>> sync_variables_;
   unsigned evict_ = 0;
+  std::vector<Conflict> conflicts_; // the current access's
 };
 
 uint64_t linear_block(const sim::ThreadContext &ctx);

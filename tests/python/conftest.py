@@ -24,6 +24,7 @@ def run_python(args, env=None, cwd=None):
     full_env = dict(os.environ)
     full_env["PYTHONPATH"] = STAGE + os.pathsep + full_env.get("PYTHONPATH", "")
     full_env.pop("SIMT_ENABLE", None)
+    full_env.pop("SIMT_CHECK", None)
     full_env.pop("NUMBA_ENABLE_CUDASIM", None)
     full_env.update(env or {})
     return subprocess.run([sys.executable] + list(args), env=full_env, cwd=cwd,

@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import REPO, STAGE
 
 CORPUS = os.path.join(REPO, "tests", "check")
 EXAMPLES = os.path.join(REPO, "examples")
@@ -145,6 +145,20 @@ def test_simt_check_environment_variable(python):
     assert "RACECHECK ERROR: write-after-read hazard" in result.stderr
     assert "RACECHECK SUMMARY: 2 hazards (1 error, 1 warning)" in result.stderr
     assert "INITCHECK SUMMARY" in result.stderr and "SYNCCHECK" not in result.stderr
+
+
+def test_simt_check_alone_enables_simt(python, tmp_path):
+    """SIMT_CHECK=1 python3 script.py: the start-up hook (simt-enable.pth) serves numba.cuda
+    from simt, checked, as SIMT_ENABLE=1 would; SIMT_ENABLE=0 still turns simt off."""
+    code = ("import site, sys; site.addsitedir(sys.argv[1]); "
+            "import runpy; runpy.run_path(sys.argv[2], run_name='__main__')")
+    script = os.path.join(CORPUS, "uninitialised_shared.py")
+    checked = python(["-c", code, STAGE, script], env={"SIMT_CHECK": "init"})
+    assert "INITCHECK ERROR: uninitialised read of shared array `buf` (buf[0])" in checked.stderr
+    assert "INITCHECK SUMMARY: 1 finding (1 error, 0 warnings)" in checked.stderr
+    off = python(["-c", code, STAGE, script],
+                 env={"SIMT_CHECK": "init", "SIMT_ENABLE": "0", "NUMBA_ENABLE_CUDASIM": "1"})
+    assert "INITCHECK" not in off.stderr
 
 
 def test_release_kernels_are_untouched():
