@@ -40,14 +40,14 @@ uint32_t linear_thread(const sim::ThreadContext &ctx) {
 
 uint64_t *Shadow::cells(uintptr_t address) {
   const uintptr_t page = address >> kPageBits;
-  if (page != last_page_) {
+  RecentPage &recent = recent_[page % kRecentPages];
+  if (recent.page != page) {
     std::unique_ptr<uint64_t[]> &cells = pages_[page];
     if (!cells)
       cells = std::make_unique<uint64_t[]>(kCells << (kPageBits - 3)); // zeroed: no records
-    last_page_ = page;
-    last_cells_ = cells.get();
+    recent = RecentPage{page, cells.get()};
   }
-  return last_cells_ + kCells * ((address & ((uintptr_t(1) << kPageBits) - 1)) >> 3);
+  return recent.cells + kCells * ((address & ((uintptr_t(1) << kPageBits) - 1)) >> 3);
 }
 
 void Shadow::clear(uintptr_t address, uint64_t bytes) {
@@ -67,8 +67,7 @@ void Shadow::clear(uintptr_t address, uint64_t bytes) {
 
 void Shadow::clear_all() {
   pages_.clear();
-  last_page_ = ~uintptr_t(0);
-  last_cells_ = nullptr;
+  std::fill(std::begin(recent_), std::end(recent_), RecentPage{});
 }
 
 uint64_t Shadow::bytes() const { return pages_.size() * (kCells << (kPageBits - 3)) * 8; }

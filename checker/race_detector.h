@@ -42,9 +42,15 @@ public:
 
 private:
   static constexpr unsigned kPageBits = 12;
+  // Kernels touch a few arrays at once: the pages they were last at, direct-mapped, spare most
+  // lookups in pages_.
+  static constexpr unsigned kRecentPages = 64;
+  struct RecentPage {
+    uintptr_t page = ~uintptr_t(0);
+    uint64_t *cells = nullptr;
+  };
   std::unordered_map<uintptr_t, std::unique_ptr<uint64_t[]>> pages_;
-  uintptr_t last_page_ = ~uintptr_t(0);
-  uint64_t *last_cells_ = nullptr;
+  RecentPage recent_[kRecentPages];
 };
 
 enum class AccessType : uint8_t { Read, Write, Atomic };
