@@ -136,13 +136,17 @@ void InitTracker::notice_host_writes(uintptr_t address, uint64_t bytes) {
         states_page = element >> kPageBits;
         states = page(element, false);
       }
-      if (states == nullptr || states[element & mask] != Uninitialised ||
+      if (states == nullptr)
+        continue;
+      // Elements inside a page: their states at hand; else (a record across pages) looked up.
+      const bool in_page = ((element + size - 1) >> kPageBits) == states_page;
+      const bool uninitialised =
+          in_page ? std::memchr(states + (element & mask), Uninitialised, size) != nullptr
+                  : find(element, size, Uninitialised) != 0;
+      if (!uninitialised ||
           std::memcmp(reinterpret_cast<const void *>(element), poisoned.data(), size) == 0)
         continue;
-      if (((element + size - 1) >> kPageBits) == states_page)
-        std::memset(states + (element & mask), Initialised, size);
-      else
-        set(element, size, Initialised);
+      written(element, size);
     }
   }
 }

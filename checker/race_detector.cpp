@@ -26,6 +26,13 @@ unsigned cell_length(uint64_t c) { return unsigned(c >> 61) + 1; }
 
 bool writes(AccessType type) { return type != AccessType::Read; }
 
+// Whether a later access of one thread conflicts with whatever an earlier one of the same bytes
+// conflicts with, so that its record can stand for both: a plain write conflicts with every
+// access, an atomic with plain ones only, a read with writes and atomics.
+bool supersedes(AccessType later, AccessType earlier) {
+  return later == AccessType::Write || later == earlier;
+}
+
 } // namespace
 
 uint64_t linear_block(const sim::ThreadContext &ctx) {
@@ -78,7 +85,6 @@ void RaceDetector::launch_started(const sim::LaunchConfig &config) {
   entries_.assign(1, Epoch{});
   blocks_.clear();
   last_ = nullptr;
-  grid_epoch_ = 0;
   sync_variables_.clear();
 }
 
@@ -109,23 +115,19 @@ RaceDetector::BlockSync &RaceDetector::block_of(const sim::ThreadContext &ctx) {
 uint32_t RaceDetector::entry_of(BlockSync &block) {
   if (block.entry == 0) {
     entries_.push_back(Epoch{block.block, block.barriers, uint32_t(block.warp_events.size()),
-                             block.releases, grid_epoch_});
+                             block.releases, block.grid_syncs});
     block.entry = uint32_t(entries_.size() - 1);
   }
   return block.entry;
 }
 
 void RaceDetector::barrier_released(const sim::ThreadContext &block, bool grid) {
-  if (grid) {
-    ++grid_epoch_;
-    for (auto &[index, sync] : blocks_) {
-      ++sync.barriers;
-      sync.entry = 0;
-    }
-    return;
-  }
+  // A grid sync releases each block in turn: every block has arrived by the first release, so a
+  // block's count of grid syncs passed orders its accesses against every other block's.
   BlockSync &sync = block_of(block);
   ++sync.barriers;
+  if (grid)
+    ++sync.grid_syncs;
   sync.entry = 0;
 }
 
@@ -170,7 +172,7 @@ bool RaceDetector::ordered(uint64_t cell, const BlockSync &block, uint32_t threa
         return true;
     return false;
   }
-  if (earlier.grid < grid_epoch_)
+  if (earlier.grid < block.grid_syncs)
     return true;
   auto acquired = block.acquired.find(earlier.block);
   return acquired != block.acquired.end() && acquired->second > earlier.releases;
@@ -249,7 +251,8 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
     // Ordered after every record it covers: a later access that races with one of them races
     // with this write too (or is ordered after it, and so after them).
     for (unsigned i = 0; i < Shadow::kCells; ++i)
-      if (cells[i] != 0 && covered(cells[i]) && ordered(cells[i], block, thread))
+      if (cells[i] != 0 && covered(cells[i]) && supersedes(type, cell_type(cells[i])) &&
+          ordered(cells[i], block, thread))
         cells[i] = 0;
   }
   int free_cell = -1;
@@ -263,13 +266,14 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
     if (cell_thread(cell) != (thread & 1023) || cell_offset(cell) != offset ||
         cell_length(cell) != length || entries_[cell_entry(cell)].block != block.block)
       continue;
-    // This thread's own earlier record of the same bytes: a write supersedes it; a read adds
-    // nothing to this epoch's write.
-    if (writes(type) || !writes(cell_type(cell)) || cell_entry(cell) == entry) {
-      if (writes(type) || !writes(cell_type(cell)))
-        cells[i] = fresh;
+    // This thread's own earlier record of the same bytes: replaced when this access stands for
+    // it; nothing to add when it stands for this access in this epoch.
+    if (supersedes(type, cell_type(cell))) {
+      cells[i] = fresh;
       return;
     }
+    if (supersedes(cell_type(cell), type) && cell_entry(cell) == entry)
+      return;
   }
   if (free_cell < 0)
     free_cell = int(evict_++ % Shadow::kCells);

@@ -93,7 +93,7 @@ private:
     uint32_t barriers = 0;    // the block's barriers released before
     uint32_t warp_events = 0; // the block's syncwarps completed before
     uint32_t releases = 0;    // the block's releases before
-    uint32_t grid = 0;        // grid syncs before
+    uint32_t grid = 0;        // the block's grid syncs before
   };
   struct WarpEvent {
     uint32_t warp = 0;
@@ -102,7 +102,7 @@ private:
   struct BlockSync {
     uint64_t block = 0;
     uint32_t entry = 0; // its current epoch's entry; 0: make one at the next access
-    uint32_t barriers = 0, releases = 0;
+    uint32_t barriers = 0, releases = 0, grid_syncs = 0;
     std::vector<WarpEvent> warp_events;
     // Per warp, the syncwarps some lanes have arrived at: mask -> the lanes arrived.
     std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> pending;
@@ -121,7 +121,6 @@ private:
   std::vector<Epoch> entries_{Epoch{}}; // entries_[0] is no entry
   std::unordered_map<uint64_t, BlockSync> blocks_;
   BlockSync *last_ = nullptr;
-  uint32_t grid_epoch_ = 0;
   std::unordered_map<uintptr_t, std::unordered_map<uint64_t, uint32_t>> sync_variables_;
   unsigned evict_ = 0;
   std::vector<Conflict> conflicts_; // the current access's
