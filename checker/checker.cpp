@@ -229,6 +229,11 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
     const auto *header = static_cast<const codegen::ArrayHeader *>(args[array.parameter]);
     GlobalArray global{
         &array, uintptr_t(header->data), uintptr_t(header->data), uintptr_t(header->data), {}, {}};
+    if (array.ndim == 0) { // a record argument: the GPU gets a copy of it, suitably aligned
+      global.high = global.low + uint64_t(array.itemsize);
+      globals_.push_back(std::move(global));
+      continue;
+    }
     bool empty = false;
     int64_t low = 0, high = array.itemsize;
     for (int axis = 0; axis < array.ndim; ++axis) {
@@ -381,12 +386,17 @@ bool Checker::memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &ac
 void Checker::check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
   const uintptr_t address = uintptr_t(access.address);
   const AccessType type = access_type(access.kind);
-  if (access.align > 1 && address % access.align != 0)
+  // A record argument is copied to memory of its own on a GPU: its fields' offsets count.
+  uintptr_t base = 0;
+  for (const GlobalArray &global : globals_)
+    if (global.array->ndim == 0 && address >= global.low && address < global.high)
+      base = global.data;
+  if (access.align > 1 && (address - base) % access.align != 0)
     add(Tool::Mem, Severity::Error,
         std::string("misaligned ") + action_name(type) + " of " + std::to_string(access.size) +
             " bytes",
         "on " + place(ctx, address, access.space).text + " at an address " +
-            std::to_string(address % access.align) + " bytes past a multiple of " +
+            std::to_string((address - base) % access.align) + " bytes past a multiple of " +
             std::to_string(access.align) + ", in block " + ids(dim3(ctx.ctaid)),
         {side(ctx, action_name(type), access.loc)});
   if (access.space == MemSpace::Global && any_freed_ &&
@@ -451,12 +461,17 @@ void Checker::check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &acces
 Checker::Place Checker::place(const sim::ThreadContext &ctx, uintptr_t address,
                               MemSpace space) const {
   auto named = [](const sim::NamedArray &array, const std::string &element) {
-    return Place{std::string(space_name(array.space)) + " array `" +
-                     (array.name.empty() ? "?" : array.name) + "`" +
+    const std::string name = "`" + (array.name.empty() ? std::string("?") : array.name) + "`";
+    if (array.ndim == 0)
+      return Place{"record argument " + name, &array};
+    return Place{std::string(space_name(array.space)) + " array " + name +
                      (element.empty() ? "" : " (" + element + ")"),
                  &array};
   };
   if (space == MemSpace::Global) {
+    for (const GlobalArray &global : globals_) // record arguments first: they may be elements
+      if (address >= global.low && address < global.high && global.array->ndim == 0)
+        return named(*global.array, "");
     for (const GlobalArray &global : globals_)
       if (address >= global.low && address < global.high)
         return named(*global.array,

@@ -27,7 +27,8 @@ enum class Tier : uint8_t {
 };
 
 // An array that checkers name in their reports (instrumented kernels only): a kernel parameter,
-// whose ArrayHeader is the launch's args[parameter], or a shared or local array.
+// whose ArrayHeader is the launch's args[parameter] (a record parameter, ndim 0: the address of
+// its bytes), or a shared or local array.
 struct NamedArray {
   std::string name;
   MemSpace space = MemSpace::Global;

@@ -12,12 +12,12 @@ std::vector<NamedArray> named_arrays(const ir::Module &module) {
   const ir::Function &kernel = module.kernel();
   for (int i = 0; i < kernel.num_params; ++i) {
     const ir::Slot &param = kernel.slots[size_t(i)];
-    if (!param.type.is_array())
+    if (!param.type.is_array() && !param.type.is_record())
       continue;
     NamedArray array;
     array.name = param.name;
     array.parameter = i;
-    array.ndim = param.type.ndim;
+    array.ndim = param.type.is_array() ? param.type.ndim : 0; // a record: its own bytes
     element(array, param.type.scalar, param.type.record.get());
     arrays.push_back(std::move(array));
   }
