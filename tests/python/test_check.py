@@ -205,3 +205,31 @@ def test_pytest_marker_and_option(python, tmp_path):
     assert "2 failed, 2 passed" in everything.stdout, everything.stdout
     assert "RACECHECK ERROR: read-after-write hazard on global array `c` (c[0])" \
         in everything.stdout
+
+
+def _doc_transcripts():
+    """(corpus case, the report docs/checkers.md shows for it) for each block there after
+    `<!-- tests/check/NAME.expected -->`: the lines after the `$ simt check` command, up to the
+    next command."""
+    with open(os.path.join(REPO, "docs", "checkers.md")) as f:
+        text = f.read()
+    marker = "<!-- tests/check/"
+    blocks = []
+    for part in text.split(marker)[1:]:
+        name = part[:part.index(".expected -->")]
+        body = part[part.index("```text\n") + len("```text\n"):]
+        body = body[:body.index("```")]
+        lines = body.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("$ simt check"))
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("$ ")),
+                   len(lines))
+        blocks.append((name, "\n".join(lines[start + 1:end]) + "\n"))
+    return blocks
+
+
+@pytest.mark.parametrize("case, shown", _doc_transcripts(),
+                         ids=[case for case, _ in _doc_transcripts()])
+def test_checkers_doc_shows_the_corpus_reports(case, shown):
+    with open(os.path.join(CORPUS, case + ".expected")) as f:
+        report = f.read()
+    assert shown == report[:report.rindex("exit status")]
