@@ -266,7 +266,6 @@ void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
         {Side{"branch", {}, {}, kernel_->thread_dependent_barrier, ""}});
   scratch_.clear();
   locals_.clear();
-  waiting_.clear();
   kernel_ = nullptr;
 }
 
@@ -276,6 +275,8 @@ void Checker::block_started(const sim::ThreadContext &block) {
   if (options_.race)
     races_.block_started(block, shared_bytes);
   locals_.clear();
+  if (options_.sync)
+    waiting_.assign(config_.block.count(), Wait{});
   if (!options_.init)
     return;
   for (const sim::NamedArray &array : kernel_->arrays) {
@@ -302,12 +303,12 @@ void Checker::block_finished(const sim::ThreadContext &block) {
 }
 
 void Checker::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
-  waiting_[linear_thread(ctx)] = {dim3(ctx.tid), loc};
+  if (options_.sync)
+    waiting_[linear_thread(ctx)] = Wait{loc, barriers_released_};
 }
 
 void Checker::barrier_released(const sim::ThreadContext &block, int32_t, bool grid) {
   ++barriers_released_;
-  waiting_.clear();
   if (options_.race)
     races_.barrier_released(block, grid);
 }
@@ -327,9 +328,11 @@ bool Checker::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
     // One thread per barrier the block's threads wait at.
     std::vector<Side> sides;
     std::set<int32_t> seen;
-    for (const auto &[thread, waits] : waiting_)
-      if (seen.insert(waits.second).second)
-        sides.push_back(Side{"barrier", waits.first, dim3(ctx.ctaid), location(waits.second), ""});
+    for (size_t thread = 0; thread < waiting_.size(); ++thread)
+      if (waiting_[thread].release == barriers_released_ &&
+          seen.insert(waiting_[thread].loc).second)
+        sides.push_back(Side{"barrier", unravel(thread, config_.block), dim3(ctx.ctaid),
+                             location(waiting_[thread].loc), ""});
     if (sides.size() < 2)
       sides = {Side{"barrier", fault.tid, fault.ctaid, fault.where, ""}};
     add(Tool::Sync, Severity::Error, "divergent barrier",

@@ -102,9 +102,13 @@ private:
   std::vector<GlobalArray> globals_;
   std::unordered_map<uint32_t, std::vector<LocalArray>> locals_; // by thread of the block
   uint64_t barriers_released_ = 0;
-  // The threads of the running block waiting at a barrier: where each waits (synccheck names
-  // both sides of a divergent barrier).
-  std::map<uint32_t, std::pair<sim::Dim3, int32_t>> waiting_;
+  // Synccheck: where each thread of the running block waits at a barrier, as of which release
+  // (waits older than releases_ are over), to name both sides of a divergent barrier.
+  struct Wait {
+    int32_t loc = -1;
+    uint64_t release = ~uint64_t(0);
+  };
+  std::vector<Wait> waiting_;
 };
 
 // An element's text as NumPy prints it ("1.5", "-3", "True"), from its bits.

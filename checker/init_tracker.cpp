@@ -52,17 +52,14 @@ void poison(void *address, uint64_t bytes, Scalar dtype) {
 
 uint8_t *InitTracker::page(uintptr_t address, bool create) {
   const uintptr_t key = address >> kPageBits;
-  if (key == last_key_ && last_page_ != nullptr)
-    return last_page_;
+  RecentPage &recent = recent_[key % kRecentPages];
+  if (recent.key == key && (recent.states != nullptr || !create))
+    return recent.states;
   auto found = pages_.find(key);
-  if (found == pages_.end()) {
-    if (!create)
-      return nullptr;
+  if (found == pages_.end() && create) // a new page is zeroed: untracked
     found = pages_.emplace(key, std::make_unique<uint8_t[]>(size_t(1) << kPageBits)).first;
-  } // a new page is zeroed: untracked
-  last_key_ = key;
-  last_page_ = found->second.get();
-  return last_page_;
+  recent = RecentPage{key, found == pages_.end() ? nullptr : found->second.get()};
+  return recent.states;
 }
 
 void InitTracker::track(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_t itemsize,
@@ -109,8 +106,10 @@ uintptr_t InitTracker::find(uintptr_t address, uint64_t size, State state) {
     const uintptr_t page_start = at & ~(page_size - 1);
     const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + size);
     if (const uint8_t *states = page(at, false))
-      if (const void *found = std::memchr(states + (at - page_start), state, end - at))
-        return page_start + uintptr_t(static_cast<const uint8_t *>(found) - states);
+      for (const uint8_t *byte = states + (at - page_start); byte < states + (end - page_start);
+           ++byte) // accesses are a few bytes: a plain loop beats memchr's set-up
+        if (*byte == state)
+          return page_start + uintptr_t(byte - states);
     at = end;
   }
   return 0;
@@ -153,7 +152,7 @@ void InitTracker::notice_host_writes(uintptr_t address, uint64_t bytes) {
 
 void InitTracker::clear() {
   pages_.clear();
-  last_page_ = nullptr;
+  std::fill(std::begin(recent_), std::end(recent_), RecentPage{});
   scanned_.clear();
 }
 

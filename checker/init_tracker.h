@@ -47,8 +47,14 @@ private:
   static constexpr unsigned kPageBits = 12;
   uint8_t *page(uintptr_t address, bool create);
   std::unordered_map<uintptr_t, std::unique_ptr<uint8_t[]>> pages_;
-  uintptr_t last_key_ = 0;
-  uint8_t *last_page_ = nullptr;
+  // Pages looked up lately, direct-mapped, misses (untracked memory: null) included: kernels
+  // touch a few arrays at once.
+  static constexpr unsigned kRecentPages = 64;
+  struct RecentPage {
+    uintptr_t key = ~uintptr_t(0);
+    uint8_t *states = nullptr;
+  };
+  RecentPage recent_[kRecentPages];
   struct Allocation {
     uint64_t bytes;
     Scalar dtype;

@@ -35,16 +35,6 @@ bool supersedes(AccessType later, AccessType earlier) {
 
 } // namespace
 
-uint64_t linear_block(const sim::ThreadContext &ctx) {
-  return uint64_t(ctx.ctaid[0]) +
-         uint64_t(ctx.nctaid[0]) *
-             (uint64_t(ctx.ctaid[1]) + uint64_t(ctx.nctaid[1]) * ctx.ctaid[2]);
-}
-
-uint32_t linear_thread(const sim::ThreadContext &ctx) {
-  return uint32_t(ctx.tid[0] + ctx.ntid[0] * (ctx.tid[1] + ctx.ntid[1] * ctx.tid[2]));
-}
-
 uint64_t *Shadow::cells(uintptr_t address) {
   const uintptr_t page = address >> kPageBits;
   RecentPage &recent = recent_[page % kRecentPages];

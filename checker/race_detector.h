@@ -126,7 +126,14 @@ private:
   std::vector<Conflict> conflicts_; // the current access's
 };
 
-uint64_t linear_block(const sim::ThreadContext &ctx);
-uint32_t linear_thread(const sim::ThreadContext &ctx);
+inline uint64_t linear_block(const sim::ThreadContext &ctx) {
+  return uint64_t(ctx.ctaid[0]) +
+         uint64_t(ctx.nctaid[0]) *
+             (uint64_t(ctx.ctaid[1]) + uint64_t(ctx.nctaid[1]) * ctx.ctaid[2]);
+}
+
+inline uint32_t linear_thread(const sim::ThreadContext &ctx) {
+  return uint32_t(ctx.tid[0] + ctx.ntid[0] * (ctx.tid[1] + ctx.ntid[1] * ctx.tid[2]));
+}
 
 } // namespace simt::checker
