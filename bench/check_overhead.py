@@ -20,7 +20,8 @@ import numpy as np
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
 sys.path.insert(0, BENCH_DIR)
-from run import BARRIER_FREE, KERNELS, TPB, Problem, find_simt_path, fmt, machine_info  # noqa: E402
+from run import (BARRIER_FREE, KERNELS, TPB, Problem, find_simt_path, fmt,  # noqa: E402
+                 machine_info, print_aligned)
 
 # Targets of the issue, against release simt on the same kernel.
 MAX_RACECHECK_RATIO = 30.0
@@ -278,13 +279,7 @@ def shadow_text(shadow):
 
 
 def print_report(results, shadow, targets):
-    cells = [HEADER] + [table_cells(r) for r in results]
-    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADER))]
-    for i, line in enumerate(cells):
-        print(" | ".join(c.rjust(w) if j else c.ljust(w) for j, (c, w) in
-                         enumerate(zip(line, widths))))
-        if i == 0:
-            print("-+-".join("-" * w for w in widths))
+    print_aligned([HEADER] + [table_cells(r) for r in results])
     print("\n(checked: median ms of a launch: x release (x release as fibers))")
     if shadow:
         print("\n" + shadow_text(shadow))

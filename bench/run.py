@@ -400,14 +400,19 @@ def targets_of(rows):
             for name, kernel, v, ok, unit in checks]
 
 
-def print_table(rows, targets):
-    cells = [HEADER] + [table_cells(r) for r in rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADER))]
+def print_aligned(cells):
+    """Rows of text cells as aligned columns, the first row a header: the first column left
+    aligned, the others right."""
+    widths = [max(len(c[i]) for c in cells) for i in range(len(cells[0]))]
     for i, line in enumerate(cells):
         print(" | ".join(c.rjust(w) if j else c.ljust(w) for j, (c, w) in
                          enumerate(zip(line, widths))))
         if i == 0:
             print("-+-".join("-" * w for w in widths))
+
+
+def print_table(rows, targets):
+    print_aligned([HEADER] + [table_cells(r) for r in rows])
     print()
     for name, kernel, measured, met in targets:
         print("%-46s %-10s %-36s %s" % (name, kernel, measured, met))

@@ -4,6 +4,8 @@
 #include "checker/checker.h"
 #include "checker/finding.h"
 
+#include "tests/unit/checker/bits.h"
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -18,6 +20,8 @@ using checker::Findings;
 using checker::Severity;
 using checker::Side;
 using checker::Tool;
+
+using checker::testing::bits_of;
 
 namespace {
 
@@ -40,18 +44,6 @@ Finding hazard(std::string subject = "on shared array `buf` (buf[3]) in block (0
   finding.sides = {side("write", "kernel.py", 10), side("write", "kernel.py", 12, 32)};
   finding.kernel = "scale";
   return finding;
-}
-
-uint64_t bits_of(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits; // zero-extended, as MemoryAccess::value holds a stored scalar
-}
-
-uint64_t bits_of(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  return bits;
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 // the state of each byte, and the host writes found by comparing elements with the poison.
 #include "checker/init_tracker.h"
 
+#include "tests/unit/checker/bits.h"
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -11,21 +13,11 @@
 using namespace simt;
 using checker::InitTracker;
 
+using checker::testing::bits_of;
+
 namespace {
 
 uintptr_t address_of(const void *p) { return reinterpret_cast<uintptr_t>(p); }
-
-uint32_t bits_of(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-
-uint64_t bits_of(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  return bits;
-}
 
 } // namespace
 
