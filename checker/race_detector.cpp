@@ -104,8 +104,8 @@ RaceDetector::BlockSync &RaceDetector::block_of(const sim::ThreadContext &ctx) {
 
 uint32_t RaceDetector::entry_of(BlockSync &block) {
   if (block.entry == 0) {
-    entries_.push_back(Epoch{block.block, block.barriers, uint32_t(block.warp_events.size()),
-                             block.releases, block.grid_syncs});
+    entries_.push_back(
+        Epoch{block.block, block.barriers, block.syncwarps, block.releases, block.grid_syncs});
     block.entry = uint32_t(entries_.size() - 1);
   }
   return block.entry;
@@ -136,7 +136,22 @@ void RaceDetector::warp_arrived(const sim::ThreadContext &ctx, sim::WarpOp op, u
       threads >= uint64_t(warp + 1) * 32 ? ~0u : (1u << (threads - uint64_t(warp) * 32)) - 1;
   if ((arrived & mask & existing) == (mask & existing)) {
     sync.pending[warp].erase(mask);
-    sync.warp_events.push_back(WarpEvent{warp, mask});
+    std::unique_ptr<WarpClocks> &clocks = sync.warps[warp];
+    if (!clocks)
+      clocks = std::make_unique<WarpClocks>(); // zeroed: no lane has heard of another
+    ++sync.syncwarps;
+    const uint32_t lanes = mask & existing;
+    std::array<uint32_t, 32> joined{};
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if ((lanes >> lane & 1) != 0)
+        for (unsigned other = 0; other < 32; ++other)
+          joined[other] = std::max(joined[other], (*clocks)[lane][other]);
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if ((lanes >> lane & 1) != 0)
+        joined[lane] = sync.syncwarps;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if ((lanes >> lane & 1) != 0)
+        (*clocks)[lane] = joined;
     sync.entry = 0;
   }
 }
@@ -156,11 +171,9 @@ bool RaceDetector::ordered(uint64_t cell, const BlockSync &block, uint32_t threa
       return true;
     if (other / 32 != thread / 32)
       return false;
-    const uint32_t both = 1u << (other % 32) | 1u << (thread % 32);
-    for (size_t k = earlier.warp_events; k < block.warp_events.size(); ++k)
-      if (block.warp_events[k].warp == thread / 32 && (block.warp_events[k].mask & both) == both)
-        return true;
-    return false;
+    auto clocks = block.warps.find(thread / 32);
+    return clocks != block.warps.end() &&
+           (*clocks->second)[thread % 32][other % 32] > earlier.syncwarps;
   }
   if (earlier.grid < block.grid_syncs)
     return true;

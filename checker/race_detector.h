@@ -8,7 +8,8 @@
 // a synchronisation event, so the table stays small. Two accesses are ordered when
 //   - one thread made both;
 //   - they are in one block and a barrier (syncthreads*, grid sync) came between them;
-//   - they are in one warp and a syncwarp whose mask names both lanes came between them;
+//   - they are in one warp and a syncwarp whose mask names both lanes came between them, or a
+//     chain of syncwarps through other lanes of the warp (per-lane clocks of the warp's syncwarps);
 //   - they are in different blocks, and a grid sync came between them, or the first block
 //     released (a fence, then an atomic on some address) after the first access and the second
 //     block acquired from that address (an atomic on it) before the second access.
@@ -20,6 +21,7 @@
 #include "sim/abi.h"
 #include "sim/launch.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -90,20 +92,23 @@ public:
 private:
   struct Epoch {
     uint64_t block = 0;
-    uint32_t barriers = 0;    // the block's barriers released before
-    uint32_t warp_events = 0; // the block's syncwarps completed before
-    uint32_t releases = 0;    // the block's releases before
-    uint32_t grid = 0;        // the block's grid syncs before
+    uint32_t barriers = 0;  // the block's barriers released before
+    uint32_t syncwarps = 0; // the block's syncwarps completed before
+    uint32_t releases = 0;  // the block's releases before
+    uint32_t grid = 0;      // the block's grid syncs before
   };
-  struct WarpEvent {
-    uint32_t warp = 0;
-    uint32_t mask = 0;
-  };
+  // What the lanes of one warp know of each other through syncwarps: knows[b][a] is one past
+  // the latest of the block's syncwarps (counted in BlockSync::syncwarps) that lane a took part
+  // in and that lane b has heard of, through it or a chain of later ones. An access of lane a
+  // before that syncwarp is ordered before lane b's accesses from then on.
+  using WarpClocks = std::array<std::array<uint32_t, 32>, 32>;
+
   struct BlockSync {
     uint64_t block = 0;
     uint32_t entry = 0; // its current epoch's entry; 0: make one at the next access
     uint32_t barriers = 0, releases = 0, grid_syncs = 0;
-    std::vector<WarpEvent> warp_events;
+    uint32_t syncwarps = 0;                                          // completed
+    std::unordered_map<uint32_t, std::unique_ptr<WarpClocks>> warps; // those that syncwarped
     // Per warp, the syncwarps some lanes have arrived at: mask -> the lanes arrived.
     std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> pending;
     std::unordered_map<uint64_t, uint32_t> acquired; // block -> its releases seen

@@ -197,6 +197,28 @@ TEST_CASE("racecheck: a syncwarp orders only the lanes its mask names") {
   CHECK(found[0].same_warp == true);
 }
 
+TEST_CASE("racecheck: syncwarps order lanes through a chain of other lanes") {
+  // Lane 0 writes; syncwarp(lanes 0, 1); syncwarp(lanes 1, 2); lane 2 writes: ordered through
+  // lane 1, though no one syncwarp names both 0 and 2.
+  Launch launch(1, 32);
+  launch.start(0);
+  CHECK(launch.write(0, 0, kShared).empty());
+  launch.syncwarp(0, 0, 0b011);
+  launch.syncwarp(0, 0, 0b110);
+  CHECK(launch.write(0, 2, kShared).empty());
+}
+
+TEST_CASE("racecheck: a chain of syncwarps in the wrong order orders nothing") {
+  // syncwarp(lanes 1, 2) comes before lane 0 hands anything to lane 1: lane 2 never hears of
+  // lane 0's write.
+  Launch launch(1, 32);
+  launch.start(0);
+  CHECK(launch.write(0, 0, kShared).empty());
+  launch.syncwarp(0, 0, 0b110);
+  launch.syncwarp(0, 0, 0b011);
+  CHECK(launch.write(0, 2, kShared).size() == 1);
+}
+
 TEST_CASE("racecheck: another warp's syncwarp does not order a warp's lanes") {
   Launch launch(1, 64);
   launch.start(0);
