@@ -47,6 +47,7 @@ public:
   // The most shadow memory racecheck has held at once, in bytes.
   uint64_t peak_shadow_bytes() const { return peak_shadow_bytes_; }
 
+  bool stops_threads() const override { return false; }
   void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
                       void *const *args) override;
   void launch_finished(const std::optional<sim::Fault> &fault) override;

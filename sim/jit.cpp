@@ -147,6 +147,8 @@ public:
     code.static_shared_bytes = module.static_shared_bytes;
     code.local_frame_bytes = local_frame_bytes(module);
     code.cooperative = module.props.uses_grid_sync;
+    code.threads_wait =
+        module.props.uses_barrier || module.props.uses_warp || module.props.may_spin;
     llvm::LLVMContext ctx;
     std::optional<codegen::LoweredModule> lowered;
     if (module.options.instrumentation != Instrumentation::None) {

@@ -63,6 +63,10 @@ struct KernelCode {
   // A grid sync is reachable: every block of the grid is resident at once (sim/grid_scheduler.h)
   // and a launch of more blocks than max_cooperative_blocks() is refused.
   bool cooperative = false;
+  // Fiber mode: a thread may wait for others (a barrier, a warp operation, a spinning loop is
+  // reachable). When none can, and no observer stops threads, each runs to its end without a
+  // fiber of its own (instrumented kernels run in fiber mode whatever they do).
+  bool threads_wait = true;
   std::vector<SourceLocation> locations; // indexed by the `loc` argument of runtime calls
   // Kernels compiled with instrumentation: each function's frame (CallFrame::function indexes
   // it); else empty.

@@ -143,6 +143,12 @@ void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::s
     park_stopped(state);
 }
 
+bool LaunchState::threads_may_park() const {
+  return kernel.threads_wait ||
+         std::any_of(hooks_.observers.begin(), hooks_.observers.end(),
+                     [](const Observer *observer) { return observer->stops_threads(); });
+}
+
 bool LaunchState::single_worker() const {
   return hooks_.order != nullptr ||
          std::any_of(hooks_.observers.begin(), hooks_.observers.end(),

@@ -43,6 +43,8 @@ public:
   // Whether the hooks may run on several workers at once: a launch with an observer that is not
   // thread-safe runs its blocks on one worker, one after another.
   virtual bool thread_safe() const { return false; }
+  // Whether a hook may stop a thread (return true): its threads then run as fibers.
+  virtual bool stops_threads() const { return true; }
 
   // `args`: the launch's arguments (codegen/backend.h), which KernelCode::arrays name.
   virtual void launch_started(const KernelCode &, const LaunchConfig &, void *const * /*args*/) {}
