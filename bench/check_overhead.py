@@ -303,7 +303,8 @@ def markdown(results, shadow, targets, info, rounds, workers):
              "then its ratio to release simt and, in parentheses, to release simt run as fibers "
              "(`SIMT_FISSION=0`; only kernels with barriers run otherwise). Release code is the "
              "full level's (`SIMT_OPT_TIER=full`, as after the tier-up) on %d worker%s; a checked "
-             "launch runs every thread on a fiber, its blocks one after another on one worker "
+             "launch runs its threads one by one (on fibers where they can wait for each "
+             "other), its blocks one after another on one worker "
              "(so up to the workers' count of each ratio is release simt's parallelism). "
              "The output arrays are `cuda.device_array`s, so initcheck tracks them."
              % (rounds, MIN_SAMPLE_S, workers, "" if workers == 1 else "s"), "",
