@@ -69,7 +69,7 @@ size_t BlockScheduler::run_until_parked(LaunchState &launch) {
   const KernelEntry entry = entry_;
   void **const args = launch.args;
   FiberChoice *const choice = launch.fiber_choice();
-  const bool may_park = launch.threads_may_park();
+  const bool fibers = launch.threads_need_fibers();
   auto next = [&](size_t previous) {
     return choice != nullptr ? choice->next(states_, previous)
                              : round_robin_next(states_, previous);
@@ -89,7 +89,7 @@ size_t BlockScheduler::run_until_parked(LaunchState &launch) {
         continue;
       }
       ThreadContext *ctx = &contexts_[i];
-      if (!may_park) { // nothing can switch away from it: it runs to its end here
+      if (!fibers) { // nothing can switch away from it: it runs to its end here
         state.phase = Phase::Runnable;
         entry(args, ctx);
         state.phase = Phase::Finished;

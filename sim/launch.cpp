@@ -27,9 +27,6 @@ constexpr uint32_t max_block_dim[3] = {1024, 1024, 64};
 constexpr uint64_t max_grid_dim[3] = {(uint64_t(1) << 31) - 1, 65535, 65535};
 // Hopper's opt-in maximum of shared memory per block (227 KiB).
 constexpr uint64_t max_shared_bytes = 227 * 1024;
-// A flat kernel whose threads' local arrays take more runs its block loop on a pooled stack sized
-// for them: the launching thread's stack, and a worker's, may be too small.
-constexpr int64_t max_frame_on_worker_stack = 64 * 1024;
 
 std::string describe(const Dim3 &d) {
   return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";

@@ -117,6 +117,11 @@ struct LaunchHooks {
 std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args,
                             const LaunchHooks &hooks = {});
 
+// A kernel whose threads' local arrays take more runs them on pooled stacks sized for them (a
+// flat kernel its block loop, a fiber-mode kernel each thread): the launching thread's stack,
+// and a worker's, may be too small.
+inline constexpr int64_t max_frame_on_worker_stack = 64 * 1024;
+
 // Number of worker threads blocks are spread over (SIMT_THREADS, else one per core).
 unsigned worker_count();
 

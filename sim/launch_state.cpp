@@ -143,8 +143,8 @@ void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::s
     park_stopped(state);
 }
 
-bool LaunchState::threads_may_park() const {
-  return kernel.threads_wait ||
+bool LaunchState::threads_need_fibers() const {
+  return kernel.threads_wait || kernel.local_frame_bytes > max_frame_on_worker_stack ||
          std::any_of(hooks_.observers.begin(), hooks_.observers.end(),
                      [](const Observer *observer) { return observer->stops_threads(); });
 }

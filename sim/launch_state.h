@@ -74,9 +74,11 @@ public:
   // What observes the launch (sim/observer.h), and the policy of its fiber schedulers.
   std::span<Observer *const> observers() const { return hooks_.observers; }
   bool observed() const { return !hooks_.observers.empty(); }
-  // Whether a thread in fiber mode may park: the kernel's threads wait for each other, or an
-  // observer may stop them. When not, the block scheduler runs each to its end on its own stack.
-  bool threads_may_park() const;
+  // Whether the threads of a fiber-mode kernel need fibers: they may park (they wait for each
+  // other, or an observer may stop them), or their local arrays need more stack than a worker's
+  // (max_frame_on_worker_stack). When not, the block scheduler runs each to its end on its own
+  // stack.
+  bool threads_need_fibers() const;
   // Whether an observer needs its hooks called from one worker at a time, or the blocks run in an
   // order of their own.
   bool single_worker() const;

@@ -233,3 +233,36 @@ def test_checkers_doc_shows_the_corpus_reports(case, shown):
     with open(os.path.join(CORPUS, case + ".expected")) as f:
         report = f.read()
     assert shown == report[:report.rindex("exit status")]
+
+
+def test_checked_threads_with_large_local_arrays_keep_their_own_stacks():
+    """A checked kernel's threads that cannot wait run without fibers, on the launching thread's
+    stack, unless their local arrays need more: then each has a pooled stack (a 512 KiB local
+    array, launched from a thread with a 256 KiB stack)."""
+    import threading
+
+    from simt import check, cuda
+    from numba import float64
+
+    @cuda.jit
+    def fill_and_sum(out):
+        scratch = cuda.local.array(65536, float64)
+        for k in range(65536):
+            scratch[k] = k
+        total = 0.0
+        for k in range(0, 65536, 4096):
+            total += scratch[k]
+        out[cuda.grid(1)] = total
+
+    out = np.zeros(4)
+    session = check.enable(quiet=True)
+    old = threading.stack_size(256 * 1024)
+    try:
+        worker = threading.Thread(target=lambda: fill_and_sum[2, 2](out))
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old)
+        check.disable()
+    assert (out == sum(range(0, 65536, 4096))).all()
+    assert session.launches == 1 and session.findings() == []
