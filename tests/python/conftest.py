@@ -84,3 +84,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for line in ptx_check.report_text(summary).splitlines():
         terminalreporter.line(line)
     terminalreporter.line("report: " + _ptx_report["path"])
+
+
+def on_small_thread_stack(call, stack_bytes=256 * 1024):
+    """Runs call() on a new thread whose stack has `stack_bytes` (launches from such a thread
+    must not put large local arrays on its stack)."""
+    import threading
+
+    old = threading.stack_size(stack_bytes)
+    try:
+        worker = threading.Thread(target=call)
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old)

@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from conftest import REPO, STAGE
+from conftest import REPO, STAGE, on_small_thread_stack
 
 CORPUS = os.path.join(REPO, "tests", "check")
 EXAMPLES = os.path.join(REPO, "examples")
@@ -239,8 +239,6 @@ def test_checked_threads_with_large_local_arrays_keep_their_own_stacks():
     """A checked kernel's threads that cannot wait run without fibers, on the launching thread's
     stack, unless their local arrays need more: then each has a pooled stack (a 512 KiB local
     array, launched from a thread with a 256 KiB stack)."""
-    import threading
-
     from simt import check, cuda
     from numba import float64
 
@@ -256,13 +254,9 @@ def test_checked_threads_with_large_local_arrays_keep_their_own_stacks():
 
     out = np.zeros(4)
     session = check.enable(quiet=True)
-    old = threading.stack_size(256 * 1024)
     try:
-        worker = threading.Thread(target=lambda: fill_and_sum[2, 2](out))
-        worker.start()
-        worker.join()
+        on_small_thread_stack(lambda: fill_and_sum[2, 2](out))
     finally:
-        threading.stack_size(old)
         check.disable()
     assert (out == sum(range(0, 65536, 4096))).all()
     assert session.launches == 1 and session.findings() == []

@@ -12,6 +12,8 @@ import pytest
 from simt import cuda, float64, int64
 from simt.errors import CompileError
 
+from conftest import on_small_thread_stack
+
 FULL = 0xFFFFFFFF
 
 
@@ -241,18 +243,10 @@ def expected_fill_and_sum(n, threads):
 
 
 def test_a_512_kib_local_array_in_a_flat_kernel_runs_on_a_small_thread_stack():
-    import threading
-
     n = 65536  # 512 KiB of float64 per thread
     kernel = fill_and_sum(n)
     out = np.zeros(64)
-    old = threading.stack_size(256 * 1024)  # smaller than the array: the launch must not use it
-    try:
-        worker = threading.Thread(target=lambda: kernel[2, 32](out))
-        worker.start()
-        worker.join()
-    finally:
-        threading.stack_size(old)
+    on_small_thread_stack(lambda: kernel[2, 32](out))  # smaller than the array: not used
     np.testing.assert_array_equal(out, expected_fill_and_sum(n, 64))
 
 
