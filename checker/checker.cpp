@@ -82,6 +82,21 @@ std::string element_text(const std::string &name, int64_t offset, int64_t itemsi
   return text + "]";
 }
 
+// A shared array's shape in this launch (a dynamic one: as many elements as its memory holds),
+// and its bytes.
+std::vector<int64_t> shared_shape(const sim::NamedArray &array, uint64_t dynamic_bytes) {
+  if (array.dynamic)
+    return {int64_t(dynamic_bytes) / array.itemsize};
+  return array.shape;
+}
+
+int64_t array_bytes(const std::vector<int64_t> &shape, int64_t itemsize) {
+  int64_t bytes = itemsize;
+  for (int64_t extent : shape)
+    bytes *= extent;
+  return bytes;
+}
+
 std::vector<int64_t> c_strides(const std::vector<int64_t> &shape, int64_t itemsize) {
   std::vector<int64_t> strides(shape.size());
   int64_t stride = itemsize;
@@ -91,10 +106,6 @@ std::vector<int64_t> c_strides(const std::vector<int64_t> &shape, int64_t itemsi
   }
   return strides;
 }
-
-} // namespace
-
-namespace {
 
 // Python's repr of a float (NumPy prints its scalars so): the shortest digits that read back,
 // fixed between 1e-4 and 1e16, else scientific; "2.0", not "2".
@@ -221,6 +232,7 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
   config_ = config;
   barriers_released_ = 0;
   globals_.clear();
+  records_.clear();
   locals_.clear();
   scratch_.clear();
   for (const sim::NamedArray &array : kernel.arrays) {
@@ -231,7 +243,7 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
         &array, uintptr_t(header->data), uintptr_t(header->data), uintptr_t(header->data), {}, {}};
     if (array.ndim == 0) { // a record argument: the GPU gets a copy of it, suitably aligned
       global.high = global.low + uint64_t(array.itemsize);
-      globals_.push_back(std::move(global));
+      records_.push_back(std::move(global));
       continue;
     }
     bool empty = false;
@@ -270,10 +282,8 @@ void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
 }
 
 void Checker::block_started(const sim::ThreadContext &block) {
-  const uint64_t shared_bytes =
-      uint64_t(kernel_->static_shared_bytes) + config_.dynamic_shared_bytes;
   if (options_.race)
-    races_.block_started(block, shared_bytes);
+    races_.block_started(block, shared_bytes());
   locals_.clear();
   if (options_.sync)
     waiting_.assign(config_.block.count(), Wait{});
@@ -282,24 +292,20 @@ void Checker::block_started(const sim::ThreadContext &block) {
   for (const sim::NamedArray &array : kernel_->arrays) {
     if (array.space != MemSpace::Shared)
       continue;
-    int64_t bytes = array.dynamic ? int64_t(config_.dynamic_shared_bytes) : array.itemsize;
-    if (!array.dynamic)
-      for (int64_t extent : array.shape)
-        bytes *= extent;
+    const int64_t bytes =
+        array_bytes(shared_shape(array, config_.dynamic_shared_bytes), array.itemsize);
     const uintptr_t base = uintptr_t(block.shared) + uintptr_t(array.offset);
     scratch_.track(base, uint64_t(bytes), array.dtype);
   }
 }
 
 void Checker::block_finished(const sim::ThreadContext &block) {
-  const uint64_t shared_bytes =
-      uint64_t(kernel_->static_shared_bytes) + config_.dynamic_shared_bytes;
   if (options_.race) {
-    races_.block_finished(block, shared_bytes);
+    races_.block_finished(block, shared_bytes());
     peak_shadow_bytes_ = std::max(peak_shadow_bytes_, races_.shadow_bytes());
   }
   if (options_.init)
-    scratch_.forget(uintptr_t(block.shared), shared_bytes);
+    scratch_.forget(uintptr_t(block.shared), shared_bytes());
 }
 
 void Checker::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
@@ -391,9 +397,9 @@ void Checker::check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &acc
   const AccessType type = access_type(access.kind);
   // A record argument is copied to memory of its own on a GPU: its fields' offsets count.
   uintptr_t base = 0;
-  for (const GlobalArray &global : globals_)
-    if (global.array->ndim == 0 && address >= global.low && address < global.high)
-      base = global.data;
+  for (const GlobalArray &record : records_)
+    if (address >= record.low && address < record.high)
+      base = record.data;
   if (access.align > 1 && (address - base) % access.align != 0)
     add(Tool::Mem, Severity::Error,
         std::string("misaligned ") + action_name(type) + " of " + std::to_string(access.size) +
@@ -472,9 +478,9 @@ Checker::Place Checker::place(const sim::ThreadContext &ctx, uintptr_t address,
                  &array};
   };
   if (space == MemSpace::Global) {
-    for (const GlobalArray &global : globals_) // record arguments first: they may be elements
-      if (address >= global.low && address < global.high && global.array->ndim == 0)
-        return named(*global.array, "");
+    for (const GlobalArray &record : records_) // first: a record argument may be an element
+      if (address >= record.low && address < record.high)
+        return named(*record.array, "");
     for (const GlobalArray &global : globals_)
       if (address >= global.low && address < global.high)
         return named(*global.array,
@@ -485,13 +491,8 @@ Checker::Place Checker::place(const sim::ThreadContext &ctx, uintptr_t address,
       if (array.space != MemSpace::Shared)
         continue;
       const uintptr_t base = uintptr_t(ctx.shared) + uintptr_t(array.offset);
-      std::vector<int64_t> shape = array.shape;
-      if (array.dynamic)
-        shape = {int64_t(config_.dynamic_shared_bytes) / array.itemsize};
-      int64_t bytes = array.itemsize;
-      for (int64_t extent : shape)
-        bytes *= extent;
-      if (address >= base && address < base + uint64_t(bytes))
+      const std::vector<int64_t> shape = shared_shape(array, config_.dynamic_shared_bytes);
+      if (address >= base && address < base + uint64_t(array_bytes(shape, array.itemsize)))
         return named(array, element_text(array.name, int64_t(address - base), array.itemsize, shape,
                                          c_strides(shape, array.itemsize)));
     }
@@ -519,9 +520,7 @@ std::string Checker::in_blocks(const sim::ThreadContext &ctx, uint64_t other_blo
 }
 
 sim::SourceLocation Checker::location(int32_t loc) const {
-  if (kernel_ == nullptr || loc < 0 || size_t(loc) >= kernel_->locations.size())
-    return {};
-  return kernel_->locations[size_t(loc)];
+  return kernel_ != nullptr ? kernel_->location(loc) : sim::SourceLocation{};
 }
 
 Side Checker::side(const sim::ThreadContext &ctx, std::string action, int32_t loc) const {

@@ -81,6 +81,10 @@ private:
   Place place(const sim::ThreadContext &ctx, uintptr_t address, MemSpace space) const;
   std::string in_blocks(const sim::ThreadContext &ctx, uint64_t other_block) const;
   sim::SourceLocation location(int32_t loc) const;
+  // A block's shared memory in this launch: static and dynamic.
+  uint64_t shared_bytes() const {
+    return uint64_t(kernel_->static_shared_bytes) + config_.dynamic_shared_bytes;
+  }
   Side side(const sim::ThreadContext &ctx, std::string action, int32_t loc) const;
   void add(Tool tool, Severity severity, std::string kind, std::string subject,
            std::vector<Side> sides);
@@ -100,7 +104,8 @@ private:
 
   const sim::KernelCode *kernel_ = nullptr;
   sim::LaunchConfig config_;
-  std::vector<GlobalArray> globals_;
+  std::vector<GlobalArray> globals_; // array arguments
+  std::vector<GlobalArray> records_; // record arguments (ndim 0): where alignment counts anew
   std::unordered_map<uint32_t, std::vector<LocalArray>> locals_; // by thread of the block
   uint64_t barriers_released_ = 0;
   // Synccheck: where each thread of the running block waits at a barrier, as of which release

@@ -114,6 +114,8 @@ private:
   // LocalArray) through the access hook.
   void memory_event(AccessKind kind, llvm::Value *address, uint32_t size, int64_t value,
                     ir::Loc where);
+  // cuda.threadfence*(): the target's fence, reported in the checkers' variant.
+  void fence(Target::FenceScope scope, ir::Loc where);
   void allocate_slots();
   void statement_hook(ir::Loc where);
   // `value`: a stored scalar's bits (register_to_memory's form), else null.
@@ -561,6 +563,13 @@ void FunctionLowering::memory_event(AccessKind kind, llvm::Value *address, uint3
   target_.memory_access(emitter_, address, size, 1, kind, MemSpace::Local, b_.getInt64(value),
                         loc(where));
   check_status();
+}
+
+void FunctionLowering::fence(Target::FenceScope scope, ir::Loc where) {
+  target_.fence(emitter_, scope);
+  if (check_variant())
+    memory_event(AccessKind::Fence, llvm::ConstantPointerNull::get(b_.getPtrTy()), 0,
+                 int64_t(scope), where);
 }
 
 // One alloca per slot (SROA turns them into registers); instrumented code puts them in one frame
@@ -1872,22 +1881,13 @@ llvm::Value *FunctionLowering::intrinsic_value(const ir::Expr &e,
   case I::SyncthreadsOr:
     return target_.barrier_reduce(emitter_, Target::Reduction::Or, args[0], loc(e.loc));
   case I::Threadfence:
-    target_.fence(emitter_, Target::FenceScope::Device);
-    if (check_variant())
-      memory_event(AccessKind::Fence, llvm::ConstantPointerNull::get(b_.getPtrTy()), 0,
-                   int64_t(Target::FenceScope::Device), e.loc);
+    fence(Target::FenceScope::Device, e.loc);
     return nullptr;
   case I::ThreadfenceBlock:
-    target_.fence(emitter_, Target::FenceScope::Block);
-    if (check_variant())
-      memory_event(AccessKind::Fence, llvm::ConstantPointerNull::get(b_.getPtrTy()), 0,
-                   int64_t(Target::FenceScope::Block), e.loc);
+    fence(Target::FenceScope::Block, e.loc);
     return nullptr;
   case I::ThreadfenceSystem:
-    target_.fence(emitter_, Target::FenceScope::System);
-    if (check_variant())
-      memory_event(AccessKind::Fence, llvm::ConstantPointerNull::get(b_.getPtrTy()), 0,
-                   int64_t(Target::FenceScope::System), e.loc);
+    fence(Target::FenceScope::System, e.loc);
     return nullptr;
   case I::Nanosleep:
     target_.nanosleep(emitter_, args[0]);

@@ -68,6 +68,12 @@ struct KernelCode {
   // fiber of its own (instrumented kernels run in fiber mode whatever they do).
   bool threads_wait = true;
   std::vector<SourceLocation> locations; // indexed by the `loc` argument of runtime calls
+  // The source location of `loc`, or an empty one when there is no such entry.
+  SourceLocation location(int32_t loc) const {
+    if (loc < 0 || size_t(loc) >= locations.size())
+      return {};
+    return locations[size_t(loc)];
+  }
   // Kernels compiled with instrumentation: each function's frame (CallFrame::function indexes
   // it); else empty.
   std::vector<codegen::FrameLayout> frames;

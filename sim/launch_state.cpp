@@ -155,11 +155,7 @@ bool LaunchState::single_worker() const {
                      [](const Observer *observer) { return !observer->thread_safe(); });
 }
 
-SourceLocation LaunchState::location(int32_t loc) const {
-  if (loc < 0 || size_t(loc) >= kernel.locations.size())
-    return {};
-  return kernel.locations[size_t(loc)];
-}
+SourceLocation LaunchState::location(int32_t loc) const { return kernel.location(loc); }
 
 std::optional<Fault> LaunchState::take_fault() {
   std::lock_guard lock(fault_mutex_);
