@@ -268,10 +268,22 @@ def allocated(host, initialised=False, host_written=False):
 
 
 def written(view):
-    """The host wrote `view` of device memory (copy_to_device, setitem)."""
+    """The host wrote `view` of device memory (copy_to_device)."""
     if _session is not None and view.size:
         low, high = np.byte_bounds(view)
         _session.checker.written(low, high - low)
+
+
+def written_at(array, key):
+    """The host wrote `array[key]` of device memory (DeviceNDArray.__setitem__)."""
+    if _session is None:
+        return
+    target = array[key]
+    if not isinstance(target, np.ndarray):  # one element: a view of it (with a new axis)
+        target = array[np.index_exp[key] + (np.newaxis,)]
+    elif not np.may_share_memory(target, array):  # advanced indexing: somewhere in the array
+        target = array
+    written(target)
 
 
 def free_all():

@@ -89,10 +89,7 @@ class DeviceNDArray:
 
     def __setitem__(self, key, value):
         self._host[key] = value._host if isinstance(value, DeviceNDArray) else value
-        target = self._host[key]
-        # An element: a view of it (a trailing new axis keeps the result an array).
-        check.written(target if isinstance(target, np.ndarray)
-                      else self._host[np.index_exp[key] + (np.newaxis,)])
+        check.written_at(self._host, key)
 
     setitem = __setitem__
 

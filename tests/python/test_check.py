@@ -260,3 +260,30 @@ def test_checked_threads_with_large_local_arrays_keep_their_own_stacks():
         check.disable()
     assert (out == sum(range(0, 65536, 4096))).all()
     assert session.launches == 1 and session.findings() == []
+
+
+def test_host_writes_to_device_arrays_initialise_them():
+    """setitem on a device array (an element, a slice, a mask) initialises what it wrote, and
+    only that: a kernel reading the rest is reported."""
+    from simt import check, cuda
+
+    @cuda.jit
+    def copy(a, out):
+        out[cuda.grid(1)] = a[cuda.grid(1)]
+
+    session = check.enable(tools=["initcheck"], quiet=True)
+    try:
+        written = cuda.device_array(8)
+        written[0] = 1
+        written[1:3] = 2
+        written[np.arange(8) >= 3] = 3
+        copy[1, 8](written, cuda.device_array(8))
+        assert session.findings() == []
+        partly = cuda.device_array(8)
+        partly[0] = 1
+        copy[1, 8](partly, cuda.device_array(8))
+    finally:
+        check.disable()
+    (finding,) = session.findings()
+    assert finding["subject"] == "of global array `a` (a[1]) in block (0,0,0)"
+    assert finding["count"] == 7
