@@ -199,8 +199,49 @@ std::string format_value(uint64_t bits, Scalar dtype) {
   }
 }
 
+namespace {
+
+// What InitTracker states the checkers need to see the accesses of.
+unsigned watched_states(const CheckOptions &options, bool device) {
+  return (options.init ? 1u << InitTracker::Uninitialised : 0u) |
+         (options.mem && device ? 1u << InitTracker::Freed : 0u);
+}
+
+// Whether an access of an element of `array` (laid out as `global`) may miss the alignment a GPU
+// needs: a record's fields, or data or strides that are not multiples of a scalar's alignment.
+bool may_misalign(const sim::NamedArray &array, uintptr_t data,
+                  const std::vector<int64_t> &strides) {
+  if (array.record || array.ndim == 0)
+    return true;
+  const int64_t align = is_complex(array.dtype) ? array.itemsize / 2 : array.itemsize;
+  if (align <= 1)
+    return false;
+  bool aligned = data % uint64_t(align) == 0;
+  for (int64_t stride : strides)
+    aligned = aligned && stride % align == 0;
+  return !aligned;
+}
+
+} // namespace
+
 Checker::Checker(const CheckOptions &options)
-    : options_(options), schedule_(options.schedule, options.seed) {}
+    : options_(options), schedule_(options.schedule, options.seed),
+      device_(watched_, watched_states(options, true)),
+      scratch_(watched_, watched_states(options, false)) {}
+
+const sim::WatchedPages *Checker::watched_pages() const {
+  return options_.race ? nullptr : &watched_; // racecheck sees every shared and global access
+}
+
+void Checker::watch_alignment(const GlobalArray &global) {
+  if (!options_.mem || !may_misalign(*global.array, global.data, global.strides))
+    return;
+  const uintptr_t page_size = uintptr_t(1) << sim::WatchedPages::kPageBits;
+  for (uintptr_t page = global.low & ~(page_size - 1); page < global.high; page += page_size) {
+    watched_.watch(page);
+    alignment_watched_.push_back(page);
+  }
+}
 
 sim::LaunchHooks Checker::hooks() {
   sim::LaunchHooks hooks;
@@ -243,6 +284,7 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
         &array, uintptr_t(header->data), uintptr_t(header->data), uintptr_t(header->data), {}, {}};
     if (array.ndim == 0) { // a record argument: the GPU gets a copy of it, suitably aligned
       global.high = global.low + uint64_t(array.itemsize);
+      watch_alignment(global);
       records_.push_back(std::move(global));
       continue;
     }
@@ -261,6 +303,7 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
     global.high = global.data + high;
     if (options_.init)
       device_.notice_host_writes(global.low, global.high - global.low);
+    watch_alignment(global);
     globals_.push_back(std::move(global));
   }
   if (options_.race)
@@ -278,6 +321,9 @@ void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
         {Side{"branch", {}, {}, kernel_->thread_dependent_barrier, ""}});
   scratch_.clear();
   locals_.clear();
+  for (uintptr_t page : alignment_watched_)
+    watched_.unwatch(page);
+  alignment_watched_.clear();
   kernel_ = nullptr;
 }
 

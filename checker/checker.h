@@ -48,6 +48,7 @@ public:
   uint64_t peak_shadow_bytes() const { return peak_shadow_bytes_; }
 
   bool stops_threads() const override { return false; }
+  const sim::WatchedPages *watched_pages() const override;
   void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
                       void *const *args) override;
   void launch_finished(const std::optional<sim::Fault> &fault) override;
@@ -91,14 +92,20 @@ private:
   void check_init(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
   void check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
   void check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
+  // Memcheck: watches the pages of an argument whose accesses may be misaligned.
+  void watch_alignment(const GlobalArray &global);
 
   CheckOptions options_;
   Schedule schedule_;
   sim::Observer *observers_[1] = {this};
   Findings findings_;
   RaceDetector races_;
-  InitTracker device_;  // device arrays, from allocation to release
-  InitTracker scratch_; // shared memory and local arrays, for one launch
+  // The pages whose accesses initcheck and memcheck need (racecheck needs every access): the
+  // trackers' watched states, arguments that may be misaligned.
+  sim::WatchedPages watched_;
+  std::vector<uintptr_t> alignment_watched_; // pages watched for this launch's arguments
+  InitTracker device_;                       // device arrays, from allocation to release
+  InitTracker scratch_;                      // shared memory and local arrays, for one launch
   uint64_t peak_shadow_bytes_ = 0;
   bool any_freed_ = false; // device memory was freed: accesses are looked up
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace simt::checker {
@@ -50,16 +51,42 @@ void poison(void *address, uint64_t bytes, Scalar dtype) {
   std::memset(out + at, 0xcd, bytes - at);
 }
 
-uint8_t *InitTracker::page(uintptr_t address, bool create) {
+InitTracker::Page *InitTracker::page(uintptr_t address, bool create) {
   const uintptr_t key = address >> kPageBits;
   RecentPage &recent = recent_[key % kRecentPages];
-  if (recent.key == key && (recent.states != nullptr || !create))
-    return recent.states;
+  if (recent.key == key && (recent.page != nullptr || !create))
+    return recent.page;
   auto found = pages_.find(key);
-  if (found == pages_.end() && create) // a new page is zeroed: untracked
-    found = pages_.emplace(key, std::make_unique<uint8_t[]>(size_t(1) << kPageBits)).first;
+  if (found == pages_.end() && create)
+    found = pages_.emplace(key, std::make_unique<Page>()).first;
   recent = RecentPage{key, found == pages_.end() ? nullptr : found->second.get()};
-  return recent.states;
+  return recent.page;
+}
+
+template <typename Applies>
+void InitTracker::change(uintptr_t key, Page &page, size_t first, size_t count, State state,
+                         Applies applies) {
+  const uint32_t before = page.watched_bytes;
+  uint8_t *const begin = page.states + first, *const end = begin + count;
+  if constexpr (std::is_same_v<Applies, std::true_type>) { // every byte: counted, then set
+    for (const uint8_t *byte = begin; byte < end; ++byte)
+      page.watched_bytes -= uint32_t(is_watched(*byte));
+    std::memset(begin, state, count);
+    page.watched_bytes += is_watched(state) ? uint32_t(count) : 0;
+  } else {
+    for (uint8_t *byte = begin; byte < end; ++byte) {
+      if (!applies(*byte) || *byte == state)
+        continue;
+      page.watched_bytes += uint32_t(is_watched(state)) - uint32_t(is_watched(*byte));
+      *byte = state;
+    }
+  }
+  if ((before == 0) != (page.watched_bytes == 0)) {
+    if (before == 0)
+      watched_.watch(key << kPageBits);
+    else
+      watched_.unwatch(key << kPageBits);
+  }
 }
 
 void InitTracker::track(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_t itemsize,
@@ -75,9 +102,8 @@ void InitTracker::set(uintptr_t address, uint64_t bytes, State state) {
   for (uintptr_t at = address; at < address + bytes;) {
     const uintptr_t page_start = at & ~(page_size - 1);
     const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + bytes);
-    uint8_t *states = page(at, state != Untracked);
-    if (states != nullptr)
-      std::memset(states + (at - page_start), state, end - at);
+    if (Page *states = page(at, state != Untracked))
+      change(at >> kPageBits, *states, at - page_start, end - at, state, std::true_type{});
     at = end;
   }
 }
@@ -89,11 +115,9 @@ void InitTracker::written(uintptr_t address, uint64_t size) {
   for (uintptr_t at = address; at < address + size;) {
     const uintptr_t page_start = at & ~(page_size - 1);
     const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + size);
-    if (uint8_t *states = page(at, false))
-      for (uint8_t *state = states + (at - page_start); state < states + (end - page_start);
-           ++state)
-        if (*state == Uninitialised)
-          *state = Initialised;
+    if (Page *states = page(at, false))
+      change(at >> kPageBits, *states, at - page_start, end - at, Initialised,
+             [](uint8_t state) { return state == Uninitialised; });
     at = end;
   }
 }
@@ -105,11 +129,13 @@ uintptr_t InitTracker::find(uintptr_t address, uint64_t size, State state) {
   for (uintptr_t at = address; at < address + size;) {
     const uintptr_t page_start = at & ~(page_size - 1);
     const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + size);
-    if (const uint8_t *states = page(at, false))
+    if (const Page *found = page(at, false)) {
+      const uint8_t *states = found->states;
       for (const uint8_t *byte = states + (at - page_start); byte < states + (end - page_start);
            ++byte) // accesses are a few bytes: a plain loop beats memchr's set-up
         if (*byte == state)
           return page_start + uintptr_t(byte - states);
+    }
     at = end;
   }
   return 0;
@@ -127,13 +153,14 @@ void InitTracker::notice_host_writes(uintptr_t address, uint64_t bytes) {
     const uintptr_t first = std::max(start, address),
                     last = std::min(start + length, address + bytes);
     const uintptr_t mask = (uintptr_t(1) << kPageBits) - 1;
-    uint8_t *states = nullptr;
+    const uint8_t *states = nullptr;
     uintptr_t states_page = ~uintptr_t(0);
     for (uintptr_t element = start + (first - start) / size * size; element < last;
          element += size) {
       if ((element >> kPageBits) != states_page) {
         states_page = element >> kPageBits;
-        states = page(element, false);
+        const Page *found = page(element, false);
+        states = found != nullptr ? found->states : nullptr;
       }
       if (states == nullptr)
         continue;
@@ -151,6 +178,9 @@ void InitTracker::notice_host_writes(uintptr_t address, uint64_t bytes) {
 }
 
 void InitTracker::clear() {
+  for (const auto &[key, page] : pages_)
+    if (page->watched_bytes != 0)
+      watched_.unwatch(key << kPageBits);
   pages_.clear();
   std::fill(std::begin(recent_), std::end(recent_), RecentPage{});
   scanned_.clear();

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "frontend/types.h"
+#include "sim/watched_pages.h"
 
 #include <cstdint>
 #include <map>
@@ -24,6 +25,14 @@ void poison(void *address, uint64_t bytes, Scalar dtype);
 class InitTracker {
 public:
   enum State : uint8_t { Untracked, Uninitialised, Initialised, Freed };
+
+  // `watched`: where to watch (sim/watched_pages.h) the pages holding a byte in one of the
+  // `watched_states` (a mask of 1 << State): the accesses the checkers must see there.
+  InitTracker(sim::WatchedPages &watched, unsigned watched_states)
+      : watched_(watched), watched_states_(watched_states) {}
+  ~InitTracker() { clear(); }
+  InitTracker(const InitTracker &) = delete;
+  InitTracker &operator=(const InitTracker &) = delete;
 
   // [address, address + bytes) holds elements of `itemsize` bytes (`dtype` ones, or records:
   // U8), none written yet: poisons it. `host_scanned`: the host may write it without saying so
@@ -44,15 +53,27 @@ public:
   void forget(uintptr_t address, uint64_t bytes);
 
 private:
-  static constexpr unsigned kPageBits = 12;
-  uint8_t *page(uintptr_t address, bool create);
-  std::unordered_map<uintptr_t, std::unique_ptr<uint8_t[]>> pages_;
+  static constexpr unsigned kPageBits = sim::WatchedPages::kPageBits;
+  struct Page {
+    uint8_t states[size_t(1) << kPageBits] = {}; // untracked
+    uint32_t watched_bytes = 0;                  // bytes in a watched state
+  };
+  Page *page(uintptr_t address, bool create);
+  // Sets the states of `count` bytes of `page` (at `key`) from `first`; `state` applies to the
+  // bytes for which `applies` holds.
+  template <typename Applies>
+  void change(uintptr_t key, Page &page, size_t first, size_t count, State state, Applies applies);
+  bool is_watched(uint8_t state) const { return (watched_states_ >> state & 1) != 0; }
+
+  sim::WatchedPages &watched_;
+  const unsigned watched_states_;
+  std::unordered_map<uintptr_t, std::unique_ptr<Page>> pages_;
   // Pages looked up lately, direct-mapped, misses (untracked memory: null) included: kernels
   // touch a few arrays at once.
   static constexpr unsigned kRecentPages = 64;
   struct RecentPage {
     uintptr_t key = ~uintptr_t(0);
-    uint8_t *states = nullptr;
+    Page *page = nullptr;
   };
   RecentPage recent_[kRecentPages];
   struct Allocation {

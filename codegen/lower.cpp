@@ -114,6 +114,7 @@ private:
   // LocalArray) through the access hook.
   void memory_event(AccessKind kind, llvm::Value *address, uint32_t size, int64_t value,
                     ir::Loc where);
+  void local_array_event(int index, llvm::Value *address);
   // cuda.threadfence*(): the target's fence, reported in the checkers' variant.
   void fence(Target::FenceScope scope, ir::Loc where);
   void allocate_slots();
@@ -518,10 +519,9 @@ void FunctionLowering::run() {
     if (!fissioned())
       local_arrays_.push_back(target_.local_memory(emitter_, local_array_bytes_.back()));
   }
-  if (check_variant())
+  if (check_variant() && !fissioned()) // a fissioned kernel's: in start_fission
     for (size_t i = 0; i < f_.local_arrays.size(); ++i)
-      memory_event(AccessKind::LocalArray, local_arrays_[i], uint32_t(local_array_bytes_[i]),
-                   int64_t(index_) << 32 | int64_t(i), ir::Loc{f_.first_line, 0});
+      local_array_event(int(i), local_arrays_[i]);
   for (int i = 0; i < f_.num_params; ++i) {
     b_.CreateStore(fn_->getArg(first_param + i), slots_[i]);
   }
@@ -560,9 +560,16 @@ bool FunctionLowering::check_variant() const {
 
 void FunctionLowering::memory_event(AccessKind kind, llvm::Value *address, uint32_t size,
                                     int64_t value, ir::Loc where) {
+  announce_thread(); // the observer sees which thread of a flat kernel's loop it is
   target_.memory_access(emitter_, address, size, 1, kind, MemSpace::Local, b_.getInt64(value),
                         loc(where));
   check_status();
+}
+
+// The check variant tells the checkers where each call's local array `index` is.
+void FunctionLowering::local_array_event(int index, llvm::Value *address) {
+  memory_event(AccessKind::LocalArray, address, uint32_t(local_array_bytes_[size_t(index)]),
+               int64_t(index_) << 32 | int64_t(index), ir::Loc{f_.first_line, 0});
 }
 
 void FunctionLowering::fence(Target::FenceScope scope, ir::Loc where) {
@@ -619,6 +626,7 @@ void FunctionLowering::access_hook(llvm::Value *address, const Type &array, Scal
   // checkers report it. A record copied whole has no one scalar: byte aligned.
   const uint32_t align =
       scalar == Scalar::U8 && size != 1 ? 1 : uint32_t(is_complex(scalar) ? width / 16 : width / 8);
+  announce_thread();
   target_.memory_access(emitter_, address, size, align, kind, array.space, bits, loc(where));
   check_status();
 }
@@ -999,6 +1007,11 @@ void FunctionLowering::start_fission() {
       per_thread_slots_[slot] = base();
   for (size_t k = 0; k < local_array_bytes_.size(); ++k)
     per_thread_local_arrays_.push_back(base());
+  if (check_variant() && !local_array_bytes_.empty())
+    for_each_thread(false, [&] {
+      for (size_t k = 0; k < local_array_bytes_.size(); ++k)
+        local_array_event(int(k), local_array_address(int(k)));
+    });
   std::vector<int> parameters;
   for (int i = 0; i < f_.num_params; ++i)
     if (plan_->per_thread_slots[size_t(i)])

@@ -17,10 +17,10 @@ enum class Instrumentation : uint8_t {
   // runtime keeps a call stack through device functions, and every array access is reported.
   // Every thread runs on its own fiber, so any one can be stopped.
   Debug,
-  // The checkers' variant (`simt check`): every array access is reported, and so are fences and
-  // each call's fresh local arrays (AccessKind::Fence, LocalArray); no statement hooks or frames.
-  // Every thread runs on its own fiber, so the checkers see barriers and warp operations and a
-  // schedule may order the threads.
+  // The checkers' variant (`simt check`): every array access is reported (where an observer
+  // watches, sim/watched_pages.h), and so are fences and each call's fresh local arrays
+  // (AccessKind::Fence, LocalArray); no statement hooks or frames. Kernels whose threads may wait
+  // for each other run them on fibers, so the checkers see barriers and warp operations.
   Check,
 };
 
@@ -48,6 +48,9 @@ struct CompileOptions {
   // (frontend/ir_fission.h) on the simulator; off: as fibers, as other barrier kernels do (the
   // tests compare the two).
   bool fission = true;
+  // Every thread runs on a fiber of its own (none runs as a loop over the block's threads), so
+  // that a schedule may order them (`simt check --schedule`).
+  bool scheduled_threads = false;
 
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
@@ -59,7 +62,8 @@ struct CompileOptions {
            (debug_info == DebugInfo::LineTables ? ",lines"
             : debug_info == DebugInfo::Full     ? ",dwarf"
                                                 : "") +
-           (fastmath ? ",fast" : "") + (fission ? "" : ",fibers");
+           (fastmath ? ",fast" : "") + (fission ? "" : ",fibers") +
+           (scheduled_threads ? ",scheduled" : "");
   }
   bool operator==(const CompileOptions &) const = default;
 };

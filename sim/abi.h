@@ -30,6 +30,9 @@ struct ThreadContext {
   void *runtime;                    // the runtime's own per-thread state; opaque to JIT code
   int64_t dynamic_shared_bytes = 0; // the launch's dynamic shared memory (sizes the dynamic
                                     // shared array, cuda.shared.array(0, dtype))
+  // Instrumented code: the accesses its observers want reported (sim/watched_pages.h, its
+  // root table); null: every access.
+  const uint8_t *const *watched_pages = nullptr;
 };
 
 // Entry points the host Target emits for a kernel named K (exactly one of them):

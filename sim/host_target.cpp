@@ -5,6 +5,7 @@
 #include "codegen/math.h"
 #include "frontend/ir_fission.h"
 #include "sim/abi.h"
+#include "sim/watched_pages.h"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
@@ -21,9 +22,13 @@ std::string block_entry_name(const std::string &symbol) { return symbol + ".bloc
 
 BlockStrategy block_strategy(const ir::Module &module) {
   const ir::Properties &props = module.props;
-  if (module.options.instrumentation != Instrumentation::None)
-    return BlockStrategy::Fibers;
   const bool waits = props.uses_barrier || props.uses_warp || props.may_spin;
+  // The debugger stops threads anywhere; the checkers see barriers and warp operations as the
+  // schedulers' events: both need each thread on a fiber of its own unless no thread waits.
+  if (module.options.instrumentation == Instrumentation::Debug ||
+      (module.options.instrumentation == Instrumentation::Check && waits) ||
+      module.options.scheduled_threads)
+    return BlockStrategy::Fibers;
   if ((waits && !module.options.fission) || !ir::plan_fission(module).fissionable())
     return BlockStrategy::Fibers;
   return waits ? BlockStrategy::Fission : BlockStrategy::Flat;
@@ -253,11 +258,50 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
                                int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
   llvm::Type *i32 = b.getInt32Ty();
-  b.CreateCall(
-      runtime_function(module_of(e), "simt_rt_access", b.getVoidTy(),
-                       {b.getPtrTy(), b.getPtrTy(), i32, i32, i32, i32, b.getInt64Ty(), i32}),
-      {e.env, address, b.getInt32(size), b.getInt32(align), b.getInt32(int32_t(kind)),
-       b.getInt32(int32_t(space)), value, b.getInt32(loc)});
+  auto report = [&] {
+    b.CreateCall(
+        runtime_function(module_of(e), "simt_rt_access", b.getVoidTy(),
+                         {b.getPtrTy(), b.getPtrTy(), i32, i32, i32, i32, b.getInt64Ty(), i32}),
+        {e.env, address, b.getInt32(size), b.getInt32(align), b.getInt32(int32_t(kind)),
+         b.getInt32(int32_t(space)), value, b.getInt32(loc)});
+  };
+  const bool array_access = kind == codegen::AccessKind::Load ||
+                            kind == codegen::AccessKind::Store ||
+                            kind == codegen::AccessKind::Atomic;
+  if (!array_access || size > (1u << WatchedPages::kPageBits)) {
+    report();
+    return;
+  }
+  // Reported only where the observers watch (sim/watched_pages.h): null watches everything.
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = b.getContext();
+  auto *lookup = llvm::BasicBlock::Create(context, "watch.lookup", fn);
+  auto *in_leaf = llvm::BasicBlock::Create(context, "watch.leaf", fn);
+  auto *call = llvm::BasicBlock::Create(context, "watch.report", fn);
+  auto *done = llvm::BasicBlock::Create(context, "watch.done", fn);
+  llvm::MDBuilder weights(context);
+  llvm::MDNode *rarely = weights.createBranchWeights(1, 64);
+  llvm::Value *root =
+      load_field(b, e.env, offsetof(ThreadContext, watched_pages), b.getPtrTy(), "watched.root");
+  b.CreateCondBr(b.CreateIsNull(root), call, lookup);
+  b.SetInsertPoint(lookup);
+  llvm::Value *page = b.CreateLShr(b.CreatePtrToInt(address, b.getInt64Ty()),
+                                   uint64_t(WatchedPages::kPageBits), "page");
+  llvm::Value *root_index = b.CreateAnd(b.CreateLShr(page, uint64_t(WatchedPages::kLeafBits)),
+                                        b.getInt64((uint64_t(1) << WatchedPages::kRootBits) - 1));
+  llvm::Value *leaf =
+      b.CreateLoad(b.getPtrTy(), b.CreateInBoundsGEP(b.getPtrTy(), root, root_index), "leaf");
+  b.CreateCondBr(b.CreateIsNull(leaf), done, in_leaf, weights.createBranchWeights(64, 1));
+  b.SetInsertPoint(in_leaf);
+  llvm::Value *leaf_index =
+      b.CreateAnd(page, b.getInt64((uint64_t(1) << WatchedPages::kLeafBits) - 1));
+  llvm::Value *reasons =
+      b.CreateLoad(b.getInt8Ty(), b.CreateInBoundsGEP(b.getInt8Ty(), leaf, leaf_index));
+  b.CreateCondBr(b.CreateICmpNE(reasons, b.getInt8(0)), call, done, rarely);
+  b.SetInsertPoint(call);
+  report();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
 }
 
 void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items) {

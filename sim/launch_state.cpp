@@ -180,6 +180,9 @@ ThreadContext LaunchState::block_context() const {
   ctx.nctaid[1] = int32_t(config.grid.y);
   ctx.nctaid[2] = int32_t(config.grid.z);
   ctx.dynamic_shared_bytes = int64_t(config.dynamic_shared_bytes);
+  if (hooks_.observers.size() == 1)
+    if (const WatchedPages *watched = hooks_.observers[0]->watched_pages())
+      ctx.watched_pages = watched->root();
   return ctx;
 }
 

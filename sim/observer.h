@@ -11,6 +11,7 @@
 #include "codegen/frame_layout.h"
 #include "sim/abi.h"
 #include "sim/launch.h"
+#include "sim/watched_pages.h"
 
 #include <cstdint>
 #include <optional>
@@ -45,6 +46,11 @@ public:
   virtual bool thread_safe() const { return false; }
   // Whether a hook may stop a thread (return true): its threads then run as fibers.
   virtual bool stops_threads() const { return true; }
+
+  // The accesses of instrumented code this observer needs to see (memory_access): those of the
+  // pages it watches, or (null) every one. Read when a launch starts; a launch with several
+  // observers reports every access.
+  virtual const WatchedPages *watched_pages() const { return nullptr; }
 
   // `args`: the launch's arguments (codegen/backend.h), which KernelCode::arrays name.
   virtual void launch_started(const KernelCode &, const LaunchConfig &, void *const * /*args*/) {}

@@ -233,6 +233,12 @@ def session():
     return _session
 
 
+def schedules_threads():
+    """Whether the checking session's schedule orders the threads of a block (random,
+    reverse): its kernels then run every thread on a fiber."""
+    return _session is not None and _session.schedule != "in-order"
+
+
 def enable(tools=None, schedule="in-order", seed=None, suppress=None, report=None, stream=None,
            quiet=False):
     """Checks every kernel launched from now on; returns the Session. `tools` a list of names

@@ -357,13 +357,15 @@ class Dispatcher:
         """What the kernel is compiled for, part of every cache key: the error model, the
         instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; 'check' under
         the checkers: `simt check`, SIMT_CHECK; else 'none')
-        LLVM's optimisation level (opt=False: 0), fastmath, and whether kernels with barriers may
-        run by loop fission (SIMT_FISSION)."""
+        LLVM's optimisation level (opt=False: 0), fastmath, whether kernels with barriers may
+        run by loop fission (SIMT_FISSION), and whether every thread runs on a fiber (a checker's
+        schedule orders them)."""
         instrumentation = ("debug" if debug_mode() or self._calls_breakpoint
                            else "check" if check.enabled() else "none")
         opt_level = 3 if self.targetoptions.get("opt", True) else 0
         return (self._python_error_model(), instrumentation, opt_level,
-                bool(self.targetoptions.get("fastmath")), fission_enabled())
+                bool(self.targetoptions.get("fastmath")), fission_enabled(),
+                instrumentation == "check" and check.schedules_threads())
 
     def _python_error_model(self):
         """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
@@ -401,7 +403,8 @@ class Dispatcher:
         return specialization
 
     def _overload_for(self, args):
-        key = (_argument_key(args), debug_mode(), check.enabled(), fission_enabled())
+        key = (_argument_key(args), debug_mode(), check.enabled(), check.schedules_threads(),
+               fission_enabled())
         kernel = self._by_key.get(key)
         if kernel is None:
             kernel = self._resolve_overload(args)

@@ -29,6 +29,31 @@ def test_corpus_report(python, case):
     assert result.stderr + "exit status %d\n" % result.returncode == expected
 
 
+def tool_lines(report, tool):
+    """The lines of `report` that `tool` (its name in capitals) printed: its findings, each with
+    the indented lines under it, and its summary."""
+    lines, mine = [], False
+    for line in report.splitlines():
+        if not line.startswith(" "):
+            mine = line.startswith(tool + " ")
+        if mine:
+            lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize("tool", ["init", "sync", "mem"])
+@pytest.mark.parametrize("case", CASES)
+def test_corpus_report_of_one_tool(python, case, tool):
+    """A checker alone reports what it reports among all four: without racecheck, the kernels
+    report only the accesses of the pages initcheck and memcheck watch (sim/watched_pages.h), and
+    barrier-free kernels run as loops over their threads."""
+    result = simt_check(python, "--tool", tool, case + ".py")
+    with open(os.path.join(CORPUS, case + ".expected")) as f:
+        expected = f.read()
+    name = tool.upper() + "CHECK"
+    assert tool_lines(result.stderr, name) == tool_lines(expected, name)
+
+
 def test_every_corpus_kernel_has_its_report():
     reports = sorted(os.path.basename(p)[:-9] for p in glob.glob(os.path.join(CORPUS, "*.expected")))
     assert reports == CASES
@@ -180,10 +205,20 @@ def test_release_kernels_are_untouched():
         check.disable()
     checked = scale.overloads[next(iter(scale.overloads))]
     assert release.options == "np,release,O3" and checked.options == "np,check,O3"
-    assert "simt_rt_access" in checked.llvm_ir() and checked.block_strategy == "fibers"
+    # No thread of `scale` waits for another: its checked block is a loop over the threads.
+    assert "simt_rt_access" in checked.llvm_ir() and checked.block_strategy == "flat"
     assert (a == 4).all() and session.findings() == []
     scale[1, 8](a)  # the release variant again
     assert (a == 8).all() and session.launches == 1
+    # A schedule orders the threads: each runs on a fiber, a variant of its own.
+    check.enable(schedule="reverse", quiet=True)
+    try:
+        scale[1, 8](a)
+    finally:
+        check.disable()
+    scheduled = scale.overloads[next(iter(scale.overloads))]
+    assert scheduled.options == "np,check,O3,scheduled" and scheduled.block_strategy == "fibers"
+    assert (a == 16).all()
 
 
 def test_pytest_marker_and_option(python, tmp_path):
@@ -287,3 +322,45 @@ def test_host_writes_to_device_arrays_initialise_them():
     (finding,) = session.findings()
     assert finding["subject"] == "of global array `a` (a[1]) in block (0,0,0)"
     assert finding["count"] == 7
+
+
+def test_initcheck_alone_sees_accesses_across_pages():
+    """Without racecheck, checked code reports only the accesses of watched pages (those with
+    uninitialised bytes): records that straddle two pages, and pages that become fully written,
+    are still found exactly as when every access is reported."""
+    from simt import check, cuda
+    record = np.dtype([("a", np.int32), ("b", np.int32), ("c", np.int32)])
+
+    @cuda.jit
+    def fill(records, out):
+        i = cuda.grid(1)
+        if i < records.size:
+            records[i].a = i
+            records[i].b = 2 * i
+            if i % 3 != 0:
+                records[i].c = 3 * i
+
+    @cuda.jit
+    def gather(records, out):
+        i = cuda.grid(1)
+        if i < records.size:
+            out[i] = records[i].a + records[i].b + records[i].c
+
+    def run(tools):
+        session = check.enable(tools=tools, quiet=True)
+        try:
+            records = cuda.device_array(1500, record)  # 18,000 bytes: records across pages
+            out = cuda.device_array(1500, np.int64)
+            fill[12, 128](records, out)
+            gather[12, 128](records, out)
+            return session.findings(), out.copy_to_host()
+        finally:
+            check.disable()
+
+    alone, alone_out = run(["initcheck"])
+    every, every_out = run(None)
+    assert alone == [f for f in every if f["tool"] == "initcheck"]
+    assert len(alone) == 1 and alone[0]["count"] == 500  # c of each i % 3 == 0
+    i = np.arange(1500)
+    np.testing.assert_array_equal(alone_out[i % 3 != 0], 6 * i[i % 3 != 0])
+    np.testing.assert_array_equal(alone_out, every_out)

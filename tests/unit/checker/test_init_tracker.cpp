@@ -72,7 +72,8 @@ TEST_CASE("initcheck: poison fills floats with a NaN payload and other elements 
 TEST_CASE("initcheck: track poisons memory and marks every byte uninitialised") {
   std::vector<float> data(8, 1.0f);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, 32, Scalar::F32);
   for (float value : data)
     CHECK(bits_of(value) == 0x7fffdeadu);
@@ -85,7 +86,8 @@ TEST_CASE("initcheck: track poisons memory and marks every byte uninitialised") 
 TEST_CASE("initcheck: find names the first byte in the state asked for, or 0") {
   std::vector<float> data(16);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   CHECK(tracker.find(start, 64, InitTracker::Uninitialised) == 0); // nothing tracked yet
   tracker.track(start, 64, Scalar::F32);
   tracker.written(start, 16); // elements 0..3
@@ -100,7 +102,8 @@ TEST_CASE("initcheck: find names the first byte in the state asked for, or 0") {
 TEST_CASE("initcheck: written changes only uninitialised bytes") {
   std::vector<int32_t> data(12);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start + 8, 16, Scalar::I32);      // elements 2..5 tracked; the rest untracked
   tracker.set(start + 16, 4, InitTracker::Freed); // element 4 freed
   tracker.written(start, 48);
@@ -115,7 +118,8 @@ TEST_CASE("initcheck: written changes only uninitialised bytes") {
 TEST_CASE("initcheck: freed memory is found until it is forgotten") {
   std::vector<double> data(4);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, 32, Scalar::F64);
   tracker.written(start, 8);
   tracker.set(start + 8, 24, InitTracker::Freed);
@@ -130,7 +134,8 @@ TEST_CASE("initcheck: freed memory is found until it is forgotten") {
 TEST_CASE("initcheck: clear forgets every byte") {
   std::vector<float> data(4);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, 16, Scalar::F32, 0, true);
   tracker.clear();
   CHECK(tracker.find(start, 16, InitTracker::Uninitialised) == 0);
@@ -142,7 +147,8 @@ TEST_CASE("initcheck: clear forgets every byte") {
 TEST_CASE("initcheck: the host's writes to host-scanned memory are noticed, element by element") {
   std::vector<float> data(8);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, 32, Scalar::F32, 0, true);
   data[2] = 1.0f; // the host writes element 2 (a NumPy write into mapped memory)
   const uint32_t poison = 0x7fffdead;
@@ -157,7 +163,8 @@ TEST_CASE("initcheck: the host's writes to host-scanned memory are noticed, elem
 TEST_CASE("initcheck: notice_host_writes looks at host-scanned allocations only") {
   std::vector<float> data(8);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, 32, Scalar::F32); // device-only memory: the host writes it by copies
   data[2] = 1.0f;
   tracker.notice_host_writes(start, 32);
@@ -168,7 +175,8 @@ TEST_CASE("initcheck: notice_host_writes looks at host-scanned allocations only"
 TEST_CASE("initcheck: notice_host_writes looks only within the range it is given") {
   std::vector<float> data(8);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, 32, Scalar::F32, 0, true);
   data[1] = 1.0f;
   data[6] = 2.0f;
@@ -180,7 +188,8 @@ TEST_CASE("initcheck: notice_host_writes looks only within the range it is given
 TEST_CASE("initcheck: a forgotten allocation is no longer host-scanned") {
   std::vector<float> data(4);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, 16, Scalar::F32, 0, true);
   tracker.forget(start, 16);
   tracker.set(start, 16, InitTracker::Uninitialised); // tracked again, not scanned
@@ -193,7 +202,8 @@ TEST_CASE("initcheck: records are poisoned with 0xCD and compared whole") {
   constexpr uint64_t kItem = 12; // a record of three int32 fields (dtype U8, itemsize 12)
   std::vector<uint8_t> data(3 * kItem);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, data.size(), Scalar::U8, kItem, true);
   for (uint8_t byte : data)
     CHECK(byte == 0xcd);
@@ -217,7 +227,8 @@ TEST_CASE("initcheck: a record crossing a page boundary is initialised whole") {
     start += 4;
   const uint64_t bytes = kItem * kRecords;
   uint8_t *data = reinterpret_cast<uint8_t *>(start);
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, bytes, Scalar::U8, kItem, true);
   const uint64_t record = (boundary - start) / kItem;
   const uintptr_t first = start + record * kItem;
@@ -238,11 +249,48 @@ TEST_CASE("initcheck: a host write to a record the kernel wrote in part is notic
   constexpr uint64_t kItem = 12;
   std::vector<uint8_t> data(2 * kItem);
   const uintptr_t start = address_of(data.data());
-  InitTracker tracker;
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised);
   tracker.track(start, data.size(), Scalar::U8, kItem, true);
   std::memset(&data[0], 0, 4); // the kernel writes field 0 of record 0...
   tracker.written(start, 4);
   std::memset(&data[4], 0, 4); // ...and the host field 1
   tracker.notice_host_writes(start, data.size());
   CHECK(tracker.find(start + 4, 4, InitTracker::Uninitialised) == 0);
+}
+
+TEST_CASE("initcheck: pages holding a watched state are watched until no byte is in one") {
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Uninitialised | 1u << InitTracker::Freed);
+  constexpr uintptr_t page = uintptr_t(1) << sim::WatchedPages::kPageBits;
+  std::vector<float> data(3 * page / sizeof(float) + page / sizeof(float));
+  // The second and third whole pages of `data`.
+  const uintptr_t start = (address_of(data.data()) + page - 1) & ~(page - 1);
+  tracker.track(start + page - 8, 16, Scalar::F32); // 8 bytes in each of two pages
+  CHECK(watched.watched(start));                    // the page before an access may reach into
+  CHECK(watched.watched(start + page));
+  CHECK_FALSE(watched.watched(start + 2 * page));
+  tracker.written(start + page - 8, 8); // the first page's bytes all written
+  CHECK(watched.watched(start));        // still: the next page has uninitialised bytes
+  CHECK(watched.watched(start + page));
+  tracker.written(start + page, 8);
+  CHECK_FALSE(watched.watched(start));
+  CHECK_FALSE(watched.watched(start + page));
+  tracker.set(start + page, 4, InitTracker::Freed); // freed memory: memcheck's to watch
+  CHECK(watched.watched(start + page));
+  tracker.forget(start + page, 4);
+  CHECK_FALSE(watched.watched(start + page));
+  tracker.track(start, 4, Scalar::F32);
+  tracker.clear(); // forgets what it watched
+  CHECK_FALSE(watched.watched(start));
+}
+
+TEST_CASE("initcheck: only the states asked for are watched") {
+  sim::WatchedPages watched;
+  InitTracker tracker(watched, 1u << InitTracker::Freed);
+  std::vector<float> data(16);
+  tracker.track(address_of(data.data()), 64, Scalar::F32);
+  CHECK_FALSE(watched.watched(address_of(data.data())));
+  tracker.set(address_of(data.data()), 4, InitTracker::Freed);
+  CHECK(watched.watched(address_of(data.data())));
 }

@@ -1,0 +1,44 @@
+// The memory whose accesses an observer wants to hear of (Observer::watched_pages): a checker
+// that cares about a few arrays' bytes — initcheck's uninitialised ones, memcheck's freed ones —
+// spares every other access of an instrumented kernel its runtime call.
+//
+// Instrumented code looks an access up itself (HostTarget::memory_access, through
+// ThreadContext::watched_pages): a root table indexed by address bits [30, 48), leaves of one
+// byte per 4 KiB page; the access is reported when its page's byte is non-zero. A page's byte
+// counts the reasons to watch it and its successor's: an access that starts in one page may end
+// in the next (accesses of more than a page are always reported).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simt::sim {
+
+class WatchedPages {
+public:
+  static constexpr unsigned kPageBits = 12;
+  static constexpr unsigned kLeafBits = 18; // pages per leaf: a leaf covers 1 GiB
+  static constexpr unsigned kRootBits = 48 - kPageBits - kLeafBits;
+
+  WatchedPages();
+  ~WatchedPages();
+  WatchedPages(const WatchedPages &) = delete;
+  WatchedPages &operator=(const WatchedPages &) = delete;
+
+  // One more reason to report the accesses of the page holding `address` (watch), one fewer
+  // (unwatch: each watch is undone once).
+  void watch(uintptr_t address) { count(address, 1); }
+  void unwatch(uintptr_t address) { count(address, -1); }
+  // Whether an access (of at most a page) at `address` is reported: what instrumented code
+  // computes.
+  bool watched(uintptr_t address) const;
+  // The root table, as ThreadContext::watched_pages holds it.
+  const uint8_t *const *root() const { return root_; }
+
+private:
+  void count(uintptr_t address, int delta);
+  uint8_t *leaf(uintptr_t page, bool create);
+  uint8_t **root_;
+};
+
+} // namespace simt::sim
