@@ -28,7 +28,7 @@ MAX_RACECHECK_RATIO = 30.0
 MAX_INITCHECK_RATIO = 10.0
 MAX_SHADOW_RATIO = 4.0  # racecheck's peak shadow memory against the array it shadows
 
-# Sizes at which a checked launch takes 0.2-2 s on a 2-vCPU VM (matmul: the matrix edge).
+# Sizes at which a racechecked launch takes 0.1-0.3 s on a 2-vCPU VM (matmul: the matrix edge).
 SIZES = {"vector_add": 1 << 20, "matmul": 128, "reduction": 1 << 18}
 QUICK_SIZES = {"vector_add": 1 << 16, "matmul": 32, "reduction": 1 << 14}
 SHADOW_ELEMENTS_LOG2 = 24
@@ -294,7 +294,7 @@ def markdown(results, shadow, targets, info, rounds, workers):
              "load average %s at the end of the run; Python %s; NumPy %s."
              % (info["date"], info["cpu"], info["nproc"], info["load"], info["python"],
                 info["numpy"]), "",
-             "bench/kernels.py's kernels at sizes where a checked launch takes 0.2-2 s "
+             "bench/kernels.py's kernels at sizes where a racechecked launch takes 0.1-0.3 s "
              "(vector_add and reduction: float32 elements, one thread each; matmul: the matrix "
              "edge), each launched by release simt and under each checker in one process, the "
              "variants taking turns. A cell: the median of %d rounds of the time of one launch "
@@ -302,10 +302,13 @@ def markdown(results, shadow, targets, info, rounds, workers):
              "excluded (every variant launched and its output checked against NumPy first), "
              "then its ratio to release simt and, in parentheses, to release simt run as fibers "
              "(`SIMT_FISSION=0`; only kernels with barriers run otherwise). Release code is the "
-             "full level's (`SIMT_OPT_TIER=full`, as after the tier-up) on %d worker%s; a checked "
-             "launch runs its threads one by one (on fibers where they can wait for each "
-             "other), its blocks one after another on one worker "
-             "(so up to the workers' count of each ratio is release simt's parallelism). "
+             "full level's (`SIMT_OPT_TIER=full`, as after the tier-up) on %d worker%s. Checked "
+             "code is not vectorised; a checked kernel whose threads never wait runs as a loop "
+             "over them, one with barriers runs them one by one (on fibers where they can wait "
+             "for each other, never by loop fission); without racecheck, blocks run on every "
+             "worker and only accesses of watched pages call into the checkers; with racecheck "
+             "every shared and global access does, and blocks run one after another on one "
+             "worker (so up to the workers' count of its ratios is release simt's parallelism). "
              "The output arrays are `cuda.device_array`s, so initcheck tracks them."
              % (rounds, MIN_SAMPLE_S, workers, "" if workers == 1 else "s"), "",
              "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]

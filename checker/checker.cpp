@@ -263,6 +263,7 @@ void Checker::written(uintptr_t address, uint64_t bytes) { device_.written(addre
 void Checker::freed(uintptr_t address, uint64_t bytes) {
   any_freed_ = true;
   device_.set(address, bytes, InitTracker::Freed);
+  races_.forget(address, bytes);
 }
 
 void Checker::forget(uintptr_t address, uint64_t bytes) { device_.forget(address, bytes); }
@@ -271,10 +272,15 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
                              void *const *args) {
   kernel_ = &kernel;
   config_ = config;
-  barriers_released_ = 0;
+  barrier_released_ = false;
+  ++launches_;
+  findings_in_launch_ = 0;
+  // As sim/launch_state.h decides: a schedule orders blocks on one worker; a cooperative launch's
+  // blocks are resident on one.
+  parallel_ = thread_safe() && options_.schedule == ScheduleKind::InOrder && !kernel.cooperative;
   globals_.clear();
   records_.clear();
-  locals_.clear();
+  blocks_.clear();
   scratch_.clear();
   for (const sim::NamedArray &array : kernel.arrays) {
     if (array.space != MemSpace::Global)
@@ -312,15 +318,14 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
 
 void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
   peak_shadow_bytes_ = std::max(peak_shadow_bytes_, races_.shadow_bytes());
-  if (options_.sync && !fault && barriers_released_ > 0 &&
-      kernel_->thread_dependent_barrier.line > 0)
-    add(Tool::Sync, Severity::Warning, "barrier under a thread-dependent branch",
+  if (options_.sync && !fault && barrier_released_ && kernel_->thread_dependent_barrier.line > 0)
+    add(nullptr, Tool::Sync, Severity::Warning, "barrier under a thread-dependent branch",
         "in kernel `" + kernel_->name +
             "`: every thread of each block reached it in this run, but on a GPU a block whose "
             "threads do not all reach a barrier hangs or misbehaves",
         {Side{"branch", {}, {}, kernel_->thread_dependent_barrier, ""}});
   scratch_.clear();
-  locals_.clear();
+  blocks_.clear();
   for (uintptr_t page : alignment_watched_)
     watched_.unwatch(page);
   alignment_watched_.clear();
@@ -328,11 +333,11 @@ void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
 }
 
 void Checker::block_started(const sim::ThreadContext &block) {
+  const std::unique_lock turn = take_turn();
   if (options_.race)
     races_.block_started(block, shared_bytes());
-  locals_.clear();
-  if (options_.sync)
-    waiting_.assign(config_.block.count(), Wait{});
+  blocks_.erase(linear_block(block));
+  this->block(block);
   if (!options_.init)
     return;
   for (const sim::NamedArray &array : kernel_->arrays) {
@@ -346,6 +351,8 @@ void Checker::block_started(const sim::ThreadContext &block) {
 }
 
 void Checker::block_finished(const sim::ThreadContext &block) {
+  const std::unique_lock turn = take_turn();
+  blocks_.erase(linear_block(block));
   if (options_.race) {
     races_.block_finished(block, shared_bytes());
     peak_shadow_bytes_ = std::max(peak_shadow_bytes_, races_.shadow_bytes());
@@ -355,23 +362,32 @@ void Checker::block_finished(const sim::ThreadContext &block) {
 }
 
 void Checker::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
-  if (options_.sync)
-    waiting_[linear_thread(ctx)] = Wait{loc, barriers_released_};
+  if (!options_.sync)
+    return;
+  const std::unique_lock turn = take_turn();
+  Block &mine = block(ctx);
+  if (mine.waiting.empty())
+    mine.waiting.assign(config_.block.count(), Wait{});
+  mine.waiting[linear_thread(ctx)] = Wait{loc, mine.barriers_released};
 }
 
 void Checker::barrier_released(const sim::ThreadContext &block, int32_t, bool grid) {
-  ++barriers_released_;
+  const std::unique_lock turn = take_turn();
+  barrier_released_ = true;
+  ++this->block(block).barriers_released;
   if (options_.race)
     races_.barrier_released(block, grid);
 }
 
 void Checker::warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask, int32_t) {
+  const std::unique_lock turn = take_turn();
   if (options_.race)
     races_.warp_arrived(ctx, op, mask);
 }
 
 bool Checker::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
   using codegen::FaultKind;
+  const std::unique_lock turn = take_turn();
   const std::string block = "in block " + ids(dim3(ctx.ctaid));
   std::string message = fault.message;
   if (message.starts_with("simt: "))
@@ -380,28 +396,30 @@ bool Checker::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
     // One thread per barrier the block's threads wait at.
     std::vector<Side> sides;
     std::set<int32_t> seen;
-    for (size_t thread = 0; thread < waiting_.size(); ++thread)
-      if (waiting_[thread].release == barriers_released_ &&
-          seen.insert(waiting_[thread].loc).second)
+    const Block &mine = this->block(ctx);
+    for (size_t thread = 0; thread < mine.waiting.size(); ++thread)
+      if (mine.waiting[thread].release == mine.barriers_released &&
+          seen.insert(mine.waiting[thread].loc).second)
         sides.push_back(Side{"barrier", unravel(thread, config_.block), dim3(ctx.ctaid),
-                             location(waiting_[thread].loc), ""});
+                             location(mine.waiting[thread].loc), ""});
     if (sides.size() < 2)
       sides = {Side{"barrier", fault.tid, fault.ctaid, fault.where, ""}};
-    add(Tool::Sync, Severity::Error, "divergent barrier",
+    add(&ctx, Tool::Sync, Severity::Error, "divergent barrier",
         block + ": its threads wait at different barriers", std::move(sides));
   } else if ((fault.kind == FaultKind::Warp || fault.kind == FaultKind::Deadlock) &&
              options_.sync) {
-    add(Tool::Sync, Severity::Error,
+    add(&ctx, Tool::Sync, Severity::Error,
         fault.kind == FaultKind::Warp ? "invalid warp synchronisation" : "deadlock",
         block + ": " + message, {Side{"call", fault.tid, fault.ctaid, fault.where, ""}});
   } else if (fault.kind == FaultKind::Bounds && options_.mem) {
-    add(Tool::Mem, Severity::Error, "out-of-bounds access", block + ": " + message,
+    add(&ctx, Tool::Mem, Severity::Error, "out-of-bounds access", block + ": " + message,
         {Side{"access", fault.tid, fault.ctaid, fault.where, ""}});
   }
   return false;
 }
 
 bool Checker::memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
+  const std::unique_lock turn = take_turn();
   switch (access.kind) {
   case AccessKind::Fence:
     if (options_.race)
@@ -416,7 +434,7 @@ bool Checker::memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &ac
         array = &candidate;
     if (array == nullptr)
       return false;
-    std::vector<LocalArray> &mine = locals_[linear_thread(ctx)];
+    std::vector<LocalArray> &mine = block(ctx).locals[linear_thread(ctx)];
     std::erase_if(mine, [&](const LocalArray &old) {
       return old.address < uintptr_t(access.address) + access.size &&
              uintptr_t(access.address) < old.address + old.bytes;
@@ -447,7 +465,7 @@ void Checker::check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &acc
     if (address >= record.low && address < record.high)
       base = record.data;
   if (access.align > 1 && (address - base) % access.align != 0)
-    add(Tool::Mem, Severity::Error,
+    add(&ctx, Tool::Mem, Severity::Error,
         std::string("misaligned ") + action_name(type) + " of " + std::to_string(access.size) +
             " bytes",
         "on " + place(ctx, address, access.space).text + " at an address " +
@@ -456,7 +474,7 @@ void Checker::check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &acc
         {side(ctx, action_name(type), access.loc)});
   if (access.space == MemSpace::Global && any_freed_ &&
       device_.find(address, access.size, InitTracker::Freed) != 0)
-    add(Tool::Mem, Severity::Error, "use of freed device memory",
+    add(&ctx, Tool::Mem, Severity::Error, "use of freed device memory",
         "on " + place(ctx, address, access.space).text + " in block " + ids(dim3(ctx.ctaid)),
         {side(ctx, action_name(type), access.loc)});
 }
@@ -467,7 +485,7 @@ void Checker::check_init(sim::ThreadContext &ctx, const sim::MemoryAccess &acces
   if (access.kind != AccessKind::Store) {
     const uintptr_t unset = tracker.find(address, access.size, InitTracker::Uninitialised);
     if (unset != 0)
-      add(Tool::Init, Severity::Error,
+      add(&ctx, Tool::Init, Severity::Error,
           access.kind == AccessKind::Atomic ? "uninitialised atomic read" : "uninitialised read",
           "of " + place(ctx, unset, access.space).text + " in block " + ids(dim3(ctx.ctaid)),
           {side(ctx, access.kind == AccessKind::Atomic ? "atomic" : "read", access.loc)});
@@ -504,7 +522,7 @@ void Checker::check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &acces
             current.value = format_value(access.value, where.array->dtype);
           }
         }
-        add(Tool::Race, severity, kind,
+        add(&ctx, Tool::Race, severity, kind,
             "on " + where.text + " " + in_blocks(ctx, conflict.earlier_block) +
                 (conflict.same_warp && severity == Severity::Warning
                      ? " (lanes of one warp, without syncwarp)"
@@ -543,14 +561,20 @@ Checker::Place Checker::place(const sim::ThreadContext &ctx, uintptr_t address,
                                          c_strides(shape, array.itemsize)));
     }
   } else if (space == MemSpace::Local) {
-    auto mine = locals_.find(linear_thread(ctx));
-    if (mine != locals_.end())
-      for (const LocalArray &local : mine->second)
-        if (address >= local.address && address < local.address + local.bytes)
-          return named(*local.array,
-                       element_text(local.array->name, int64_t(address - local.address),
-                                    local.array->itemsize, local.array->shape,
-                                    c_strides(local.array->shape, local.array->itemsize)));
+    auto running = blocks_.find(linear_block(ctx));
+    const std::vector<LocalArray> none;
+    const std::vector<LocalArray> *mine = &none;
+    if (running != blocks_.end()) {
+      auto found = running->second.locals.find(linear_thread(ctx));
+      if (found != running->second.locals.end())
+        mine = &found->second;
+    }
+    for (const LocalArray &local : *mine)
+      if (address >= local.address && address < local.address + local.bytes)
+        return named(*local.array,
+                     element_text(local.array->name, int64_t(address - local.address),
+                                  local.array->itemsize, local.array->shape,
+                                  c_strides(local.array->shape, local.array->itemsize)));
   }
   char text[64];
   std::snprintf(text, sizeof text, "%s memory at 0x%llx", space_name(space),
@@ -573,10 +597,17 @@ Side Checker::side(const sim::ThreadContext &ctx, std::string action, int32_t lo
   return Side{std::move(action), dim3(ctx.tid), dim3(ctx.ctaid), location(loc), ""};
 }
 
-void Checker::add(Tool tool, Severity severity, std::string kind, std::string subject,
-                  std::vector<Side> sides) {
+void Checker::add(const sim::ThreadContext *ctx, Tool tool, Severity severity, std::string kind,
+                  std::string subject, std::vector<Side> sides) {
+  std::array<uint64_t, 3> order{launches_, 0, findings_in_launch_++};
+  if (parallel_)
+    order = ctx != nullptr
+                ? std::array<uint64_t, 3>{launches_, linear_block(*ctx), block(*ctx).findings++}
+                : std::array<uint64_t, 3>{launches_, ~uint64_t(0), 0};
   findings_.add(Finding{tool, severity, std::move(kind), std::move(subject), std::move(sides),
-                        kernel_ != nullptr ? kernel_->name : "", 1});
+                        kernel_ != nullptr ? kernel_->name : "", 1, order});
 }
+
+Checker::Block &Checker::block(const sim::ThreadContext &ctx) { return blocks_[linear_block(ctx)]; }
 
 } // namespace simt::checker

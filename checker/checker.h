@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -48,6 +49,8 @@ public:
   uint64_t peak_shadow_bytes() const { return peak_shadow_bytes_; }
 
   bool stops_threads() const override { return false; }
+  // Without racecheck (whose shadow one worker keeps), blocks may run on several workers.
+  bool thread_safe() const override { return !options_.race; }
   const sim::WatchedPages *watched_pages() const override;
   void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
                       void *const *args) override;
@@ -87,8 +90,9 @@ private:
     return uint64_t(kernel_->static_shared_bytes) + config_.dynamic_shared_bytes;
   }
   Side side(const sim::ThreadContext &ctx, std::string action, int32_t loc) const;
-  void add(Tool tool, Severity severity, std::string kind, std::string subject,
-           std::vector<Side> sides);
+  // A finding of the thread on `ctx` (null: of the launch, after its blocks).
+  void add(const sim::ThreadContext *ctx, Tool tool, Severity severity, std::string kind,
+           std::string subject, std::vector<Side> sides);
   void check_init(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
   void check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
   void check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
@@ -113,15 +117,31 @@ private:
   sim::LaunchConfig config_;
   std::vector<GlobalArray> globals_; // array arguments
   std::vector<GlobalArray> records_; // record arguments (ndim 0): where alignment counts anew
-  std::unordered_map<uint32_t, std::vector<LocalArray>> locals_; // by thread of the block
-  uint64_t barriers_released_ = 0;
-  // Synccheck: where each thread of the running block waits at a barrier, as of which release
-  // (waits older than releases_ are over), to name both sides of a divergent barrier.
+  bool barrier_released_ = false;    // in this launch
+  // Synccheck: where a thread of a block waits at a barrier, as of which of the block's releases
+  // (older waits are over), to name both sides of a divergent barrier.
   struct Wait {
     int32_t loc = -1;
     uint64_t release = ~uint64_t(0);
   };
-  std::vector<Wait> waiting_;
+  // What the checkers know of a running block (several run at once in cooperative launches and
+  // on several workers).
+  struct Block {
+    std::unordered_map<uint32_t, std::vector<LocalArray>> locals; // by thread of the block
+    std::vector<Wait> waiting;                                    // by thread of the block
+    uint64_t barriers_released = 0;
+    uint64_t findings = 0; // found in the block so far
+  };
+  Block &block(const sim::ThreadContext &ctx);
+  std::unordered_map<uint64_t, Block> blocks_; // by linear index
+  // Whether this launch's blocks may run on several workers at once (Finding::order).
+  bool parallel_ = false;
+  uint64_t launches_ = 0, findings_in_launch_ = 0;
+  // The hooks of a launch on several workers take turns (a launch on one needs no lock).
+  std::mutex mutex_;
+  std::unique_lock<std::mutex> take_turn() {
+    return parallel_ ? std::unique_lock(mutex_) : std::unique_lock<std::mutex>();
+  }
 };
 
 // An element's text as NumPy prints it ("1.5", "-3", "True"), from its bits.

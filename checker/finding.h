@@ -4,6 +4,7 @@
 
 #include "sim/launch.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -36,10 +37,15 @@ struct Finding {
   std::vector<Side> sides;
   std::string kernel;
   uint64_t count = 1; // instances
+  // Which instance it shows, and where it stands among the findings: the earliest by this key.
+  // Launches on one worker: (launch, 0, when it was found); launches whose blocks run on several
+  // workers at once: (launch, the block's linear index, when it was found in its block), so that
+  // the report does not depend on how the workers' work interleaved.
+  std::array<uint64_t, 3> order{};
 };
 
 // The findings of a run, each distinct one once (by tool, severity, kind, and its sides' actions
-// and source lines), in the order first found.
+// and source lines) as its earliest instance (Finding::order), in that order.
 class Findings {
 public:
   void add(Finding finding);

@@ -51,18 +51,6 @@ void poison(void *address, uint64_t bytes, Scalar dtype) {
   std::memset(out + at, 0xcd, bytes - at);
 }
 
-InitTracker::Page *InitTracker::page(uintptr_t address, bool create) {
-  const uintptr_t key = address >> kPageBits;
-  RecentPage &recent = recent_[key % kRecentPages];
-  if (recent.key == key && (recent.page != nullptr || !create))
-    return recent.page;
-  auto found = pages_.find(key);
-  if (found == pages_.end() && create)
-    found = pages_.emplace(key, std::make_unique<Page>()).first;
-  recent = RecentPage{key, found == pages_.end() ? nullptr : found->second.get()};
-  return recent.page;
-}
-
 template <typename Applies>
 void InitTracker::change(uintptr_t key, Page &page, size_t first, size_t count, State state,
                          Applies applies) {
@@ -178,16 +166,17 @@ void InitTracker::notice_host_writes(uintptr_t address, uint64_t bytes) {
 }
 
 void InitTracker::clear() {
-  for (const auto &[key, page] : pages_)
-    if (page->watched_bytes != 0)
-      watched_.unwatch(key << kPageBits);
+  pages_.for_each([&](uintptr_t start, const Page &page) {
+    if (page.watched_bytes != 0)
+      watched_.unwatch(start);
+  });
   pages_.clear();
-  std::fill(std::begin(recent_), std::end(recent_), RecentPage{});
   scanned_.clear();
 }
 
 void InitTracker::forget(uintptr_t address, uint64_t bytes) {
   set(address, bytes, Untracked);
+  pages_.drop(address, bytes); // untracked whole pages: as though never made
   scanned_.erase(address);
 }
 

@@ -8,13 +8,13 @@
 // holding the poison are initialised.
 #pragma once
 
+#include "checker/page_table.h"
 #include "frontend/types.h"
 #include "sim/watched_pages.h"
 
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <unordered_map>
 
 namespace simt::checker {
 
@@ -58,7 +58,9 @@ private:
     uint8_t states[size_t(1) << kPageBits] = {}; // untracked
     uint32_t watched_bytes = 0;                  // bytes in a watched state
   };
-  Page *page(uintptr_t address, bool create);
+  Page *page(uintptr_t address, bool create) {
+    return create ? &pages_.get(address) : pages_.find(address);
+  }
   // Sets the states of `count` bytes of `page` (at `key`) from `first`; `state` applies to the
   // bytes for which `applies` holds.
   template <typename Applies>
@@ -67,15 +69,7 @@ private:
 
   sim::WatchedPages &watched_;
   const unsigned watched_states_;
-  std::unordered_map<uintptr_t, std::unique_ptr<Page>> pages_;
-  // Pages looked up lately, direct-mapped, misses (untracked memory: null) included: kernels
-  // touch a few arrays at once.
-  static constexpr unsigned kRecentPages = 64;
-  struct RecentPage {
-    uintptr_t key = ~uintptr_t(0);
-    Page *page = nullptr;
-  };
-  RecentPage recent_[kRecentPages];
+  PageTable<Page> pages_;
   struct Allocation {
     uint64_t bytes;
     Scalar dtype;

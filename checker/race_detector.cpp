@@ -35,44 +35,35 @@ bool supersedes(AccessType later, AccessType earlier) {
 
 } // namespace
 
-uint64_t *Shadow::cells(uintptr_t address) {
-  const uintptr_t page = address >> kPageBits;
-  RecentPage &recent = recent_[page % kRecentPages];
-  if (recent.page != page) {
-    std::unique_ptr<uint64_t[]> &cells = pages_[page];
-    if (!cells)
-      cells = std::make_unique<uint64_t[]>(kCells << (kPageBits - 3)); // zeroed: no records
-    recent = RecentPage{page, cells.get()};
-  }
-  return recent.cells + kCells * ((address & ((uintptr_t(1) << kPageBits) - 1)) >> 3);
-}
-
 void Shadow::clear(uintptr_t address, uint64_t bytes) {
-  const uintptr_t page_size = uintptr_t(1) << kPageBits;
+  constexpr uintptr_t page_size = PageTable<Page>::kPageSize;
   for (uintptr_t at = address; at < address + bytes;) {
     const uintptr_t page_start = at & ~(page_size - 1);
     const uintptr_t end = std::min<uintptr_t>(page_start + page_size, address + bytes);
-    auto found = pages_.find(at >> kPageBits);
-    if (found != pages_.end()) {
+    if (Page *page = pages_.find(at)) {
       const uintptr_t first = (at - page_start) >> 3, last = (end - page_start + 7) >> 3;
-      std::memset(found->second.get() + kCells * first, 0,
-                  (last - first) * kCells * sizeof(uint64_t));
+      std::memset(page->cells + kCells * first, 0, (last - first) * kCells * sizeof(uint64_t));
     }
     at = end;
   }
 }
 
-void Shadow::clear_all() {
-  pages_.clear();
-  std::fill(std::begin(recent_), std::end(recent_), RecentPage{});
+void Shadow::drop(uintptr_t address, uint64_t bytes) {
+  const uintptr_t first = address & ~uintptr_t(7), last = (address + bytes + 7) & ~uintptr_t(7);
+  clear(first, last - first);
+  pages_.drop(address, bytes);
 }
-
-uint64_t Shadow::bytes() const { return pages_.size() * (kCells << (kPageBits - 3)) * 8; }
 
 void RaceDetector::launch_started(const sim::LaunchConfig &config) {
   config_ = config;
-  shadow_.clear_all();
-  entries_.assign(1, Epoch{});
+  // Records of earlier launches stay in the shadow, stale by their entries; when the entries'
+  // numbers run out, the shadow starts afresh.
+  first_entry_ += uint32_t(entries_.size());
+  if (first_entry_ > (1u << 31)) {
+    shadow_.clear_all();
+    first_entry_ = 1;
+  }
+  entries_.clear();
   blocks_.clear();
   last_ = nullptr;
   sync_variables_.clear();
@@ -106,7 +97,7 @@ uint32_t RaceDetector::entry_of(BlockSync &block) {
   if (block.entry == 0) {
     entries_.push_back(
         Epoch{block.block, block.barriers, block.syncwarps, block.releases, block.grid_syncs});
-    block.entry = uint32_t(entries_.size() - 1);
+    block.entry = first_entry_ + uint32_t(entries_.size() - 1);
   }
   return block.entry;
 }
@@ -164,7 +155,7 @@ void RaceDetector::fence(const sim::ThreadContext &ctx, int64_t scope) {
 }
 
 bool RaceDetector::ordered(uint64_t cell, const BlockSync &block, uint32_t thread) const {
-  const Epoch &earlier = entries_[cell_entry(cell)];
+  const Epoch &earlier = epoch(cell_entry(cell));
   if (earlier.block == block.block) {
     const uint32_t other = cell_thread(cell);
     if (other == thread || earlier.barriers < block.barriers)
@@ -229,6 +220,10 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
     const uint64_t cell = cells[i];
     if (cell == 0)
       continue;
+    if (cell_entry(cell) < first_entry_) { // an earlier launch's
+      cells[i] = 0;
+      continue;
+    }
     const unsigned first = std::max(offset, cell_offset(cell));
     const unsigned last = std::min(offset + length, cell_offset(cell) + cell_length(cell));
     if (first >= last)
@@ -241,10 +236,11 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
     after_all = false;
     if (earlier == AccessType::Atomic && type == AccessType::Atomic)
       continue;
-    const Epoch &epoch = entries_[cell_entry(cell)];
-    conflicts_.push_back(Conflict{
-        epoch.block, cell_thread(cell), cell_loc(cell), earlier, type,
-        epoch.block == block.block && cell_thread(cell) / 32 == thread / 32, granule + first});
+    const Epoch &earlier_epoch = epoch(cell_entry(cell));
+    conflicts_.push_back(
+        Conflict{earlier_epoch.block, cell_thread(cell), cell_loc(cell), earlier, type,
+                 earlier_epoch.block == block.block && cell_thread(cell) / 32 == thread / 32,
+                 granule + first});
   }
   const uint64_t fresh = make_cell(entry, thread, loc, type, offset, length);
   auto covered = [&](uint64_t cell) {
@@ -267,7 +263,7 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
       continue;
     }
     if (cell_thread(cell) != (thread & 1023) || cell_offset(cell) != offset ||
-        cell_length(cell) != length || entries_[cell_entry(cell)].block != block.block)
+        cell_length(cell) != length || epoch(cell_entry(cell)).block != block.block)
       continue;
     // This thread's own earlier record of the same bytes: replaced when this access stands for
     // it; nothing to add when it stands for this access in this epoch.

@@ -17,6 +17,7 @@
 // whole block's writes visible, as the usual "last block" reduction relies on).
 #pragma once
 
+#include "checker/page_table.h"
 #include "codegen/frame_layout.h"
 #include "sim/abi.h"
 #include "sim/launch.h"
@@ -30,29 +31,30 @@
 
 namespace simt::checker {
 
-// The per-granule shadow of a launch's memory, allocated a page at a time as memory is touched.
+// The per-granule shadow of memory, allocated a page at a time as memory is touched and kept from
+// launch to launch (a record of an earlier launch is stale: RaceDetector::launch_started).
 class Shadow {
 public:
   static constexpr unsigned kCells = 4;
   // The kCells cells of the granule at `address` (8-byte aligned).
-  uint64_t *cells(uintptr_t address);
+  uint64_t *cells(uintptr_t address) {
+    Page &page = pages_.get(address);
+    return page.cells + kCells * ((address & (PageTable<Page>::kPageSize - 1)) >> 3);
+  }
   // Forgets the records of [address, address + bytes) (both 8-byte aligned).
   void clear(uintptr_t address, uint64_t bytes);
-  void clear_all();
+  // Forgets the records of [address, address + bytes) and gives back the shadow of its whole
+  // pages (the memory is gone).
+  void drop(uintptr_t address, uint64_t bytes);
+  void clear_all() { pages_.clear(); }
   // Bytes of shadow allocated.
-  uint64_t bytes() const;
+  uint64_t bytes() const { return pages_.size() * sizeof(Page); }
 
 private:
-  static constexpr unsigned kPageBits = 12;
-  // Kernels touch a few arrays at once: the pages they were last at, direct-mapped, spare most
-  // lookups in pages_.
-  static constexpr unsigned kRecentPages = 64;
-  struct RecentPage {
-    uintptr_t page = ~uintptr_t(0);
-    uint64_t *cells = nullptr;
+  struct Page {
+    uint64_t cells[kCells << (PageTable<Page>::kPageBits - 3)] = {}; // zero: no record
   };
-  std::unordered_map<uintptr_t, std::unique_ptr<uint64_t[]>> pages_;
-  RecentPage recent_[kRecentPages];
+  PageTable<Page> pages_;
 };
 
 enum class AccessType : uint8_t { Read, Write, Atomic };
@@ -71,6 +73,8 @@ struct Conflict {
 class RaceDetector {
 public:
   void launch_started(const sim::LaunchConfig &config);
+  // [address, address + bytes) of device memory was freed.
+  void forget(uintptr_t address, uint64_t bytes) { shadow_.drop(address, bytes); }
   void block_started(const sim::ThreadContext &block, uint64_t shared_bytes);
   void block_finished(const sim::ThreadContext &block, uint64_t shared_bytes);
   // A barrier of `block` released (grid: every block's grid sync).
@@ -116,6 +120,8 @@ private:
   };
 
   BlockSync &block_of(const sim::ThreadContext &ctx);
+  // The sync epoch of a record's entry (one of this launch's).
+  const Epoch &epoch(uint32_t entry) const { return entries_[entry - first_entry_]; }
   uint32_t entry_of(BlockSync &block);
   bool ordered(uint64_t cell, const BlockSync &block, uint32_t thread) const;
   void access_granule(BlockSync &block, uint32_t thread, uint32_t entry, uintptr_t granule,
@@ -123,7 +129,10 @@ private:
 
   sim::LaunchConfig config_;
   Shadow shadow_;
-  std::vector<Epoch> entries_{Epoch{}}; // entries_[0] is no entry
+  // The entries of this launch, from first_entry_ on: records with an entry before it are stale
+  // (earlier launches'), and none has entry 0.
+  std::vector<Epoch> entries_;
+  uint32_t first_entry_ = 1;
   std::unordered_map<uint64_t, BlockSync> blocks_;
   BlockSync *last_ = nullptr;
   std::unordered_map<uintptr_t, std::unordered_map<uint64_t, uint32_t>> sync_variables_;

@@ -560,7 +560,6 @@ bool FunctionLowering::check_variant() const {
 
 void FunctionLowering::memory_event(AccessKind kind, llvm::Value *address, uint32_t size,
                                     int64_t value, ir::Loc where) {
-  announce_thread(); // the observer sees which thread of a flat kernel's loop it is
   target_.memory_access(emitter_, address, size, 1, kind, MemSpace::Local, b_.getInt64(value),
                         loc(where));
   check_status();
@@ -626,7 +625,6 @@ void FunctionLowering::access_hook(llvm::Value *address, const Type &array, Scal
   // checkers report it. A record copied whole has no one scalar: byte aligned.
   const uint32_t align =
       scalar == Scalar::U8 && size != 1 ? 1 : uint32_t(is_complex(scalar) ? width / 16 : width / 8);
-  announce_thread();
   target_.memory_access(emitter_, address, size, align, kind, array.space, bits, loc(where));
   check_status();
 }
@@ -1124,6 +1122,8 @@ void FunctionLowering::for_each_thread(
     throw std::logic_error("simt: the thread index is not an instruction");
   for (int axis = 0; axis < 3; ++axis)
     b_.CreateStore(counters[axis], current_tid_[axis]);
+  if (check_variant()) // the checkers see which thread each access is of
+    target_.enter_thread(emitter_, {counters[0], counters[1], counters[2]});
   std::optional<Region> outer_region = std::move(region_);
   std::vector<Loop> outer_loops = std::move(loops_);
   loops_.clear();
@@ -1288,6 +1288,8 @@ void FunctionLowering::first_live_thread() {
   if (!alive_) { // every thread is live: thread 0 is the first
     for (int axis = 0; axis < 3; ++axis)
       b_.CreateStore(b_.getInt32(0), current_tid_[axis]);
+    if (check_variant())
+      announce_thread();
     return;
   }
   llvm::BasicBlock *before = b_.GetInsertBlock();
@@ -1316,6 +1318,8 @@ void FunctionLowering::first_live_thread() {
   b_.CreateStore(b_.CreateTrunc(x, b_.getInt32Ty()), current_tid_[0]);
   b_.CreateStore(b_.CreateTrunc(y, b_.getInt32Ty()), current_tid_[1]);
   b_.CreateStore(b_.CreateTrunc(z, b_.getInt32Ty()), current_tid_[2]);
+  if (check_variant())
+    announce_thread();
 }
 
 void FunctionLowering::announce_thread() {

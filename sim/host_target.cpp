@@ -281,8 +281,10 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
   auto *done = llvm::BasicBlock::Create(context, "watch.done", fn);
   llvm::MDBuilder weights(context);
   llvm::MDNode *rarely = weights.createBranchWeights(1, 64);
-  llvm::Value *root =
-      load_field(b, e.env, offsetof(ThreadContext, watched_pages), b.getPtrTy(), "watched.root");
+  // The same table all launch long: LLVM may load it once.
+  auto *root = llvm::cast<llvm::LoadInst>(
+      load_field(b, e.env, offsetof(ThreadContext, watched_pages), b.getPtrTy(), "watched.root"));
+  root->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
   b.CreateCondBr(b.CreateIsNull(root), call, lookup);
   b.SetInsertPoint(lookup);
   llvm::Value *page = b.CreateLShr(b.CreatePtrToInt(address, b.getInt64Ty()),

@@ -1,7 +1,5 @@
 #include "sim/watched_pages.h"
 
-#include <cstdlib>
-#include <new>
 #include <stdexcept>
 
 namespace simt::sim {
@@ -11,17 +9,9 @@ namespace {
 constexpr uintptr_t kLeafMask = (uintptr_t(1) << WatchedPages::kLeafBits) - 1;
 constexpr uintptr_t kRootMask = (uintptr_t(1) << WatchedPages::kRootBits) - 1;
 
-// calloc: the root's and leaves' memory is committed only where it is written.
-template <typename T> T *zeroed(size_t count) {
-  void *memory = std::calloc(count, sizeof(T));
-  if (memory == nullptr)
-    throw std::bad_alloc();
-  return static_cast<T *>(memory);
-}
-
 } // namespace
 
-WatchedPages::WatchedPages() : root_(zeroed<uint8_t *>(size_t(1) << kRootBits)) {}
+WatchedPages::WatchedPages() : root_(zeroed_array<uint8_t *>(size_t(1) << kRootBits)) {}
 
 WatchedPages::~WatchedPages() {
   for (size_t i = 0; i < (size_t(1) << kRootBits); ++i)
@@ -32,7 +22,7 @@ WatchedPages::~WatchedPages() {
 uint8_t *WatchedPages::leaf(uintptr_t page, bool create) {
   uint8_t *&leaf = root_[(page >> kLeafBits) & kRootMask];
   if (leaf == nullptr && create)
-    leaf = zeroed<uint8_t>(size_t(1) << kLeafBits);
+    leaf = zeroed_array<uint8_t>(size_t(1) << kLeafBits);
   return leaf;
 }
 

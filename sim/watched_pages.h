@@ -11,8 +11,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 
 namespace simt::sim {
+
+// `count` zeroed elements from calloc (free them with std::free): memory the system commits only
+// where it is written, for sparse tables.
+template <typename T> T *zeroed_array(size_t count) {
+  void *memory = std::calloc(count, sizeof(T));
+  if (memory == nullptr)
+    throw std::bad_alloc();
+  return static_cast<T *>(memory);
+}
 
 class WatchedPages {
 public:

@@ -274,10 +274,23 @@ def allocated(host, initialised=False, host_written=False):
 
 
 def written(view):
-    """The host wrote `view` of device memory (copy_to_device)."""
-    if _session is not None and view.size:
+    """The host wrote `view` of device memory (copy_to_device, setitem): its elements, not the
+    gaps between those of a strided view."""
+    if _session is None or not view.size:
+        return
+    if view.flags.c_contiguous or view.flags.f_contiguous:
         low, high = np.byte_bounds(view)
         _session.checker.written(low, high - low)
+        return
+    base = view.__array_interface__["data"][0]
+    run, axes = view.itemsize, range(view.ndim)
+    if view.strides[-1] == view.itemsize:  # rows of contiguous elements: one run each
+        run, axes = view.itemsize * view.shape[-1], range(view.ndim - 1)
+    offsets = np.zeros(1, dtype=np.int64)
+    for axis in axes:
+        offsets = (offsets[:, None] + np.arange(view.shape[axis]) * view.strides[axis]).ravel()
+    for offset in offsets.tolist():
+        _session.checker.written(base + offset, run)
 
 
 def written_at(array, key):

@@ -322,6 +322,18 @@ def test_host_writes_to_device_arrays_initialise_them():
     (finding,) = session.findings()
     assert finding["subject"] == "of global array `a` (a[1]) in block (0,0,0)"
     assert finding["count"] == 7
+    session = check.enable(tools=["initcheck"], quiet=True)
+    try:
+        strided = cuda.device_array((4, 6))
+        strided[:, ::2] = 1  # every other column: the columns between stay uninitialised
+        strided[::3, 1::2] = 2  # rows 0 and 3 of the other columns
+        copy[1, 24](strided.reshape(24), cuda.device_array(24))
+    finally:
+        check.disable()
+    # Rows 1 and 2 of columns 1, 3 and 5: elements 7, 9, 11, 13, 15, 17.
+    (gaps,) = session.findings()
+    assert gaps["subject"] == "of global array `a` (a[7]) in block (0,0,0)"
+    assert gaps["count"] == 6
 
 
 def test_initcheck_alone_sees_accesses_across_pages():
@@ -364,3 +376,41 @@ def test_initcheck_alone_sees_accesses_across_pages():
     i = np.arange(1500)
     np.testing.assert_array_equal(alone_out[i % 3 != 0], 6 * i[i % 3 != 0])
     np.testing.assert_array_equal(alone_out, every_out)
+
+
+def test_checkers_without_racecheck_report_the_same_on_several_workers():
+    """Without racecheck, blocks run on several workers at once; the report still names the
+    earliest instance (lowest block, then first in the block) and lists findings in that order,
+    as a launch on one worker does."""
+    from simt import check, cuda
+
+    @cuda.jit
+    def spread(a, out):
+        i = cuda.grid(1)
+        scratch = cuda.local.array(4, np.float64)
+        if cuda.blockIdx.x % 7 == 5:
+            scratch[0] = 1.0
+        total = a[i] + scratch[0]  # a's odd elements, and scratch in most blocks: never written
+        out[i] = total
+
+    def run(tools):
+        session = check.enable(tools=tools, quiet=True)
+        try:
+            a = cuda.device_array(64 * 64)
+            a[::2] = 1.0
+            out = cuda.device_array(64 * 64)
+            for _ in range(3):
+                spread[64, 64](a, out)
+            return [session.format(f) for f in session.findings()]
+        finally:
+            check.disable()
+
+    several = run(["initcheck", "memcheck"])
+    assert several == run(["initcheck", "memcheck"])
+    one = run(None)  # racecheck: one worker
+    assert several == [f for f in one if not f.startswith(("RACECHECK", "SYNCCHECK"))]
+    # Thread 0 of block 0 reads scratch[0] first (one finding for the line's two reads, a's odd
+    # elements and scratch[0] in 55 of the 64 blocks, three launches).
+    assert len(several) == 1
+    assert "local array `scratch` (scratch[0]) in block (0,0,0)" in several[0]
+    assert "(%d more instances)" % (3 * (2048 + 55 * 64) - 1) in several[0]

@@ -517,9 +517,22 @@ TEST_CASE("racecheck: a new launch forgets the last launch's records") {
   sim::LaunchConfig next;
   next.block.x = 64;
   launch.races.launch_started(next);
-  CHECK(launch.races.shadow_bytes() == 0);
+  // The shadow stays (no page made anew each launch); the records in it are stale.
+  CHECK(launch.races.shadow_bytes() == kShadowPage);
   launch.start(0);
   CHECK(launch.write(0, 32, kGlobal).empty());
+  CHECK(launch.read(0, 33, kGlobal).size() == 1); // this launch's records still count
+}
+
+TEST_CASE("racecheck: freed device memory gives its whole shadow pages back") {
+  Launch launch(1, 64);
+  launch.start(0);
+  CHECK(launch.write(0, 0, kGlobal).empty());
+  launch.races.forget(kGlobal, 8); // part of a page: the page stays, the records go
+  CHECK(launch.races.shadow_bytes() == kShadowPage);
+  CHECK(launch.write(0, 1, kGlobal).empty());
+  launch.races.forget(kGlobal & ~uintptr_t(4095), 4096);
+  CHECK(launch.races.shadow_bytes() == 0);
 }
 
 TEST_CASE("racecheck: shadow memory is allocated a page at a time, 4x the memory it shadows") {
