@@ -19,9 +19,17 @@ enum class Instrumentation : uint8_t {
   Debug,
   // The checkers' variant (`simt check`): every array access is reported (where an observer
   // watches, sim/watched_pages.h), and so are fences and each call's fresh local arrays
-  // (AccessKind::Fence, LocalArray); no statement hooks or frames. Kernels whose threads may wait
-  // for each other run them on fibers, so the checkers see barriers and warp operations.
+  // (AccessKind::Fence, LocalArray); no statement hooks or frames. CheckedFibers says which
+  // threads run on fibers.
   Check,
+};
+
+// Which threads of the checkers' variant run on fibers of their own; the others run as loops over
+// the block's threads (by loop fission where they wait at barriers).
+enum class CheckedFibers : uint8_t {
+  None,    // none that a loop can run: no checker needs to see a barrier or warp operation
+  Waiting, // those that may wait for others, so the checkers see every barrier and warp operation
+  All,     // every thread, so that a schedule may order them (`simt check --schedule`)
 };
 
 // Source-level debug information in the generated code (GPU backend: compile_ptx(lineinfo=True)
@@ -48,9 +56,8 @@ struct CompileOptions {
   // (frontend/ir_fission.h) on the simulator; off: as fibers, as other barrier kernels do (the
   // tests compare the two).
   bool fission = true;
-  // Every thread runs on a fiber of its own (none runs as a loop over the block's threads), so
-  // that a schedule may order them (`simt check --schedule`).
-  bool scheduled_threads = false;
+  // Instrumentation::Check: which threads run on fibers.
+  CheckedFibers checked_fibers = CheckedFibers::Waiting;
 
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
@@ -63,7 +70,9 @@ struct CompileOptions {
             : debug_info == DebugInfo::Full     ? ",dwarf"
                                                 : "") +
            (fastmath ? ",fast" : "") + (fission ? "" : ",fibers") +
-           (scheduled_threads ? ",scheduled" : "");
+           (checked_fibers == CheckedFibers::All    ? ",scheduled"
+            : checked_fibers == CheckedFibers::None ? ",loops"
+                                                    : "");
   }
   bool operator==(const CompileOptions &) const = default;
 };

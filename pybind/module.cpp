@@ -110,7 +110,8 @@ std::shared_ptr<CompiledKernel>
 compile(std::string name, std::string source, std::string file, int first_line, uint64_t identity,
         py::object describe, const std::string &signature, bool python_error_model,
         const std::string &instrumentation, int opt_level, bool fastmath, bool fission,
-        bool scheduled_threads, const std::string &target, const std::vector<std::string> &link) {
+        const std::string &checked_fibers, const std::string &target,
+        const std::vector<std::string> &link) {
   const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
                                                 first_line, identity, std::move(describe));
   CompileOptions options;
@@ -127,7 +128,13 @@ compile(std::string name, std::string source, std::string file, int first_line, 
   options.opt_level = opt_level;
   options.fastmath = fastmath;
   options.fission = fission;
-  options.scheduled_threads = scheduled_threads;
+  if (checked_fibers == "none")
+    options.checked_fibers = CheckedFibers::None;
+  else if (checked_fibers == "all")
+    options.checked_fibers = CheckedFibers::All;
+  else if (checked_fibers != "waiting")
+    throw std::invalid_argument("simt: unknown checked_fibers '" + checked_fibers +
+                                "' (none, waiting or all)");
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options,
                                           backend(target), link);
 }
@@ -178,7 +185,7 @@ PYBIND11_MODULE(_simt, m) {
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
         py::arg("opt_level") = 3, py::arg("fastmath") = false, py::arg("fission") = true,
-        py::arg("scheduled_threads") = false, py::arg("target") = "sim",
+        py::arg("checked_fibers") = "waiting", py::arg("target") = "sim",
         py::arg("link") = std::vector<std::string>{},
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
@@ -186,7 +193,8 @@ PYBIND11_MODULE(_simt, m) {
         "'none' (release), 'debug' (the debugger's variant) or 'check' (the checkers'); "
         "`opt_level` LLVM's, 0 to 3; "
         "`fission` false runs kernels with barriers as fibers, never by loop fission; "
-        "`scheduled_threads` runs every thread on a fiber, for a schedule to order them.");
+        "`checked_fibers` says which threads of the check variant run on fibers: 'waiting' "
+        "(threads that may wait for others), 'all' (for a schedule to order them) or 'none'.");
   m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model"), py::arg("debug_info"), py::arg("fastmath"), py::arg("cc"),

@@ -23,11 +23,12 @@ std::string block_entry_name(const std::string &symbol) { return symbol + ".bloc
 BlockStrategy block_strategy(const ir::Module &module) {
   const ir::Properties &props = module.props;
   const bool waits = props.uses_barrier || props.uses_warp || props.may_spin;
-  // The debugger stops threads anywhere; the checkers see barriers and warp operations as the
-  // schedulers' events: both need each thread on a fiber of its own unless no thread waits.
+  // The debugger stops threads anywhere; racecheck and synccheck see barriers and warp operations
+  // as the schedulers' events, and a schedule orders threads that run on fibers.
+  const CheckedFibers checked = module.options.checked_fibers;
   if (module.options.instrumentation == Instrumentation::Debug ||
-      (module.options.instrumentation == Instrumentation::Check && waits) ||
-      module.options.scheduled_threads)
+      (module.options.instrumentation == Instrumentation::Check &&
+       (checked == CheckedFibers::All || (checked == CheckedFibers::Waiting && waits))))
     return BlockStrategy::Fibers;
   if ((waits && !module.options.fission) || !ir::plan_fission(module).fissionable())
     return BlockStrategy::Fibers;

@@ -14,9 +14,9 @@ std::string block_entry_name(const std::string &symbol);
 // wait for each other); a loop over them per barrier-free region (Fission, frontend/ir_fission.h:
 // its barriers sit in block-uniform control flow); or a fiber per thread (Fibers: a barrier
 // elsewhere, a warp operation or a spinning loop is reachable, the kernel is instrumented for the
-// debugger, which may stop any thread, or for the checkers and threads wait, a schedule orders
-// the threads, CompileOptions::fission is off, or its threads' local arrays are too large to keep
-// side by side). Flat kernels are lowered as one region.
+// debugger, which may stop any thread, or for checkers that see threads wait or a schedule that
+// orders them (CompileOptions::checked_fibers), CompileOptions::fission is off, or its threads'
+// local arrays are too large to keep side by side). Flat kernels are lowered as one region.
 enum class BlockStrategy { Flat, Fission, Fibers };
 BlockStrategy block_strategy(const ir::Module &module);
 bool needs_fibers(const ir::Module &module); // block_strategy() == Fibers

@@ -233,10 +233,19 @@ def session():
     return _session
 
 
-def schedules_threads():
-    """Whether the checking session's schedule orders the threads of a block (random,
-    reverse): its kernels then run every thread on a fiber."""
-    return _session is not None and _session.schedule != "in-order"
+def checked_fibers():
+    """Which threads of checked kernels run on fibers of their own: all of them when the
+    session's schedule orders threads (random, reverse); those that may wait for others when
+    racecheck sees barriers and warp operations; else none (loops over a block's threads, by
+    loop fission where they wait at barriers: a kernel fission can run has no divergent barrier
+    or warp operation for synccheck to find, and the others run on fibers)."""
+    if _session is None:
+        return None
+    if _session.schedule != "in-order":
+        return "all"
+    if "racecheck" in _session.tools:
+        return "waiting"
+    return "none"
 
 
 def enable(tools=None, schedule="in-order", seed=None, suppress=None, report=None, stream=None,

@@ -358,14 +358,14 @@ class Dispatcher:
         instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; 'check' under
         the checkers: `simt check`, SIMT_CHECK; else 'none')
         LLVM's optimisation level (opt=False: 0), fastmath, whether kernels with barriers may
-        run by loop fission (SIMT_FISSION), and whether every thread runs on a fiber (a checker's
-        schedule orders them)."""
+        run by loop fission (SIMT_FISSION), and which threads of checked kernels run on fibers
+        (check.checked_fibers)."""
         instrumentation = ("debug" if debug_mode() or self._calls_breakpoint
                            else "check" if check.enabled() else "none")
         opt_level = 3 if self.targetoptions.get("opt", True) else 0
         return (self._python_error_model(), instrumentation, opt_level,
                 bool(self.targetoptions.get("fastmath")), fission_enabled(),
-                instrumentation == "check" and check.schedules_threads())
+                check.checked_fibers() if instrumentation == "check" else "waiting")
 
     def _python_error_model(self):
         """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
@@ -403,7 +403,7 @@ class Dispatcher:
         return specialization
 
     def _overload_for(self, args):
-        key = (_argument_key(args), debug_mode(), check.enabled(), check.schedules_threads(),
+        key = (_argument_key(args), debug_mode(), check.checked_fibers(),
                fission_enabled())
         kernel = self._by_key.get(key)
         if kernel is None:

@@ -194,16 +194,20 @@ def test_release_kernels_are_untouched():
     def scale(a):
         a[cuda.grid(1)] *= 2
 
+    def launched(**session_options):
+        """The variant a launch of scale (checked with `session_options`, or not) ran, and the
+        session."""
+        session = check.enable(quiet=True, **session_options) if session_options else None
+        try:
+            scale[1, 8](a)
+        finally:
+            check.disable()
+        return scale.overloads[next(iter(scale.overloads))], session
+
     a = np.ones(8)
-    scale[1, 8](a)
-    release = scale.overloads[next(iter(scale.overloads))]
+    release, _ = launched()
     assert "simt_rt_access" not in release.llvm_ir()
-    session = check.enable(quiet=True)
-    try:
-        scale[1, 8](a)
-    finally:
-        check.disable()
-    checked = scale.overloads[next(iter(scale.overloads))]
+    checked, session = launched(tools=None)
     assert release.options == "np,release,O3" and checked.options == "np,check,O3"
     # No thread of `scale` waits for another: its checked block is a loop over the threads.
     assert "simt_rt_access" in checked.llvm_ir() and checked.block_strategy == "flat"
@@ -211,12 +215,7 @@ def test_release_kernels_are_untouched():
     scale[1, 8](a)  # the release variant again
     assert (a == 8).all() and session.launches == 1
     # A schedule orders the threads: each runs on a fiber, a variant of its own.
-    check.enable(schedule="reverse", quiet=True)
-    try:
-        scale[1, 8](a)
-    finally:
-        check.disable()
-    scheduled = scale.overloads[next(iter(scale.overloads))]
+    scheduled, _ = launched(schedule="reverse")
     assert scheduled.options == "np,check,O3,scheduled" and scheduled.block_strategy == "fibers"
     assert (a == 16).all()
 
@@ -414,3 +413,38 @@ def test_checkers_without_racecheck_report_the_same_on_several_workers():
     assert len(several) == 1
     assert "local array `scratch` (scratch[0]) in block (0,0,0)" in several[0]
     assert "(%d more instances)" % (3 * (2048 + 55 * 64) - 1) in several[0]
+
+
+def test_barrier_kernels_checked_without_racecheck_run_by_loop_fission():
+    """Without racecheck (or a schedule), no checker needs a barrier kernel's threads on fibers:
+    it runs by loop fission, its accesses still reported, and its uninitialised reads found as
+    when every thread runs on a fiber."""
+    from simt import check, cuda
+
+    @cuda.jit
+    def shift(a, out):
+        buf = cuda.shared.array(64, np.float32)
+        t = cuda.threadIdx.x
+        if t > 0:
+            buf[t] = a[cuda.grid(1)]
+        cuda.syncthreads()
+        out[cuda.grid(1)] = buf[(t + 1) % 64]  # thread 63 reads buf[0], never written
+
+    def run(tools, schedule="in-order"):
+        session = check.enable(tools=tools, schedule=schedule, quiet=True)
+        try:
+            out = cuda.device_array(256, np.float32)
+            shift[4, 64](np.arange(256, dtype=np.float32), out)
+            kernel = shift.overloads[next(iter(shift.overloads))]
+            return kernel, [session.format(f) for f in session.findings()], out.copy_to_host()
+        finally:
+            check.disable()
+
+    fissioned, found, out = run(["initcheck"])
+    assert fissioned.options == "np,check,O3,loops" and fissioned.block_strategy == "fission"
+    on_fibers, found_on_fibers, out_on_fibers = run(["initcheck", "racecheck"])
+    assert on_fibers.options == "np,check,O3" and on_fibers.block_strategy == "fibers"
+    assert run(["initcheck"], "reverse")[0].block_strategy == "fibers"
+    assert found == [f for f in found_on_fibers if f.startswith("INITCHECK")]
+    assert len(found) == 1 and "buf[0]" in found[0] and "(3 more instances)" in found[0]
+    np.testing.assert_array_equal(out, out_on_fibers)
