@@ -1,6 +1,7 @@
-"""The differential cases (diff_cases.py) run once under `simt check` (all four checkers, in-order
-schedule): each kernel computes what the release run computes, and shows no finding of any
-severity except the ones listed in FINDINGS_BY_DESIGN, each a true positive of its case.
+"""The differential cases (diff_cases.py) run under `simt check` (all four checkers, in-order
+schedule; and without racecheck, as loops over threads on every worker): each kernel computes
+what the release run computes, and shows no finding of any severity except the ones listed in
+FINDINGS_BY_DESIGN, each a true positive of its case.
 
 Findings are attributed to a case by their accesses' source lines, which lie inside the case's
 function (its kernel is defined there)."""
@@ -72,16 +73,26 @@ def _results(path):
     return dict(np.load(path))
 
 
-@pytest.fixture(scope="module")
-def checked(tmp_path_factory):
-    """diff_cases.py run by `simt check` with a JSON report: (results, report)."""
-    tmp = tmp_path_factory.mktemp("checked")
+def _run_checked(tmp, *options):
+    """diff_cases.py run by `simt check` with `options` and a JSON report: (results, report)."""
     out, report = str(tmp / "results.npz"), str(tmp / "report.json")
-    proc = run_python(["-m", "simt", "check", "--report", report, "--error-exitcode", "0",
-                       SCRIPT, out], cwd=HERE)
+    proc = run_python(["-m", "simt", "check", "--report", report, "--error-exitcode", "0"]
+                      + list(options) + [SCRIPT, out], cwd=HERE)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     with open(report) as f:
         return _results(out), json.load(f)
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    return _run_checked(tmp_path_factory.mktemp("checked"))
+
+
+@pytest.fixture(scope="module")
+def checked_without_racecheck(tmp_path_factory):
+    """Without racecheck: kernels as loops over their threads (loop fission across barriers),
+    blocks on every worker."""
+    return _run_checked(tmp_path_factory.mktemp("checked_loops"), "--tool", "init,sync,mem")
 
 
 @pytest.fixture(scope="module")
@@ -116,15 +127,16 @@ def test_cases_by_design_still_exist():
     assert set(FINDINGS_BY_DESIGN) <= set(diff_cases.CASES)
 
 
+@pytest.mark.parametrize("racecheck", [True, False])
 @pytest.mark.parametrize("case", sorted(diff_cases.CASES))
-def test_checked_results_equal_release_results(case, checked, release):
-    results = checked[0]
+def test_checked_results_equal_release_results(case, racecheck, request, release):
+    results = request.getfixturevalue("checked" if racecheck else "checked_without_racecheck")[0]
     assert "%s/error" % case not in results, str(results.get("%s/error" % case))
     keys = sorted(k for k in release if k.startswith(case + "/"))
     assert keys and keys == sorted(k for k in results if k.startswith(case + "/"))
     for key in keys:
         assert results[key].dtype == release[key].dtype, key
-        # the checked variant runs the same code, as fibers in one order: bit for bit the same
+        # the checked variant runs the same code, its threads in order: bit for bit the same
         np.testing.assert_array_equal(results[key], release[key], err_msg=key)
 
 
@@ -133,3 +145,14 @@ def test_findings_are_only_those_by_design(case, findings_by_case):
     found = findings_by_case.get(case, [])
     got = sorted((f["tool"], f["severity"], f["kind"]) for f in found)
     assert got == sorted(FINDINGS_BY_DESIGN.get(case, [])), "\n".join(map(_describe, found))
+
+
+@pytest.mark.parametrize("case", sorted(diff_cases.CASES))
+def test_findings_without_racecheck_are_those_with_it(case, checked_without_racecheck):
+    """initcheck, synccheck and memcheck find in the loops variant what they find with every
+    thread of a barrier kernel on a fiber."""
+    spans = _case_lines()
+    found = [f for f in checked_without_racecheck[1]["findings"] if _case_of(f, spans) == case]
+    got = sorted((f["tool"], f["severity"], f["kind"]) for f in found)
+    assert got == sorted(f for f in FINDINGS_BY_DESIGN.get(case, []) if f[0] != "racecheck"), \
+        "\n".join(map(_describe, found))
