@@ -1,8 +1,8 @@
 // `simt check`: one observer of the simulator's launches that runs the checkers a user asked for
 // (racecheck, initcheck, synccheck, memcheck) on kernels compiled with the checkers'
 // instrumentation (Instrumentation::Check), and the schedule their threads and blocks run in.
-// Launches it observes run on one worker, one block after another (cooperative launches: all
-// resident blocks on that worker).
+// With racecheck or a schedule, launches it observes run on one worker, one block after another
+// (cooperative launches: all resident blocks on that worker); without, on every worker.
 #pragma once
 
 #include "checker/finding.h"

@@ -62,7 +62,8 @@ private:
     return create ? &pages_.get(address) : pages_.find(address);
   }
   // Sets the states of `count` bytes of `page` (at `key`) from `first`; `state` applies to the
-  // bytes for which `applies` holds.
+  // bytes for which `applies` holds (std::true_type: every byte), and the page is watched while
+  // it has a byte in a watched state.
   template <typename Applies>
   void change(uintptr_t key, Page &page, size_t first, size_t count, State state, Applies applies);
   bool is_watched(uint8_t state) const { return (watched_states_ >> state & 1) != 0; }
