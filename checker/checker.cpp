@@ -336,8 +336,6 @@ void Checker::block_started(const sim::ThreadContext &block) {
   const std::unique_lock turn = take_turn();
   if (options_.race)
     races_.block_started(block, shared_bytes());
-  blocks_.erase(linear_block(block));
-  this->block(block);
   if (!options_.init)
     return;
   for (const sim::NamedArray &array : kernel_->arrays) {

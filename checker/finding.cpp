@@ -62,10 +62,8 @@ void Findings::add(Finding finding) {
     return;
   std::stable_sort(findings_.begin(), findings_.end(),
                    [](const Finding &a, const Finding &b) { return a.order < b.order; });
-  for (auto &[text, position] : index_)
-    position = size_t(std::find_if(findings_.begin(), findings_.end(),
-                                   [&](const Finding &f) { return key_of(f) == text; }) -
-                      findings_.begin());
+  for (size_t position = 0; position < findings_.size(); ++position)
+    index_[key_of(findings_[position])] = position;
 }
 
 void Findings::clear() {

@@ -72,13 +72,10 @@ public:
   bool empty() const { return pages_.empty(); }
 
 private:
-  static constexpr unsigned kLeafBits = sim::WatchedPages::kLeafBits;
-  static constexpr unsigned kRootBits = sim::WatchedPages::kRootBits;
-  static constexpr size_t kLeafSize = size_t(1) << kLeafBits, kRootSize = size_t(1) << kRootBits;
-  static size_t root_index(uintptr_t address) {
-    return (address >> (kPageBits + kLeafBits)) & (kRootSize - 1);
-  }
-  static size_t leaf_index(uintptr_t address) { return (address >> kPageBits) & (kLeafSize - 1); }
+  static constexpr size_t kLeafSize = size_t(1) << sim::WatchedPages::kLeafBits;
+  static constexpr size_t kRootSize = size_t(1) << sim::WatchedPages::kRootBits;
+  static size_t root_index(uintptr_t address) { return sim::WatchedPages::root_index(address); }
+  static size_t leaf_index(uintptr_t address) { return sim::WatchedPages::leaf_index(address); }
   Page ***root_;
   std::vector<uintptr_t> pages_; // start addresses
 };

@@ -23,8 +23,8 @@ std::string block_entry_name(const std::string &symbol) { return symbol + ".bloc
 BlockStrategy block_strategy(const ir::Module &module) {
   const ir::Properties &props = module.props;
   const bool waits = props.uses_barrier || props.uses_warp || props.may_spin;
-  // The debugger stops threads anywhere; racecheck and synccheck see barriers and warp operations
-  // as the schedulers' events, and a schedule orders threads that run on fibers.
+  // The debugger stops threads anywhere; racecheck sees barriers and warp operations as the
+  // schedulers' events, and a schedule orders threads that run on fibers.
   const CheckedFibers checked = module.options.checked_fibers;
   if (module.options.instrumentation == Instrumentation::Debug ||
       (module.options.instrumentation == Instrumentation::Check &&

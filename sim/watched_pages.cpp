@@ -4,13 +4,6 @@
 
 namespace simt::sim {
 
-namespace {
-
-constexpr uintptr_t kLeafMask = (uintptr_t(1) << WatchedPages::kLeafBits) - 1;
-constexpr uintptr_t kRootMask = (uintptr_t(1) << WatchedPages::kRootBits) - 1;
-
-} // namespace
-
 WatchedPages::WatchedPages() : root_(zeroed_array<uint8_t *>(size_t(1) << kRootBits)) {}
 
 WatchedPages::~WatchedPages() {
@@ -19,18 +12,18 @@ WatchedPages::~WatchedPages() {
   std::free(root_);
 }
 
-uint8_t *WatchedPages::leaf(uintptr_t page, bool create) {
-  uint8_t *&leaf = root_[(page >> kLeafBits) & kRootMask];
+uint8_t *WatchedPages::leaf(uintptr_t address, bool create) {
+  uint8_t *&leaf = root_[root_index(address)];
   if (leaf == nullptr && create)
     leaf = zeroed_array<uint8_t>(size_t(1) << kLeafBits);
   return leaf;
 }
 
 void WatchedPages::count(uintptr_t address, int delta) {
-  const uintptr_t page = address >> kPageBits;
+  const uintptr_t page_size = uintptr_t(1) << kPageBits;
   // The page, and the one before it: an access starting there may reach into this one.
-  for (uintptr_t at : {page, page - 1}) {
-    uint8_t &reasons = leaf(at, true)[at & kLeafMask];
+  for (uintptr_t at : {address, address - page_size}) {
+    uint8_t &reasons = leaf(at, true)[leaf_index(at)];
     if ((delta < 0 && reasons == 0) || (delta > 0 && reasons == 255))
       throw std::logic_error("simt: watched pages counted wrong");
     reasons = uint8_t(reasons + delta);
@@ -38,9 +31,8 @@ void WatchedPages::count(uintptr_t address, int delta) {
 }
 
 bool WatchedPages::watched(uintptr_t address) const {
-  const uintptr_t page = address >> kPageBits;
-  const uint8_t *leaf = root_[(page >> kLeafBits) & kRootMask];
-  return leaf != nullptr && leaf[page & kLeafMask] != 0;
+  const uint8_t *leaf = root_[root_index(address)];
+  return leaf != nullptr && leaf[leaf_index(address)] != 0;
 }
 
 } // namespace simt::sim

@@ -43,12 +43,20 @@ public:
   // Whether an access (of at most a page) at `address` is reported: what instrumented code
   // computes.
   bool watched(uintptr_t address) const;
+  // Where the page of `address` sits: its leaf's index in the root, its index in the leaf (the
+  // layout of every such table, sim's and the checkers').
+  static size_t root_index(uintptr_t address) {
+    return (address >> (kPageBits + kLeafBits)) & ((size_t(1) << kRootBits) - 1);
+  }
+  static size_t leaf_index(uintptr_t address) {
+    return (address >> kPageBits) & ((size_t(1) << kLeafBits) - 1);
+  }
   // The root table, as ThreadContext::watched_pages holds it.
   const uint8_t *const *root() const { return root_; }
 
 private:
   void count(uintptr_t address, int delta);
-  uint8_t *leaf(uintptr_t page, bool create);
+  uint8_t *leaf(uintptr_t address, bool create);
   uint8_t **root_;
 };
 
