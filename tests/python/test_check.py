@@ -448,3 +448,16 @@ def test_barrier_kernels_checked_without_racecheck_run_by_loop_fission():
     assert found == [f for f in found_on_fibers if f.startswith("INITCHECK")]
     assert len(found) == 1 and "buf[0]" in found[0] and "(3 more instances)" in found[0]
     np.testing.assert_array_equal(out, out_on_fibers)
+
+
+def test_compile_refuses_an_unknown_fiber_choice():
+    from simt import _simt
+    from simt.resolver import resolver_for
+
+    def kernel(a):
+        a[0] = 1
+
+    with pytest.raises(ValueError, match=r"unknown checked_fibers 'some' \(none, waiting or all\)"):
+        _simt.compile("kernel", "def kernel(a):\n    a[0] = 1\n", __file__, 1, id(kernel),
+                      resolver_for(kernel), "void(float64[::1])", instrumentation="check",
+                      checked_fibers="some")
