@@ -333,18 +333,20 @@ void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
 }
 
 void Checker::block_started(const sim::ThreadContext &block) {
-  const std::unique_lock turn = take_turn();
-  if (options_.race)
+  if (options_.race) {
+    const std::unique_lock turn = take_turn();
     races_.block_started(block, shared_bytes());
+  }
   if (!options_.init)
     return;
+  // Which bytes the block writes, the kernel marks (sim::shared_written); its arrays (its own
+  // memory: no turn to take) start poisoned.
   for (const sim::NamedArray &array : kernel_->arrays) {
     if (array.space != MemSpace::Shared)
       continue;
     const int64_t bytes =
         array_bytes(shared_shape(array, config_.dynamic_shared_bytes), array.itemsize);
-    const uintptr_t base = uintptr_t(block.shared) + uintptr_t(array.offset);
-    scratch_.track(base, uint64_t(bytes), array.dtype);
+    poison(block.shared + array.offset, uint64_t(bytes), array.dtype);
   }
 }
 
@@ -355,8 +357,6 @@ void Checker::block_finished(const sim::ThreadContext &block) {
     races_.block_finished(block, shared_bytes());
     peak_shadow_bytes_ = std::max(peak_shadow_bytes_, races_.shadow_bytes());
   }
-  if (options_.init)
-    scratch_.forget(uintptr_t(block.shared), shared_bytes());
 }
 
 void Checker::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
@@ -370,6 +370,8 @@ void Checker::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
 }
 
 void Checker::barrier_released(const sim::ThreadContext &block, int32_t, bool grid) {
+  if (!options_.race && !options_.sync)
+    return; // racecheck orders accesses by barriers, synccheck names where threads wait
   const std::unique_lock turn = take_turn();
   barrier_released_ = true;
   ++this->block(block).barriers_released;
@@ -481,14 +483,22 @@ void Checker::check_init(sim::ThreadContext &ctx, const sim::MemoryAccess &acces
   InitTracker &tracker = access.space == MemSpace::Global ? device_ : scratch_;
   const uintptr_t address = uintptr_t(access.address);
   if (access.kind != AccessKind::Store) {
-    const uintptr_t unset = tracker.find(address, access.size, InitTracker::Uninitialised);
+    uintptr_t unset = 0;
+    if (access.space == MemSpace::Shared) {
+      const uint8_t *written = sim::shared_written(ctx, access.address);
+      for (uint32_t byte = 0; byte < access.size && unset == 0; ++byte)
+        if (written[byte] == 0)
+          unset = address + byte;
+    } else {
+      unset = tracker.find(address, access.size, InitTracker::Uninitialised);
+    }
     if (unset != 0)
       add(&ctx, Tool::Init, Severity::Error,
           access.kind == AccessKind::Atomic ? "uninitialised atomic read" : "uninitialised read",
           "of " + place(ctx, unset, access.space).text + " in block " + ids(dim3(ctx.ctaid)),
           {side(ctx, access.kind == AccessKind::Atomic ? "atomic" : "read", access.loc)});
   }
-  if (access.kind != AccessKind::Load)
+  if (access.kind != AccessKind::Load && access.space != MemSpace::Shared) // shared: by the kernel
     tracker.written(address, access.size);
 }
 

@@ -9,6 +9,7 @@
 #include "checker/init_tracker.h"
 #include "checker/race_detector.h"
 #include "checker/schedule.h"
+#include "checker/spin_lock.h"
 #include "sim/observer.h"
 
 #include <cstdint>
@@ -52,6 +53,8 @@ public:
   // Without racecheck (whose shadow one worker keeps), blocks may run on several workers.
   bool thread_safe() const override { return !options_.race; }
   const sim::WatchedPages *watched_pages() const override;
+  // initcheck: which bytes of shared memory a block has written, marked by the kernel itself.
+  bool tracks_shared_writes() const override { return options_.init; }
   void launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
                       void *const *args) override;
   void launch_finished(const std::optional<sim::Fault> &fault) override;
@@ -109,7 +112,7 @@ private:
   sim::WatchedPages watched_;
   std::vector<uintptr_t> alignment_watched_; // pages watched for this launch's arguments
   InitTracker device_;                       // device arrays, from allocation to release
-  InitTracker scratch_;                      // shared memory and local arrays, for one launch
+  InitTracker scratch_;                      // local arrays, for one launch
   uint64_t peak_shadow_bytes_ = 0;
   bool any_freed_ = false; // device memory was freed: accesses are looked up
 
@@ -138,9 +141,9 @@ private:
   bool parallel_ = false;
   uint64_t launches_ = 0, findings_in_launch_ = 0;
   // The hooks of a launch on several workers take turns (a launch on one needs no lock).
-  std::mutex mutex_;
-  std::unique_lock<std::mutex> take_turn() {
-    return parallel_ ? std::unique_lock(mutex_) : std::unique_lock<std::mutex>();
+  SpinLock turn_;
+  std::unique_lock<SpinLock> take_turn() {
+    return parallel_ ? std::unique_lock(turn_) : std::unique_lock<SpinLock>();
   }
 };
 

@@ -40,14 +40,40 @@ void poison_element(uint8_t *out, Scalar dtype) {
 
 } // namespace
 
+namespace {
+
+// Copies the `Size`-byte `element` over `out` as often as it fits in `bytes`; returns the bytes
+// copied. (A copy of a constant size is a store: a block's shared arrays are poisoned per block.)
+template <size_t Size> uint64_t repeat(uint8_t *out, uint64_t bytes, const uint8_t *element) {
+  uint64_t at = 0;
+  for (; at + Size <= bytes; at += Size)
+    std::memcpy(out + at, element, Size);
+  return at;
+}
+
+} // namespace
+
 void poison(void *address, uint64_t bytes, Scalar dtype) {
-  const uint64_t size = uint64_t(byte_size(dtype));
   uint8_t element[16];
   poison_element(element, dtype);
   auto *out = static_cast<uint8_t *>(address);
   uint64_t at = 0;
-  for (; at + size <= bytes; at += size)
-    std::memcpy(out + at, element, size);
+  switch (byte_size(dtype)) {
+  case 1:
+    at = repeat<1>(out, bytes, element);
+    break;
+  case 2:
+    at = repeat<2>(out, bytes, element);
+    break;
+  case 4:
+    at = repeat<4>(out, bytes, element);
+    break;
+  case 8:
+    at = repeat<8>(out, bytes, element);
+    break;
+  default:
+    at = repeat<16>(out, bytes, element);
+  }
   std::memset(out + at, 0xcd, bytes - at);
 }
 

@@ -47,6 +47,10 @@ void Target::enter_thread(Emitter &, llvm::ArrayRef<llvm::Value *>) {
   throw std::logic_error("simt: this target does not fission kernels");
 }
 
+void Target::fissioned_barrier(Emitter &, int32_t) {
+  throw std::logic_error("simt: this target does not fission kernels");
+}
+
 llvm::Value *Target::block_scratch(Emitter &, llvm::Value *) {
   throw std::logic_error("simt: this target does not fission kernels");
 }
@@ -593,8 +597,13 @@ void FunctionLowering::allocate_slots() {
     return;
   }
   auto *frame_type = llvm::StructType::get(ctx(), types);
-  frame_ = b_.CreateAlloca(frame_type, nullptr, "frame");
+  llvm::AllocaInst *frame_memory = b_.CreateAlloca(frame_type, nullptr, "frame");
+  frame_ = frame_memory;
   const llvm::StructLayout *layout = m_.module->getDataLayout().getStructLayout(frame_type);
+  // Zeroed, so that the runtime reads a local not assigned yet as zeros (an array: no data),
+  // never as what the stack held before.
+  b_.CreateMemSet(frame_memory, b_.getInt8(0), b_.getInt64(layout->getSizeInBytes()),
+                  frame_memory->getAlign());
   FrameLayout &frame = m_.frames[size_t(index_)];
   frame = FrameLayout{f_.python_name, f_.file, f_.first_line, f_.num_params, {}};
   for (size_t i = 0; i < types.size(); ++i) {
@@ -1198,6 +1207,8 @@ void FunctionLowering::block_statement(const ir::Stmt &s) {
     b_.SetCurrentDebugLocation(m_.debug_info->location(scope_, s.loc));
   switch (s.kind) {
   case ir::StmtKind::SyncThreads: // every thread has run the regions before it
+    if (check_variant())
+      target_.fissioned_barrier(emitter_, loc(s.loc));
     return;
   case ir::StmtKind::If:
     block_if(s);
@@ -1272,6 +1283,8 @@ void FunctionLowering::reductions(const ir::Expr &e) {
                    holds);
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), live), b_.getInt64(1)), live);
   });
+  if (check_variant())
+    target_.fissioned_barrier(emitter_, loc(e.loc));
   llvm::Value *count = b_.CreateLoad(b_.getInt64Ty(), holds);
   llvm::Value *result;
   if (e.intrinsic == ir::Intrinsic::SyncthreadsCount)

@@ -135,6 +135,9 @@ public:
   // In a fissioned kernel: the thread `tid` (threadIdx, three i32) runs next, so special
   // registers, runtime calls and fault reports refer to it.
   virtual void enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid);
+  // In a fissioned kernel instrumented for the checkers: every live thread of the block has run
+  // the regions before the barrier at `loc` (syncthreads or syncthreads_count/and/or).
+  virtual void fissioned_barrier(Emitter &e, int32_t loc);
   // In a fissioned kernel, once per block: `bytes` (i64) of memory for the block's per-thread
   // state, 16-byte aligned, valid until the kernel returns.
   virtual llvm::Value *block_scratch(Emitter &e, llvm::Value *bytes);

@@ -14,6 +14,21 @@ std::string function_key(const FunctionSource &source) {
   return source.file + ":" + std::to_string(source.first_line) + ":" + source.name;
 }
 
+namespace {
+
+// The memory spaces of the arrays in `t`, which its text leaves out: a device function called
+// with a shared array and with a local one is two specialisations (their accesses differ).
+std::string spaces_of(const Type &t) {
+  if (t.kind == Type::Kind::Array)
+    return std::to_string(int(t.space));
+  std::string spaces;
+  for (const Type &elem : t.elems)
+    spaces += spaces_of(elem);
+  return spaces;
+}
+
+} // namespace
+
 ModuleBuilder::ModuleBuilder() { module_.functions.emplace_back(); } // the kernel's place
 
 int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
@@ -23,7 +38,7 @@ int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
     return -1;
   std::string key = identity + "(";
   for (const Type &t : arg_types)
-    key += t.str() + ",";
+    key += t.str() + spaces_of(t) + ",";
   auto found = specializations_.find(key);
   if (found != specializations_.end())
     return found->second;

@@ -25,11 +25,11 @@ enum class Instrumentation : uint8_t {
 };
 
 // Which threads of the checkers' variant run on fibers of their own; the others run as loops over
-// the block's threads (by loop fission where they wait at barriers).
+// the block's threads (by loop fission where they wait at barriers, which then report each
+// barrier's release as the fiber schedulers do).
 enum class CheckedFibers : uint8_t {
-  None,    // none that a loop can run: no checker needs to see a barrier or warp operation
-  Waiting, // those that may wait for others, so the checkers see every barrier and warp operation
-  All,     // every thread, so that a schedule may order them (`simt check --schedule`)
+  None, // those that release code runs on fibers: the loops report what the checkers need
+  All,  // every thread, so that a schedule may order them (`simt check --schedule`)
 };
 
 // Source-level debug information in the generated code (GPU backend: compile_ptx(lineinfo=True)
@@ -57,7 +57,7 @@ struct CompileOptions {
   // tests compare the two).
   bool fission = true;
   // Instrumentation::Check: which threads run on fibers.
-  CheckedFibers checked_fibers = CheckedFibers::Waiting;
+  CheckedFibers checked_fibers = CheckedFibers::None;
 
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
@@ -70,9 +70,7 @@ struct CompileOptions {
             : debug_info == DebugInfo::Full     ? ",dwarf"
                                                 : "") +
            (fastmath ? ",fast" : "") + (fission ? "" : ",fibers") +
-           (checked_fibers == CheckedFibers::All    ? ",scheduled"
-            : checked_fibers == CheckedFibers::None ? ",loops"
-                                                    : "");
+           (checked_fibers == CheckedFibers::All ? ",scheduled" : "");
   }
   bool operator==(const CompileOptions &) const = default;
 };

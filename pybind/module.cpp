@@ -128,13 +128,11 @@ compile(std::string name, std::string source, std::string file, int first_line, 
   options.opt_level = opt_level;
   options.fastmath = fastmath;
   options.fission = fission;
-  if (checked_fibers == "none")
-    options.checked_fibers = CheckedFibers::None;
-  else if (checked_fibers == "all")
+  if (checked_fibers == "all")
     options.checked_fibers = CheckedFibers::All;
-  else if (checked_fibers != "waiting")
+  else if (checked_fibers != "none")
     throw std::invalid_argument("simt: unknown checked_fibers '" + checked_fibers +
-                                "' (none, waiting or all)");
+                                "' (none or all)");
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options,
                                           backend(target), link);
 }
@@ -185,7 +183,7 @@ PYBIND11_MODULE(_simt, m) {
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
         py::arg("opt_level") = 3, py::arg("fastmath") = false, py::arg("fission") = true,
-        py::arg("checked_fibers") = "waiting", py::arg("target") = "sim",
+        py::arg("checked_fibers") = "none", py::arg("target") = "sim",
         py::arg("link") = std::vector<std::string>{},
         "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
         "describes its global and closure names (simt/resolver.py); `python_error_model` is "
@@ -193,8 +191,8 @@ PYBIND11_MODULE(_simt, m) {
         "'none' (release), 'debug' (the debugger's variant) or 'check' (the checkers'); "
         "`opt_level` LLVM's, 0 to 3; "
         "`fission` false runs kernels with barriers as fibers, never by loop fission; "
-        "`checked_fibers` says which threads of the check variant run on fibers: 'waiting' "
-        "(threads that may wait for others), 'all' (for a schedule to order them) or 'none'.");
+        "`checked_fibers` says which threads of the check variant run on fibers: 'none' (those "
+        "release code runs on fibers) or 'all' (for a schedule to order them).");
   m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model"), py::arg("debug_info"), py::arg("fastmath"), py::arg("cc"),

@@ -33,6 +33,10 @@ struct ThreadContext {
   // Instrumented code: the accesses its observers want reported (sim/watched_pages.h, its
   // root table); null: every access.
   const uint8_t *const *watched_pages = nullptr;
+  // Instrumented code, where an observer tracks which bytes of shared memory the block has
+  // written (Observer::tracks_shared_writes): the distance from a byte of shared memory to its
+  // written flag (0xff once written; zeroed as each block starts). 0: none is tracked.
+  int64_t shared_written_offset = 0;
 };
 
 // Entry points the host Target emits for a kernel named K (exactly one of them):
@@ -75,6 +79,9 @@ void simt_rt_syncthreads(simt::sim::ThreadContext *ctx, int32_t loc);
 // non-zero (1) or any is (2). Threads that have returned take no part.
 int32_t simt_rt_syncthreads_reduce(simt::sim::ThreadContext *ctx, int32_t reduction,
                                    int32_t predicate, int32_t loc);
+// Loop fission (frontend/ir_fission.h), instrumented kernels: every live thread of the block has
+// reached the barrier at `loc`; its observers see the barrier release, as from the fiber scheduler.
+void simt_rt_barrier_passed(simt::sim::ThreadContext *ctx, int32_t loc);
 // Loop fission (frontend/ir_fission.h): `bytes` of memory, 64-byte aligned, for the per-thread
 // state of the block a fissioned kernel runs; valid until the calling worker runs its next block.
 void *simt_rt_block_scratch(simt::sim::ThreadContext *ctx, int64_t bytes);

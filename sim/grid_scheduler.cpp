@@ -105,7 +105,7 @@ private:
     }
     if (launch_.shared_bytes > 0) {
       // 16-byte aligned as CUDA guarantees (new[] aligns for max_align_t), zero-filled.
-      resident->shared.reset(new char[launch_.shared_bytes]());
+      resident->shared.reset(new char[launch_.shared_allocation_bytes()]());
       ctx.shared = resident->shared.get();
     }
     resident->threads.start(launch_, ctx, resident->stacks);

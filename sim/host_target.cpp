@@ -23,12 +23,10 @@ std::string block_entry_name(const std::string &symbol) { return symbol + ".bloc
 BlockStrategy block_strategy(const ir::Module &module) {
   const ir::Properties &props = module.props;
   const bool waits = props.uses_barrier || props.uses_warp || props.may_spin;
-  // The debugger stops threads anywhere; racecheck sees barriers and warp operations as the
-  // schedulers' events, and a schedule orders threads that run on fibers.
-  const CheckedFibers checked = module.options.checked_fibers;
+  // The debugger stops threads anywhere; a schedule orders threads that run on fibers.
   if (module.options.instrumentation == Instrumentation::Debug ||
       (module.options.instrumentation == Instrumentation::Check &&
-       (checked == CheckedFibers::All || (checked == CheckedFibers::Waiting && waits))))
+       module.options.checked_fibers == CheckedFibers::All))
     return BlockStrategy::Fibers;
   if ((waits && !module.options.fission) || !ir::plan_fission(module).fissionable())
     return BlockStrategy::Fibers;
@@ -282,10 +280,51 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
   auto *done = llvm::BasicBlock::Create(context, "watch.done", fn);
   llvm::MDBuilder weights(context);
   llvm::MDNode *rarely = weights.createBranchWeights(1, 64);
-  // The same table all launch long: LLVM may load it once.
-  auto *root = llvm::cast<llvm::LoadInst>(
-      load_field(b, e.env, offsetof(ThreadContext, watched_pages), b.getPtrTy(), "watched.root"));
-  root->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
+  // The same all launch long: LLVM may load them once.
+  auto invariant_field = [&](size_t offset, llvm::Type *type, const char *name) {
+    auto *load = llvm::cast<llvm::LoadInst>(load_field(b, e.env, offset, type, name));
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
+    return load;
+  };
+  llvm::Value *root =
+      invariant_field(offsetof(ThreadContext, watched_pages), b.getPtrTy(), "watched.root");
+  if (space == MemSpace::Shared) {
+    // No observer watches shared memory's pages: reported when every access is, or when it
+    // reads a byte the block has not written where an observer tracks shared writes.
+    llvm::Value *offset = invariant_field(offsetof(ThreadContext, shared_written_offset),
+                                          b.getInt64Ty(), "shared.written.offset");
+    llvm::Value *tracked = b.CreateICmpNE(offset, b.getInt64(0));
+    llvm::Value *flags = b.CreateInBoundsGEP(b.getInt8Ty(), address, offset, "written");
+    if (kind == codegen::AccessKind::Store) {
+      b.CreateCondBr(b.CreateIsNull(root), call, done, rarely);
+    } else {
+      b.CreateCondBr(b.CreateIsNull(root), call, lookup);
+      b.SetInsertPoint(lookup);
+      b.CreateCondBr(tracked, in_leaf, done);
+      b.SetInsertPoint(in_leaf);
+      if (size == 1 || size == 2 || size == 4 || size == 8) {
+        llvm::Value *written = b.CreateAlignedLoad(b.getIntNTy(8 * size), flags, llvm::Align(1));
+        b.CreateCondBr(b.CreateICmpNE(written, llvm::Constant::getAllOnesValue(written->getType())),
+                       call, done, rarely);
+      } else {
+        b.CreateBr(call); // the observer looks at the flags itself
+      }
+    }
+    b.SetInsertPoint(call);
+    report();
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    if (kind != codegen::AccessKind::Load) { // written from now on, after the observers saw it
+      auto *mark = llvm::BasicBlock::Create(context, "written.mark", fn);
+      auto *marked = llvm::BasicBlock::Create(context, "written.marked", fn);
+      b.CreateCondBr(tracked, mark, marked);
+      b.SetInsertPoint(mark);
+      b.CreateMemSet(flags, b.getInt8(0xff), b.getInt64(size), llvm::MaybeAlign(1));
+      b.CreateBr(marked);
+      b.SetInsertPoint(marked);
+    }
+    return;
+  }
   b.CreateCondBr(b.CreateIsNull(root), call, lookup);
   b.SetInsertPoint(lookup);
   llvm::Value *page = b.CreateLShr(b.CreatePtrToInt(address, b.getInt64Ty()),
@@ -480,6 +519,13 @@ bool HostTarget::fissions(const ir::Module &module) { return !needs_fibers(modul
 void HostTarget::enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid) {
   for (int axis = 0; axis < 3; ++axis)
     e.b.CreateStore(tid[axis], field_address(e.b, e.env, offsetof(ThreadContext, tid) + 4 * axis));
+}
+
+void HostTarget::fissioned_barrier(Emitter &e, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  b.CreateCall(runtime_function(module_of(e), "simt_rt_barrier_passed", b.getVoidTy(),
+                                {b.getPtrTy(), b.getInt32Ty()}),
+               {e.env, b.getInt32(loc)});
 }
 
 llvm::Value *HostTarget::block_scratch(Emitter &e, llvm::Value *bytes) {

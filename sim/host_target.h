@@ -14,8 +14,8 @@ std::string block_entry_name(const std::string &symbol);
 // wait for each other); a loop over them per barrier-free region (Fission, frontend/ir_fission.h:
 // its barriers sit in block-uniform control flow); or a fiber per thread (Fibers: a barrier
 // elsewhere, a warp operation or a spinning loop is reachable, the kernel is instrumented for the
-// debugger, which may stop any thread, or for checkers that see threads wait or a schedule that
-// orders them (CompileOptions::checked_fibers), CompileOptions::fission is off, or its threads'
+// debugger, which may stop any thread, or for checkers under a schedule that orders threads
+// (CompileOptions::checked_fibers), CompileOptions::fission is off, or its threads'
 // local arrays are too large to keep side by side). Flat kernels are lowered as one region.
 enum class BlockStrategy { Flat, Fission, Fibers };
 BlockStrategy block_strategy(const ir::Module &module);
@@ -60,6 +60,7 @@ public:
                                        llvm::ArrayRef<llvm::Value *> args) override;
   bool fissions(const ir::Module &module) override;
   void enter_thread(codegen::Emitter &e, llvm::ArrayRef<llvm::Value *> tid) override;
+  void fissioned_barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *block_scratch(codegen::Emitter &e, llvm::Value *bytes) override;
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
                          const std::string &symbol) override;

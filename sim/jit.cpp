@@ -242,6 +242,7 @@ private:
     add("simt_rt_statement", &simt_rt_statement);
     add("simt_rt_breakpoint", &simt_rt_breakpoint);
     add("simt_rt_access", &simt_rt_access);
+    add("simt_rt_barrier_passed", &simt_rt_barrier_passed);
     add("simt_rt_poll", &simt_rt_poll);
     add("simt_rt_yield", &simt_rt_yield);
     for (const HostSymbol &symbol : libdevice_host_symbols())

@@ -163,7 +163,7 @@ private:
           else
             launch_.next_block_place(ctx);
         }
-        ctx.shared = shared.fresh_block(launch_.shared_bytes);
+        ctx.shared = shared.fresh_block(launch_.shared_allocation_bytes());
         launch_.notify([&](Observer &o) { o.block_started(ctx); });
         if (block_entry != nullptr) {
           ctx.status = 0;

@@ -49,7 +49,9 @@ LaunchState::LaunchState(const KernelCode &kernel, const LaunchConfig &config, v
                          const LaunchHooks &hooks)
     : kernel(kernel), config(config), args(args), block_count(config.grid.count()),
       shared_bytes(uint64_t(kernel.static_shared_bytes) + config.dynamic_shared_bytes),
-      hooks_(hooks) {
+      hooks_(hooks), tracks_shared_writes_(
+                         std::any_of(hooks.observers.begin(), hooks.observers.end(),
+                                     [](const Observer *o) { return o->tracks_shared_writes(); })) {
   std::lock_guard lock(running_mutex);
   if (running_launches++ == 0)
     withdraw_interrupt_requests(); // an interrupt that came between launches stops nothing
@@ -183,6 +185,8 @@ ThreadContext LaunchState::block_context() const {
   if (hooks_.observers.size() == 1)
     if (const WatchedPages *watched = hooks_.observers[0]->watched_pages())
       ctx.watched_pages = watched->root();
+  if (tracks_shared_writes_)
+    ctx.shared_written_offset = int64_t(shared_bytes);
   return ctx;
 }
 

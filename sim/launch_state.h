@@ -28,6 +28,11 @@ public:
   void **const args;
   const uint64_t block_count;
   const uint64_t shared_bytes; // static + dynamic, per block
+  // What a block's shared memory takes: shared_bytes, followed by as many written flags where an
+  // observer tracks shared writes (ThreadContext::shared_written_offset). Zero-filled per block.
+  uint64_t shared_allocation_bytes() const {
+    return tracks_shared_writes_ ? 2 * shared_bytes : shared_bytes;
+  }
 
   // Hands out the next block's linear index, or nothing once every block is taken or the launch
   // has stopped.
@@ -94,6 +99,7 @@ public:
 
 private:
   const LaunchHooks hooks_;
+  const bool tracks_shared_writes_;
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::atomic<KernelEntry> upgraded_{nullptr}; // the better code, once an upgrade gave it
   std::atomic<uint64_t> next_block_{0};

@@ -51,6 +51,10 @@ public:
   // pages it watches, or (null) every one. Read when a launch starts; a launch with several
   // observers reports every access.
   virtual const WatchedPages *watched_pages() const { return nullptr; }
+  // Whether this observer needs to know which bytes of its shared memory a block has written
+  // (ThreadContext::shared_written_offset, shared_written): instrumented code then marks them
+  // itself and reports the reads of bytes not yet written even where nothing is watched.
+  virtual bool tracks_shared_writes() const { return false; }
 
   // `args`: the launch's arguments (codegen/backend.h), which KernelCode::arrays name.
   virtual void launch_started(const KernelCode &, const LaunchConfig &, void *const * /*args*/) {}
@@ -82,6 +86,14 @@ public:
   // (deadlocks, mismatched barriers) stop no thread.
   virtual bool fault(ThreadContext &, const Fault &) { return false; }
 };
+
+// The written flags of the `bytes` of shared memory at `address` of the block on `ctx` (0xff:
+// written, 0: not yet), where an observer tracks_shared_writes(); else null.
+inline const uint8_t *shared_written(const ThreadContext &ctx, const void *address) {
+  return ctx.shared_written_offset == 0
+             ? nullptr
+             : static_cast<const uint8_t *>(address) + ctx.shared_written_offset;
+}
 
 // The call stack of the thread on `ctx`, outermost first (instrumented kernels; else empty).
 std::span<const CallFrame> call_stack(const ThreadContext &ctx);

@@ -97,6 +97,11 @@ void simt_rt_grid_sync(ThreadContext *ctx, int32_t loc) {
   simt_rt_syncthreads(ctx, loc); // the grid scheduler releases it (sim/grid_scheduler.cpp)
 }
 
+void simt_rt_barrier_passed(ThreadContext *ctx, int32_t loc) {
+  simt::sim::thread_state(ctx).launch->notify(
+      [&](simt::sim::Observer &o) { o.barrier_released(*ctx, loc, false); });
+}
+
 void *simt_rt_block_scratch(ThreadContext *ctx, int64_t bytes) {
   // The worker's buffer as its ThreadState last saw it: a thread_local costs a call into the
   // dynamic linker (__tls_get_addr) in a shared library, once per block here.

@@ -235,17 +235,13 @@ def session():
 
 def checked_fibers():
     """Which threads of checked kernels run on fibers of their own: all of them when the
-    session's schedule orders threads (random, reverse); those that may wait for others when
-    racecheck sees barriers and warp operations; else none (loops over a block's threads, by
-    loop fission where they wait at barriers: a kernel fission can run has no divergent barrier
-    or warp operation for synccheck to find, and the others run on fibers)."""
+    session's schedule orders threads (random, reverse); else those release code runs on fibers
+    (the others run as loops over a block's threads, by loop fission where they wait at barriers,
+    reporting each barrier's release as the fiber schedulers do: a kernel fission can run has no
+    divergent barrier or warp operation for synccheck to find)."""
     if _session is None:
         return None
-    if _session.schedule != "in-order":
-        return "all"
-    if "racecheck" in _session.tools:
-        return "waiting"
-    return "none"
+    return "all" if _session.schedule != "in-order" else "none"
 
 
 def enable(tools=None, schedule="in-order", seed=None, suppress=None, report=None, stream=None,

@@ -70,6 +70,8 @@ def read(address, desc):
     if kind == "array":
         _, element, ndim, _, readonly = desc
         header = np.frombuffer(_memory(address, 8 + 16 * ndim), np.int64)
+        if header[0] == 0:  # the frame starts zeroed: not assigned yet
+            raise ValueError("an array not assigned yet")
         dtype = dtype_of(element)
         shape = tuple(int(n) for n in header[1:1 + ndim])
         strides = tuple(int(s) for s in header[1 + ndim:1 + 2 * ndim])

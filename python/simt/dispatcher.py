@@ -365,7 +365,7 @@ class Dispatcher:
         opt_level = 3 if self.targetoptions.get("opt", True) else 0
         return (self._python_error_model(), instrumentation, opt_level,
                 bool(self.targetoptions.get("fastmath")), fission_enabled(),
-                check.checked_fibers() if instrumentation == "check" else "waiting")
+                check.checked_fibers() if instrumentation == "check" else "none")
 
     def _python_error_model(self):
         """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where

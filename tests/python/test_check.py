@@ -415,10 +415,10 @@ def test_checkers_without_racecheck_report_the_same_on_several_workers():
     assert "(%d more instances)" % (3 * (2048 + 55 * 64) - 1) in several[0]
 
 
-def test_barrier_kernels_checked_without_racecheck_run_by_loop_fission():
-    """Without racecheck (or a schedule), no checker needs a barrier kernel's threads on fibers:
-    it runs by loop fission, its accesses still reported, and its uninitialised reads found as
-    when every thread runs on a fiber."""
+def test_checked_barrier_kernels_run_by_loop_fission(monkeypatch):
+    """No checker needs a barrier kernel's threads on fibers (only a schedule does): it runs by
+    loop fission, its accesses reported and each barrier's release too, and its checkers find
+    what they find when every thread runs on a fiber (SIMT_FISSION=0), racecheck included."""
     from simt import check, cuda
 
     @cuda.jit
@@ -429,6 +429,10 @@ def test_barrier_kernels_checked_without_racecheck_run_by_loop_fission():
             buf[t] = a[cuda.grid(1)]
         cuda.syncthreads()
         out[cuda.grid(1)] = buf[(t + 1) % 64]  # thread 63 reads buf[0], never written
+        cuda.syncthreads()
+        if cuda.syncthreads_count(t == 0) == 1:  # after every read of the line above
+            buf[t] = buf[63 - t] + 1  # races: thread 63 - t writes what t reads
+        out[cuda.grid(1)] += buf[t]
 
     def run(tools, schedule="in-order"):
         session = check.enable(tools=tools, schedule=schedule, quiet=True)
@@ -440,13 +444,18 @@ def test_barrier_kernels_checked_without_racecheck_run_by_loop_fission():
         finally:
             check.disable()
 
-    fissioned, found, out = run(["initcheck"])
-    assert fissioned.options == "np,check,O3,loops" and fissioned.block_strategy == "fission"
-    on_fibers, found_on_fibers, out_on_fibers = run(["initcheck", "racecheck"])
-    assert on_fibers.options == "np,check,O3" and on_fibers.block_strategy == "fibers"
+    fissioned, found, out = run(None)
+    assert fissioned.options == "np,check,O3" and fissioned.block_strategy == "fission"
     assert run(["initcheck"], "reverse")[0].block_strategy == "fibers"
-    assert found == [f for f in found_on_fibers if f.startswith("INITCHECK")]
-    assert len(found) == 1 and "buf[0]" in found[0] and "(3 more instances)" in found[0]
+    monkeypatch.setenv("SIMT_FISSION", "0")
+    on_fibers, found_on_fibers, out_on_fibers = run(None)
+    assert on_fibers.options == "np,check,O3,fibers" and on_fibers.block_strategy == "fibers"
+    assert found == found_on_fibers
+    assert [f.split(" hazard")[0].split(" of shared")[0] for f in found] == [
+        "INITCHECK ERROR: uninitialised read", "RACECHECK ERROR: read-after-write",
+        "RACECHECK ERROR: write-after-read"]
+    assert "`buf` (buf[0])" in found[0] and "(3 more instances)" in found[0]
+    assert "`buf` (buf[31])" in found[1] and "`buf` (buf[32])" in found[2]
     np.testing.assert_array_equal(out, out_on_fibers)
 
 
@@ -457,7 +466,7 @@ def test_compile_refuses_an_unknown_fiber_choice():
     def kernel(a):
         a[0] = 1
 
-    with pytest.raises(ValueError, match=r"unknown checked_fibers 'some' \(none, waiting or all\)"):
+    with pytest.raises(ValueError, match=r"unknown checked_fibers 'some' \(none or all\)"):
         _simt.compile("kernel", "def kernel(a):\n    a[0] = 1\n", __file__, 1, id(kernel),
                       resolver_for(kernel), "void(float64[::1])", instrumentation="check",
                       checked_fibers="some")
