@@ -267,8 +267,9 @@ def shadow_text(shadow):
     return ("racecheck's shadow on a float32 array of 2^%d elements (%.0f MiB; each thread "
             "writes its element and, after a barrier, adds its neighbour's in the block, %s "
             "threads in one launch of %.1f s): peak shadow %.1f MiB, %.4fx the array (%+.0f KiB "
-            "against 4x: shadow is allocated by whole pages, and the array's ends fall within "
-            "pages); the process's peak RSS rose %.1f MiB (%.2fx the array) over the launch."
+            "against 4x: shadow is allocated by whole pages; a device array of 64 KiB or more "
+            "starts at a page, and the shadow of freed arrays is given back); the process's peak "
+            "RSS rose %.1f MiB (%.2fx the array) over the launch."
             % (int(np.log2(shadow["elements"])), shadow["array_bytes"] / mib,
                "{:,}".format(shadow["elements"]), shadow["seconds"],
                shadow["peak_shadow_bytes"] / mib,

@@ -263,10 +263,13 @@ void Checker::written(uintptr_t address, uint64_t bytes) { device_.written(addre
 void Checker::freed(uintptr_t address, uint64_t bytes) {
   any_freed_ = true;
   device_.set(address, bytes, InitTracker::Freed);
-  races_.forget(address, bytes);
+  races_.forget(address, bytes, kernel_ == nullptr);
 }
 
-void Checker::forget(uintptr_t address, uint64_t bytes) { device_.forget(address, bytes); }
+void Checker::forget(uintptr_t address, uint64_t bytes) {
+  device_.forget(address, bytes);
+  races_.forget(address, bytes, kernel_ == nullptr);
+}
 
 void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchConfig &config,
                              void *const *args) {

@@ -49,10 +49,12 @@ public:
     for (uintptr_t start : pages_)
       visit(start, *find(start));
   }
-  // Drops the pages that lie wholly in [address, address + bytes).
-  void drop(uintptr_t address, uint64_t bytes) {
+  // Drops the pages that lie wholly in [address, address + bytes) (`overlapping`: every page
+  // that holds a byte of it).
+  void drop(uintptr_t address, uint64_t bytes, bool overlapping = false) {
     std::erase_if(pages_, [&](uintptr_t start) {
-      if (start < address || start + kPageSize > address + bytes)
+      if (overlapping ? start + kPageSize <= address || start >= address + bytes
+                      : start < address || start + kPageSize > address + bytes)
         return false;
       Page *&page = root_[root_index(start)][leaf_index(start)];
       delete page;

@@ -48,10 +48,12 @@ void Shadow::clear(uintptr_t address, uint64_t bytes) {
   }
 }
 
-void Shadow::drop(uintptr_t address, uint64_t bytes) {
-  const uintptr_t first = address & ~uintptr_t(7), last = (address + bytes + 7) & ~uintptr_t(7);
-  clear(first, last - first);
-  pages_.drop(address, bytes);
+void Shadow::drop(uintptr_t address, uint64_t bytes, bool every_record_stale) {
+  if (!every_record_stale) {
+    const uintptr_t first = address & ~uintptr_t(7), last = (address + bytes + 7) & ~uintptr_t(7);
+    clear(first, last - first);
+  }
+  pages_.drop(address, bytes, every_record_stale);
 }
 
 void RaceDetector::launch_started(const sim::LaunchConfig &config) {

@@ -44,8 +44,9 @@ public:
   // Forgets the records of [address, address + bytes) (both 8-byte aligned).
   void clear(uintptr_t address, uint64_t bytes);
   // Forgets the records of [address, address + bytes) and gives back the shadow of its whole
-  // pages (the memory is gone).
-  void drop(uintptr_t address, uint64_t bytes);
+  // pages (the memory is gone); `every_record_stale` (between launches), of every page it
+  // touches.
+  void drop(uintptr_t address, uint64_t bytes, bool every_record_stale);
   void clear_all() { pages_.clear(); }
   // Bytes of shadow allocated.
   uint64_t bytes() const { return pages_.size() * sizeof(Page); }
@@ -73,8 +74,11 @@ struct Conflict {
 class RaceDetector {
 public:
   void launch_started(const sim::LaunchConfig &config);
-  // [address, address + bytes) of device memory was freed.
-  void forget(uintptr_t address, uint64_t bytes) { shadow_.drop(address, bytes); }
+  // [address, address + bytes) of device memory was freed; `between_launches`: no launch runs,
+  // so every record in the shadow is stale.
+  void forget(uintptr_t address, uint64_t bytes, bool between_launches) {
+    shadow_.drop(address, bytes, between_launches);
+  }
   void block_started(const sim::ThreadContext &block, uint64_t shared_bytes);
   void block_finished(const sim::ThreadContext &block, uint64_t shared_bytes);
   // A barrier of `block` released (grid: every block's grid sync).

@@ -160,10 +160,54 @@ def to_device(obj, stream=0, copy=True, to=None):
         return obj
     host = np.asarray(obj)
     if copy:
-        copied = np.array(host, copy=True, order="K")
+        copied = _empty_like(host)
+        copied[...] = host
         check.allocated(copied, initialised=True)
         return DeviceNDArray(copied, stream)
-    return DeviceNDArray(_fresh(np.empty_like(host, order="K")), stream)
+    return DeviceNDArray(_fresh(_empty_like(host)), stream)
+
+
+# Device memory of at least this many bytes starts at a page boundary, as a GPU's large
+# allocations do (racecheck's shadow memory is allocated by page: no page of it is shared with
+# another array).
+_PAGE = 4096
+_PAGE_ALIGNED_BYTES = 16 * _PAGE
+
+
+def _buffer(nbytes):
+    if nbytes < _PAGE_ALIGNED_BYTES:
+        return np.empty(nbytes, dtype=np.uint8)
+    raw = np.empty(nbytes + _PAGE, dtype=np.uint8)
+    start = -raw.ctypes.data % _PAGE
+    return raw[start:start + nbytes]
+
+
+def _empty(shape, dtype, order="C", strides=None):
+    """An uninitialised array for device memory: np.empty's, large ones page-aligned."""
+    dtype = np.dtype(dtype)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    if strides is None and not all(shape):  # no memory: NumPy's strides for the shape
+        return np.empty(shape, dtype=dtype, order=order)
+    if strides is None:
+        strides = _contiguous_strides(shape, dtype.itemsize, order)
+    extent = sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + dtype.itemsize
+    buffer = _buffer(extent if all(shape) else 0)
+    return np.ndarray(shape, dtype=dtype, buffer=buffer, strides=strides)
+
+
+def _empty_like(host):
+    """_empty with `host`'s shape, dtype and memory order (np.empty_like's order="K")."""
+    if not (host.flags.c_contiguous or host.flags.f_contiguous):
+        return np.empty_like(host, order="K")
+    return _empty(host.shape, host.dtype, "C" if host.flags.c_contiguous else "F")
+
+
+def _contiguous_strides(shape, itemsize, order):
+    strides, step = [], itemsize
+    for n in (shape if order == "F" else reversed(shape)):
+        strides.append(step)
+        step *= n
+    return tuple(strides if order == "F" else reversed(strides))
 
 
 def _fresh(host, host_written=False):
@@ -174,13 +218,7 @@ def _fresh(host, host_written=False):
 
 
 def _allocate(shape, dtype, strides, order, host_written=False):
-    dtype = np.dtype(dtype)
-    if strides is None:
-        return _fresh(np.empty(shape, dtype=dtype, order=order), host_written)
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    extent = sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + dtype.itemsize
-    buffer = np.empty(extent if all(shape) else 0, dtype=np.uint8)
-    return _fresh(np.ndarray(shape, dtype=dtype, buffer=buffer, strides=strides), host_written)
+    return _fresh(_empty(shape, dtype, order, strides), host_written)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
@@ -189,7 +227,7 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 def device_array_like(ary, stream=0):
     host = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
-    return DeviceNDArray(_fresh(np.empty_like(host, order="K")), stream)
+    return DeviceNDArray(_fresh(_empty_like(host)), stream)
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -197,7 +235,7 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 
 def pinned_array_like(ary):
-    return _fresh(np.empty_like(np.asarray(ary), order="K"), host_written=True)
+    return _fresh(_empty_like(np.asarray(ary)), host_written=True)
 
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False,
@@ -206,7 +244,7 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    return _fresh(np.empty_like(np.asarray(ary), order="K"), host_written=True)
+    return _fresh(_empty_like(np.asarray(ary)), host_written=True)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,

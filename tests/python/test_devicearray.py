@@ -135,3 +135,24 @@ def test_record_dtypes_allocate():
     d = cuda.device_array(4, dtype=dtype)
     d.copy_to_device(np.zeros(4, dtype=dtype))
     assert d.copy_to_host()["s0"].sum() == 0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: cuda.device_array((300, 100), np.float32),
+    lambda: cuda.device_array((300, 100), np.float32, order="F"),
+    lambda: cuda.device_array_like(np.ones((100, 300))),
+    lambda: cuda.to_device(np.asfortranarray(np.arange(30000.0).reshape(100, 300))),
+    lambda: cuda.pinned_array(20000, np.int32),
+])
+def test_large_device_arrays_start_at_a_page(make):
+    """Device arrays of 64 KiB and more start at a page boundary, as a GPU's large allocations
+    do, with NumPy's layout for their shape and order."""
+    array = make()
+    host = array._host if hasattr(array, "_host") else array
+    assert host.ctypes.data % 4096 == 0
+    assert host.flags.c_contiguous or host.flags.f_contiguous
+    template = np.empty(host.shape, host.dtype, order="C" if host.flags.c_contiguous else "F")
+    assert host.strides == template.strides
+    if hasattr(array, "copy_to_host") and not isinstance(array, np.ndarray):
+        array.copy_to_device(np.ones(host.shape, host.dtype))
+        assert array.copy_to_host().sum() == host.size

@@ -528,10 +528,17 @@ TEST_CASE("racecheck: freed device memory gives its whole shadow pages back") {
   Launch launch(1, 64);
   launch.start(0);
   CHECK(launch.write(0, 0, kGlobal).empty());
-  launch.races.forget(kGlobal, 8); // part of a page: the page stays, the records go
+  // During a launch, part of a page: the page stays, the records go.
+  launch.races.forget(kGlobal, 8, false);
   CHECK(launch.races.shadow_bytes() == kShadowPage);
   CHECK(launch.write(0, 1, kGlobal).empty());
-  launch.races.forget(kGlobal & ~uintptr_t(4095), 4096);
+  launch.races.forget(kGlobal & ~uintptr_t(4095), 4096, false);
+  CHECK(launch.races.shadow_bytes() == 0);
+  // Between launches every record is stale: each page the memory touches goes.
+  CHECK(launch.write(0, 1, kGlobal).empty());
+  CHECK(launch.write(0, 1, kGlobal + 4096).empty());
+  CHECK(launch.races.shadow_bytes() == 2 * kShadowPage);
+  launch.races.forget(kGlobal + 4000, 200, true);
   CHECK(launch.races.shadow_bytes() == 0);
 }
 
