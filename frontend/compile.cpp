@@ -32,20 +32,22 @@ std::string spaces_of(const Type &t) {
 ModuleBuilder::ModuleBuilder() { module_.functions.emplace_back(); } // the kernel's place
 
 int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
-                              const std::vector<Type> &arg_types) {
+                              const std::vector<Type> &arg_types, const StaticArgs &statics) {
   std::string identity = function_key(*source);
   if (std::find(in_progress_.begin(), in_progress_.end(), identity) != in_progress_.end())
     return -1;
   std::string key = identity + "(";
   for (const Type &t : arg_types)
     key += t.str() + spaces_of(t) + ",";
+  for (const auto &[param, arg] : statics)
+    key += param + "=" + arg.key + ",";
   auto found = specializations_.find(key);
   if (found != specializations_.end())
     return found->second;
   sources_.push_back(source);
   in_progress_.push_back(identity);
   std::string name = source->name + "$" + std::to_string(next_suffix_++);
-  ir::Function fn = FunctionTyper(*this, *source, arg_types, false, name).run();
+  ir::Function fn = FunctionTyper(*this, *source, arg_types, false, name, statics).run();
   in_progress_.pop_back();
   module_.functions.push_back(std::move(fn));
   int index = static_cast<int>(module_.functions.size()) - 1;

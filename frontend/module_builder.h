@@ -17,8 +17,10 @@ public:
   ModuleBuilder();
 
   // The index in module().functions of `source` typed for `arg_types`, compiling it on first use;
-  // -1 when `source` is being compiled already (a recursive call).
-  int specialize(const std::shared_ptr<FunctionSource> &source, const std::vector<Type> &arg_types);
+  // -1 when `source` is being compiled already (a recursive call). `statics`: the parameters
+  // bound to compile-time values instead (StaticArgs), which `arg_types` leaves out.
+  int specialize(const std::shared_ptr<FunctionSource> &source, const std::vector<Type> &arg_types,
+                 const StaticArgs &statics = {});
   // A shared array declared at `key` (function + source position): one per declaration site.
   int shared_array(const std::string &key, const ir::SharedArrayDecl &decl);
   // The shared array `index` is assigned to the variable `name` (its first name is kept).

@@ -6,6 +6,7 @@
 #include "frontend/types.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,6 +73,16 @@ struct GlobalValue {
   // Array of a structured dtype: its record layout (then `scalar` is meaningless).
   std::shared_ptr<const Record> record;
 };
+
+// Parameters of a device function bound, in one of its specialisations, to compile-time values
+// its caller passed (Numba's literal and type arguments: a dtype, a function such as
+// cuda.atomic.add, an integer used as a shape), each with a text naming the value for the
+// specialisation's key.
+struct StaticArg {
+  GlobalValue value;
+  std::string key;
+};
+using StaticArgs = std::map<std::string, StaticArg>; // by parameter name
 
 class Resolver {
 public:

@@ -9,9 +9,9 @@ namespace simt {
 
 FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source,
                              const std::vector<Type> &arg_types, bool is_kernel,
-                             std::string unique_name)
-    : module_(module), source_(source), arg_types_(arg_types), is_kernel_(is_kernel),
-      unique_name_(std::move(unique_name)) {
+                             std::string unique_name, StaticArgs statics)
+    : module_(module), source_(source), arg_types_(arg_types), statics_(std::move(statics)),
+      is_kernel_(is_kernel), unique_name_(std::move(unique_name)) {
   std::istringstream lines(source.source);
   for (std::string line; std::getline(lines, line);)
     lines_.push_back(line);
@@ -22,10 +22,14 @@ FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source
 ir::Function FunctionTyper::run() {
   if (def_.has_varargs)
     error(def_.loc, "simt: *args and **kwargs are not supported yet");
-  if (def_.params.size() != arg_types_.size())
+  if (def_.params.size() != arg_types_.size() + statics_.size())
     error(def_.loc, "function '" + def_.name + "' takes " + std::to_string(def_.params.size()) +
                         " argument" + (def_.params.size() == 1 ? "" : "s") + ", got " +
-                        std::to_string(arg_types_.size()));
+                        std::to_string(arg_types_.size() + statics_.size()));
+  // Parameters bound to compile-time values are names like globals, not locals.
+  std::erase_if(def_.params, [&](const ast::Param &p) { return statics_.count(p.name) != 0; });
+  if (def_.params.size() != arg_types_.size())
+    error(def_.loc, "simt: compile-time arguments of '" + def_.name + "' name no parameter");
   for (size_t i = 0; i < def_.params.size(); ++i) {
     locals_.insert(def_.params[i].name);
     local_types_[def_.params[i].name] = arg_types_[i];

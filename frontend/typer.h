@@ -41,8 +41,10 @@ inline Value expr_value(ir::ExprPtr e) {
 
 class FunctionTyper {
 public:
+  // `arg_types`: those of the parameters not in `statics` (compile-time arguments).
   FunctionTyper(ModuleBuilder &module, const FunctionSource &source,
-                const std::vector<Type> &arg_types, bool is_kernel, std::string unique_name);
+                const std::vector<Type> &arg_types, bool is_kernel, std::string unique_name,
+                StaticArgs statics = {});
   ir::Function run();
 
 private:
@@ -74,6 +76,7 @@ private:
   // The constant CPython folds the operator expression `e` into, or null (typer_expr.cpp).
   ir::ExprPtr python_folded(const ast::Expr &e) const;
   ir::ExprPtr rvalue(const ast::Expr &e);
+  ir::ExprPtr rvalue_of(Value v, ir::Loc loc); // `v` as a value, or an error at `loc`
   ir::ExprPtr condition(const ast::Expr &e);
   Value name(const ast::Expr &e);
   Value global(const std::string &name, ir::Loc loc);
@@ -114,7 +117,13 @@ private:
   void for_each(const ast::Stmt &s);
 
   // device function arguments (typer_call.cpp)
-  std::vector<ir::ExprPtr> device_call_args(const FunctionSource &fn, const ast::Expr &e);
+  // The runtime arguments of a call of device function `fn` (null where a parameter takes a
+  // compile-time value, then in `statics`).
+  std::vector<ir::ExprPtr> device_call_args(const FunctionSource &fn, const ast::Expr &e,
+                                            StaticArgs &statics);
+  // `v` as a compile-time argument for parameter `param` of `def`, or nothing.
+  std::optional<StaticArg> static_argument(const Value &v, const ast::FunctionDef &def,
+                                           const std::string &param) const;
   ir::ExprPtr default_argument(const FunctionSource &fn, const ast::Param &param, ir::Loc loc);
 
   // calls (typer_call.cpp)
@@ -195,6 +204,7 @@ private:
   ModuleBuilder &module_;
   const FunctionSource &source_;
   std::vector<Type> arg_types_;
+  StaticArgs statics_; // parameters bound to compile-time values (not locals)
   bool is_kernel_;
   std::string unique_name_;
   ast::FunctionDef def_;

@@ -420,21 +420,97 @@ Scalar FunctionTyper::dtype_of(const ast::Expr &e) {
   return v.dtype;
 }
 
+namespace {
+
+// The value of an integer expression of constants (literals, global constants, locals defined
+// once from them: `N + 2`, `N // 2`, `W * H`), as Python computes it; nothing when it is not one
+// or overflows int64.
+std::optional<int64_t> constant_int(const ir::Expr &x) {
+  if (!x.type.is_scalar() || !is_integer(x.type.scalar))
+    return std::nullopt;
+  switch (x.kind) {
+  case ir::ExprKind::Const:
+    return x.int_value;
+  case ir::ExprKind::Cast:
+    return is_integer(x.args[0]->type.scalar) ? constant_int(*x.args[0]) : std::nullopt;
+  case ir::ExprKind::Unary: {
+    const std::optional<int64_t> a = constant_int(*x.args[0]);
+    if (!a || (x.op == ir::Op::Neg && *a == INT64_MIN))
+      return std::nullopt;
+    return x.op == ir::Op::Neg ? -*a : x.op == ir::Op::Invert ? ~*a : *a;
+  }
+  case ir::ExprKind::Binary: {
+    const std::optional<int64_t> a = constant_int(*x.args[0]), b = constant_int(*x.args[1]);
+    if (!a || !b)
+      return std::nullopt;
+    int64_t r = 0;
+    switch (x.op) {
+    case ir::Op::Add:
+      return __builtin_add_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
+    case ir::Op::Sub:
+      return __builtin_sub_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
+    case ir::Op::Mul:
+      return __builtin_mul_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
+    case ir::Op::FloorDiv:
+    case ir::Op::Mod: {
+      if (*b == 0 || (*a == INT64_MIN && *b == -1))
+        return std::nullopt;
+      int64_t quotient = *a / *b, remainder = *a % *b;
+      if (remainder != 0 && ((remainder < 0) != (*b < 0))) { // Python floors
+        --quotient;
+        remainder += *b;
+      }
+      return x.op == ir::Op::FloorDiv ? quotient : remainder;
+    }
+    case ir::Op::Pow: {
+      if (*b < 0)
+        return std::nullopt;
+      if (*a == 0 || *a == 1 || *a == -1)
+        return *b == 0 ? 1 : *a == -1 && *b % 2 == 0 ? 1 : *a;
+      if (*b > 63)
+        return std::nullopt;
+      int64_t result = 1;
+      for (int64_t i = 0; i < *b; ++i)
+        if (__builtin_mul_overflow(result, *a, &result))
+          return std::nullopt;
+      return result;
+    }
+    case ir::Op::LShift:
+      return *b < 0 || *b > 62 || (*a << *b) >> *b != *a ? std::nullopt : std::optional(*a << *b);
+    case ir::Op::RShift:
+      return *b < 0 ? std::nullopt : std::optional(*b > 63 ? (*a < 0 ? -1 : 0) : *a >> *b);
+    case ir::Op::BitAnd:
+      return *a & *b;
+    case ir::Op::BitOr:
+      return *a | *b;
+    case ir::Op::BitXor:
+      return *a ^ *b;
+    default:
+      return std::nullopt;
+    }
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
 std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
   ir::ExprPtr v = rvalue(*constant_definition(e));
-  auto is_int_const = [](const ir::Expr &x) {
-    return x.kind == ir::ExprKind::Const && x.type.is_scalar() && is_integer(x.type.scalar);
-  };
   std::vector<int64_t> shape;
-  if (is_int_const(*v))
-    shape.push_back(v->int_value);
-  else if (v->kind == ir::ExprKind::TupleMake && !v->args.empty() &&
-           std::all_of(v->args.begin(), v->args.end(),
-                       [&](const ir::ExprPtr &x) { return is_int_const(*x); }))
-    for (const auto &x : v->args)
-      shape.push_back(x->int_value);
-  else
+  if (std::optional<int64_t> extent = constant_int(*v)) {
+    shape.push_back(*extent);
+  } else if (v->kind == ir::ExprKind::TupleMake && !v->args.empty()) {
+    for (const auto &x : v->args) {
+      const std::optional<int64_t> axis = constant_int(*x);
+      if (!axis)
+        error(e.loc, "array shapes must be constant integers or tuples of them");
+      shape.push_back(*axis);
+    }
+  } else {
     error(e.loc, "array shapes must be constant integers or tuples of them");
+  }
   for (int64_t d : shape)
     if (d < 0)
       error(e.loc, "array dimensions must not be negative");
@@ -528,11 +604,13 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
 }
 
 Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e) {
-  std::vector<ir::ExprPtr> args = device_call_args(*fn, e);
+  StaticArgs statics;
+  std::vector<ir::ExprPtr> args = device_call_args(*fn, e, statics);
+  std::erase(args, nullptr); // the compile-time ones
   std::vector<Type> types;
   for (const ir::ExprPtr &a : args)
     types.push_back(a->type);
-  int index = module_.specialize(fn, types);
+  int index = module_.specialize(fn, types, statics);
   if (index < 0)
     error(e.loc, "simt: recursive device functions are not supported yet");
   const ir::Function &callee = module_.module().functions[index];
@@ -585,7 +663,7 @@ namespace simt {
 // Binds a call's positional and keyword arguments to the device function's parameters as Python
 // does; an omitted parameter gets its default, typed as Numba types an Omitted argument.
 std::vector<ir::ExprPtr> FunctionTyper::device_call_args(const FunctionSource &fn,
-                                                         const ast::Expr &e) {
+                                                         const ast::Expr &e, StaticArgs &statics) {
   ast::FunctionDef def = parse_function(fn.source, fn.file, fn.first_line);
   const std::vector<ast::Param> &params = def.params;
   std::string name = def.name + "()";
@@ -594,20 +672,29 @@ std::vector<ir::ExprPtr> FunctionTyper::device_call_args(const FunctionSource &f
     error(e.loc, name + " takes " + plural(params.size(), "positional argument") + " but " +
                      std::to_string(positional) + (positional == 1 ? " was" : " were") + " given");
   std::vector<ir::ExprPtr> args(params.size());
+  // A compile-time value binds its parameter (StaticArg); anything else is a runtime argument.
+  auto argument = [&](size_t i, const ast::Expr &given) {
+    Value v = value(given);
+    if (std::optional<StaticArg> fixed = static_argument(v, def, params[i].name)) {
+      statics[params[i].name] = std::move(*fixed);
+      return;
+    }
+    args[i] = rvalue_of(std::move(v), given.loc);
+  };
   for (size_t i = 0; i < positional && i < params.size(); ++i)
-    args[i] = rvalue(*e.elts[i + 1]);
+    argument(i, *e.elts[i + 1]);
   for (const ast::Keyword &k : e.keywords) {
     auto it = std::find_if(params.begin(), params.end(),
                            [&](const ast::Param &p) { return p.name == k.name; });
     if (it == params.end())
       error(k.loc, name + " got an unexpected keyword argument '" + k.name + "'");
     size_t i = it - params.begin();
-    if (args[i])
+    if (args[i] || statics.count(k.name))
       error(k.loc, name + " got multiple values for argument '" + k.name + "'");
-    args[i] = rvalue(*k.value);
+    argument(i, *k.value);
   }
   for (size_t i = 0; i < params.size(); ++i) {
-    if (args[i])
+    if (args[i] || statics.count(params[i].name))
       continue;
     if (!params[i].default_value)
       error(e.loc, name + " missing required argument '" + params[i].name + "'");

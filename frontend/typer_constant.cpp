@@ -1,7 +1,11 @@
 // Names Numba treats as compile-time constants where it needs one (array shapes): a local
-// assigned exactly once from a constant (`N = 100` ... `cuda.shared.array(N, int32)`), as
-// Numba's get_definition / guard(find_const) follow a variable's single definition.
+// assigned exactly once from a constant (`N = 100` ... `cuda.shared.array(N, int32)`, or from an
+// expression of such: `M = N + 2`), as Numba's get_definition / guard(find_const) follow a
+// variable's single definition.
 #include "frontend/typer.h"
+
+#include <algorithm>
+#include <functional>
 
 namespace simt {
 
@@ -63,6 +67,7 @@ bool is_plain(const ast::Expr &e) {
     return true;
   case ast::ExprKind::Attribute:
   case ast::ExprKind::UnaryOp:
+  case ast::ExprKind::BinOp:
   case ast::ExprKind::Tuple:
     for (const auto &elt : e.elts)
       if (!is_plain(*elt))
@@ -73,7 +78,129 @@ bool is_plain(const ast::Expr &e) {
   }
 }
 
+// Whether `name` appears in the arguments of an array declaration (`cuda.shared.array(n, ...)`,
+// `cuda.local.array((n, m), ...)`) in `body`: where Numba needs the value as a literal.
+bool in_array_declaration(const std::vector<ast::StmtPtr> &body, const std::string &name) {
+  std::function<bool(const ast::Expr &, bool)> visit = [&](const ast::Expr &e, bool declaring) {
+    if (declaring && e.kind == ast::ExprKind::Name && e.id == name)
+      return true;
+    const bool declaration = e.kind == ast::ExprKind::Call &&
+                             e.elts[0]->kind == ast::ExprKind::Attribute &&
+                             e.elts[0]->id == "array";
+    for (size_t i = 0; i < e.elts.size(); ++i)
+      if (e.elts[i] && visit(*e.elts[i], declaring || (declaration && i > 0)))
+        return true;
+    for (const ast::Keyword &k : e.keywords)
+      if (visit(*k.value, declaring || declaration))
+        return true;
+    return false;
+  };
+  for (const auto &s : body) {
+    for (const ast::Expr *e : {s->value.get(), s->target.get()})
+      if (e && visit(*e, false))
+        return true;
+    for (const auto &t : s->targets)
+      if (visit(*t, false))
+        return true;
+    if (in_array_declaration(s->body, name) || in_array_declaration(s->orelse, name))
+      return true;
+  }
+  return false;
+}
+
+// A constant integer (or bool), or a tuple of constant integers.
+bool is_constant_shape_value(const ir::Expr &e) {
+  if (e.kind == ir::ExprKind::TupleMake)
+    return !e.args.empty() && std::all_of(e.args.begin(), e.args.end(), [](const auto &x) {
+      return x->kind == ir::ExprKind::Const && is_integer(x->type.scalar);
+    });
+  return e.kind == ir::ExprKind::Const && e.type.is_scalar() &&
+         (is_integer(e.type.scalar) || e.type.scalar == Scalar::Bool);
+}
+
+GlobalValue constant_global(const ir::Expr &e) {
+  GlobalValue g;
+  if (e.kind == ir::ExprKind::TupleMake) {
+    g.kind = GlobalValue::Kind::Tuple;
+    for (const auto &x : e.args)
+      g.elems.push_back(constant_global(*x));
+    return g;
+  }
+  g.kind = e.type.scalar == Scalar::Bool ? GlobalValue::Kind::Bool : GlobalValue::Kind::Int;
+  g.scalar = e.type.scalar;
+  g.int_value = e.int_value;
+  return g;
+}
+
+std::string constant_key(const GlobalValue &g) {
+  if (g.kind == GlobalValue::Kind::Tuple) {
+    std::string key = "(";
+    for (const GlobalValue &elem : g.elems)
+      key += constant_key(elem) + ",";
+    return key + ")";
+  }
+  return scalar_name(g.scalar) + " " + std::to_string(g.int_value);
+}
+
 } // namespace
+
+std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const ast::FunctionDef &def,
+                                                        const std::string &param) const {
+  int bindings = 0;
+  const ast::Expr *assigned = nullptr;
+  count_bindings(def.body, param, bindings, assigned);
+  if (bindings != 0) // a parameter the function assigns stays a local
+    return std::nullopt;
+  StaticArg arg;
+  GlobalValue &g = arg.value;
+  switch (v.kind) {
+  case Value::Kind::Dtype:
+    g.kind = GlobalValue::Kind::Dtype;
+    g.scalar = v.dtype;
+    arg.key = "dtype " + scalar_name(v.dtype);
+    return arg;
+  case Value::Kind::Function:
+    g.kind = GlobalValue::Kind::Function;
+    g.function = v.function;
+    arg.key = "function " + function_key(*v.function);
+    return arg;
+  case Value::Kind::Extern:
+    g.kind = GlobalValue::Kind::Extern;
+    g.extern_function = v.extern_function;
+    arg.key = "extern " + v.extern_function->name;
+    return arg;
+  case Value::Kind::Path: {
+    // cuda.atomic.add, math.sin, a module: what a global of the callee naming it would be.
+    const size_t dot = v.path.find('.');
+    if (v.path.find(':') != std::string::npos) // a user's module: by its name in the caller
+      return std::nullopt;
+    if (v.path.starts_with("builtins.")) {
+      g.kind = GlobalValue::Kind::Builtin;
+      g.member = v.path.substr(dot + 1);
+    } else if (dot == std::string::npos) {
+      g.kind = GlobalValue::Kind::Module;
+      g.module_name = v.path;
+    } else {
+      g.kind = GlobalValue::Kind::ModuleMember;
+      g.module_name = v.path.substr(0, dot);
+      g.member = v.path.substr(dot + 1);
+    }
+    arg.key = "path " + v.path;
+    return arg;
+  }
+  case Value::Kind::Expr:
+    // Numba's literal booleans (its branch pruning drops the branches they rule out), and its
+    // literal integers where the callee declares an array with them.
+    if (!is_constant_shape_value(*v.expr) ||
+        (v.expr->type != Type::scalar_of(Scalar::Bool) && !in_array_declaration(def.body, param)))
+      return std::nullopt;
+    g = constant_global(*v.expr);
+    arg.key = "const " + constant_key(g);
+    return arg;
+  default:
+    return std::nullopt;
+  }
+}
 
 ast::ExprPtr FunctionTyper::constant_definition(const ast::Expr &e, int depth) {
   if (e.kind == ast::ExprKind::Name && locals_.count(e.id) && depth < 16) {
@@ -88,7 +215,8 @@ ast::ExprPtr FunctionTyper::constant_definition(const ast::Expr &e, int depth) {
     return copy_ast(e);
   }
   auto copy = copy_ast(e);
-  if (e.kind == ast::ExprKind::Tuple || e.kind == ast::ExprKind::UnaryOp)
+  if (e.kind == ast::ExprKind::Tuple || e.kind == ast::ExprKind::UnaryOp ||
+      e.kind == ast::ExprKind::BinOp)
     for (auto &elt : copy->elts)
       elt = constant_definition(*elt, depth + 1);
   return copy;

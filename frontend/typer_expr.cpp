@@ -241,26 +241,27 @@ ir::ExprPtr FunctionTyper::python_folded(const ast::Expr &e) const {
   return scalar_const(Scalar::I64, int64_t(*value), 0, e.loc);
 }
 
-ir::ExprPtr FunctionTyper::rvalue(const ast::Expr &e) {
-  Value v = value(e);
+ir::ExprPtr FunctionTyper::rvalue(const ast::Expr &e) { return rvalue_of(value(e), e.loc); }
+
+ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
   switch (v.kind) {
   case Value::Kind::Expr:
     if (v.expr->kind == ir::ExprKind::String)
-      error(e.loc, "simt: strings are only supported as print arguments and messages");
+      error(loc, "simt: strings are only supported as print arguments and messages");
     return std::move(v.expr);
   case Value::Kind::None:
-    error(e.loc, "simt: None is not supported as a value here");
+    error(loc, "simt: None is not supported as a value here");
   case Value::Kind::Path:
-    error(e.loc, "simt: '" + v.path + "' is not supported as a value");
+    error(loc, "simt: '" + v.path + "' is not supported as a value");
   case Value::Kind::Dtype:
-    error(e.loc, "simt: the type " + scalar_name(v.dtype) + " is not supported as a value");
+    error(loc, "simt: the type " + scalar_name(v.dtype) + " is not supported as a value");
   case Value::Kind::Function:
   case Value::Kind::Extern:
-    error(e.loc, "simt: functions are not supported as values yet");
+    error(loc, "simt: functions are not supported as values yet");
   case Value::Kind::Exception:
-    error(e.loc, "simt: exception classes are not supported as values");
+    error(loc, "simt: exception classes are not supported as values");
   }
-  error(e.loc, "simt: this expression is not supported yet");
+  error(loc, "simt: this expression is not supported yet");
 }
 
 ir::ExprPtr FunctionTyper::condition(const ast::Expr &e) { return to_bool(rvalue(e)); }
@@ -268,6 +269,8 @@ ir::ExprPtr FunctionTyper::condition(const ast::Expr &e) { return to_bool(rvalue
 Value FunctionTyper::name(const ast::Expr &e) {
   if (locals_.count(e.id))
     return expr_value(local(slot_for(e.id, e.loc), e.loc));
+  if (auto bound = statics_.find(e.id); bound != statics_.end())
+    return from_global(bound->second.value, e.id, e.loc);
   return global(e.id, e.loc);
 }
 
@@ -440,6 +443,11 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
   }
   if (path == "numba.cuda")
     return path_value("cuda");
+  // numba.types.float32, numba.core.types.int32: Numba's type objects, as numba.float32.
+  if (path == "numba.types" || path == "numba.core.types")
+    return path_value("numba");
+  if (path == "numba.core")
+    return path_value(path);
   if (owner == kLibdeviceModule && !ir::find_libdevice(attr))
     error(loc, "module 'numba.cuda.libdevice' has no attribute '" + attr + "'");
   if (owner == "cuda" && is_unsupported_cuda_name(attr))

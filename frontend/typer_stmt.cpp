@@ -341,6 +341,13 @@ void FunctionTyper::if_stmt(const ast::Stmt &s) {
     test = condition(*s.test);
   } catch (const Deferred &) {
   }
+  if (test && test->kind == ir::ExprKind::Const) {
+    // A constant condition (a global flag, a literal argument): only the branch it takes is
+    // typed and compiled, as Numba's dead branch pruning does.
+    for (ir::Stmt &taken : block(test->int_value != 0 ? s.body : s.orelse))
+      emit(std::move(taken));
+    return;
+  }
   ir::Stmt out = make_stmt(ir::StmtKind::If, s.loc);
   out.body = block(s.body);
   out.orelse = block(s.orelse);

@@ -6,7 +6,8 @@
 // ThreadContext::watched_pages): a root table indexed by address bits [30, 48), leaves of one
 // byte per 4 KiB page; the access is reported when its page's byte is non-zero. A page's byte
 // counts the reasons to watch it and its successor's: an access that starts in one page may end
-// in the next (accesses of more than a page are always reported).
+// in the next (accesses of more than a page are always reported). The root holds a leaf only
+// while one of its pages is watched, so an access far from every watched page costs one load.
 #pragma once
 
 #include <cstddef>
@@ -56,8 +57,9 @@ public:
 
 private:
   void count(uintptr_t address, int delta);
-  uint8_t *leaf(uintptr_t address, bool create);
-  uint8_t **root_;
+  uint8_t **root_;            // what instrumented code reads: leaves_[i] while it watches a page
+  uint8_t **leaves_;          // every leaf made
+  uint32_t *watched_in_leaf_; // per leaf, its pages watched
 };
 
 } // namespace simt::sim

@@ -1,5 +1,6 @@
 """The simulated device, its context, streams and events. Launches are synchronous, so streams and
 events only keep Numba's API (and events measure host time)."""
+import collections
 import contextlib
 import os
 import time
@@ -67,19 +68,105 @@ class Device:
 _DEVICE = Device()
 
 
+MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")  # numba.cuda.cudadrv.driver's
+
+
+def _memory_info():
+    """Free and total memory of the host, which holds simt's device memory."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    return MemoryInfo(free=os.sysconf("SC_AVPHYS_PAGES") * page,
+                      total=os.sysconf("SC_PHYS_PAGES") * page)
+
+
+class _Deallocations:
+    """Context.deallocations (Numba's _PendingDeallocs): simt frees device memory with its
+    array, so nothing waits to be freed, except what add_item queues while disabled."""
+
+    def __init__(self):
+        self._disabled = 0
+        self._pending = []
+
+    def add_item(self, dtor, handle, size=-1):
+        if self._disabled:
+            self._pending.append((dtor, handle))
+        else:
+            dtor(handle)
+
+    def clear(self):
+        if not self._disabled:
+            pending, self._pending = self._pending, []
+            for dtor, handle in pending:
+                dtor(handle)
+
+    @contextlib.contextmanager
+    def disable(self):
+        self._disabled += 1
+        try:
+            yield
+        finally:
+            self._disabled -= 1
+        self.clear()
+
+    @property
+    def is_disabled(self):
+        return self._disabled > 0
+
+    def __len__(self):
+        return len(self._pending)
+
+
+class _MemoryManager:
+    """Context.memory_manager: the host's memory, as Numba's default manager describes the
+    device's (External Memory Management plugins are not supported yet)."""
+
+    interface_version = 1
+
+    def initialize(self):
+        pass
+
+    def get_memory_info(self):
+        return _memory_info()
+
+    def reset(self):
+        _free_device_memory()
+
+    def defer_cleanup(self):
+        return _CONTEXT.deallocations.disable()
+
+    def __getattr__(self, name):
+        raise _unsupported_attribute("Context.memory_manager", name)
+
+
+class UnsupportedAttribute(NotImplementedError, AttributeError):
+    """A driver-level attribute Numba has and simt does not: NotImplementedError naming it (an
+    AttributeError too, so hasattr() and getattr() with a default still work)."""
+
+
+def _unsupported_attribute(owner, name):
+    if name.startswith("_"):  # Python's and tools' probes (__getstate__, _repr_html_)
+        return AttributeError(name)
+    return UnsupportedAttribute("simt: %s.%s is not supported yet (there is no CUDA driver: "
+                                "device memory is host memory)" % (owner, name))
+
+
 class Context:
     device = _DEVICE
 
+    def __init__(self):
+        self.deallocations = _Deallocations()
+        self.memory_manager = _MemoryManager()
+
     def get_memory_info(self):
-        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        return (free, pages)
+        return _memory_info()
 
     def synchronize(self):
         pass
 
     def reset(self):
         _free_device_memory()
+
+    def __getattr__(self, name):
+        raise _unsupported_attribute("Context", name)
 
     def __repr__(self):
         return "<simt context on %r>" % self.device
@@ -253,7 +340,8 @@ def event_elapsed_time(evtstart, evtend):
 
 @contextlib.contextmanager
 def defer_cleanup():
-    yield
+    with _CONTEXT.deallocations.disable():
+        yield
 
 
 def profile_start():

@@ -121,8 +121,12 @@ class CUDAVectorize:
         return self.py_func
 
     def add(self, sig=None):
-        argtypes, return_type = parse_signature(sig)
+        argtypes, return_type = _ufunc_signature(sig)
         name = self.py_func.__name__
+        if self._core is None:
+            self._core = device_function(self.py_func)
+        if return_type is None:  # argument types alone: the function's return type, as Numba
+            return_type = self._core.compile_device(argtypes).return_type
         if not isinstance(return_type, simt_types.ScalarType):
             raise TypeError("simt: a CUDA vectorize signature needs a scalar return type, as in "
                             "'float32(float32, float32)'; got %r for %s" % (sig, name))
@@ -131,8 +135,6 @@ class CUDAVectorize:
                 raise TypeError("simt: CUDA vectorize signatures take scalar arguments; got %s "
                                 "in %r for %s" % (t, sig, name))
         cuda = _cuda()
-        if self._core is None:
-            self._core = device_function(self.py_func)
         args = ["a%d" % i for i in range(len(argtypes))]
         source = _VECTORIZE_SOURCE.format(
             name=name, args=", ".join(args), argitems=", ".join("%s[__tid__]" % a for a in args))
@@ -148,6 +150,24 @@ class CUDAVectorize:
 
     def build_ufunc(self):
         return CUDAUFuncDispatcher(self.kernelmap, self.py_func)
+
+
+def _ufunc_signature(sig):
+    """(argument types, return type) of a (g)ufunc signature in the spellings Numba's
+    sigutils.normalize_signature takes: a signature (text or object), or argument types alone
+    (a tuple, or text such as '(float32, float32)'), whose return type is None."""
+    if isinstance(sig, str) and sig.strip().startswith("("):
+        return parse_signature("void" + sig.strip())[0], None
+    if isinstance(sig, (tuple, list)):
+        return parse_signature(tuple(sig))[0], None
+    return parse_signature(sig)
+
+
+def _signature_list(signatures):
+    """The signatures of vectorize/guvectorize: one (text or object) or a list of them."""
+    if isinstance(signatures, str) or hasattr(signatures, "return_type"):
+        return [signatures]
+    return list(signatures or ())
 
 
 def _broadcast_axis(a, b):
@@ -377,7 +397,7 @@ class CUDAGUFuncVectorize:
         return self.py_func
 
     def add(self, sig=None):
-        argtypes, _ = parse_signature(sig)
+        argtypes, _ = _ufunc_signature(sig)
         name = self.py_func.__name__
         dims = [len(s) for s in self.inputsig + self.outputsig]
         if len(argtypes) != len(dims):
@@ -540,8 +560,7 @@ def vectorize(ftylist_or_function=(), target="cuda", identity=None, cache=False,
     if inspect.isfunction(ftylist_or_function):
         return vectorize(target=target, identity=identity, cache=cache,
                          **options)(ftylist_or_function)
-    ftylist = ([ftylist_or_function] if isinstance(ftylist_or_function, str)
-               else list(ftylist_or_function or ()))
+    ftylist = _signature_list(ftylist_or_function)
 
     def wrap(func):
         builder = CUDAVectorize(func, identity=identity, cache=cache, targetoptions=options)
@@ -556,7 +575,7 @@ def guvectorize(ftylist, signature, target="cuda", identity=None, cache=False, *
     """numba.guvectorize for target='cuda':
     `@guvectorize(['void(float32[:,:], float32[:,:], float32[:,:])'], '(m,n),(n,p)->(m,p)')`."""
     _check_target(target)
-    ftylist = [ftylist] if isinstance(ftylist, str) else list(ftylist)
+    ftylist = _signature_list(ftylist)
 
     def wrap(func):
         builder = CUDAGUFuncVectorize(func, signature, identity=identity, cache=cache,

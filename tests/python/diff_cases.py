@@ -11,10 +11,13 @@ import cmath
 import math
 import sys
 
+import numba
+import numba.core.types
 import numpy as np
 from numba import cuda, int32
 
 TPB = 32
+TILE = 8  # a global constant array shapes are computed from
 CONST_TABLE = np.array([1.5, -2.25, 3.0, 0.125])
 
 
@@ -24,6 +27,66 @@ def ints(n, lo=-50, hi=50, dtype=np.int64, seed=0):
 
 def floats(n, dtype=np.float64, seed=1, lo=-10.0, hi=10.0):
     return np.random.default_rng(seed).uniform(lo, hi, n).astype(dtype)
+
+
+def case_constant_expression_shapes_and_numba_type_spellings():
+    # Shapes Numba folds to constants (global and local constants in arithmetic), and dtypes
+    # spelled numba.types.X / numba.core.types.X, as public programs write them.
+    @cuda.jit
+    def k(a, out):
+        halo = 1
+        width = TILE + 2 * halo
+        tile = cuda.shared.array((TILE + 2, TILE * 2 // 2), dtype=numba.types.float64)
+        flags = cuda.shared.array(width - 2 * halo, numba.core.types.int32)
+        scratch = cuda.local.array(TILE ** 2 % 7 + (1 << 2), dtype=numba.float32)
+        t = cuda.threadIdx.x
+        tile[t + halo, t] = a[t]
+        flags[t] = numba.types.int32(t) * numba.core.types.int32(3)
+        scratch[t % 4] = numba.types.float32(a[t])
+        cuda.syncthreads()
+        out[t, 0] = tile[t + 1, t] + tile.shape[0] * 100 + tile.shape[1]
+        out[t, 1] = flags[TILE - 1 - t] + flags.size
+        out[t, 2] = scratch[t % 4] + scratch.size
+
+    return k, 1, TILE, (floats(TILE, seed=21), np.zeros((TILE, 3))), 0
+
+
+@cuda.jit(device=True)
+def _identity(x):
+    return x
+
+
+@cuda.jit(device=True)
+def _shared_update(ary, values, dtype, extent, shape2, update, convert, negate):
+    # Compile-time arguments, as Numba's own atomics tests pass them: a dtype, literal shapes, a
+    # function (cuda.atomic.*), a device function, a literal bool whose dead branch is pruned
+    # (there `t - extent` would mix types the live branch does not).
+    t = cuda.threadIdx.x
+    buf = cuda.shared.array(extent, dtype)
+    grid = cuda.shared.array(shape2, dtype)
+    buf[t] = 0
+    grid[t % shape2[0], t // shape2[0]] = 1
+    cuda.syncthreads()
+    slot = convert(values[t] % extent)
+    if negate:
+        slot = slot - extent
+    update(buf, slot, 1)
+    cuda.syncthreads()
+    ary[t] = buf[t] + grid[t % shape2[0], t // shape2[0]] + shape2[1]
+
+
+def case_compile_time_arguments_of_device_functions():
+    @cuda.jit
+    def k(values, out_add, out_max, out_neg):
+        # (Numba's simulator keeps one shared array per declaration site, whatever its shape
+        # and dtype in each call: the same ones here.)
+        _shared_update(out_add, values, np.int64, 16, (4, 4), cuda.atomic.add, _identity, False)
+        _shared_update(out_max, values, np.int64, 16, (4, 4), cuda.atomic.max, _identity, False)
+        _shared_update(out_neg, values, np.int64, 16, (4, 4), cuda.atomic.add, _identity, True)
+
+    values = ints(16, 0, 100, seed=31)
+    return k, 1, 16, (values, np.zeros(16, np.int64), np.zeros(16, np.int64),
+                      np.zeros(16, np.int64)), 0
 
 
 def case_python_int_semantics():

@@ -137,6 +137,42 @@ def test_vectorize_dispatches_on_the_argument_dtypes():
         add(i, f)
 
 
+
+def test_vectorize_signature_spellings():
+    """Every spelling Numba's sigutils.normalize_signature takes: text, signature objects,
+    argument types alone (a tuple, or text) whose return type is the function's (int32 + int32
+    is int64 there, as in Numba); one signature object alone, or a list of them."""
+    from simt.types import float32, float64, int32, void
+
+    @vectorize([float32(float32, float32), "float64(float64, float64)", (int32, int32),
+                "(int64, float64)"])
+    def plus(x, y):
+        return x + y
+
+    @vectorize(float64(float64))
+    def negate(x):
+        return -x
+
+    @guvectorize(void(float64[:], float64[:]), "(n)->()")
+    def total(a, out):
+        t = 0.0
+        for x in a:
+            t += x
+        out[0] = t
+
+    @guvectorize([(float32[:], float32[:])], "(n)->()")
+    def first(a, out):
+        out[0] = a[0]
+
+    i = np.arange(4, dtype=np.int32)
+    assert plus(i, i).dtype == np.int64 and plus(i, i).tolist() == (2 * i).tolist()
+    assert plus(i.astype(np.float32), i.astype(np.float32)).dtype == np.float32
+    mixed = plus(i.astype(np.int64), np.full(4, 0.5))
+    assert mixed.dtype == np.float64 and mixed.tolist() == [0.5, 1.5, 2.5, 3.5]
+    np.testing.assert_array_equal(negate(np.ones(3)), -np.ones(3))
+    np.testing.assert_array_equal(total(np.ones((2, 5))), [5.0, 5.0])
+    np.testing.assert_array_equal(first(np.arange(6, dtype=np.float32).reshape(2, 3)), [0, 3])
+
 def test_vectorize_scalars():
     x = np.arange(10, dtype=np.float32)
     np.testing.assert_allclose(rel_diff(x, np.float32(1.2)), 2 * (x - 1.2) / (x + 1.2),

@@ -47,6 +47,16 @@ TEST_CASE("watched pages: pages 1 GiB apart are in different leaves of the table
   CHECK(watched.watched(5 * gib - 1));
   CHECK_FALSE(watched.watched(6 * gib));
   CHECK(watched.root()[5] != nullptr);
+  CHECK(watched.root()[4] != nullptr);
+  CHECK(watched.root()[6] == nullptr);
+  // A leaf leaves the root once none of its pages is watched: one load tells code so.
+  watched.unwatch(5 * gib);
+  CHECK(watched.root()[5] == nullptr);
+  CHECK(watched.root()[4] == nullptr);
+  watched.watch(5 * gib + kPage);
+  CHECK(watched.root()[5] != nullptr);
+  CHECK(watched.root()[4] == nullptr);
+  CHECK(watched.watched(5 * gib + kPage));
 }
 
 TEST_CASE("watched pages: undoing a reason never given is a logic error") {
