@@ -10,7 +10,7 @@ __all__ = ["Device", "Context", "Stream", "Event", "gpus", "get_current_device",
            "is_available", "is_supported_version", "synchronize", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event",
            "event_elapsed_time", "require_context", "defer_cleanup", "profile_start",
-           "profile_stop", "profiling"]
+           "profile_stop", "profiling", "cuda_error"]
 
 
 class Device:
@@ -253,6 +253,12 @@ def is_available():
 
 def is_supported_version():
     return True
+
+
+def cuda_error():
+    """The error the driver's initialisation gave, or None: the simulated device always
+    initialises."""
+    return None
 
 
 def synchronize():

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
-"""Runs Numba's own CUDA test files (numba/cuda/tests/cudapy/test_*.py) on simt and prints a table
-of the results per file: a tool for measuring compatibility, not part of `make test`.
+"""Runs Numba's own CUDA test files (numba/cuda/tests/{cudapy,cudadrv,doc_examples,cudasim,
+nocuda}/test_*.py) on simt and prints a table of the results per file: a tool for measuring
+compatibility, not part of `make test`.
 
 Each file runs in its own pytest subprocess with the import hook installed by a sitecustomize
-module, so the Python subprocesses that some tests start (test_print) run on simt too.
+module, so the Python subprocesses that some tests start (test_print) run on simt too. With
+--compare each file also runs under Numba's simulator (NUMBA_ENABLE_CUDASIM=1), and the tests that
+pass there but not on simt are listed.
 
-    tests/numba_suite/run.py                    # every cudapy test file
+    tests/numba_suite/run.py                    # every test file of the five folders
+    tests/numba_suite/run.py --folders cudapy --compare
     tests/numba_suite/run.py test_atomics test_print
     tests/numba_suite/run.py --stage build/python --timeout 300 test_math
 """
@@ -22,24 +26,29 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PYTHON = "/usr/bin/python3"
 COUNTS = ("passed", "failed", "errors", "skipped", "xfailed")
 HOOK = "import simt.hook\nsimt.hook.install()\n"
+FOLDERS = ("cudapy", "cudadrv", "doc_examples", "cudasim", "nocuda")
+OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+::\S+)")
 
 
-def numba_cudapy_folder():
+def numba_tests_folder():
     out = subprocess.run([PYTHON, "-c", "import numba, os; print(os.path.dirname(numba.__file__))"],
                          capture_output=True, text=True, check=True).stdout.strip()
-    return os.path.join(out, "cuda", "tests", "cudapy")
+    return os.path.join(out, "cuda", "tests")
 
 
-def test_files(names, folder):
+def test_files(names, tests, folders):
     if not names:
-        return sorted(glob.glob(os.path.join(folder, "test_*.py")))
+        return [path for folder in folders
+                for path in sorted(glob.glob(os.path.join(tests, folder, "test_*.py")))]
     paths = []
     for name in names:
-        path = name if os.path.sep in name else os.path.join(
-            folder, name if name.endswith(".py") else name + ".py")
-        if not os.path.exists(path):
-            sys.exit("run.py: no such test file: %s" % path)
-        paths.append(path)
+        candidates = [name] if os.path.sep in name else [
+            os.path.join(tests, folder, name if name.endswith(".py") else name + ".py")
+            for folder in folders]
+        found = [path for path in candidates if os.path.exists(path)]
+        if not found:
+            sys.exit("run.py: no such test file: %s" % name)
+        paths.append(found[0])
     return paths
 
 
@@ -55,22 +64,32 @@ def summary_counts(output):
     return counts
 
 
-def run_file(path, hook_dir, stage, timeout):
+def run_file(path, run_dir, stage, timeout, simulator=False):
+    """(counts, seconds, note, {test id in the file: outcome}) of one test file: on simt (the
+    hook in run_dir), or on Numba's simulator (run_dir without it)."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([hook_dir, stage, env.get("PYTHONPATH", "")]).rstrip(
-        os.pathsep)
-    env.pop("NUMBA_ENABLE_CUDASIM", None)
-    command = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", hook_dir,
-               "-c", os.devnull, "--confcutdir", hook_dir, path]
+    if simulator:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
+    else:
+        env["PYTHONPATH"] = os.pathsep.join([run_dir, stage, env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep)
+        env.pop("NUMBA_ENABLE_CUDASIM", None)
+    command = [PYTHON, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "--rootdir",
+               run_dir, "-c", os.devnull, "--confcutdir", run_dir, path]
     start = time.monotonic()
+    outcomes = {}
     try:
-        proc = subprocess.run(command, cwd=hook_dir, env=env, capture_output=True, text=True,
+        proc = subprocess.run(command, cwd=run_dir, env=env, capture_output=True, text=True,
                               timeout=timeout)
         counts = summary_counts(proc.stdout)
         note = "" if any(counts.values()) else "no summary (exit %d)" % proc.returncode
+        for line in proc.stdout.splitlines():
+            found = OUTCOME.match(line)
+            if found:
+                outcomes[found.group(2).partition("::")[2]] = found.group(1)
     except subprocess.TimeoutExpired:
         counts, note = dict.fromkeys(COUNTS, 0), "timed out after %ds" % timeout
-    return counts, time.monotonic() - start, note
+    return counts, time.monotonic() - start, note, outcomes
 
 
 def main():
@@ -79,27 +98,50 @@ def main():
     parser.add_argument("--stage", default=os.path.join(REPO, "build", "python"),
                         help="the folder holding the built simt package")
     parser.add_argument("--timeout", type=int, default=600, help="seconds per file")
+    parser.add_argument("--folders", default=",".join(FOLDERS),
+                        help="folders of numba/cuda/tests (default: %(default)s)")
+    parser.add_argument("--compare", action="store_true",
+                        help="also run each file under Numba's simulator")
     args = parser.parse_args()
 
-    paths = test_files(args.files, numba_cudapy_folder())
+    paths = test_files(args.files, numba_tests_folder(), args.folders.split(","))
     totals = dict.fromkeys(COUNTS, 0)
-    header = "%-40s" % "file" + "".join("%9s" % c for c in COUNTS) + "%9s" % "seconds"
+    simulator_passed = 0
+    only_simulator = []  # tests that pass on Numba's simulator but not on simt
+    header = "%-40s" % "file" + "".join("%9s" % c for c in COUNTS) + "%9s" % "seconds" + (
+        "%11s" % "sim passed" if args.compare else "")
     print(header)
     print("-" * len(header))
-    with tempfile.TemporaryDirectory(prefix="simt-numba-suite-") as hook_dir:
+    with tempfile.TemporaryDirectory(prefix="simt-numba-suite-") as hook_dir, \
+            tempfile.TemporaryDirectory(prefix="simt-numba-suite-sim-") as plain_dir:
         for name in ("conftest.py", "sitecustomize.py"):
             with open(os.path.join(hook_dir, name), "w") as f:
                 f.write(HOOK)
         for path in paths:
-            counts, seconds, note = run_file(path, hook_dir, os.path.abspath(args.stage),
-                                             args.timeout)
+            counts, seconds, note, outcomes = run_file(path, hook_dir, os.path.abspath(args.stage),
+                                                       args.timeout)
             for c in COUNTS:
                 totals[c] += counts[c]
-            print("%-40s" % os.path.basename(path)[:-3] + "".join("%9d" % counts[c]
-                                                                 for c in COUNTS)
-                  + "%9.1f" % seconds + ("  " + note if note else ""), flush=True)
+            name = os.path.join(os.path.basename(os.path.dirname(path)),
+                                os.path.basename(path)[:-3])
+            line = "%-40s" % name + "".join("%9d" % counts[c] for c in COUNTS) + "%9.1f" % seconds
+            if args.compare:
+                sim_counts, _, _, sim_outcomes = run_file(path, plain_dir, None, args.timeout,
+                                                          simulator=True)
+                simulator_passed += sim_counts["passed"]
+                only_simulator += sorted(
+                    name + "::" + test for test, outcome in sim_outcomes.items()
+                    if outcome == "PASSED" and outcomes.get(test) != "PASSED")
+                line += "%11d" % sim_counts["passed"]
+            print(line + ("  " + note if note else ""), flush=True)
     print("-" * len(header))
-    print("%-40s" % "total" + "".join("%9d" % totals[c] for c in COUNTS))
+    print("%-40s" % "total" + "".join("%9d" % totals[c] for c in COUNTS) + "%9s" % "" +
+          ("%11d" % simulator_passed if args.compare else ""))
+    if args.compare:
+        print("\n%d tests pass on Numba's simulator but not on simt%s" % (
+            len(only_simulator), ":" if only_simulator else ""))
+        for test in only_simulator:
+            print("  " + test)
 
 
 if __name__ == "__main__":

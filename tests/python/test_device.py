@@ -98,3 +98,9 @@ def test_context_reach_ins_of_libraries():
         ctx.memalloc(16)
     with pytest.raises(NotImplementedError, match=r"Context\.memory_manager\.memalloc"):
         ctx.memory_manager.memalloc(16)
+
+
+def test_the_device_initialises_without_error():
+    """cuda.cuda_error(): Numba's record of a failed driver initialisation (Numba's test_init
+    reads it in a child process, which must return for the parent not to wait forever)."""
+    assert cuda.cuda_error() is None and cuda.is_available()

@@ -156,3 +156,37 @@ def test_large_device_arrays_start_at_a_page(make):
     if hasattr(array, "copy_to_host") and not isinstance(array, np.ndarray):
         array.copy_to_device(np.ones(host.shape, host.dtype))
         assert array.copy_to_host().sum() == host.size
+
+
+def test_numba_devicearray_module_helpers_match_numbas():
+    """numba.cuda.cudadrv.devicearray's helpers that libraries and tests call, as simt's module
+    gives them, against Numba's own on the same arrays."""
+    from numba.cuda.cudadrv import devicearray as numbas
+    from simt import cudadrv_devicearray as simts
+
+    base = np.zeros((4, 6))
+    arrays = [base, base[::2], base.T, base[:, ::3], np.asfortranarray(base), base[:1],
+              np.broadcast_to(np.arange(6.0), (4, 6)), np.zeros(0), np.zeros((3, 1, 2))[:, :, ::2]]
+    for a in arrays:
+        assert simts.is_contiguous(a) == numbas.is_contiguous(a), a.strides
+        assert simts.array_core(a).shape == numbas.array_core(a).shape
+        for module in (simts, numbas):
+            try:
+                module.sentry_contiguous(a)
+                outcome = None
+            except ValueError as e:
+                outcome = str(e)
+            if module is simts:
+                ours = outcome
+        assert ours == outcome
+    for a, b in [(base, base.copy()), (base, base.T), (base, base.astype(np.float32)),
+                 (base[:1], base[0])]:
+        for module in (simts, numbas):
+            try:
+                module.check_array_compatibility(a, b)
+                outcome = None
+            except (TypeError, ValueError) as e:
+                outcome = (type(e), str(e))
+            if module is simts:
+                ours = outcome
+        assert ours == outcome
