@@ -304,12 +304,12 @@ def markdown(results, shadow, targets, info, rounds, workers):
              "then its ratio to release simt and, in parentheses, to release simt run as fibers "
              "(`SIMT_FISSION=0`; only kernels with barriers run otherwise). Release code is the "
              "full level's (`SIMT_OPT_TIER=full`, as after the tier-up) on %d worker%s. Checked "
-             "code is not vectorised. Without racecheck, kernels run as loops over their threads "
-             "(by loop fission across barriers), blocks on every worker, and only accesses of "
-             "watched pages call into the checkers. With racecheck every shared and global "
-             "access does, a kernel with barriers runs its threads one by one (on fibers where "
-             "they can wait for each other), and blocks run one after another on one worker "
-             "(so up to the workers' count of its ratios is release simt's parallelism). "
+             "code is not vectorised; kernels run as loops over their threads (by loop fission "
+             "across barriers, which report each barrier's release). Without racecheck, blocks "
+             "run on every worker, only accesses of watched pages call into the checkers, and "
+             "shared memory's written bytes are flagged by the kernel itself. With racecheck "
+             "every shared and global access does, and blocks run one after another on one "
+             "worker (so up to the workers' count of its ratios is release simt's parallelism). "
              "The output arrays are `cuda.device_array`s, so initcheck tracks them."
              % (rounds, MIN_SAMPLE_S, workers, "" if workers == 1 else "s"), "",
              "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
