@@ -1,11 +1,32 @@
 #include "frontend/typer.h"
 
+#include "frontend/ir_build.h"
 #include "frontend/param_versions.h"
 
 #include <cmath>
 #include <sstream>
 
 namespace simt {
+
+namespace {
+
+// Whether running `body` may reach its end (rather than return or raise on every path).
+bool may_complete(const std::vector<ast::StmtPtr> &body) {
+  if (body.empty())
+    return true;
+  const ast::Stmt &last = *body.back();
+  switch (last.kind) {
+  case ast::StmtKind::Return:
+  case ast::StmtKind::Raise:
+    return false;
+  case ast::StmtKind::If:
+    return last.orelse.empty() || may_complete(last.body) || may_complete(last.orelse);
+  default:
+    return true;
+  }
+}
+
+} // namespace
 
 FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source,
                              const std::vector<Type> &arg_types, bool is_kernel,
@@ -44,6 +65,19 @@ ir::Function FunctionTyper::run() {
     fn_.body = std::move(prologue_);
     for (ir::Stmt &s : block(def_.body))
       fn_.body.push_back(std::move(s));
+    const bool falls_off = may_complete(def_.body);
+    if (return_type_ && return_type_->is_optional() && falls_off) { // its end returns None
+      ir::Stmt none = make_stmt(ir::StmtKind::Return, def_.loc);
+      none.exprs.push_back(optional_none(*return_type_, def_.loc));
+      fn_.body.push_back(std::move(none));
+    }
+    if (!changed_ && !deferred_ && !is_kernel_ && return_type_ && return_type_->is_scalar() &&
+        (returns_none_ || falls_off)) {
+      // A value on some paths and None on others (returned, or by falling off the end): Numba's
+      // OptionalType, typed again so that every return makes one.
+      return_type_ = Type::optional_of(*return_type_);
+      continue;
+    }
     if (!changed_ && !deferred_)
       break;
     if (!changed_)
@@ -53,7 +87,7 @@ ir::Function FunctionTyper::run() {
   }
   fn_.props.may_spin = fn_.props.may_spin || ir::any_loop_may_spin(fn_.body);
   fn_.return_type = is_kernel_ ? Type::none() : return_type_.value_or(Type::none());
-  if (returns_none_ && !fn_.return_type.is_none())
+  if (returns_none_ && !fn_.return_type.is_none() && !fn_.return_type.is_optional())
     error(def_.loc, "simt: returning a value on some paths and None on others is not supported "
                     "yet");
   return std::move(fn_);
@@ -147,6 +181,12 @@ void FunctionTyper::require_writable(const ir::Expr &target, ir::Loc loc) const 
 ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
   if (e->type == to)
     return e;
+  if (to.is_optional() && !e->type.is_optional()) { // a value: an optional that is not None
+    auto some = make_expr(ir::ExprKind::TupleMake, to, e->loc);
+    some->args.push_back(scalar_const(Scalar::Bool, 1, 0, e->loc));
+    some->args.push_back(cast(std::move(e), to.elems[1]));
+    return some;
+  }
   bool convertible =
       (e->type.is_scalar() && to.is_scalar()) ||
       (e->type.is_array() && to.is_array() && same_dtype(e->type, to) && e->type.ndim == to.ndim &&

@@ -77,6 +77,9 @@ private:
   ir::ExprPtr python_folded(const ast::Expr &e) const;
   ir::ExprPtr rvalue(const ast::Expr &e);
   ir::ExprPtr rvalue_of(Value v, ir::Loc loc); // `v` as a value, or an error at `loc`
+  // Numba's OptionalType: the value of `e` (TypeError when it is None), and None of type `t`.
+  ir::ExprPtr optional_value(ir::ExprPtr e, ir::Loc loc);
+  ir::ExprPtr optional_none(const Type &t, ir::Loc loc) const;
   ir::ExprPtr condition(const ast::Expr &e);
   Value name(const ast::Expr &e);
   Value global(const std::string &name, ir::Loc loc);

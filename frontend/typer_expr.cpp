@@ -248,6 +248,8 @@ ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
   case Value::Kind::Expr:
     if (v.expr->kind == ir::ExprKind::String)
       error(loc, "simt: strings are only supported as print arguments and messages");
+    if (v.expr->type.is_optional())
+      return optional_value(std::move(v.expr), loc);
     return std::move(v.expr);
   case Value::Kind::None:
     error(loc, "simt: None is not supported as a value here");
@@ -264,7 +266,53 @@ ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
   error(loc, "simt: this expression is not supported yet");
 }
 
-ir::ExprPtr FunctionTyper::condition(const ast::Expr &e) { return to_bool(rvalue(e)); }
+ir::ExprPtr FunctionTyper::condition(const ast::Expr &e) {
+  Value v = value(e);
+  if (v.kind != Value::Kind::Expr || !v.expr->type.is_optional())
+    return to_bool(rvalue_of(std::move(v), e.loc));
+  // An optional is false when None, else as its value is.
+  ir::ExprPtr optional = stable(std::move(v.expr));
+  auto valid = make_expr(ir::ExprKind::TupleGet, Type::scalar_of(Scalar::Bool), e.loc);
+  valid->index = 0;
+  valid->args.push_back(clone(*optional));
+  auto value = make_expr(ir::ExprKind::TupleGet, optional->type.elems[1], e.loc);
+  value->index = 1;
+  value->args.push_back(std::move(optional));
+  auto both = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
+  both->args.push_back(std::move(valid));
+  both->args.push_back(to_bool(std::move(value)));
+  return both;
+}
+
+ir::ExprPtr FunctionTyper::optional_value(ir::ExprPtr e, ir::Loc loc) {
+  ir::ExprPtr optional = stable(std::move(e));
+  auto valid = make_expr(ir::ExprKind::TupleGet, Type::scalar_of(Scalar::Bool), loc);
+  valid->index = 0;
+  valid->args.push_back(clone(*optional));
+  auto invalid = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), loc);
+  invalid->op = ir::Op::Not;
+  invalid->args.push_back(std::move(valid));
+  ir::Stmt check = make_stmt(ir::StmtKind::If, loc);
+  check.exprs.push_back(std::move(invalid));
+  ir::Stmt raise = make_stmt(ir::StmtKind::Raise, loc);
+  raise.exc = "TypeError";
+  raise.message = "expected " + optional->type.elems[1].str() + ", got None";
+  check.body.push_back(std::move(raise));
+  emit(std::move(check));
+  auto value = make_expr(ir::ExprKind::TupleGet, optional->type.elems[1], loc);
+  value->index = 1;
+  value->args.push_back(std::move(optional));
+  return value;
+}
+
+ir::ExprPtr FunctionTyper::optional_none(const Type &t, ir::Loc loc) const {
+  const Type &value = t.elems[1];
+  auto none = make_expr(ir::ExprKind::TupleMake, t, loc);
+  none->args.push_back(scalar_const(Scalar::Bool, 0, 0, loc));
+  none->args.push_back(is_complex(value.scalar) ? complex_const(value.scalar, 0, 0, loc)
+                                                : scalar_const(value.scalar, 0, 0, loc));
+  return none;
+}
 
 Value FunctionTyper::name(const ast::Expr &e) {
   if (locals_.count(e.id))
@@ -614,6 +662,24 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
 }
 
 ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
+  if (e.ops.size() == 1 && (e.ops[0] == "is" || e.ops[0] == "is not") &&
+      (e.elts[0]->kind == ast::ExprKind::None || e.elts[1]->kind == ast::ExprKind::None)) {
+    // `x is None`: an optional's validity; None is None; any other value is not None.
+    const bool negated = e.ops[0] == "is not";
+    Value v = value(*e.elts[e.elts[0]->kind == ast::ExprKind::None ? 1 : 0]);
+    if (v.kind == Value::Kind::Expr && v.expr->type.is_optional()) {
+      auto valid = make_expr(ir::ExprKind::TupleGet, Type::scalar_of(Scalar::Bool), e.loc);
+      valid->index = 0;
+      valid->args.push_back(std::move(v.expr));
+      if (negated)
+        return valid;
+      auto none = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), e.loc);
+      none->op = ir::Op::Not;
+      none->args.push_back(std::move(valid));
+      return none;
+    }
+    return scalar_const(Scalar::Bool, (v.kind == Value::Kind::None) != negated, 0, e.loc);
+  }
   for (const std::string &op : e.ops)
     if (compare_op(op) == ir::Op::None && op != "in" && op != "not in")
       error(e.loc, "simt: '" + op + "' comparisons are not supported yet");
@@ -686,8 +752,15 @@ ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
 
 ir::ExprPtr FunctionTyper::if_exp(const ast::Expr &e) {
   ir::ExprPtr test = condition(*e.elts[0]);
-  ir::ExprPtr yes = rvalue(*e.elts[1]);
-  ir::ExprPtr no = rvalue(*e.elts[2]);
+  // Optionals stay optional here: their values are checked where the chosen one is used.
+  auto branch = [&](const ast::Expr &x) {
+    Value v = value(x);
+    return v.kind == Value::Kind::Expr && v.expr->type.is_optional()
+               ? std::move(v.expr)
+               : rvalue_of(std::move(v), x.loc);
+  };
+  ir::ExprPtr yes = branch(*e.elts[1]);
+  ir::ExprPtr no = branch(*e.elts[2]);
   Type type;
   if (!unify(yes->type, no->type, type))
     error(e.loc, "cannot unify " + yes->type.str() + " and " + no->type.str() +

@@ -143,6 +143,8 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
   }
   if (v.expr->kind == ir::ExprKind::String)
     error(v.expr->loc, "simt: strings are only supported as print arguments and messages");
+  if (target.kind != ast::ExprKind::Name && v.expr->type.is_optional()) // stored: its value
+    v.expr = optional_value(std::move(v.expr), loc);
   switch (target.kind) {
   case ast::ExprKind::Name:
     assign_name(target.id, std::move(v.expr), loc);
@@ -488,6 +490,8 @@ void FunctionTyper::return_stmt(const ast::Stmt &s) {
     v = value(*s.value);
   if (v.kind == Value::Kind::None) {
     returns_none_ = true;
+    if (return_type_ && return_type_->is_optional())
+      out.exprs.push_back(optional_none(*return_type_, s.loc));
     emit(std::move(out));
     return;
   }

@@ -151,11 +151,17 @@ std::string Record::str() const {
   return out + ";" + std::to_string(size) + ";" + (aligned ? "True" : "False") + ")";
 }
 
+Type Type::optional_of(const Type &value) {
+  Type t = tuple_of({scalar_of(Scalar::Bool), value});
+  t.optional = true;
+  return t;
+}
+
 bool Type::operator==(const Type &other) const {
   bool same_record = record == other.record || (record && other.record && *record == *other.record);
   return kind == other.kind && scalar == other.scalar && ndim == other.ndim &&
          layout == other.layout && space == other.space && elems == other.elems && same_record &&
-         readonly == other.readonly;
+         readonly == other.readonly && optional == other.optional;
 }
 
 bool same_dtype(const Type &a, const Type &b) {
@@ -177,6 +183,8 @@ std::string Type::str() const {
            (record ? record->str() : scalar_name(scalar)) + ", " + std::to_string(ndim) + "d, " +
            std::string(1, layout) + ")";
   case Kind::Tuple: {
+    if (optional)
+      return "OptionalType(" + elems[1].str() + ")";
     bool uniform = !elems.empty() && std::all_of(elems.begin(), elems.end(),
                                                  [&](const Type &t) { return t == elems[0]; });
     if (uniform)
@@ -253,6 +261,16 @@ Scalar numpy_promote(Scalar a, Scalar b) {
 bool unify(const Type &a, const Type &b, Type &out) {
   if (a == b) {
     out = a;
+    return true;
+  }
+  if (a.is_optional() || b.is_optional()) { // OptionalType(T) with T, None or another Optional
+    const Type &x = a.is_optional() ? a.elems[1] : a, &y = b.is_optional() ? b.elems[1] : b;
+    Type value;
+    if (x.is_none() || y.is_none())
+      value = x.is_none() ? y : x;
+    else if (!unify(x, y, value))
+      return false;
+    out = Type::optional_of(value);
     return true;
   }
   if (a.kind != b.kind)

@@ -81,8 +81,12 @@ struct Type {
   // Arrays, and records of record arrays: not writable (Numba's readonly array, from a NumPy
   // array whose flags.writeable is False). Views and elements keep it.
   bool readonly = false;
+  // Tuples: Numba's OptionalType(elems[1]), a value that may be None, held as (valid, value).
+  bool optional = false;
 
   static Type none() { return Type{}; }
+  static Type optional_of(const Type &value);
+  bool is_optional() const { return kind == Kind::Tuple && optional; }
   static Type scalar_of(Scalar s) {
     Type t;
     t.kind = Kind::Scalar;

@@ -89,6 +89,42 @@ def case_compile_time_arguments_of_device_functions():
                       np.zeros(16, np.int64)), 0
 
 
+@cuda.jit(device=True)
+def _positive_double(x):
+    # A value on some paths, None on others (returned, or by falling off the end): Numba's
+    # OptionalType(int64).
+    if x > 0:
+        return x * 2
+    if x == -1:
+        return None
+
+
+@cuda.jit(device=True)
+def _first_index(a, x):
+    for i in range(a.size):
+        if a[i] == x:
+            return i
+
+
+def case_optional_returns():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            r = _positive_double(a[i])
+            if r is None:
+                out[i, 0] = -1
+            else:
+                out[i, 0] = r + 1
+            out[i, 1] = 1 if _positive_double(a[i]) is not None else 0
+            j = _first_index(a, a[i] + 1)
+            out[i, 2] = j if j is not None else -5
+            if _positive_double(a[i]):
+                out[i, 3] = 7
+
+    return k, 1, 16, (ints(16, -3, 4, seed=41), np.zeros((16, 4), np.int64)), 0
+
+
 def case_python_int_semantics():
     @cuda.jit
     def k(a, b, out):
