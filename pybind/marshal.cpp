@@ -101,28 +101,28 @@ py::object integer_value(PyObject *object) {
   return integer;
 }
 
-bool in_range(long long value, Scalar scalar) {
+// Whether `value` fits the width of `scalar` as a signed or an unsigned integer: its bits are
+// then the parameter's (0x80000000 for an int32 is INT32_MIN, -1 for a uint8 255), as Numba's
+// ctypes conversion of kernel arguments gives them.
+bool fits_width(long long value, Scalar scalar) {
   const int bits = 8 * byte_size(scalar);
-  if (!is_signed(scalar))
-    return value >= 0 && (bits == 64 || value < (1LL << bits));
   if (bits == 64)
     return true;
-  const long long max = (1LL << (bits - 1)) - 1;
-  return value >= -max - 1 && value <= max;
+  return value >= -(1LL << (bits - 1)) && value < (1LL << bits);
 }
 
 // An integer argument's two's-complement bits (the slot's low bytes hold a narrow type's);
-// OverflowError for a value outside the parameter type's range, which a C conversion would wrap
-// into a silently wrong value.
+// OverflowError for a value that does not fit the parameter's width at all (ctypes would keep
+// its low bits: a silently wrong value).
 uint64_t integer_bits(PyObject *object, const Type &type, size_t index) {
   py::object integer = integer_value(object);
   int overflow = 0;
   long long value = PyLong_AsLongLongAndOverflow(integer.ptr(), &overflow);
   if (value == -1 && PyErr_Occurred())
     throw py::error_already_set();
-  if (overflow == 0 && in_range(value, type.scalar))
+  if (overflow == 0 && fits_width(value, type.scalar))
     return static_cast<uint64_t>(value);
-  if (overflow > 0 && type.scalar == Scalar::U64) {
+  if (overflow > 0 && byte_size(type.scalar) == 8) { // 2**63 .. 2**64 - 1: an int64's bits too
     unsigned long long wide = PyLong_AsUnsignedLongLong(integer.ptr());
     if (!PyErr_Occurred())
       return wide;

@@ -42,7 +42,7 @@ def test_ints_beyond_64_bits_raise_overflow_error_and_compile_nothing(value):
     assert len(store.overloads) == 0
 
 
-@pytest.mark.parametrize("value", [2**31, -2**31 - 1, 2**40, 2**63, np.uint64(2**63),
+@pytest.mark.parametrize("value", [2**32, -2**31 - 1, 2**40, 2**63, np.uint64(2**63),
                                    np.int64(-2**40), 3e10])
 def test_values_beyond_an_integer_parameter_raise_overflow_error(value):
     store = cuda.jit("void(float64[:], int32)")(_store)
@@ -63,7 +63,20 @@ def test_integer_parameters_take_every_value_of_their_range():
         for value in values:
             assert stored(store, value, dtype) == value, (signature, value)
     with pytest.raises(OverflowError, match="out of the range of uint8"):
-        stored(cuda.jit("void(uint8[:], uint8)")(_store), -1, np.uint8)
+        stored(cuda.jit("void(uint8[:], uint8)")(_store), -129, np.uint8)
+
+
+def test_integers_of_the_parameters_width_pass_their_bits():
+    """A value that fits the parameter's width as the other signedness passes its bits, as
+    Numba's ctypes conversion does (Numba's own tests pass 0x80000000 for an int32)."""
+    for signature, value, expected in [("void(int32[:], int32)", 0x80000000, -2**31),
+                                       ("void(int32[:], int32)", 0xFFFFFFFF, -1),
+                                       ("void(uint8[:], uint8)", -1, 255),
+                                       ("void(int64[:], int64)", 2**64 - 1, -1),
+                                       ("void(uint16[:], uint16)", -2**15, 2**15)]:
+        store = cuda.jit(signature)(_store)
+        dtype = np.dtype(signature[5:signature.index("[")])
+        assert stored(store, value, dtype) == expected, (signature, value)
 
 
 def test_nan_and_infinity_for_an_integer_parameter_raise_as_int_does():
