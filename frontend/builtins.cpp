@@ -175,6 +175,59 @@ ir::Op binary_op(const std::string &op) {
   return it == ops.end() ? ir::Op::None : it->second;
 }
 
+std::optional<__int128> python_int_binary(ir::Op op, __int128 x, __int128 y) {
+  using I = __int128;
+  constexpr I kMax = I(~static_cast<unsigned __int128>(0) >> 1), kMin = -kMax - 1;
+  I r = 0;
+  switch (op) {
+  case ir::Op::Add:
+    return __builtin_add_overflow(x, y, &r) ? std::nullopt : std::optional<I>(r);
+  case ir::Op::Sub:
+    return __builtin_sub_overflow(x, y, &r) ? std::nullopt : std::optional<I>(r);
+  case ir::Op::Mul:
+    return __builtin_mul_overflow(x, y, &r) ? std::nullopt : std::optional<I>(r);
+  case ir::Op::FloorDiv:
+  case ir::Op::Mod: {
+    if (y == 0 || (x == kMin && y == -1))
+      return std::nullopt;
+    I q = x / y, m = x % y;
+    if (m != 0 && (m < 0) != (y < 0)) { // Python floors
+      q -= 1;
+      m += y;
+    }
+    return op == ir::Op::FloorDiv ? q : m;
+  }
+  case ir::Op::Pow:
+    if (y < 0)
+      return std::nullopt; // a float
+    r = 1;
+    for (I base = x; y > 0; y >>= 1) { // squaring: a large exponent of 0, 1 or -1 is quick
+      if ((y & 1) && __builtin_mul_overflow(r, base, &r))
+        return std::nullopt;
+      if (y > 1 && __builtin_mul_overflow(base, base, &base))
+        return std::nullopt;
+    }
+    return r;
+  case ir::Op::LShift:
+  case ir::Op::RShift:
+    if (y < 0)
+      return std::nullopt; // ValueError: negative shift count
+    if (op == ir::Op::RShift)
+      return y >= 127 ? (x < 0 ? -1 : 0) : x >> int(y);
+    if (y >= 127 || (x != 0 && (x > (kMax >> int(y)) || x < (kMin >> int(y)))))
+      return x == 0 ? std::optional<I>(0) : std::nullopt;
+    return x * (I(1) << int(y));
+  case ir::Op::BitAnd:
+    return x & y;
+  case ir::Op::BitOr:
+    return x | y;
+  case ir::Op::BitXor:
+    return x ^ y;
+  default:
+    return std::nullopt; // true division: a float
+  }
+}
+
 ir::Op compare_op(const std::string &op) {
   static const std::map<std::string, ir::Op> ops = {{"==", ir::Op::Eq}, {"!=", ir::Op::Ne},
                                                     {"<", ir::Op::Lt},  {"<=", ir::Op::Le},

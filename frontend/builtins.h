@@ -19,6 +19,10 @@ std::optional<Signature> unary_operator_signature(const std::string &op, Scalar 
 // Comparisons: the common operand type in params (the result is bool).
 std::optional<Signature> compare_signature(Scalar lhs, Scalar rhs);
 ir::Op binary_op(const std::string &op);
+// Python's integer operator `op` (a binary ir::Op) on `x` and `y`, with unbounded ints here up to
+// 128 bits; nullopt where Python gives no int (true division, a division by zero, a negative
+// shift or exponent) or the result needs more bits.
+std::optional<__int128> python_int_binary(ir::Op op, __int128 x, __int128 y);
 ir::Op compare_op(const std::string &op);
 
 // A function of `math` (or the NumPy ufunc with the same meaning) lowered to an intrinsic.

@@ -80,6 +80,11 @@ private:
   // Numba's OptionalType: the value of `e` (TypeError when it is None), and None of type `t`.
   ir::ExprPtr optional_value(ir::ExprPtr e, ir::Loc loc);
   ir::ExprPtr optional_none(const Type &t, ir::Loc loc) const;
+  // Part 0 (whether it is not None, bool) or 1 (its value, unchecked) of an optional.
+  ir::ExprPtr optional_part(ir::ExprPtr optional, int part, ir::Loc loc) const;
+  // Emits `if condition: raise exception(message)`.
+  void raise_if(ir::ExprPtr condition, const std::string &exception, std::string message,
+                ir::Loc loc);
   ir::ExprPtr condition(const ast::Expr &e);
   Value name(const ast::Expr &e);
   Value global(const std::string &name, ir::Loc loc);

@@ -443,51 +443,10 @@ std::optional<int64_t> constant_int(const ir::Expr &x) {
     const std::optional<int64_t> a = constant_int(*x.args[0]), b = constant_int(*x.args[1]);
     if (!a || !b)
       return std::nullopt;
-    int64_t r = 0;
-    switch (x.op) {
-    case ir::Op::Add:
-      return __builtin_add_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
-    case ir::Op::Sub:
-      return __builtin_sub_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
-    case ir::Op::Mul:
-      return __builtin_mul_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
-    case ir::Op::FloorDiv:
-    case ir::Op::Mod: {
-      if (*b == 0 || (*a == INT64_MIN && *b == -1))
-        return std::nullopt;
-      int64_t quotient = *a / *b, remainder = *a % *b;
-      if (remainder != 0 && ((remainder < 0) != (*b < 0))) { // Python floors
-        --quotient;
-        remainder += *b;
-      }
-      return x.op == ir::Op::FloorDiv ? quotient : remainder;
-    }
-    case ir::Op::Pow: {
-      if (*b < 0)
-        return std::nullopt;
-      if (*a == 0 || *a == 1 || *a == -1)
-        return *b == 0 ? 1 : *a == -1 && *b % 2 == 0 ? 1 : *a;
-      if (*b > 63)
-        return std::nullopt;
-      int64_t result = 1;
-      for (int64_t i = 0; i < *b; ++i)
-        if (__builtin_mul_overflow(result, *a, &result))
-          return std::nullopt;
-      return result;
-    }
-    case ir::Op::LShift:
-      return *b < 0 || *b > 62 || (*a << *b) >> *b != *a ? std::nullopt : std::optional(*a << *b);
-    case ir::Op::RShift:
-      return *b < 0 ? std::nullopt : std::optional(*b > 63 ? (*a < 0 ? -1 : 0) : *a >> *b);
-    case ir::Op::BitAnd:
-      return *a & *b;
-    case ir::Op::BitOr:
-      return *a | *b;
-    case ir::Op::BitXor:
-      return *a ^ *b;
-    default:
+    const std::optional<__int128> r = python_int_binary(x.op, *a, *b);
+    if (!r || *r < INT64_MIN || *r > INT64_MAX)
       return std::nullopt;
-    }
+    return int64_t(*r);
   }
   default:
     return std::nullopt;

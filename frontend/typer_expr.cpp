@@ -75,7 +75,6 @@ std::string canonical_module(const std::string &name) {
 // (a name, a float or bool operand, a division by zero, a negative shift or exponent).
 std::optional<__int128> python_folded_int(const ast::Expr &e) {
   using I = __int128;
-  constexpr I kMax = I(~static_cast<unsigned __int128>(0) >> 1), kMin = -kMax - 1;
   if (e.kind == ast::ExprKind::Int)
     return e.int_overflow
                ? std::nullopt
@@ -95,52 +94,8 @@ std::optional<__int128> python_folded_int(const ast::Expr &e) {
   auto b = a ? python_folded_int(*e.elts[1]) : std::nullopt;
   if (!b)
     return std::nullopt;
-  I x = *a, y = *b, r = 0;
-  const std::string &op = e.op;
-  if (op == "+" || op == "-" || op == "*") {
-    bool overflow = op == "+"   ? __builtin_add_overflow(x, y, &r)
-                    : op == "-" ? __builtin_sub_overflow(x, y, &r)
-                                : __builtin_mul_overflow(x, y, &r);
-    return overflow ? std::nullopt : std::optional<I>(r);
-  }
-  if (op == "//" || op == "%") {
-    if (y == 0 || (x == kMin && y == -1))
-      return std::nullopt;
-    I q = x / y, m = x % y;
-    if (m != 0 && (m < 0) != (y < 0)) { // Python floors
-      q -= 1;
-      m += y;
-    }
-    return op == "//" ? q : m;
-  }
-  if (op == "**") {
-    if (y < 0)
-      return std::nullopt; // a float (see python_folded)
-    r = 1;
-    for (I base = x; y > 0; y >>= 1) { // squaring: a large exponent of 0, 1 or -1 is quick
-      if ((y & 1) && __builtin_mul_overflow(r, base, &r))
-        return std::nullopt;
-      if (y > 1 && __builtin_mul_overflow(base, base, &base))
-        return std::nullopt;
-    }
-    return r;
-  }
-  if (op == "<<" || op == ">>") {
-    if (y < 0)
-      return std::nullopt; // ValueError: negative shift count
-    if (op == ">>")
-      return y >= 127 ? (x < 0 ? -1 : 0) : x >> int(y);
-    if (y >= 127 || (x != 0 && (x > (kMax >> int(y)) || x < (kMin >> int(y)))))
-      return x == 0 ? std::optional<I>(0) : std::nullopt;
-    return x * (I(1) << int(y));
-  }
-  if (op == "&")
-    return x & y;
-  if (op == "|")
-    return x | y;
-  if (op == "^")
-    return x ^ y;
-  return std::nullopt; // '/' folds to a float that typing gives alike; '@' is an error
+  // '/' folds to a float that typing gives alike; '@' is an error
+  return python_int_binary(binary_op(e.op), *a, *b);
 }
 
 ir::Op special_register(const std::string &name) {
@@ -272,37 +227,38 @@ ir::ExprPtr FunctionTyper::condition(const ast::Expr &e) {
     return to_bool(rvalue_of(std::move(v), e.loc));
   // An optional is false when None, else as its value is.
   ir::ExprPtr optional = stable(std::move(v.expr));
-  auto valid = make_expr(ir::ExprKind::TupleGet, Type::scalar_of(Scalar::Bool), e.loc);
-  valid->index = 0;
-  valid->args.push_back(clone(*optional));
-  auto value = make_expr(ir::ExprKind::TupleGet, optional->type.elems[1], e.loc);
-  value->index = 1;
-  value->args.push_back(std::move(optional));
   auto both = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
-  both->args.push_back(std::move(valid));
-  both->args.push_back(to_bool(std::move(value)));
+  both->args.push_back(optional_part(clone(*optional), 0, e.loc));
+  both->args.push_back(to_bool(optional_part(std::move(optional), 1, e.loc)));
   return both;
 }
 
 ir::ExprPtr FunctionTyper::optional_value(ir::ExprPtr e, ir::Loc loc) {
   ir::ExprPtr optional = stable(std::move(e));
-  auto valid = make_expr(ir::ExprKind::TupleGet, Type::scalar_of(Scalar::Bool), loc);
-  valid->index = 0;
-  valid->args.push_back(clone(*optional));
-  auto invalid = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), loc);
-  invalid->op = ir::Op::Not;
-  invalid->args.push_back(std::move(valid));
+  auto none = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), loc);
+  none->op = ir::Op::Not;
+  none->args.push_back(optional_part(clone(*optional), 0, loc));
+  raise_if(std::move(none), "TypeError", "expected " + optional->type.elems[1].str() + ", got None",
+           loc);
+  return optional_part(std::move(optional), 1, loc);
+}
+
+ir::ExprPtr FunctionTyper::optional_part(ir::ExprPtr optional, int part, ir::Loc loc) const {
+  auto get = make_expr(ir::ExprKind::TupleGet, optional->type.elems[size_t(part)], loc);
+  get->index = part;
+  get->args.push_back(std::move(optional));
+  return get;
+}
+
+void FunctionTyper::raise_if(ir::ExprPtr condition, const std::string &exception,
+                             std::string message, ir::Loc loc) {
   ir::Stmt check = make_stmt(ir::StmtKind::If, loc);
-  check.exprs.push_back(std::move(invalid));
+  check.exprs.push_back(std::move(condition));
   ir::Stmt raise = make_stmt(ir::StmtKind::Raise, loc);
-  raise.exc = "TypeError";
-  raise.message = "expected " + optional->type.elems[1].str() + ", got None";
+  raise.exc = exception;
+  raise.message = std::move(message);
   check.body.push_back(std::move(raise));
   emit(std::move(check));
-  auto value = make_expr(ir::ExprKind::TupleGet, optional->type.elems[1], loc);
-  value->index = 1;
-  value->args.push_back(std::move(optional));
-  return value;
 }
 
 ir::ExprPtr FunctionTyper::optional_none(const Type &t, ir::Loc loc) const {
@@ -489,12 +445,10 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
     v.dtype = dtype;
     return v;
   }
-  if (path == "numba.cuda")
-    return path_value("cuda");
-  // numba.types.float32, numba.core.types.int32: Numba's type objects, as numba.float32.
-  if (path == "numba.types" || path == "numba.core.types")
-    return path_value("numba");
-  if (path == "numba.core")
+  // numba.cuda, numba.types.float32, numba.core.types.int32: modules known by other names.
+  if (const std::string known = canonical_module(path); known != path)
+    return path_value(known);
+  if (path == "numba.core") // numba.core.types
     return path_value(path);
   if (owner == kLibdeviceModule && !ir::find_libdevice(attr))
     error(loc, "module 'numba.cuda.libdevice' has no attribute '" + attr + "'");
@@ -668,9 +622,7 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
     const bool negated = e.ops[0] == "is not";
     Value v = value(*e.elts[e.elts[0]->kind == ast::ExprKind::None ? 1 : 0]);
     if (v.kind == Value::Kind::Expr && v.expr->type.is_optional()) {
-      auto valid = make_expr(ir::ExprKind::TupleGet, Type::scalar_of(Scalar::Bool), e.loc);
-      valid->index = 0;
-      valid->args.push_back(std::move(v.expr));
+      ir::ExprPtr valid = optional_part(std::move(v.expr), 0, e.loc);
       if (negated)
         return valid;
       auto none = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), e.loc);

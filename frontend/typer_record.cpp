@@ -97,13 +97,8 @@ void FunctionTyper::nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr
     differs->op = ir::Op::Ne;
     differs->args.push_back(std::move(extent));
     differs->args.push_back(scalar_const(Scalar::I64, f.shape[axis], 0, loc));
-    ir::Stmt check = make_stmt(ir::StmtKind::If, loc);
-    check.exprs.push_back(std::move(differs));
-    ir::Stmt raise = make_stmt(ir::StmtKind::Raise, loc);
-    raise.exc = "ValueError";
-    raise.message = "cannot assign an array of a different shape to the field '" + f.name + "'";
-    check.body.push_back(std::move(raise));
-    emit(std::move(check));
+    raise_if(std::move(differs), "ValueError",
+             "cannot assign an array of a different shape to the field '" + f.name + "'", loc);
   }
   Type dtype = Type::scalar_of(f.scalar);
   std::vector<int64_t> index(ndim, 0);

@@ -25,13 +25,8 @@ void FunctionTyper::store_tuple_into_view(ir::ExprPtr view, ir::ExprPtr value, i
   differs->op = ir::Op::Ne;
   differs->args.push_back(std::move(extent));
   differs->args.push_back(scalar_const(Scalar::I64, n, 0, loc));
-  ir::Stmt check = make_stmt(ir::StmtKind::If, loc);
-  check.exprs.push_back(std::move(differs));
-  ir::Stmt raise = make_stmt(ir::StmtKind::Raise, loc);
-  raise.exc = "ValueError";
-  raise.message = "cannot assign slice from input of different size";
-  check.body.push_back(std::move(raise));
-  emit(std::move(check));
+  raise_if(std::move(differs), "ValueError", "cannot assign slice from input of different size",
+           loc);
   for (int64_t k = 0; k < n; ++k) {
     auto element = make_expr(ir::ExprKind::TupleGet, elems[k], loc);
     element->index = static_cast<int>(k);

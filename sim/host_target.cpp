@@ -274,8 +274,6 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
   // Reported only where the observers watch (sim/watched_pages.h): null watches everything.
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   llvm::LLVMContext &context = b.getContext();
-  auto *lookup = llvm::BasicBlock::Create(context, "watch.lookup", fn);
-  auto *in_leaf = llvm::BasicBlock::Create(context, "watch.leaf", fn);
   auto *call = llvm::BasicBlock::Create(context, "watch.report", fn);
   auto *done = llvm::BasicBlock::Create(context, "watch.done", fn);
   llvm::MDBuilder weights(context);
@@ -298,10 +296,12 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
     if (kind == codegen::AccessKind::Store) {
       b.CreateCondBr(b.CreateIsNull(root), call, done, rarely);
     } else {
-      b.CreateCondBr(b.CreateIsNull(root), call, lookup);
-      b.SetInsertPoint(lookup);
-      b.CreateCondBr(tracked, in_leaf, done);
-      b.SetInsertPoint(in_leaf);
+      auto *check = llvm::BasicBlock::Create(context, "written.check", fn);
+      auto *test = llvm::BasicBlock::Create(context, "written.test", fn);
+      b.CreateCondBr(b.CreateIsNull(root), call, check);
+      b.SetInsertPoint(check);
+      b.CreateCondBr(tracked, test, done);
+      b.SetInsertPoint(test);
       if (size == 1 || size == 2 || size == 4 || size == 8) {
         llvm::Value *written = b.CreateAlignedLoad(b.getIntNTy(8 * size), flags, llvm::Align(1));
         b.CreateCondBr(b.CreateICmpNE(written, llvm::Constant::getAllOnesValue(written->getType())),
@@ -325,6 +325,8 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
     }
     return;
   }
+  auto *lookup = llvm::BasicBlock::Create(context, "watch.lookup", fn);
+  auto *in_leaf = llvm::BasicBlock::Create(context, "watch.leaf", fn);
   b.CreateCondBr(b.CreateIsNull(root), call, lookup);
   b.SetInsertPoint(lookup);
   llvm::Value *page = b.CreateLShr(b.CreatePtrToInt(address, b.getInt64Ty()),
