@@ -274,11 +274,11 @@ Module clone(const Module &module);
 // fingerprint and clone walk every field of these types. A field added to one changes its size:
 // walk it there too (a field left out of the fingerprint lets two different kernels share code),
 // then update the size here.
-static_assert(sizeof(Expr) == 184 && sizeof(Stmt) == 160 && sizeof(Function) == 264 &&
-                  sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 96 &&
+static_assert(sizeof(Expr) == 200 && sizeof(Stmt) == 160 && sizeof(Function) == 280 &&
+                  sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 112 &&
                   sizeof(SharedArrayDecl) == 80 && sizeof(LocalArrayDecl) == 64 &&
-                  sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 64 && sizeof(Record) == 40 &&
-                  sizeof(RecordField) == 72 && sizeof(ExternFunction) == 120 &&
+                  sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 80 && sizeof(Record) == 40 &&
+                  sizeof(RecordField) == 72 && sizeof(ExternFunction) == 136 &&
                   sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,
               "a typed IR type changed: fingerprint and clone its new fields");
 

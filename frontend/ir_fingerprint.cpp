@@ -46,6 +46,14 @@ public:
         numbers(field.shape);
       }
     }
+    number(t.nominal != nullptr);
+    if (t.nominal != nullptr) {
+      number(int64_t(t.nominal->kind));
+      number(int64_t(t.nominal->identity));
+      text(t.nominal->name);
+      for (const std::string &field : t.nominal->fields)
+        text(field);
+    }
   }
 
   void loc(const Loc &where) {

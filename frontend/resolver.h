@@ -44,7 +44,8 @@ struct GlobalValue {
     None,         // Python None
     Tuple,        // elems (constant tuples, e.g. a shape)
     Array,        // a NumPy array, frozen into the kernel as a constant: scalar, shape, data
-    Module,       // module_name: "cuda", "math", "numpy", "numba", "numba.cuda", "cmath", ...
+    Module,       // module_name: "cuda", "math", "numpy", "numba", "numba.cuda", "cmath", ...;
+                  // or another namespace whose attributes resolve as dotted names (an enum class)
     ModuleMember, // a function or object imported from a module: module_name + member
                   // (e.g. `from math import sqrt` -> ("math", "sqrt"),
                   //  `from numba import float32` is Dtype instead)
@@ -54,6 +55,8 @@ struct GlobalValue {
     Exception,    // a builtin exception class: member is its name ("ValueError")
     Builtin,      // a Python builtin function object: member ("len", "range", "abs", ...)
     Extern,       // a declared external device function: extern_function
+    Overload,     // a Python function with @overload implementations (numba.extending): which
+                  // one a call gets depends on its arguments' types (Resolver::overload)
   };
 
   Kind kind = Kind::Unknown;
@@ -72,6 +75,8 @@ struct GlobalValue {
   std::shared_ptr<const ExternFunction> extern_function;
   // Array of a structured dtype: its record layout (then `scalar` is meaningless).
   std::shared_ptr<const Record> record;
+  // An enum member (an Int, Float, Bool or Tuple constant, its value): its class.
+  std::shared_ptr<const NominalClass> nominal;
 };
 
 // Parameters of a device function bound, in one of its specialisations, to compile-time values
@@ -92,6 +97,13 @@ public:
   // A dotted name ("mymod.add") asks for an attribute of a module the scope holds (a module
   // other than those the frontend knows: math, numpy, cuda, ...).
   virtual GlobalValue resolve(const std::string &name) = 0;
+  // The implementation (a Function) that the @overload function `name` (an Overload) has for
+  // arguments of types `args`; Unknown when none accepts them.
+  virtual GlobalValue overload(const std::string &name, const std::vector<Type> &args) {
+    (void)name;
+    (void)args;
+    return {};
+  }
 };
 
 } // namespace simt

@@ -110,6 +110,11 @@ private:
       if (peek() == '(')
         return name == "UniTuple" ? parse_unituple() : parse_tuple();
     }
+    if (name == "EnumMember" || name == "IntEnumMember" || name == "NamedTuple") {
+      skip_space();
+      if (peek() == '(')
+        return parse_nominal(name);
+    }
     pos_ = start;
     Type dtype = parse_dtype();
     skip_space();
@@ -237,6 +242,40 @@ private:
     if (wrapped)
       expect(')');
     return Type::tuple_of(std::move(elems));
+  }
+
+  // Type::str()'s spellings of classed types, after their name: EnumMember(Color#123, int64),
+  // IntEnumMember(Shape#124, int64), NamedTuple(Point#125, x: int64, y: float64).
+  Type parse_nominal(const std::string &name) {
+    auto cls = std::make_shared<NominalClass>();
+    cls->kind = name == "EnumMember"      ? NominalClass::Kind::Enum
+                : name == "IntEnumMember" ? NominalClass::Kind::IntEnum
+                                          : NominalClass::Kind::NamedTuple;
+    expect('(');
+    cls->name = word();
+    expect('#');
+    cls->identity = static_cast<uint64_t>(number());
+    Type type;
+    if (cls->kind == NominalClass::Kind::NamedTuple) {
+      std::vector<Type> elems;
+      skip_space();
+      while (peek() == ',') {
+        ++pos_;
+        cls->fields.push_back(word());
+        expect(':');
+        elems.push_back(parse_type(false));
+        skip_space();
+      }
+      type = Type::tuple_of(std::move(elems));
+    } else {
+      expect(',');
+      type = parse_type(false);
+    }
+    expect(')');
+    if (type.nominal || (!type.is_scalar() && !type.is_tuple()))
+      fail(name + " of " + type.str());
+    type.nominal = std::move(cls);
+    return type;
   }
 
   // array(float32, 2d, C)

@@ -181,6 +181,24 @@ void FunctionTyper::require_writable(const ir::Expr &target, ir::Loc loc) const 
 ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
   if (e->type == to)
     return e;
+  if (e->type.nominal || to.nominal) {
+    // Enum members convert to other types only as IntEnum integers; a type and its classed
+    // version (an enum member's value, a namedtuple's tuple) share their representation.
+    if (e->type.nominal && !e->type.is_nominal(NominalClass::Kind::IntEnum) &&
+        !(e->type.plain() == to) && !changed_)
+      error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
+    if (to.nominal && !(e->type.plain() == to.plain()) && !changed_)
+      error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
+    if (e->type.plain() == to.plain()) {
+      e->type = to;
+      return e;
+    }
+    if (!to.nominal)
+      e->type = e->type.plain();
+    else
+      return e; // a round that will be redone
+    return cast(std::move(e), to);
+  }
   if (to.is_optional() && !e->type.is_optional()) { // a value: an optional that is not None
     auto some = make_expr(ir::ExprKind::TupleMake, to, e->loc);
     some->args.push_back(scalar_const(Scalar::Bool, 1, 0, e->loc));

@@ -22,7 +22,8 @@ ast::ExprPtr copy_ast(const ast::Expr &e);
 // What an expression denotes at compile time: a typed run-time value (an ir::Expr), or a module,
 // function, dtype, exception class or None that only calls and attributes can use.
 struct Value {
-  enum class Kind : uint8_t { Expr, Path, Dtype, Function, Extern, Exception, None };
+  // Overload: a function with @overload implementations, by the global name in `path`.
+  enum class Kind : uint8_t { Expr, Path, Dtype, Function, Extern, Exception, Overload, None };
   Kind kind = Kind::None;
   ir::ExprPtr expr;           // Expr
   std::string path;           // Path: "cuda", "cuda.atomic.add", "math.sin", "builtins.len", ...
@@ -114,6 +115,7 @@ private:
   ir::ExprPtr slice_operand(const ast::Expr &slice);
   void store_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc loc);
   ir::ExprPtr tuple_index(ir::ExprPtr tuple, ir::ExprPtr index, ir::Loc loc);
+  ir::ExprPtr tuple_item(ir::ExprPtr tuple, int i, ir::Loc loc); // tuple[i], i a constant
   ir::ExprPtr tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool equal, ir::Loc loc);
   ir::ExprPtr tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc);
 
@@ -141,6 +143,7 @@ private:
   Value call_cuda(const std::string &name, const ast::Expr &e);
   Value call_math(const std::string &module, const std::string &name, const ast::Expr &e);
   Value call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e);
+  Value call_overload(const std::string &name, const ast::Expr &e);
   Value call_extern(const ExternFunction &fn, const ast::Expr &e);
   Value call_atomic(const std::string &name, const ast::Expr &e);
   // operator.add(a, b), ... (typer_operator.cpp)
@@ -157,6 +160,8 @@ private:
   Value thread_block_attribute(const std::string &attr, ir::Loc loc);
   ir::ExprPtr vector_constructor(const std::string &fn, const Type &vector, const ast::Expr &e);
   Value vector_attribute(ir::ExprPtr vector, const std::string &attr, ir::Loc loc);
+  // Enum members' .value, namedtuples' fields.
+  Value nominal_attribute(ir::ExprPtr value, const std::string &attr, ir::Loc loc);
   Value call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e); // typer_warp.cpp
   // libdevice.<name>(...) (numba.cuda.libdevice; typer_libdevice.cpp)
   Value call_libdevice(const std::string &name, const ast::Expr &e);

@@ -51,6 +51,8 @@ Value FunctionTyper::call(const ast::Expr &e) {
     return call_function(fn.function, e);
   case Value::Kind::Extern:
     return call_extern(*fn.extern_function, e);
+  case Value::Kind::Overload:
+    return call_overload(fn.path, e);
   case Value::Kind::Dtype: {
     auto args = call_args(e, scalar_name(fn.dtype), {"value"}, 1);
     ir::ExprPtr x = rvalue(*args[0]);
@@ -578,6 +580,27 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
   call->index = index;
   call->args = std::move(args);
   return expr_value(std::move(call));
+}
+
+// numba.extending.overload: the implementation the overload function gives for the arguments'
+// types (Numba's types of them), compiled as a device function.
+Value FunctionTyper::call_overload(const std::string &name, const ast::Expr &e) {
+  if (!e.keywords.empty())
+    error(e.keywords[0].loc,
+          "simt: keyword arguments to @overload functions are not supported yet (" + name + ")");
+  std::vector<Type> types;
+  for (size_t i = 1; i < e.elts.size(); ++i)
+    types.push_back(rvalue(*e.elts[i])->type);
+  GlobalValue impl;
+  if (source_.resolver)
+    impl = source_.resolver->overload(name, types);
+  if (impl.kind != GlobalValue::Kind::Function) {
+    std::string listed;
+    for (const Type &t : types)
+      listed += (listed.empty() ? "" : ", ") + t.str();
+    error(e.loc, "no @overload implementation of " + name + " for CUDA accepts (" + listed + ")");
+  }
+  return call_function(impl.function, e);
 }
 
 // A declared external device function: its parameters' types convert as an explicit signature's

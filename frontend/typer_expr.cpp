@@ -4,6 +4,7 @@
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -214,6 +215,7 @@ ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
     error(loc, "simt: the type " + scalar_name(v.dtype) + " is not supported as a value");
   case Value::Kind::Function:
   case Value::Kind::Extern:
+  case Value::Kind::Overload:
     error(loc, "simt: functions are not supported as values yet");
   case Value::Kind::Exception:
     error(loc, "simt: exception classes are not supported as values");
@@ -287,6 +289,15 @@ Value FunctionTyper::global(const std::string &name, ir::Loc loc) {
 
 Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, ir::Loc loc) {
   using K = GlobalValue::Kind;
+  if (g.nominal) { // an enum member: its value's constant, of its class
+    GlobalValue value = g;
+    value.nominal = nullptr;
+    Value v = from_global(value, name, loc);
+    if (v.kind != Value::Kind::Expr)
+      error(loc, "simt: the value of enum member '" + name + "' is not supported in kernels");
+    v.expr->type.nominal = g.nominal;
+    return v;
+  }
   switch (g.kind) {
   case K::Unknown:
     if (is_builtin_function(name))
@@ -371,6 +382,12 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     v.exception = g.member;
     return v;
   }
+  case K::Overload: {
+    Value v;
+    v.kind = Value::Kind::Overload;
+    v.path = name;
+    return v;
+  }
   case K::Builtin:
     if (!is_builtin_function(g.member))
       error(loc, "simt: the builtin '" + g.member + "' is not supported yet");
@@ -393,6 +410,8 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
     int field = field_index(base.expr->type, e.id, e.loc);
     return expr_value(field_load(std::move(base.expr), field, e.loc));
   }
+  if (base.kind == Value::Kind::Expr && base.expr->type.nominal)
+    return nominal_attribute(std::move(base.expr), e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_vector())
     return vector_attribute(std::move(base.expr), e.id, e.loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_scalar())
@@ -493,7 +512,13 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
 }
 
 ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
-  ir::ExprPtr base = rvalue(*e.elts[0]);
+  Value base_value = value(*e.elts[0]);
+  if (base_value.kind == Value::Kind::Path && base_value.path.rfind(kOtherModule, 0) == 0 &&
+      e.elts[1]->kind == ast::ExprKind::String) // Color['red']: an enum class's member by name
+    return rvalue_of(path_attribute(base_value.path + "." + e.elts[1]->text, e.loc), e.loc);
+  ir::ExprPtr base = rvalue_of(std::move(base_value), e.elts[0]->loc);
+  if (base->type.is_plain_enum())
+    error(e.loc, "cannot index " + base->type.str());
   if (base->type.is_record()) {
     int field = field_key(base->type, *e.elts[1]);
     return field_load(std::move(base), field, e.loc);
@@ -517,12 +542,35 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   int64_t i = index->int_value < 0 ? index->int_value + size : index->int_value;
   if (i < 0 || i >= size)
     error(e.elts[1]->loc, "tuple index out of range");
-  if (base->kind == ir::ExprKind::TupleMake)
-    return std::move(base->args[i]);
-  auto get = make_expr(ir::ExprKind::TupleGet, base->type.elems[i], e.loc);
-  get->index = static_cast<int>(i);
-  get->args.push_back(std::move(base));
+  return tuple_item(std::move(base), static_cast<int>(i), e.loc);
+}
+
+ir::ExprPtr FunctionTyper::tuple_item(ir::ExprPtr tuple, int i, ir::Loc loc) {
+  if (tuple->kind == ir::ExprKind::TupleMake)
+    return std::move(tuple->args[i]);
+  auto get = make_expr(ir::ExprKind::TupleGet, tuple->type.elems[i], loc);
+  get->index = i;
+  get->args.push_back(std::move(tuple));
   return get;
+}
+
+Value FunctionTyper::nominal_attribute(ir::ExprPtr value, const std::string &attr, ir::Loc loc) {
+  const NominalClass &cls = *value->type.nominal;
+  if (cls.kind == NominalClass::Kind::NamedTuple) {
+    auto field = std::find(cls.fields.begin(), cls.fields.end(), attr);
+    if (field == cls.fields.end())
+      error(loc, "unknown attribute '" + attr + "' of namedtuple " + cls.name);
+    return expr_value(tuple_item(std::move(value), int(field - cls.fields.begin()), loc));
+  }
+  const Type plain = value->type.plain();
+  if (attr == "value")
+    return expr_value(cast(std::move(value), plain));
+  if (attr == "name")
+    error(loc, "simt: the name of an enum member is a string, and strings are only supported as "
+               "print arguments and messages");
+  if (cls.kind == NominalClass::Kind::IntEnum && value->type.is_scalar())
+    return number_attribute(cast(std::move(value), plain), attr, loc);
+  error(loc, "unknown attribute '" + attr + "' of " + value->type.str());
 }
 
 std::vector<ir::ExprPtr> FunctionTyper::array_indices(const ir::Expr &array, const ast::Expr &index,
@@ -599,7 +647,8 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
   };
   if (op == "@")
     error(loc, "simt: the @ operator is not supported yet");
-  if (!lhs->type.is_scalar() || !rhs->type.is_scalar())
+  if (!lhs->type.is_scalar() || !rhs->type.is_scalar() || lhs->type.is_plain_enum() ||
+      rhs->type.is_plain_enum())
     fail();
   auto sig = binary_operator_signature(op, lhs->type.scalar, rhs->type.scalar);
   if (!sig)
@@ -633,7 +682,8 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
     return scalar_const(Scalar::Bool, (v.kind == Value::Kind::None) != negated, 0, e.loc);
   }
   for (const std::string &op : e.ops)
-    if (compare_op(op) == ir::Op::None && op != "in" && op != "not in")
+    if (compare_op(op) == ir::Op::None && op != "in" && op != "not in" && op != "is" &&
+        op != "is not")
       error(e.loc, "simt: '" + op + "' comparisons are not supported yet");
   // a < b < c is (a < b) and (b < c), one And over all the pairs however long the chain
   auto all = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
@@ -665,6 +715,28 @@ ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, 
     n->op = ir::Op::Not;
     n->args.push_back(std::move(found));
     return n;
+  }
+  const bool is = op == "is" || op == "is not";
+  if (is || lhs->type.is_plain_enum() || rhs->type.is_plain_enum()) {
+    // Numba's `is`: values of different types are not identical, immutable values of one type
+    // are when equal. Enum members equal only members of their own class (IntEnum members also
+    // compare as integers with ==).
+    const bool negated = op == "is not" || op == "!=";
+    const bool enums = lhs->type.nominal && rhs->type.nominal &&
+                       lhs->type.nominal->kind != NominalClass::Kind::NamedTuple;
+    const bool same_class =
+        enums ? *lhs->type.nominal == *rhs->type.nominal : lhs->type == rhs->type;
+    if (!is && op != "==" && op != "!=")
+      error(loc,
+            "'" + op + "' is not supported between " + lhs->type.str() + " and " + rhs->type.str());
+    if (!same_class && (is || !lhs->type.is_nominal(NominalClass::Kind::IntEnum) ||
+                        !rhs->type.is_nominal(NominalClass::Kind::IntEnum)))
+      return scalar_const(Scalar::Bool, negated, 0, loc);
+    if (is && !lhs->type.is_scalar() && !lhs->type.is_tuple())
+      error(loc, "simt: 'is' between " + lhs->type.str() + " values is not supported yet");
+    const Type plain = lhs->type.plain();
+    return compare_pair(negated ? "!=" : "==", cast(std::move(lhs), plain),
+                        cast(std::move(rhs), plain), loc);
   }
   if (lhs->type.is_tuple() && rhs->type.is_tuple() && (op == "==" || op == "!="))
     return tuple_equal(std::move(lhs), std::move(rhs), op == "==", loc);

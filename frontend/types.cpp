@@ -159,9 +159,11 @@ Type Type::optional_of(const Type &value) {
 
 bool Type::operator==(const Type &other) const {
   bool same_record = record == other.record || (record && other.record && *record == *other.record);
+  bool same_nominal =
+      nominal == other.nominal || (nominal && other.nominal && *nominal == *other.nominal);
   return kind == other.kind && scalar == other.scalar && ndim == other.ndim &&
          layout == other.layout && space == other.space && elems == other.elems && same_record &&
-         readonly == other.readonly && optional == other.optional;
+         readonly == other.readonly && optional == other.optional && same_nominal;
 }
 
 bool same_dtype(const Type &a, const Type &b) {
@@ -171,6 +173,22 @@ bool same_dtype(const Type &a, const Type &b) {
 }
 
 std::string Type::str() const {
+  if (nominal) {
+    // Parsed back by parse_signature; the identity tells classes of equal names apart.
+    const std::string cls = nominal->name + "#" + std::to_string(nominal->identity);
+    switch (nominal->kind) {
+    case NominalClass::Kind::Enum:
+      return "EnumMember(" + cls + ", " + plain().str() + ")";
+    case NominalClass::Kind::IntEnum:
+      return "IntEnumMember(" + cls + ", " + plain().str() + ")";
+    case NominalClass::Kind::NamedTuple: {
+      std::string out = "NamedTuple(" + cls;
+      for (size_t i = 0; i < elems.size(); ++i)
+        out += ", " + nominal->fields.at(i) + ": " + elems[i].str();
+      return out + ")";
+    }
+    }
+  }
   switch (kind) {
   case Kind::None:
     return "none";
@@ -262,6 +280,14 @@ bool unify(const Type &a, const Type &b, Type &out) {
   if (a == b) {
     out = a;
     return true;
+  }
+  if (a.nominal || b.nominal) {
+    // Members of one Enum class are equal types above; IntEnum members unify as integers.
+    // Namedtuples and other enum members unify with nothing else, as in Numba.
+    auto as_int = [](const Type &t) {
+      return !t.nominal || t.is_nominal(NominalClass::Kind::IntEnum);
+    };
+    return as_int(a) && as_int(b) && unify(a.plain(), b.plain(), out);
   }
   if (a.is_optional() || b.is_optional()) { // OptionalType(T) with T, None or another Optional
     const Type &x = a.is_optional() ? a.elems[1] : a, &y = b.is_optional() ? b.elems[1] : b;

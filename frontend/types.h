@@ -59,6 +59,21 @@ struct Record {
   std::string str() const;
 };
 
+// The Python class of a value whose type is a plain type plus that class, as Numba types enum
+// members (EnumMember / IntEnumMember: the member's value, tagged with its enum class) and
+// namedtuples (NamedTuple / NamedUniTuple: a tuple with field names). Classes compare by identity.
+struct NominalClass {
+  enum class Kind : uint8_t { Enum, IntEnum, NamedTuple };
+  Kind kind = Kind::Enum;
+  std::string name;                // the class's __name__
+  uint64_t identity = 0;           // distinguishes classes with equal names (pybind: id(cls))
+  std::vector<std::string> fields; // namedtuples: the field names, in order
+
+  bool operator==(const NominalClass &other) const {
+    return kind == other.kind && identity == other.identity && name == other.name;
+  }
+};
+
 struct Type {
   // ThreadBlock: the group cuda.cg.this_thread_block() returns (a simt extension). It carries no
   // run-time state (its attributes read the special registers), so it lowers to an empty struct.
@@ -83,6 +98,9 @@ struct Type {
   bool readonly = false;
   // Tuples: Numba's OptionalType(elems[1]), a value that may be None, held as (valid, value).
   bool optional = false;
+  // Scalars and tuples that are enum members or namedtuples: their class. Represented as the
+  // plain type; operations other than those the class defines see the plain type.
+  std::shared_ptr<const NominalClass> nominal;
 
   static Type none() { return Type{}; }
   static Type optional_of(const Type &value);
@@ -150,6 +168,15 @@ struct Type {
   bool is_grid_group() const { return kind == Kind::GridGroup; }
   bool is_vector() const { return kind == Kind::Vector; }
   bool is_record_array() const { return kind == Kind::Array && record != nullptr; }
+  bool is_nominal(NominalClass::Kind k) const { return nominal && nominal->kind == k; }
+  // Enum members of an Enum (not an IntEnum): only ==, !=, is, is not and .value apply.
+  bool is_plain_enum() const { return is_nominal(NominalClass::Kind::Enum); }
+  // The type without its class (an enum member's value, a namedtuple's tuple).
+  Type plain() const {
+    Type t = *this;
+    t.nominal = nullptr;
+    return t;
+  }
   // The type of one element of an array: its scalar, or its record.
   Type element() const {
     if (!record)

@@ -285,8 +285,11 @@ void KernelArguments::store_record(PyObject *object, const Type &type, size_t in
                                    int64_t *slot) {
   py::handle value(object);
   bool is_record = py::isinstance(value, py::module_::import("numpy").attr("void"));
-  if (is_record) {
-    py::object array = py::module_::import("numpy").attr("asarray")(value);
+  // A device record (DeviceRecord) holds its record as a 0-d array.
+  const bool device_record = !is_record && py::hasattr(value, "_is_device_record");
+  if (is_record || device_record) {
+    py::object array = device_record ? py::object(value.attr("_host"))
+                                     : py::module_::import("numpy").attr("asarray")(value);
     auto *proxy = py::detail::array_proxy(array.ptr());
     if (proxy->nd == 0 && record_dtype_is(array.ptr(), *type.record)) {
       if (!(proxy->flags & py::detail::npy_api::NPY_ARRAY_WRITEABLE_)) {
@@ -308,7 +311,12 @@ void KernelArguments::store_record(PyObject *object, const Type &type, size_t in
 }
 
 void KernelArguments::store(PyObject *object, const Type &type, size_t index, int64_t *slot) {
-  if (type.is_array()) {
+  if (type.nominal && type.nominal->kind != NominalClass::Kind::NamedTuple) {
+    // An enum member passes its value.
+    py::object value = py::reinterpret_borrow<py::object>(object).attr("value");
+    store(value.ptr(), type.plain(), index, slot);
+    keep_alive_.push_back(std::move(value));
+  } else if (type.is_array()) {
     py::object holder;
     PyObject *array = array_of(object, holder);
     if (!array)

@@ -23,6 +23,14 @@ GlobalValue PyResolver::resolve(const std::string &name) {
   return global_value_from(describe_(name));
 }
 
+GlobalValue PyResolver::overload(const std::string &name, const std::vector<Type> &args) {
+  py::gil_scoped_acquire gil;
+  py::list types;
+  for (const Type &arg : args)
+    types.append(arg.str());
+  return global_value_from(describe_(name, types));
+}
+
 namespace {
 
 Scalar scalar_named(py::handle name) {
@@ -78,9 +86,20 @@ GlobalValue global_value_from(py::handle description) {
     value.layout = 'C';
     auto bytes = fields[3].cast<std::string_view>();
     value.data.assign(bytes.begin(), bytes.end());
+  } else if (kind == "enum") { // ("enum", "Enum" or "IntEnum", class name, id(class), value)
+    auto cls = std::make_shared<NominalClass>();
+    cls->kind = fields[1].cast<std::string>() == "IntEnum" ? NominalClass::Kind::IntEnum
+                                                           : NominalClass::Kind::Enum;
+    cls->name = fields[2].cast<std::string>();
+    cls->identity = fields[3].cast<uint64_t>();
+    value = global_value_from(fields[4]);
+    value.nominal = std::move(cls);
   } else if (kind == "module") {
     value.kind = Kind::Module;
     value.module_name = fields[1].cast<std::string>();
+  } else if (kind == "namespace") { // a class whose attributes resolve as dotted names
+    value.kind = Kind::Module;
+    value.module_name = "<" + fields[1].cast<std::string>() + ">"; // never a known module
   } else if (kind == "member") {
     value.kind = Kind::ModuleMember;
     value.module_name = fields[1].cast<std::string>();
@@ -112,6 +131,8 @@ GlobalValue global_value_from(py::handle description) {
   } else if (kind == "exception") {
     value.kind = Kind::Exception;
     value.member = fields[1].cast<std::string>();
+  } else if (kind == "overload") {
+    value.kind = Kind::Overload;
   } else if (kind == "builtin") {
     value.kind = Kind::Builtin;
     value.member = fields[1].cast<std::string>();

@@ -1,11 +1,13 @@
-"""The simulated device, its context, streams and events. Launches are synchronous, so streams and
-events only keep Numba's API (and events measure host time)."""
-import collections
+"""The simulated device and its context (numba.cuda.cudadrv.devices), streams and events.
+Launches are synchronous, so streams and events only keep Numba's API (and events measure host
+time). The context, memory and streams are simt.driver's."""
 import contextlib
 import os
-import time
 
-__all__ = ["Device", "Context", "Stream", "Event", "gpus", "get_current_device",
+from .driver import Context, Event, MemoryInfo, Stream, UnsupportedAttribute, event_elapsed_time
+
+__all__ = ["Device", "Context", "Stream", "Event", "gpus", "get_current_device", "get_context",
+           "MemoryInfo", "UnsupportedAttribute", "reset",
            "current_context", "list_devices", "select_device", "close", "detect",
            "is_available", "is_supported_version", "synchronize", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event",
@@ -53,9 +55,13 @@ class Device:
         return {"pci_domain_id": 0, "pci_bus_id": 0, "pci_device_id": 0}
 
     def reset(self):
-        _free_device_memory()
+        close()
+
+    def get_primary_context(self):
+        return get_context()
 
     def __enter__(self):
+        get_context()
         return self
 
     def __exit__(self, *exc):
@@ -68,111 +74,17 @@ class Device:
 _DEVICE = Device()
 
 
-MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")  # numba.cuda.cudadrv.driver's
+_context = None
 
 
-def _memory_info():
-    """Free and total memory of the host, which holds simt's device memory."""
-    page = os.sysconf("SC_PAGE_SIZE")
-    return MemoryInfo(free=os.sysconf("SC_AVPHYS_PAGES") * page,
-                      total=os.sysconf("SC_PHYS_PAGES") * page)
-
-
-class _Deallocations:
-    """Context.deallocations (Numba's _PendingDeallocs): simt frees device memory with its
-    array, so nothing waits to be freed, except what add_item queues while disabled."""
-
-    def __init__(self):
-        self._disabled = 0
-        self._pending = []
-
-    def add_item(self, dtor, handle, size=-1):
-        if self._disabled:
-            self._pending.append((dtor, handle))
-        else:
-            dtor(handle)
-
-    def clear(self):
-        if not self._disabled:
-            pending, self._pending = self._pending, []
-            for dtor, handle in pending:
-                dtor(handle)
-
-    @contextlib.contextmanager
-    def disable(self):
-        self._disabled += 1
-        try:
-            yield
-        finally:
-            self._disabled -= 1
-        self.clear()
-
-    @property
-    def is_disabled(self):
-        return self._disabled > 0
-
-    def __len__(self):
-        return len(self._pending)
-
-
-class _MemoryManager:
-    """Context.memory_manager: the host's memory, as Numba's default manager describes the
-    device's (External Memory Management plugins are not supported yet)."""
-
-    interface_version = 1
-
-    def initialize(self):
-        pass
-
-    def get_memory_info(self):
-        return _memory_info()
-
-    def reset(self):
-        _free_device_memory()
-
-    def defer_cleanup(self):
-        return _CONTEXT.deallocations.disable()
-
-    def __getattr__(self, name):
-        raise _unsupported_attribute("Context.memory_manager", name)
-
-
-class UnsupportedAttribute(NotImplementedError, AttributeError):
-    """A driver-level attribute Numba has and simt does not: NotImplementedError naming it (an
-    AttributeError too, so hasattr() and getattr() with a default still work)."""
-
-
-def _unsupported_attribute(owner, name):
-    if name.startswith("_"):  # Python's and tools' probes (__getstate__, _repr_html_)
-        return AttributeError(name)
-    return UnsupportedAttribute("simt: %s.%s is not supported yet (there is no CUDA driver: "
-                                "device memory is host memory)" % (owner, name))
-
-
-class Context:
-    device = _DEVICE
-
-    def __init__(self):
-        self.deallocations = _Deallocations()
-        self.memory_manager = _MemoryManager()
-
-    def get_memory_info(self):
-        return _memory_info()
-
-    def synchronize(self):
-        pass
-
-    def reset(self):
-        _free_device_memory()
-
-    def __getattr__(self, name):
-        raise _unsupported_attribute("Context", name)
-
-    def __repr__(self):
-        return "<simt context on %r>" % self.device
-
-
-_CONTEXT = Context()
+def get_context(devnum=0):
+    """The device's context (numba.cuda.cudadrv.devices.get_context), created at first use and
+    after close() or reset(), with the memory manager driver._memory_manager names then."""
+    global _context
+    if _context is None:
+        from .driver import Context
+        _context = Context(_DEVICE)
+    return _context
 
 
 class _Gpus:
@@ -190,8 +102,13 @@ class _Gpus:
         return iter([_DEVICE])
 
     @property
+    def lst(self):
+        return [_DEVICE]
+
+    @property
     def current(self):
-        return _DEVICE
+        """The device of the current context, or None before one is made (Numba's)."""
+        return _DEVICE if _context is not None else None
 
     def __repr__(self):
         return "[%r]" % _DEVICE
@@ -205,7 +122,7 @@ def get_current_device():
 
 
 def current_context(devnum=None):
-    return _CONTEXT
+    return get_context(devnum)
 
 
 def require_context(fn):
@@ -223,7 +140,15 @@ def select_device(device_id):
 
 
 def close():
+    """Ends the context: its memory manager is reset, and the next use makes a new context."""
+    global _context
+    if _context is not None:
+        _context.memory_manager.reset()
+        _context = None
     _free_device_memory()
+
+
+reset = close  # numba.cuda.cudadrv.devices.reset
 
 
 def _free_device_memory():
@@ -265,88 +190,33 @@ def synchronize():
     pass
 
 
-class Stream:
-    """A stream. Launches and copies complete before they return, so synchronize() is a no-op."""
-
-    def __init__(self, handle=0):
-        self.handle = handle
-
-    def synchronize(self):
-        pass
-
-    @contextlib.contextmanager
-    def auto_synchronize(self):
-        yield self
-        self.synchronize()
-
-    def add_callback(self, callback, arg=None):
-        callback(self, None, arg)
-
-    def __int__(self):
-        return self.handle
-
-    def __repr__(self):
-        return "<simt stream %d>" % self.handle
-
-
-_DEFAULT_STREAM = Stream(0)
-_streams_made = [0]
-
-
 def stream():
-    _streams_made[0] += 1
-    return Stream(_streams_made[0])
+    return get_context().create_stream()
 
 
 def default_stream():
-    return _DEFAULT_STREAM
+    return get_context().get_default_stream()
 
 
-legacy_default_stream = default_stream
-per_thread_default_stream = default_stream
+def legacy_default_stream():
+    return get_context().get_legacy_default_stream()
+
+
+def per_thread_default_stream():
+    return get_context().get_per_thread_default_stream()
 
 
 def external_stream(ptr):
-    return Stream(ptr)
-
-
-class Event:
-    """An event records the host time at which it is recorded (work before it has completed)."""
-
-    def __init__(self, timing=True):
-        self.timing = timing
-        self._time = None
-
-    def record(self, stream=0):
-        self._time = time.perf_counter()
-
-    def synchronize(self):
-        pass
-
-    def wait(self, stream=0):
-        pass
-
-    def query(self):
-        return True
-
-    def elapsed_time(self, evtend):
-        """Milliseconds from this event to `evtend`, as a float."""
-        if self._time is None or evtend._time is None:
-            raise RuntimeError("simt: both events must be recorded before elapsed_time")
-        return (evtend._time - self._time) * 1000.0
+    return get_context().create_external_stream(ptr)
 
 
 def event(timing=True):
-    return Event(timing)
-
-
-def event_elapsed_time(evtstart, evtend):
-    return evtstart.elapsed_time(evtend)
+    return get_context().create_event(timing)
 
 
 @contextlib.contextmanager
 def defer_cleanup():
-    with _CONTEXT.deallocations.disable():
+    with get_context().defer_cleanup():
         yield
 
 

@@ -6,21 +6,88 @@ import ctypes
 import numpy as np
 
 from . import check
+from .driver import MemoryPointer, host_bytes, memory_size_from_info
 
-__all__ = ["DeviceNDArray", "to_device", "device_array", "device_array_like", "pinned_array",
+__all__ = ["DeviceNDArray", "DeviceRecord", "MappedNDArray", "to_device", "array_core",
+           "is_contiguous", "sentry_contiguous", "check_array_compatibility",
+           "errmsg_contiguous_buffer", "device_array", "device_array_like", "pinned_array",
            "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
            "mapped", "is_cuda_array", "as_cuda_array", "from_cuda_array_interface",
            "is_device_array"]
 
 
 class DeviceNDArray:
-    """An array in (simulated) device memory, with numba.cuda's DeviceNDArray interface."""
+    """An array in (simulated) device memory, with numba.cuda's DeviceNDArray interface.
+    `DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None)` is Numba's constructor: over
+    `gpu_data` (a memory pointer whose memory the host can address), or over a new allocation
+    from the current context's memory manager."""
 
     __cuda_memory__ = True
 
-    def __init__(self, host, stream=0):
+    def __init__(self, shape, strides, dtype, stream=0, gpu_data=None):
+        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+        strides = (strides,) if isinstance(strides, (int, np.integer)) else tuple(strides)
+        dtype = np.dtype(dtype)
+        if len(strides) != len(shape):
+            raise ValueError("strides not match ndim")
+        extent = memory_size_from_info(shape, strides, dtype.itemsize)
+        allocated = gpu_data is None
+        if allocated:
+            gpu_data = _memalloc(extent)
+        offset = -sum((n - 1) * s for n, s in zip(shape, strides) if s < 0 and n > 0)
+        host = np.ndarray(shape, dtype, buffer=_memory_bytes(gpu_data, extent), offset=offset,
+                          strides=strides)
+        self._setup(_fresh(host) if allocated else host, stream, gpu_data, None)
+
+    @classmethod
+    def _from_host(cls, host, stream=0, gpu_data=None, view_of=None):
+        """A device array whose memory is the NumPy array `host`'s: memory `gpu_data` allocated,
+        a view of the device array `view_of`, or memory of the host (mapped, foreign)."""
+        array = cls.__new__(cls)
+        array._setup(host, stream, gpu_data, view_of)
+        return array
+
+    def _setup(self, host, stream, gpu_data, view_of):
         self._host = host
         self.stream = stream
+        self._gpu_data = gpu_data
+        # The allocation a view keeps alive, as Numba's views hold their parent's memory.
+        self._allocation = view_of._allocation if view_of is not None else gpu_data
+
+    @property
+    def gpu_data(self):
+        """The memory pointer of this array's data: its allocation, or for a view an owned view
+        of its parent's allocation."""
+        if self._gpu_data is None:
+            start = _start_address(self._host)
+            owner = self._allocation
+            if owner is not None and owner.device_pointer_value:
+                self._gpu_data = owner.view(start - owner.device_pointer_value)
+            else:
+                from .device import get_context
+                self._gpu_data = MemoryPointer(get_context(), ctypes.c_void_p(start),
+                                               self._host.nbytes)
+        return self._gpu_data
+
+    def _view(self, host, stream=None):
+        return DeviceNDArray._from_host(host, self.stream if stream is None else stream,
+                                        view_of=self)
+
+    @property
+    def _numba_type_(self):
+        """Numba's type of this array (Array(dtype, ndim, layout)), for Numba's typeof."""
+        from numba.core import types
+        from numba.np import numpy_support
+        from .types import array_layout
+        return types.Array(numpy_support.from_dtype(self.dtype), self.ndim,
+                           array_layout(self._host), readonly=not self._host.flags.writeable)
+
+    def get_ipc_handle(self):
+        """An IpcArrayHandle of this array's memory, from the memory manager's get_ipc_handle."""
+        from .device import get_context
+        handle = get_context().get_ipc_handle(self.gpu_data)
+        return IpcArrayHandle(handle, {"shape": self.shape, "strides": self.strides,
+                                       "dtype": self.dtype})
 
     # Shape and layout.
     shape = property(lambda self: self._host.shape)
@@ -49,40 +116,64 @@ class DeviceNDArray:
         host = self._host
         return {"shape": host.shape,
                 "strides": None if host.flags.c_contiguous else host.strides,
-                "data": (host.__array_interface__["data"][0], not host.flags.writeable),
+                "data": (host.__array_interface__["data"][0] if host.size else 0,
+                         not host.flags.writeable),
                 "typestr": host.dtype.str,
                 "descr": host.dtype.descr,
-                "stream": None,
+                "stream": int(self.stream) if self.stream != 0 else None,
                 "version": 3}
 
     @property
     def device_ctypes_pointer(self):
-        return ctypes.c_void_p(self._host.__array_interface__["data"][0])
+        return ctypes.c_size_t(self._host.__array_interface__["data"][0])
+
+    @property
+    def _cuda_memsize_(self):
+        return memory_size_from_info(self.shape, self.strides, self.dtype.itemsize)
 
     # Copies between host and device.
     def copy_to_host(self, ary=None, stream=0):
+        """A host copy of this array (into `ary`, whose dtype, shape and strides must be this
+        array's, as Numba requires)."""
+        if any(stride < 0 for stride in self.strides):
+            raise NotImplementedError("D->H copy not implemented for negative strides: %s"
+                                      % (self.strides,))
         if ary is None:
             return np.array(self._host, copy=True, order="K")
-        _check_same_size(ary, self._host)
-        np.copyto(ary, self._host.reshape(ary.shape) if ary.shape != self.shape else self._host)
+        check_array_compatibility(self._host, ary)
+        np.copyto(ary, self._host.reshape(ary.shape))
         return ary
 
     def copy_to_device(self, ary, stream=0):
-        source = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
-        _check_same_size(source, self._host)
-        if source.shape != self.shape:
-            source = source.reshape(self.shape)
-        np.copyto(self._host, source, casting="unsafe")
+        """Copies `ary` (host or device memory) into this array, as one region of memory into
+        another, as Numba does: both contiguous once broadcast dimensions are left out, with
+        the same dtype, shape and strides (a host array is made so first where it may be)."""
+        if ary.size == 0:
+            return
+        sentry_contiguous(self._host)
+        # array_core as a view (never a scalar): where the copy's bytes go
+        core = self._host[tuple(0 if s == 0 else slice(None) for s in self.strides) + (...,)]
+        if isinstance(ary, DeviceNDArray) or hasattr(ary, "__cuda_array_interface__"):
+            source = as_cuda_array(ary, sync=False)._host
+            sentry_contiguous(source)
+        else:
+            source = np.asarray(ary)
+        source = array_core(source)
+        if not isinstance(ary, DeviceNDArray):
+            source = np.array(source, order="C" if core.flags.c_contiguous else "F",
+                              copy=not source.flags.writeable)
+        check_array_compatibility(core, source)
+        np.copyto(core, source.reshape(core.shape), casting="unsafe")
         check.written(self._host)
 
     def bind(self, stream=0):
-        return DeviceNDArray(self._host, stream)
+        return self._view(self._host, stream)
 
     # Views: they share this array's memory, as device views do.
     def __getitem__(self, item):
         result = self._host[item]
         if isinstance(result, np.ndarray):
-            return DeviceNDArray(result, self.stream)
+            return self._view(result)
         return result
 
     getitem = __getitem__
@@ -96,11 +187,10 @@ class DeviceNDArray:
     def reshape(self, *newshape, order="C"):
         if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):
             newshape = tuple(newshape[0])
-        return DeviceNDArray(_view_or_fail(self._host.reshape(newshape, order=order),
-                                           self._host), self.stream)
+        return self._view(_view_or_fail(self._host.reshape(newshape, order=order), self._host))
 
     def ravel(self, order="C", stream=0):
-        return DeviceNDArray(_view_or_fail(self._host.ravel(order=order), self._host), stream)
+        return self._view(_view_or_fail(self._host.ravel(order=order), self._host), stream)
 
     def transpose(self, axes=None):
         """As Numba's: the array itself for the identity permutation; otherwise a transposed copy
@@ -119,12 +209,14 @@ class DeviceNDArray:
         return self.transpose()
 
     def view(self, dtype):
-        return DeviceNDArray(self._host.view(dtype), self.stream)
+        view = self._view(self._host.view(dtype))
+        view._gpu_data = self.gpu_data  # the same memory pointer, as Numba's
+        return view
 
     def split(self, section, stream=0):
         if self.ndim != 1 or not self.is_c_contiguous():
             raise ValueError("only one-dimensional contiguous arrays can be split")
-        return [DeviceNDArray(self._host[begin:begin + section], stream)
+        return [self._view(self._host[begin:begin + section], stream)
                 for begin in range(0, self.size, section)]
 
     def __array__(self, dtype=None):
@@ -134,10 +226,99 @@ class DeviceNDArray:
         return "<simt.cuda.DeviceNDArray shape=%s dtype=%s>" % (self.shape, self.dtype)
 
 
-def _check_same_size(a, b):
-    if a.size != b.size or a.dtype.itemsize != b.dtype.itemsize:
-        raise ValueError("incompatible shape or dtype: %s %s and %s %s"
-                         % (a.shape, a.dtype, b.shape, b.dtype))
+class DeviceRecord(DeviceNDArray):
+    """A record (one element of a structured dtype) in device memory, as Numba's: a 0-d device
+    array that kernels receive as a record (writes reach its memory)."""
+
+    _is_device_record = True
+
+    def __init__(self, dtype, stream=0, gpu_data=None):
+        super().__init__((), (), dtype, stream, gpu_data)
+
+    @property
+    def _numba_type_(self):
+        from numba.np import numpy_support
+        return numpy_support.from_dtype(self.dtype)
+
+    def copy_to_host(self, ary=None, stream=0):
+        if ary is None:
+            return self._host[()].copy()
+        np.asarray(ary)[...] = self._host
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        source = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
+        self._host[...] = source
+        check.written(self._host)
+
+
+class MappedNDArray(np.ndarray):
+    """A host array mapped into device memory (mapped_array, managed_array): a NumPy array that
+    is device memory too, as Numba's."""
+
+    __cuda_memory__ = True
+    stream = 0
+
+    @property
+    def device_ctypes_pointer(self):
+        return ctypes.c_size_t(_start_address(self))
+
+    @property
+    def _cuda_memsize_(self):
+        return memory_size_from_info(self.shape, self.strides, self.itemsize)
+
+    @property
+    def gpu_data(self):
+        from .device import get_context
+        return MemoryPointer(get_context(), self.device_ctypes_pointer, self._cuda_memsize_)
+
+    @property
+    def __cuda_array_interface__(self):
+        return DeviceNDArray._from_host(self.view(np.ndarray),
+                                        self.stream).__cuda_array_interface__
+
+
+def array_core(ary):
+    """The view of `ary` without its broadcast dimensions (stride 0), whose memory it repeats."""
+    if not ary.strides or not ary.size:
+        return ary
+    return ary[tuple(0 if stride == 0 else slice(None) for stride in ary.strides)]
+
+
+def is_contiguous(ary):
+    """Whether `ary` is C-contiguous once its broadcast and 1-long dimensions are left out."""
+    expected = ary.dtype.itemsize
+    for extent, stride in zip(reversed(ary.shape), reversed(ary.strides)):
+        if extent <= 1 or stride == 0:
+            continue
+        if stride != expected:
+            return False
+        expected *= extent
+    return True
+
+
+errmsg_contiguous_buffer = ("Array contains non-contiguous buffer and cannot be transferred as "
+                            "a single memory region. Please ensure contiguous buffer with "
+                            "numpy .ascontiguousarray()")
+
+
+def sentry_contiguous(ary):
+    """Raises ValueError unless `ary`'s core (array_core) is one C- or F-contiguous region."""
+    core = array_core(ary)
+    if not (core.flags.c_contiguous or core.flags.f_contiguous):
+        raise ValueError(errmsg_contiguous_buffer)
+
+
+def check_array_compatibility(ary1, ary2):
+    """Raises unless a copy between `ary1` and `ary2` is one region to another: the same dtype,
+    the same shape and (for a non-empty copy) strides, 1-long dimensions aside."""
+    squeezed1, squeezed2 = ary1.squeeze(), ary2.squeeze()
+    if ary1.dtype != ary2.dtype:
+        raise TypeError("incompatible dtype: %s vs. %s" % (ary1.dtype, ary2.dtype))
+    if squeezed1.shape != squeezed2.shape:
+        raise ValueError("incompatible shape: %s vs. %s" % (ary1.shape, ary2.shape))
+    if ary1.size and squeezed1.strides != squeezed2.strides:
+        raise ValueError("incompatible strides: %s vs. %s" % (ary1.strides, ary2.strides))
 
 
 def _view_or_fail(result, base):
@@ -158,13 +339,20 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     if isinstance(obj, DeviceNDArray):
         return obj
+    if isinstance(obj, np.void):
+        record = DeviceRecord(obj.dtype, stream)
+        if copy:
+            record.copy_to_device(obj)
+        return record
+    if hasattr(obj, "__cuda_array_interface__"):
+        return as_cuda_array(obj)
+    # Numba's: one region of memory with the host array's strides (broadcast ones too)
     host = np.asarray(obj)
+    sentry_contiguous(host)
+    array = DeviceNDArray(host.shape, host.strides, host.dtype, stream)
     if copy:
-        copied = _empty_like(host)
-        copied[...] = host
-        check.allocated(copied, initialised=True)
-        return DeviceNDArray(copied, stream)
-    return DeviceNDArray(_fresh(_empty_like(host)), stream)
+        array.copy_to_device(host)
+    return array
 
 
 # Device memory of at least this many bytes starts at a page boundary, as a GPU's large
@@ -182,8 +370,36 @@ def _buffer(nbytes):
     return raw[start:start + nbytes]
 
 
-def _empty(shape, dtype, order="C", strides=None):
-    """An uninitialised array for device memory: np.empty's, large ones page-aligned."""
+def _memalloc(nbytes):
+    from .device import get_context
+    if nbytes == 0:
+        return MemoryPointer(get_context(), ctypes.c_void_p(0), 0)
+    return get_context().memalloc(nbytes)
+
+
+def _memory_bytes(gpu_data, nbytes):
+    """A uint8 array over the first `nbytes` of the memory `gpu_data` points to: simt's own
+    allocations' buffer, or host memory at a plugin's pointer."""
+    buffer = getattr(gpu_data, "_simt_buffer", None)
+    if buffer is not None:
+        return buffer[:nbytes]
+    return host_bytes(gpu_data.device_pointer_value or 0, nbytes)
+
+
+def _device_memory(nbytes):
+    """A new allocation of the current context's memory manager: (its memory pointer, a uint8
+    array over its memory)."""
+    gpu_data = _memalloc(nbytes)
+    return gpu_data, _memory_bytes(gpu_data, nbytes)
+
+
+def _start_address(host):
+    return np.byte_bounds(host)[0] if host.size else host.__array_interface__["data"][0]
+
+
+def _empty(shape, dtype, order="C", strides=None, memory=_buffer):
+    """An uninitialised array for device memory: np.empty's, large ones page-aligned; its bytes
+    from memory(nbytes)."""
     dtype = np.dtype(dtype)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     if strides is None and not all(shape):  # no memory: NumPy's strides for the shape
@@ -191,15 +407,37 @@ def _empty(shape, dtype, order="C", strides=None):
     if strides is None:
         strides = _contiguous_strides(shape, dtype.itemsize, order)
     extent = sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + dtype.itemsize
-    buffer = _buffer(extent if all(shape) else 0)
+    buffer = memory(extent if all(shape) else 0)
     return np.ndarray(shape, dtype=dtype, buffer=buffer, strides=strides)
 
 
-def _empty_like(host):
+def _empty_like(host, memory=_buffer):
     """_empty with `host`'s shape, dtype and memory order (np.empty_like's order="K")."""
     if not (host.flags.c_contiguous or host.flags.f_contiguous):
-        return np.empty_like(host, order="K")
-    return _empty(host.shape, host.dtype, "C" if host.flags.c_contiguous else "F")
+        strides = np.empty_like(host, order="K").strides
+        return _empty(host.shape, host.dtype, strides=strides, memory=memory)
+    return _empty(host.shape, host.dtype, "C" if host.flags.c_contiguous else "F", memory=memory)
+
+
+def _device_empty(shape, dtype, order="C", strides=None):
+    """_empty over a new allocation of the current context: (array, memory pointer or None for
+    an array of no elements)."""
+    allocation = []
+
+    def memory(nbytes):
+        gpu_data, buffer = _device_memory(nbytes)
+        allocation.append(gpu_data)
+        return buffer
+
+    host = _empty(shape, dtype, order, strides, memory)
+    return host, allocation[0] if allocation else None
+
+
+def _device_empty_like(host):
+    """_empty_like over a new allocation of the current context: (array, memory pointer)."""
+    if not (host.flags.c_contiguous or host.flags.f_contiguous):
+        return _device_empty(host.shape, host.dtype, strides=np.empty_like(host, order="K").strides)
+    return _device_empty(host.shape, host.dtype, "C" if host.flags.c_contiguous else "F")
 
 
 def _contiguous_strides(shape, itemsize, order):
@@ -217,17 +455,28 @@ def _fresh(host, host_written=False):
     return host
 
 
+class IpcArrayHandle:
+    """What DeviceNDArray.get_ipc_handle returns: the memory manager's IPC handle of the array's
+    memory (`_ipc_handle`) and the array's shape, strides and dtype."""
+
+    def __init__(self, ipc_handle, array_desc):
+        self._array_desc = array_desc
+        self._ipc_handle = ipc_handle
+
+
 def _allocate(shape, dtype, strides, order, host_written=False):
     return _fresh(_empty(shape, dtype, order, strides), host_written)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
-    return DeviceNDArray(_allocate(shape, dtype, strides, order), stream)
+    host, gpu_data = _device_empty(shape, dtype, order, strides)
+    return DeviceNDArray._from_host(_fresh(host), stream, gpu_data)
 
 
 def device_array_like(ary, stream=0):
-    host = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
-    return DeviceNDArray(_fresh(_empty_like(host)), stream)
+    host, gpu_data = _device_empty_like(ary._host if isinstance(ary, DeviceNDArray)
+                                        else np.asarray(ary))
+    return DeviceNDArray._from_host(_fresh(host), stream, gpu_data)
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -238,18 +487,24 @@ def pinned_array_like(ary):
     return _fresh(_empty_like(np.asarray(ary)), host_written=True)
 
 
+def _mapped(host, stream):
+    mapped = host.view(MappedNDArray)
+    mapped.stream = stream
+    return mapped
+
+
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False,
                  wc=False):
-    return _allocate(shape, dtype, strides, order, host_written=True)
+    return _mapped(_allocate(shape, dtype, strides, order, host_written=True), stream)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    return _fresh(_empty_like(np.asarray(ary)), host_written=True)
+    return _mapped(_fresh(_empty_like(np.asarray(ary)), host_written=True), stream)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
                   attach_global=True):
-    return _allocate(shape, dtype, strides, order, host_written=True)
+    return _mapped(_allocate(shape, dtype, strides, order, host_written=True), stream)
 
 
 @contextlib.contextmanager
@@ -261,7 +516,7 @@ def pinned(*arylist):
 @contextlib.contextmanager
 def mapped(*arylist, stream=0):
     """Maps host arrays into device memory: the device arrays share the host arrays' memory."""
-    devarys = [DeviceNDArray(np.asarray(a), stream) for a in arylist]
+    devarys = [DeviceNDArray._from_host(np.asarray(a), stream) for a in arylist]
     yield devarys[0] if len(devarys) == 1 else devarys
 
 
@@ -284,12 +539,31 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     device array, whose memory must be host memory here (simt's device memory is)."""
     if desc.get("mask") is not None:
         raise NotImplementedError("Masked arrays are not supported")
-    return DeviceNDArray(np.asarray(_InterfaceHolder(desc, owner)))
+    stream = 0
+    if desc.get("stream") is not None:  # the producer's stream, synchronised before use
+        from .device import external_stream
+        stream = external_stream(desc["stream"])
+        if sync and _array_interface_sync():
+            stream.synchronize()
+    if desc["data"][0] == 0:  # no memory (an array of no elements): NumPy wants a pointer
+        descr = desc.get("descr")
+        named = descr and any(field[0] for field in descr)  # a record's fields
+        host = np.empty(tuple(desc["shape"]), np.dtype(descr if named else desc["typestr"]))
+    else:
+        host = np.asarray(_InterfaceHolder(desc, owner))
+    return DeviceNDArray._from_host(host, stream)
+
+
+def _array_interface_sync():
+    """NUMBA_CUDA_ARRAY_INTERFACE_SYNC (numba.core.config's when Numba is loaded)."""
+    from .driver import _config
+    return _config("CUDA_ARRAY_INTERFACE_SYNC", "NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "1",
+                   lambda text: text not in ("", "0"))
 
 
 def as_cuda_array(obj, sync=True):
     if isinstance(obj, DeviceNDArray):
-        return DeviceNDArray(obj._host, obj.stream)
+        return obj._view(obj._host)
     if not is_cuda_array(obj):
         raise TypeError("*obj* doesn't implement the cuda array interface.")
     return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)

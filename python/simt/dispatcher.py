@@ -1,5 +1,6 @@
 """cuda.jit and the kernel Dispatcher: compile once per argument-type tuple, launch with
 `kernel[griddim, blockdim, stream, sharedmem](*args)` as numba.cuda does."""
+import enum
 import functools
 import inspect
 import numbers
@@ -14,7 +15,7 @@ from . import bundle, linking, ptx_check, targets
 from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
-from .devicearray import DeviceNDArray
+from .devicearray import DeviceNDArray, to_device
 from .errors import CompileError, fault_exception
 from .resolver import resolver_for
 from .source import CapturedSource
@@ -54,7 +55,7 @@ class In(_ArgumentWrapper):
     def to_device(self, retr, stream=0):
         if isinstance(self.value, DeviceNDArray):
             return self.value
-        return DeviceNDArray(np.array(self.value, copy=True, order="K"), stream)
+        return to_device(self.value, stream)
 
 
 class Out(_ArgumentWrapper):
@@ -102,15 +103,20 @@ def _argument_key(args):
         cls = type(a)
         if cls is not np.ndarray and cls not in (int, float, bool):
             host = getattr(a, "_host", None)
+            if host is not None and hasattr(a, "_is_device_record"):
+                key.append(("record", host.dtype))
+                continue
             if host is not None:
                 a, cls = host, type(host)
         if isinstance(a, np.ndarray):
             key.append((a.dtype, a.ndim, array_layout(a), a.flags.writeable))
         elif cls in (float, bool):
             key.append(cls)
+        elif isinstance(a, enum.Enum):
+            key.append(cls)
         elif isinstance(a, int):  # its value picks int64 or uint64, as Numba types it
             key.append(simt_types.int_type(a))
-        elif cls is tuple or isinstance(a, np.void) or hasattr(a, "__cuda_array_interface__"):
+        elif isinstance(a, (tuple, np.void)) or hasattr(a, "__cuda_array_interface__"):
             key.append(typeof(a))
         else:
             key.append(cls)

@@ -12,8 +12,9 @@ numba.np.ufunc: once that package has loaded (Numba's own loader runs first), th
 and 'gpu' are pointed at simt.vectorizers.
 
 A few more of Numba's CUDA modules would reach Numba's real driver, so they get simt's: the
-device array module numba.cuda.cudadrv.devicearray and the transpose kernel
-numba.cuda.kernels.transpose are replaced by simt's (simt.cudadrv_devicearray, simt.transpose),
+device array module numba.cuda.cudadrv.devicearray, the driver and devices modules
+numba.cuda.cudadrv.driver and .devices, and the transpose kernel numba.cuda.kernels.transpose
+are replaced by simt's (simt.cudadrv_devicearray, simt.driver, simt.device, simt.transpose),
 and numba.cuda.testing, after Numba's loader runs it, gets simt's device for its compute
 capability checks (simt.testing_patch), numba.cuda.cudadrv.nvvm describes LLVM's NVPTX
 backend instead of loading libNVVM (simt.gpu.patch_nvvm), and numba.cuda.compiler's compile_ptx
@@ -65,6 +66,8 @@ def _simt_module(name):
 _REPLACED = {
     "numba.cuda": _simt_cuda,
     "numba.cuda.cudadrv.devicearray": _simt_module("simt.cudadrv_devicearray"),
+    "numba.cuda.cudadrv.driver": _simt_module("simt.driver"),
+    "numba.cuda.cudadrv.devices": _simt_module("simt.device"),
     "numba.cuda.kernels.transpose": _simt_module("simt.transpose"),
 }
 
@@ -83,9 +86,11 @@ def _patch_testing(testing_module):
 
 
 def _load_device_arrays(cudadrv_package):
-    """Imports simt's numba.cuda.cudadrv.devicearray with its package, so that the attribute
-    path `cuda.cudadrv.devicearray` works as with Numba, whose package imports it early."""
-    importlib.import_module(cudadrv_package.__name__ + ".devicearray")
+    """Imports simt's numba.cuda.cudadrv.devicearray, .driver and .devices with their package,
+    so that attribute paths such as `cuda.cudadrv.driver.AutoFreePointer` work as with Numba,
+    whose package imports them early."""
+    for name in ("devicearray", "driver", "devices"):
+        importlib.import_module(cudadrv_package.__name__ + "." + name)
 
 
 def _register_argument_hints(args_module):

@@ -11,9 +11,16 @@
   ("function", name, source, file, first_line, identity, resolver)   another jit function
   ("extern", name, signature)            a declared external device function (cuda.declare_device)
   ("exception", name)  ("builtin", name)
+  ("enum", "Enum" or "IntEnum", class name, id(class), value description)   an enum member
+  ("namespace", name)                    an enum class (its members resolve as dotted names)
+  ("overload",)                          a function with numba.extending.overload implementations;
+                                         the callable, given (name, [argument type texts]),
+                                         describes the implementation for them
 """
 import builtins
+import enum
 import operator
+import sys
 import types as pytypes
 
 import numpy as np
@@ -89,7 +96,7 @@ def _module_member(value):
     # Numba's own stubs (`import numba.cuda.libdevice`; simt.cuda.libdevice under the hook)
     if module in ("numba.cuda.libdevice", "simt.cuda.libdevice"):
         return ("member", "cuda", "libdevice." + name)
-    if module and module.startswith("numba.cuda"):
+    if module and module.startswith("numba.cuda") and not module.startswith("numba.cuda.tests"):
         return ("member", "cuda", name)
     return None
 
@@ -101,6 +108,15 @@ def describe(value):
     from .dispatcher import ExternFunction
     if isinstance(value, ExternFunction):
         return ("extern", value.name, value.signature_text)
+    if isinstance(value, enum.Enum):
+        cls = type(value)
+        inner = describe(value.value)
+        if inner is None:
+            return None
+        return ("enum", "IntEnum" if isinstance(value, enum.IntEnum) else "Enum", cls.__name__,
+                id(cls), inner)
+    if isinstance(value, enum.EnumMeta):
+        return ("namespace", value.__name__)
     if isinstance(value, (bool, np.bool_)):
         return ("bool", int(value))
     if isinstance(value, int):
@@ -145,7 +161,61 @@ def describe(value):
     if isinstance(value, pytypes.BuiltinFunctionType) and \
             getattr(builtins, value.__name__, None) is value:
         return ("builtin", value.__name__)
-    return _module_member(value)
+    member = _module_member(value)
+    if member is None and isinstance(value, pytypes.FunctionType) and \
+            _overload_functions(value):
+        return ("overload",)
+    return member
+
+
+# The targets whose @overload implementations a CUDA kernel uses, most specific first (Numba's
+# target hierarchy: cuda, then gpu, then generic).
+_OVERLOAD_TARGETS = ("cuda", "gpu", "generic")
+_overload_index = {"size": -1, "by_function": {}}
+_implementations = {}
+
+
+def _overload_functions(value):
+    """The overload functions (numba.extending.overload) registered for the Python function
+    `value`, for the targets CUDA kernels use, most specific target first."""
+    templates = sys.modules.get("numba.core.typing.templates")
+    if templates is None:
+        return []
+    registered = templates.builtin_registry.globals
+    if _overload_index["size"] != len(registered):  # new registrations: index them again
+        by_function = {}
+        for function, typ in registered:
+            for template in getattr(typ, "templates", ()):
+                overload = getattr(template, "_overload_func", None)
+                target = getattr(template, "metadata", {}).get("target", "generic")
+                if overload is not None and target in _OVERLOAD_TARGETS:
+                    by_function.setdefault(id(function), []).append(
+                        (_OVERLOAD_TARGETS.index(target), function, overload))
+        _overload_index.update(size=len(registered), by_function=by_function)
+    found = _overload_index["by_function"].get(id(value), [])
+    return [overload for _, function, overload in sorted(found, key=lambda entry: entry[0])
+            if function is value]
+
+
+def overload_implementation(value, arg_types):
+    """The function the first of `value`'s overload functions returns for arguments of the
+    types named by `arg_types` (simt's type texts, given to it as Numba's types), or None. One
+    per function and types, as Numba caches them, so that every call site shares it."""
+    key = (id(value), tuple(arg_types))
+    if key not in _implementations:
+        numba_types = [simt_types.numba_type(t) for t in _parse_types(arg_types)]
+        impl = None
+        for overload in _overload_functions(value):
+            impl = overload(*numba_types)
+            if impl is not None:
+                break
+        _implementations[key] = (value, impl)  # keeps `value` alive for its id
+    return _implementations[key][1]
+
+
+def _parse_types(texts):
+    from .dispatcher import parse_signature
+    return parse_signature("void(%s)" % ", ".join(texts))[0]
 
 
 def _is_numba_dispatcher(value):
@@ -166,21 +236,31 @@ def resolver_for(py_func):
             pass
     scope = py_func.__globals__
 
-    def resolve(name):
+    missing = object()
+
+    def lookup(name):
         if "." in name:  # an attribute of a module the scope holds: mymod.add
             first, *attributes = name.split(".")
             value = closure[first] if first in closure else scope.get(first)
             for attribute in attributes:
-                if not isinstance(value, pytypes.ModuleType) or not hasattr(value, attribute):
-                    return None
+                if not isinstance(value, (pytypes.ModuleType, enum.EnumMeta)) or \
+                        not hasattr(value, attribute):
+                    return missing
                 value = getattr(value, attribute)
-            return describe(value)
+            return value
         if name in closure:
-            return describe(closure[name])
-        if name in scope:
-            return describe(scope[name])
+            return closure[name]
+        return scope.get(name, missing)
+
+    def resolve(name, arg_types=None):
+        value = lookup(name)
+        if arg_types is not None:  # which implementation an @overload function has for them
+            impl = None if value is missing else overload_implementation(value, arg_types)
+            return None if impl is None else _describe_function(impl)
+        if value is not missing:
+            return describe(value)
         value = getattr(builtins, name, None)
-        if isinstance(value, type) and issubclass(value, BaseException):
+        if "." not in name and isinstance(value, type) and issubclass(value, BaseException):
             return ("exception", name)
         return None
 

@@ -1,9 +1,12 @@
 """simt's own type objects, named, printed and used as Numba's are: `float32`, `float32[:, ::1]`,
 `void(float32[:], int32)`. They exist so `from simt import cuda` needs no Numba; Numba's own type
 objects are accepted wherever these are (both print the same and the C++ side parses the text)."""
+import enum
+
 import numpy as np
 
 __all__ = ["Type", "ScalarType", "RecordType", "ArrayType", "TupleType", "NoneType", "Signature",
+           "EnumMemberType", "NamedTupleType",
            "UniTuple", "Tuple", "void",
            "none", "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
            "uint32", "uint64", "float32", "float64", "intp", "uintp", "byte", "char", "uchar",
@@ -147,6 +150,45 @@ class TupleType(Type):
         if self.elems and all(e == self.elems[0] for e in self.elems):
             return "UniTuple(%s x %d)" % (self.elems[0], len(self.elems))
         return "Tuple(%s)" % ", ".join(str(e) for e in self.elems)
+
+
+class NamedTupleType(TupleType):
+    """Numba's NamedTuple / NamedUniTuple: a tuple of class `instance_class`, whose fields kernels
+    read by name. Prints as the C++ side spells it (the class's id tells classes apart)."""
+
+    def __init__(self, elems, instance_class):
+        super().__init__(elems)
+        self.instance_class = instance_class
+        self.fields = tuple(instance_class._fields)
+
+    def __str__(self):
+        return "NamedTuple(%s#%d%s)" % (
+            self.instance_class.__name__, id(self.instance_class),
+            "".join(", %s: %s" % (name, t) for name, t in zip(self.fields, self.elems)))
+
+
+class EnumMemberType(Type):
+    """Numba's EnumMember / IntEnumMember: a member of the enum class `instance_class`, held as
+    its value, of type `dtype` (the type of every member's value, as Numba requires)."""
+
+    def __init__(self, instance_class, dtype):
+        self.instance_class = instance_class
+        self.dtype = dtype
+
+    def __str__(self):
+        return "%s(%s#%d, %s)" % (
+            "IntEnumMember" if issubclass(self.instance_class, enum.IntEnum) else "EnumMember",
+            self.instance_class.__name__, id(self.instance_class), self.dtype)
+
+
+def enum_member_type(cls):
+    """The type of `cls`'s members (Numba's typeof of an enum class's member_type): TypeError for
+    an enum whose members' values have different types."""
+    types = {str(typeof(member.value)): typeof(member.value) for member in cls}
+    if len(types) != 1:
+        raise TypeError("simt: cannot type heterogeneous enum %s: its values have types %s"
+                        % (cls.__name__, ", ".join(sorted(types))))
+    return EnumMemberType(cls, next(iter(types.values())))
 
 
 def UniTuple(dtype, count):
@@ -329,12 +371,16 @@ def typeof(value):
     """The simt type of a kernel argument, by Numba's typeof rules."""
     host = getattr(value, "_host", None)
     if host is not None:
+        if hasattr(value, "_is_device_record"):
+            return _record_from_dtype(host.dtype)
         value = host
     if isinstance(value, np.ndarray):
         return ArrayType(from_dtype(value.dtype), value.ndim, array_layout(value),
                          not value.flags.writeable)
     if isinstance(value, (bool, np.bool_)):
         return boolean
+    if isinstance(value, enum.Enum):
+        return enum_member_type(type(value))
     if isinstance(value, int):
         return int_type(value)
     if isinstance(value, float):
@@ -347,14 +393,27 @@ def typeof(value):
         return complex128
     if isinstance(value, tuple):
         if hasattr(type(value), "_fields"):
-            raise TypeError("simt: namedtuple kernel arguments (%s) are not supported yet"
-                            % type(value).__name__)
+            return NamedTupleType((typeof(v) for v in value), type(value))
         return TupleType(typeof(v) for v in value)
     if hasattr(value, "__cuda_array_interface__"):
         from .devicearray import as_cuda_array
-        return typeof(as_cuda_array(value))
+        return typeof(as_cuda_array(value, sync=False))  # the launch synchronises
     raise TypeError("simt: cannot pass an argument of type %s to a kernel"
                     % type(value).__name__)
+
+
+def numba_type(t):
+    """Numba's type object for the simt type `t` (scalars, arrays, tuples): what Numba's own
+    typing code, such as an @overload function, is given."""
+    from numba.core import types
+    if isinstance(t, ScalarType):
+        return types.boolean if t.name == "bool" else getattr(types, t.name)
+    if isinstance(t, ArrayType) and isinstance(t.dtype, ScalarType):
+        return types.Array(numba_type(t.dtype), t.ndim, t.layout, readonly=t.readonly)
+    if isinstance(t, TupleType):
+        return types.BaseTuple.from_types([numba_type(e) for e in t.elems])
+    raise NotImplementedError("simt: passing %s to an @overload function is not supported yet"
+                              % t)
 
 
 def type_text(t):

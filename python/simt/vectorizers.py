@@ -18,7 +18,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import types as simt_types
-from .devicearray import DeviceNDArray, as_cuda_array, is_cuda_array
+from .devicearray import DeviceNDArray, as_cuda_array, is_cuda_array, to_device
 from .dispatcher import parse_signature
 from .sourcegen import device_function, function_from_source
 
@@ -45,8 +45,7 @@ def _as_device_array(obj):
 def _strided(ary, shape, strides):
     """A view of `ary` (host or device) with the given shape and strides."""
     if isinstance(ary, DeviceNDArray):
-        return DeviceNDArray(np.lib.stride_tricks.as_strided(ary._host, shape, strides),
-                             ary.stream)
+        return ary._view(np.lib.stride_tricks.as_strided(ary._host, shape, strides))
     return np.lib.stride_tricks.as_strided(ary, shape, strides)
 
 
@@ -56,7 +55,7 @@ def _reshaped(ary, shape):
         try:
             return ary.reshape(shape)
         except NotImplementedError:
-            return DeviceNDArray(np.ascontiguousarray(ary._host).reshape(shape), ary.stream)
+            return to_device(np.ascontiguousarray(ary._host).reshape(shape), ary.stream)
     return np.reshape(ary, shape)
 
 
@@ -68,7 +67,7 @@ def _writable_view(ary, shape):
         view.shape = shape
     except AttributeError:
         return None
-    return DeviceNDArray(view, ary.stream) if isinstance(ary, DeviceNDArray) else view
+    return ary._view(view) if isinstance(ary, DeviceNDArray) else view
 
 
 def _write_through(out, shape):
@@ -314,7 +313,7 @@ class CUDAUFuncDispatcher:
         if n == 1:
             return arg[0]
         host = arg._host if isinstance(arg, DeviceNDArray) else np.asarray(arg)
-        memory = DeviceNDArray(np.array(host, copy=True, order="C"), stream)
+        memory = to_device(np.ascontiguousarray(host), stream)
         return self._reduce(memory, stream)[0]
 
     def _reduce(self, memory, stream):

@@ -64,9 +64,10 @@ def summary_counts(output):
     return counts
 
 
-def run_file(path, run_dir, stage, timeout, simulator=False):
+def run_file(path, run_dir, stage, timeout, simulator=False, log=None):
     """(counts, seconds, note, {test id in the file: outcome}) of one test file: on simt (the
-    hook in run_dir), or on Numba's simulator (run_dir without it)."""
+    hook in run_dir), or on Numba's simulator (run_dir without it). pytest's output goes to the
+    file log too, where one is named."""
     env = dict(os.environ)
     if simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
@@ -82,6 +83,9 @@ def run_file(path, run_dir, stage, timeout, simulator=False):
         proc = subprocess.run(command, cwd=run_dir, env=env, capture_output=True, text=True,
                               timeout=timeout)
         counts = summary_counts(proc.stdout)
+        if log:
+            with open(log, "w") as f:
+                f.write(proc.stdout + proc.stderr)
         note = "" if any(counts.values()) else "no summary (exit %d)" % proc.returncode
         for line in proc.stdout.splitlines():
             found = OUTCOME.match(line)
@@ -102,7 +106,10 @@ def main():
                         help="folders of numba/cuda/tests (default: %(default)s)")
     parser.add_argument("--compare", action="store_true",
                         help="also run each file under Numba's simulator")
+    parser.add_argument("--logs", help="a folder to keep each file's pytest output in (simt's)")
     args = parser.parse_args()
+    if args.logs:
+        os.makedirs(args.logs, exist_ok=True)
 
     paths = test_files(args.files, numba_tests_folder(), args.folders.split(","))
     totals = dict.fromkeys(COUNTS, 0)
@@ -118,12 +125,13 @@ def main():
             with open(os.path.join(hook_dir, name), "w") as f:
                 f.write(HOOK)
         for path in paths:
-            counts, seconds, note, outcomes = run_file(path, hook_dir, os.path.abspath(args.stage),
-                                                       args.timeout)
-            for c in COUNTS:
-                totals[c] += counts[c]
             name = os.path.join(os.path.basename(os.path.dirname(path)),
                                 os.path.basename(path)[:-3])
+            log = os.path.join(args.logs, name.replace(os.sep, ".") + ".log") if args.logs else None
+            counts, seconds, note, outcomes = run_file(path, hook_dir, os.path.abspath(args.stage),
+                                                       args.timeout, log=log)
+            for c in COUNTS:
+                totals[c] += counts[c]
             line = "%-40s" % name + "".join("%9d" % counts[c] for c in COUNTS) + "%9.1f" % seconds
             if args.compare:
                 sim_counts, _, _, sim_outcomes = run_file(path, plain_dir, None, args.timeout,

@@ -8,8 +8,10 @@ that `from numba import cuda` gives in that process (Numba's simulator under
 NUMBA_ENABLE_CUDASIM=1, simt under SIMT_ENABLE=1), and saves the results.
 """
 import cmath
+import enum
 import math
 import sys
+from collections import namedtuple
 
 import numba
 import numba.core.types
@@ -123,6 +125,49 @@ def case_optional_returns():
                 out[i, 3] = 7
 
     return k, 1, 16, (ints(16, -3, 4, seed=41), np.zeros((16, 4), np.int64)), 0
+
+
+class _Mode(enum.Enum):
+    fast = 1
+    exact = 2
+
+
+class _Level(enum.IntEnum):
+    low = 10
+    high = 500
+
+
+class _Size(enum.IntEnum):
+    small = 10  # equal to _Level.low as an integer, not the same member
+
+
+_Span = namedtuple("_Span", ("start", "stop", "scale"))
+
+
+@cuda.jit(device=True)
+def _mode_for(x):
+    return _Mode.exact if x > 0 else _Mode.fast
+
+
+def case_enums_and_namedtuples():
+    @cuda.jit
+    def k(a, mode, level, span, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            m = _mode_for(a[i])
+            out[i, 0] = m == _Mode.exact
+            out[i, 1] = m is mode
+            out[i, 2] = m != _Mode['fast']
+            out[i, 3] = a[i] + level if a[i] < _Level.high else a[i] - _Level.low
+            out[i, 4] = level == _Size.small
+            out[i, 5] = level is _Size.small
+            out[i, 6] = level is _Level.low
+            out[i, 7] = int32(_Level.high) + m.value
+            out[i, 8] = (a[i] - span.start) * span.scale if span.start <= a[i] < span.stop else 0
+            out[i, 9] = span[1] + len(span)
+
+    return k, 2, TPB, (ints(64, -20, 20), _Mode.exact, _Level.low, _Span(-5, 5, 3),
+                       np.zeros((64, 10), np.int64)), 0
 
 
 def case_python_int_semantics():

@@ -88,7 +88,7 @@ def test_array_protocol_and_cuda_array_interface():
     assert cai["shape"] == (6,) and cai["typestr"] == "<i4" and cai["version"] == 3
     assert cai["strides"] is None
     assert cai["data"][0] == d.device_ctypes_pointer.value
-    assert isinstance(d.device_ctypes_pointer, ctypes.c_void_p)
+    assert isinstance(d.device_ctypes_pointer, ctypes.c_size_t)  # Numba's drvapi.cu_device_ptr
     assert cuda.is_cuda_array(d) and not cuda.is_cuda_array(host)
 
 

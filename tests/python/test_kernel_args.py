@@ -121,11 +121,12 @@ def test_explicit_heterogeneous_and_nested_tuple_signature():
         simt_types.typeof((1, 2.5))
 
 
-def test_namedtuple_arguments_are_rejected_clearly():
+def test_namedtuple_arguments_are_tuples_with_fields():
     Point = namedtuple("Point", ("x", "y"))
-    with pytest.raises(TypeError, match=r"simt: namedtuple kernel arguments \(Point\) are not "
-                       "supported yet"):
-        pair_kernel[1, 1](np.zeros(2), Point(1, 2), 3)
+    r = np.zeros(2)
+    pair_kernel[1, 1](r, Point(1, 2), 3)
+    assert r.tolist() == [1.0, 5.0]
+    assert any(str(types[1]).startswith("NamedTuple(Point#") for types in pair_kernel.overloads)
 
 
 # -- records ------------------------------------------------------------------------------------

@@ -1,0 +1,835 @@
+"""numba.cuda.cudadrv.driver, where it has a host meaning: simt's device memory is host memory.
+
+The context allocates through a memory manager with Numba's External Memory Management (EMM)
+interface (NBEP 7): simt's own manager hands out host buffers; a user's plugin, set with
+`cuda.set_memory_manager` or NUMBA_CUDA_MEMORY_MANAGER, backs device arrays with whatever its
+memalloc returns, which must be memory the host can address. Memory pointers, their reference
+counts and owners, pending deallocations (flushed by count and by size, deferred by
+`defer_cleanup`) and the memory functions (host_to_device, device_memset, ...) behave as Numba's,
+so code written against Numba's driver layer runs unchanged. What needs a GPU (PTX modules,
+linking, raw cu* calls) raises NotImplementedError naming it."""
+import asyncio
+import collections
+import contextlib
+import ctypes
+import importlib
+import os
+import sys
+import weakref
+
+import numpy as np
+
+__all__ = ["USE_NV_BINDING", "MemoryInfo", "MemoryPointer", "AutoFreePointer", "MappedMemory",
+           "PinnedMemory", "ManagedMemory", "OwnedPointer", "BaseCUDAMemoryManager",
+           "HostOnlyCUDAMemoryManager", "GetIpcHandleMixin", "NumbaCUDAMemoryManager",
+           "set_memory_manager", "Context", "Stream", "Event", "driver", "host_to_device",
+           "device_to_host", "device_to_device", "device_memset", "device_pointer",
+           "device_ctypes_pointer", "host_pointer", "host_memory_extents", "host_memory_size",
+           "memory_size_from_info", "device_extents", "device_memory_size", "is_device_memory",
+           "require_device_memory", "device_memory_depends", "event_elapsed_time",
+           "UnsupportedAttribute", "launch_kernel", "make_logger", "get_version"]
+
+# Pointers are ctypes objects, as with Numba's ctypes binding: device pointers c_size_t (its
+# drvapi.cu_device_ptr), host pointers c_void_p.
+USE_NV_BINDING = False
+_device_ptr = ctypes.c_size_t
+
+MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")
+
+
+_SUPPORTED_EMM_INTERFACE_VERSION = 1
+
+# The EMM plugin class contexts are created with (Numba's module global of the same name, which
+# code resets to None to go back to the default).
+_memory_manager = None
+
+
+class UnsupportedAttribute(NotImplementedError, AttributeError):
+    """A driver-level attribute Numba has and simt does not: NotImplementedError naming it (an
+    AttributeError too, so hasattr() and getattr() with a default still work)."""
+
+
+def _unsupported_attribute(owner, name):
+    if name.startswith("_"):  # Python's and tools' probes (__getstate__, _repr_html_)
+        return AttributeError(name)
+    return UnsupportedAttribute("simt: %s.%s is not supported yet (there is no CUDA driver: "
+                                "device memory is host memory)" % (owner, name))
+
+
+def _config(name, variable, default, convert):
+    """A setting of numba.core.config when Numba is loaded (code changes them at run time), else
+    its environment variable."""
+    config = sys.modules.get("numba.core.config")
+    if config is not None and hasattr(config, name):
+        return getattr(config, name)
+    return convert(os.environ.get(variable, default))
+
+
+def _pointer_value(pointer):
+    if pointer is None:
+        return 0
+    return pointer if isinstance(pointer, int) else (pointer.value or 0)
+
+
+def host_bytes(address, size):
+    """A uint8 array over `size` bytes of host memory at `address` (which must stay alive)."""
+    if size == 0:
+        return np.empty(0, np.uint8)
+    return np.ctypeslib.as_array((ctypes.c_ubyte * size).from_address(address))
+
+
+# -- memory objects ---------------------------------------------------------------------------
+
+class MemoryPointer:
+    """Memory of a context: `device_pointer` (a ctypes.c_size_t) and `size` bytes, with an
+    optional finalizer run when the memory is freed (when this object dies, or by free()).
+    `refct` counts the owned references that views and own() hand out."""
+
+    __cuda_memory__ = True
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        self.context = context
+        self.device_pointer = pointer
+        self.size = size
+        self._cuda_memsize_ = size
+        self.is_managed = finalizer is not None
+        self.refct = 1
+        self.handle = pointer
+        self._owner = owner
+        if finalizer is not None:
+            self._finalizer = weakref.finalize(self, finalizer)
+
+    @property
+    def owner(self):
+        return self if self._owner is None else self._owner
+
+    def own(self):
+        return OwnedPointer(weakref.proxy(self))
+
+    def free(self):
+        """Frees the memory now (runs the finalizer)."""
+        if self.is_managed:
+            if not self._finalizer.alive:
+                raise RuntimeError("Freeing dead memory")
+            self._finalizer()
+
+    def memset(self, byte, count=None, stream=0):
+        ctypes.memset(self.device_pointer_value or 0, byte, self.size if count is None else count)
+
+    def view(self, start, stop=None):
+        size = self.size - start if stop is None else stop - start
+        if not self.device_pointer_value:
+            if size != 0:
+                raise RuntimeError("non-empty slice into empty slice")
+            view = self
+        else:
+            if size < 0:
+                raise RuntimeError("size cannot be negative")
+            view = MemoryPointer(self.context, _device_ptr(self.device_pointer_value + start),
+                                 size, owner=self.owner)
+        if isinstance(self.owner, (MemoryPointer, OwnedPointer)):
+            return OwnedPointer(weakref.proxy(self.owner), view)
+        return view
+
+    @property
+    def device_ctypes_pointer(self):
+        return self.device_pointer
+
+    @property
+    def device_pointer_value(self):
+        return self.device_pointer.value
+
+
+class AutoFreePointer(MemoryPointer):
+    """A MemoryPointer freed when the last owned reference to it (own(), views) goes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.refct -= 1
+
+
+def _with_buffer(cls, address, size):
+    """An instance of `cls` that also exposes `size` bytes at `address` through Python's buffer
+    protocol (np.ndarray(buffer=...), memoryview), as Numba's host memory objects do: a subclass
+    of `cls` and a ctypes array over the memory. __init__ is the caller's to run."""
+    sized = type(cls.__name__, (cls, ctypes.c_ubyte * size), {"__module__": cls.__module__})
+    return sized.from_address(address)
+
+
+class MappedMemory(AutoFreePointer):
+    """Host memory mapped into the device's address space (the same address here)."""
+
+    __cuda_memory__ = True
+
+    def __new__(cls, context, pointer, size, owner=None, finalizer=None):
+        return _with_buffer(cls, _pointer_value(pointer), size)
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        self.owned = owner
+        self.host_pointer = pointer
+        super().__init__(context, _device_ptr(_pointer_value(pointer)), size, finalizer=finalizer)
+        self.handle = self.host_pointer
+        self._buflen_ = size
+        self._bufptr_ = _pointer_value(pointer)
+
+    def own(self):
+        return MappedOwnedPointer(weakref.proxy(self))
+
+
+class PinnedMemory:
+    """Page-locked host memory (ordinary host memory here), exposed as a buffer."""
+
+    def __new__(cls, context, pointer, size, owner=None, finalizer=None):
+        return _with_buffer(cls, _pointer_value(pointer), size)
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        self.context = context
+        self.owned = owner
+        self.size = size
+        self.host_pointer = pointer
+        self.is_managed = finalizer is not None
+        self.handle = pointer
+        self._buflen_ = size
+        self._bufptr_ = _pointer_value(pointer)
+        if finalizer is not None:
+            weakref.finalize(self, finalizer)
+
+    def own(self):
+        return self
+
+
+class ManagedMemory(AutoFreePointer):
+    """Managed memory, addressable from host and device, exposed as a buffer."""
+
+    __cuda_memory__ = True
+
+    def __new__(cls, context, pointer, size, owner=None, finalizer=None):
+        return _with_buffer(cls, _pointer_value(pointer), size)
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        self.owned = owner
+        super().__init__(context, pointer, size, finalizer=finalizer)
+        self._buflen_ = size
+        self._bufptr_ = _pointer_value(pointer)
+
+    def own(self):
+        return ManagedOwnedPointer(weakref.proxy(self))
+
+
+class OwnedPointer:
+    """An owned reference to a memory pointer (`memptr`, a weak proxy), or to a view of it: it
+    counts in the pointer's refct while alive, and frees the memory when it was the last."""
+
+    def __init__(self, memptr, view=None):
+        self._mem = memptr
+        self._view = memptr if view is None else view
+        mem = memptr
+
+        def release():
+            try:
+                mem.refct -= 1
+                if mem.refct == 0:
+                    mem.free()
+            except ReferenceError:  # the memory is gone already
+                pass
+
+        mem.refct += 1
+        weakref.finalize(self, release)
+
+    def __getattr__(self, name):
+        return getattr(self._view, name)
+
+
+def _owned_with_buffer(cls):
+    """An OwnedPointer class whose instances also expose the memory as a buffer."""
+
+    def __new__(owned_cls, memptr, view=None):
+        target = memptr if view is None else view
+        return _with_buffer(owned_cls, target._bufptr_, target._buflen_)
+
+    return type(cls.__name__, (cls,), {"__new__": __new__, "__module__": __name__})
+
+
+MappedOwnedPointer = _owned_with_buffer(type("MappedOwnedPointer", (OwnedPointer,), {}))
+ManagedOwnedPointer = _owned_with_buffer(type("ManagedOwnedPointer", (OwnedPointer,), {}))
+
+
+# -- memory managers (External Memory Management plugins) -------------------------------------
+
+class _PendingDeallocs:
+    """Frees that wait: flushed when more than NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT are pending
+    or their bytes exceed NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO of the memory, unless disabled
+    (defer_cleanup)."""
+
+    def __init__(self, capacity=None):
+        self._pending = collections.deque()
+        self._disabled = 0
+        self._size = 0
+        self.memory_capacity = capacity
+
+    @property
+    def _max_pending_bytes(self):
+        ratio = _config("CUDA_DEALLOCS_RATIO", "NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO", 0.2,
+                        float)
+        return int((self.memory_capacity or 0) * ratio)
+
+    def add_item(self, dtor, handle, size=0):
+        self._pending.append((dtor, handle, size))
+        self._size += int(size)
+        count = _config("CUDA_DEALLOCS_COUNT", "NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT", 10, int)
+        if len(self._pending) > count or self._size > self._max_pending_bytes:
+            self.clear()
+
+    def clear(self):
+        if not self.is_disabled:
+            while self._pending:
+                dtor, handle, _ = self._pending.popleft()
+                dtor(handle)
+            self._size = 0
+
+    @contextlib.contextmanager
+    def disable(self):
+        self._disabled += 1
+        try:
+            yield
+        finally:
+            self._disabled -= 1
+
+    @property
+    def is_disabled(self):
+        return self._disabled > 0
+
+    def __len__(self):
+        return len(self._pending)
+
+
+class BaseCUDAMemoryManager:
+    """The interface of an EMM plugin (Numba's, NBEP 7): memalloc, memhostalloc, mempin,
+    initialize, get_ipc_handle, get_memory_info, reset, defer_cleanup, interface_version."""
+
+    def __init__(self, *args, **kwargs):
+        if "context" not in kwargs:
+            raise RuntimeError("Memory manager requires a context")
+        self.context = kwargs.pop("context")
+
+    def memalloc(self, size):
+        raise NotImplementedError
+
+    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
+        raise NotImplementedError
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        raise NotImplementedError
+
+    def initialize(self):
+        raise NotImplementedError
+
+    def get_ipc_handle(self, memory):
+        raise NotImplementedError
+
+    def get_memory_info(self):
+        raise NotImplementedError
+
+    def reset(self):
+        raise NotImplementedError
+
+    def defer_cleanup(self):
+        raise NotImplementedError
+
+    @property
+    def interface_version(self):
+        raise NotImplementedError
+
+
+def _release(buffer):
+    """A pending deallocation's destructor: the buffer goes with the last reference to it."""
+
+
+def _allocation_finalizer(manager, key, buffer, size):
+    allocations, deallocations = manager.allocations, manager.deallocations
+
+    def finalize():
+        allocations.pop(key, None)
+        deallocations.add_item(_release, buffer, size)
+
+    return finalize
+
+
+class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
+    """An EMM plugin base implementing the host allocations (memhostalloc, mempin,
+    memallocmanaged), reset and defer_cleanup; a subclass implements memalloc."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.allocations = {}
+        self.deallocations = _PendingDeallocs()
+
+    def _host_buffer(self, size):
+        from .devicearray import _buffer
+        buffer = _buffer(size)
+        return buffer, ctypes.c_void_p(buffer.ctypes.data if size else 0)
+
+    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
+        buffer, pointer = self._host_buffer(size)
+        finalizer = _allocation_finalizer(self, pointer.value, buffer, size)
+        context = weakref.proxy(self.context)
+        if mapped:
+            memory = MappedMemory(context, pointer, size, finalizer=finalizer)
+            self.allocations[pointer.value] = memory
+            return memory.own()
+        return PinnedMemory(context, pointer, size, finalizer=finalizer)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        if isinstance(pointer, int):
+            pointer = ctypes.c_void_p(pointer)
+        allocations, key = self.allocations, pointer.value
+
+        def unpin():
+            allocations.pop(key, None)
+
+        context = weakref.proxy(self.context)
+        if mapped:
+            memory = MappedMemory(context, pointer, size, owner=owner, finalizer=unpin)
+            self.allocations[key] = memory
+            return memory.own()
+        return PinnedMemory(context, pointer, size, owner=owner, finalizer=unpin)
+
+    def memallocmanaged(self, size, attach_global):
+        buffer, pointer = self._host_buffer(size)
+        pointer = _device_ptr(pointer.value or 0)
+        memory = ManagedMemory(weakref.proxy(self.context), pointer, size,
+                               finalizer=_allocation_finalizer(self, pointer.value, buffer, size))
+        self.allocations[pointer.value] = memory
+        return memory.own()
+
+    def reset(self):
+        self.allocations.clear()
+        self.deallocations.clear()
+
+    @contextlib.contextmanager
+    def defer_cleanup(self):
+        with self.deallocations.disable():
+            yield
+
+
+class GetIpcHandleMixin:
+    """Numba's default get_ipc_handle. simt's device memory is private host memory, so exporting
+    it to other processes is not supported yet."""
+
+    def get_ipc_handle(self, memory):
+        raise NotImplementedError("simt: CUDA IPC (get_ipc_handle, open_ipc_array) is not "
+                                  "supported yet")
+
+
+class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
+    """simt's own memory manager: device memory is host memory (page-aligned from 64 KiB)."""
+
+    def initialize(self):
+        if self.deallocations.memory_capacity is None:
+            self.deallocations.memory_capacity = self.get_memory_info().total
+
+    def memalloc(self, size):
+        buffer, pointer = self._host_buffer(size)
+        pointer = _device_ptr(pointer.value or 0)
+        memory = AutoFreePointer(weakref.proxy(self.context), pointer, size,
+                                 finalizer=_allocation_finalizer(self, pointer.value, buffer,
+                                                                 size))
+        memory._simt_buffer = buffer
+        self.allocations[pointer.value] = memory
+        return memory.own()
+
+    def get_memory_info(self):
+        """Free and total memory of the host, which holds simt's device memory."""
+        page = os.sysconf("SC_PAGE_SIZE")
+        return MemoryInfo(free=os.sysconf("SC_AVPHYS_PAGES") * page,
+                          total=os.sysconf("SC_PHYS_PAGES") * page)
+
+    @property
+    def interface_version(self):
+        return _SUPPORTED_EMM_INTERFACE_VERSION
+
+
+def set_memory_manager(mm_plugin):
+    """Makes contexts created from now on allocate through the EMM plugin class `mm_plugin`
+    (RuntimeError for an interface version other than 1)."""
+    global _memory_manager
+    version = mm_plugin(context=None).interface_version
+    if version != _SUPPORTED_EMM_INTERFACE_VERSION:
+        raise RuntimeError("EMM Plugin interface has version %d - version %d required"
+                           % (version, _SUPPORTED_EMM_INTERFACE_VERSION))
+    _memory_manager = mm_plugin
+
+
+def _memory_manager_class():
+    if _memory_manager is None:
+        name = _config("CUDA_MEMORY_MANAGER", "NUMBA_CUDA_MEMORY_MANAGER", "default", str)
+        if name == "default":
+            return NumbaCUDAMemoryManager
+        try:
+            set_memory_manager(importlib.import_module(name)._numba_memory_manager)
+        except Exception as error:
+            raise RuntimeError("Failed to use memory manager from %s" % name) from error
+    return _memory_manager
+
+
+# -- contexts, streams, events ----------------------------------------------------------------
+
+class Stream:
+    """A stream. Launches and copies complete before they return, so there is nothing to wait
+    for: synchronize() returns, callbacks run at once, async_done() is a finished future."""
+
+    def __init__(self, context=None, handle=0, finalizer=None, external=False):
+        self.context = context
+        self.handle = ctypes.c_void_p(handle) if isinstance(handle, int) else handle
+        self.external = external
+        if finalizer is not None:
+            weakref.finalize(self, finalizer)
+
+    def __int__(self):
+        return self.handle.value or 0
+
+    def synchronize(self):
+        pass
+
+    @contextlib.contextmanager
+    def auto_synchronize(self):
+        yield self
+        self.synchronize()
+
+    def add_callback(self, callback, arg=None):
+        callback(self, None, arg)
+
+    def async_done(self):
+        """An asyncio future (of the running loop) whose result is this stream, set by the loop's
+        next round: the work queued on it has completed already."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def resolve():
+            if not future.done():  # not cancelled meanwhile
+                future.set_result(self)
+
+        loop.call_soon(resolve)
+        return future
+
+    def __repr__(self):
+        handle = int(self)
+        default = {0: "Default", 1: "Legacy default", 2: "Per-thread default"}
+        if handle in default and not self.external:
+            return "<%s CUDA stream on %s>" % (default[handle], self.context)
+        return "<%sCUDA stream %d on %s>" % ("External " if self.external else "", handle,
+                                             self.context)
+
+
+class Event:
+    """An event records the host time at which it is recorded (work before it has completed)."""
+
+    def __init__(self, context=None, handle=0, finalizer=None, timing=True):
+        self.context = context
+        self.handle = handle
+        self.timing = timing
+        self._time = None
+        if finalizer is not None:
+            weakref.finalize(self, finalizer)
+
+    def record(self, stream=0):
+        import time
+        self._time = time.perf_counter()
+
+    def synchronize(self):
+        pass
+
+    def wait(self, stream=0):
+        pass
+
+    def query(self):
+        return True
+
+    def elapsed_time(self, evtend):
+        """Milliseconds from this event to `evtend`, as a float."""
+        if self._time is None or evtend._time is None:
+            raise RuntimeError("simt: both events must be recorded before elapsed_time")
+        return (evtend._time - self._time) * 1000.0
+
+
+def event_elapsed_time(evtstart, evtend):
+    return evtstart.elapsed_time(evtend)
+
+
+class Context:
+    """The simulated device's context: allocations through its memory manager, streams, events."""
+
+    def __init__(self, device, handle=None):
+        self.device = device
+        self.handle = handle if handle is not None else ctypes.c_void_p(id(self))
+        self.allocations = {}
+        self.deallocations = _PendingDeallocs()
+        self.memory_manager = _memory_manager_class()(context=self)
+        self.modules = {}
+        self.extras = {}
+        self._streams_made = 0
+        self.memory_manager.initialize()
+
+    def reset(self):
+        self.memory_manager.reset()
+        self.deallocations.clear()
+        from .device import _free_device_memory
+        _free_device_memory()
+
+    def get_memory_info(self):
+        return self.memory_manager.get_memory_info()
+
+    def prepare_for_use(self):
+        pass
+
+    def push(self):
+        pass
+
+    def pop(self):
+        pass
+
+    def synchronize(self):
+        pass
+
+    def memalloc(self, bytesize):
+        return self.memory_manager.memalloc(bytesize)
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        return self.memory_manager.memallocmanaged(bytesize, attach_global)
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        return self.memory_manager.memhostalloc(bytesize, mapped, portable, wc)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        return self.memory_manager.mempin(owner, pointer, size, mapped)
+
+    def get_ipc_handle(self, memory):
+        return self.memory_manager.get_ipc_handle(memory)
+
+    def defer_cleanup(self):
+        return self.memory_manager.defer_cleanup()
+
+    def _stream(self, handle, external=False, finalizer=None):
+        return Stream(weakref.proxy(self), handle, finalizer, external)
+
+    def get_default_stream(self):
+        return self._stream(0)
+
+    def get_legacy_default_stream(self):
+        return self._stream(1)
+
+    def get_per_thread_default_stream(self):
+        return self._stream(2)
+
+    def create_stream(self):
+        self._streams_made += 1
+        return self._stream(1000 + self._streams_made)
+
+    def create_external_stream(self, ptr):
+        return self._stream(ptr, external=True)
+
+    def create_event(self, timing=True):
+        return Event(weakref.proxy(self), timing=timing)
+
+    def create_module_ptx(self, ptx):
+        raise NotImplementedError("simt: loading PTX modules needs a GPU (the simulator runs "
+                                  "kernels compiled from Python source)")
+
+    def __getattr__(self, name):
+        raise _unsupported_attribute("Context", name)
+
+    def __eq__(self, other):
+        return isinstance(other, Context) and self.handle.value == other.handle.value
+
+    def __hash__(self):
+        return hash(self.handle.value)
+
+    def __repr__(self):
+        return "<CUDA context c_void_p(%d) of device %d>" % (self.handle.value, self.device.id)
+
+
+class _Driver:
+    """numba.cuda.cudadrv.driver.driver: the simulated device, and no raw driver functions."""
+
+    is_available = True
+    pid = os.getpid()
+
+    def get_device(self, devnum=0):
+        from .device import gpus
+        return gpus[devnum]
+
+    def get_device_count(self):
+        return 1
+
+    def list_devices(self):
+        from .device import gpus
+        return list(gpus)
+
+    def reset(self):
+        from .device import close
+        close()
+
+    def __getattr__(self, name):
+        if name.startswith("cu"):
+            return _raw_driver_function(name)
+        raise _unsupported_attribute("driver", name)
+
+
+def _raw_driver_function(name):
+    def unsupported(*args, **kwargs):
+        raise NotImplementedError("simt: the CUDA driver function %s is not supported (there is "
+                                  "no CUDA driver: device memory is host memory)" % name)
+    unsupported.__name__ = name
+    return unsupported
+
+
+driver = _Driver()
+
+
+# -- memory functions -------------------------------------------------------------------------
+
+def is_device_memory(obj):
+    return getattr(obj, "__cuda_memory__", False)
+
+
+def require_device_memory(obj):
+    if not is_device_memory(obj):
+        raise Exception("Not a CUDA memory object.")
+
+
+def device_ctypes_pointer(obj):
+    if obj is None:
+        return ctypes.c_void_p(0)
+    require_device_memory(obj)
+    return obj.device_ctypes_pointer
+
+
+def device_pointer(obj):
+    return device_ctypes_pointer(obj).value
+
+
+def device_memory_depends(devmem, *objs):
+    """Keeps `objs` alive as long as `devmem`."""
+    getattr(devmem, "_depends_", []).extend(objs)
+
+
+def _host_array(obj):
+    if isinstance(obj, np.ndarray):
+        return obj.view(np.int64) if obj.dtype.char in "Mm" else obj
+    if isinstance(obj, np.void):
+        return np.frombuffer(obj, np.uint8)
+    return np.frombuffer(memoryview(obj).cast("B"), np.uint8)
+
+
+def host_memory_extents(obj):
+    """(start, end) addresses of the host memory `obj` spans."""
+    if isinstance(obj, np.ndarray):
+        start, end = np.byte_bounds(_host_array(obj))
+        return start, end
+    view = memoryview(obj)
+    start = ctypes.addressof(ctypes.c_char.from_buffer(view)) if not view.readonly else \
+        np.frombuffer(view.cast("B"), np.uint8).ctypes.data
+    return start, start + view.nbytes
+
+
+def host_memory_size(obj):
+    start, end = host_memory_extents(obj)
+    return end - start
+
+
+def memory_size_from_info(shape, strides, itemsize):
+    """The bytes an array of this shape, strides and itemsize spans."""
+    if any(n == 0 for n in shape):
+        return 0
+    low = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+    return high - low + itemsize
+
+
+def host_pointer(obj, readonly=False):
+    if isinstance(obj, int):
+        return obj
+    return host_memory_extents(obj)[0]
+
+
+def device_extents(devmem):
+    """(start, end) of the allocation `devmem` belongs to."""
+    owner = getattr(devmem, "owner", devmem)
+    start = device_pointer(owner)
+    return start, start + device_memory_size(owner)
+
+
+def device_memory_size(devmem):
+    size = getattr(devmem, "_cuda_memsize_", None)
+    if size is None:
+        size = devmem.size
+    return size
+
+
+def _address(obj, device):
+    if device:
+        if hasattr(obj, "__cuda_array_interface__") and not is_device_memory(obj):
+            return obj.__cuda_array_interface__["data"][0]
+        return device_pointer(obj)
+    return host_pointer(obj)
+
+
+def host_to_device(dst, src, size, stream=0):
+    ctypes.memmove(_address(dst, True), _address(src, False), size)
+
+
+def device_to_host(dst, src, size, stream=0):
+    ctypes.memmove(_address(dst, False), _address(src, True), size)
+
+
+def device_to_device(dst, src, size, stream=0):
+    ctypes.memmove(_address(dst, True), _address(src, True), size)
+
+
+def device_memset(dst, val, size, stream=0):
+    ctypes.memset(_address(dst, True), val, size)
+
+
+def get_version():
+    return (12, 0)
+
+
+def launch_kernel(*args, **kwargs):
+    raise NotImplementedError("simt: launching a CUDA function handle (launch_kernel) needs a "
+                              "GPU; kernels compiled from Python launch as kernel[grid, block]")
+
+
+def make_logger():
+    """The driver's logger (numba.cuda.cudadrv.driver's make_logger)."""
+    import logging
+    return logging.getLogger("numba.cuda.cudadrv.driver")
+
+
+
+
+_ERROR_CLASSES = ("CudaAPIError", "CudaDriverError", "CudaSupportError")
+
+
+def __getattr__(name):
+    # Numba's error classes, and ERROR_MAP (CUDA error codes -> their enum names, from Numba's
+    # enums): loaded when asked for, since importing Numba is slow.
+    if name in _ERROR_CLASSES:
+        from numba.cuda.cudadrv import error
+        if name != "CudaAPIError":
+            return getattr(error, name)
+
+        class CudaAPIError(error.CudaDriverError):  # a driver call's error code and message
+            def __init__(self, code, msg):
+                self.code = code
+                self.msg = msg
+                super().__init__(code, msg)
+
+            def __str__(self):
+                return "[%s] %s" % (self.code, self.msg)
+
+        globals()[name] = CudaAPIError
+        return CudaAPIError
+    if name == "ERROR_MAP":
+        from numba.cuda.cudadrv import enums
+        return {code: name for name, code in vars(enums).items() if name.startswith("CUDA_ERROR")}
+    raise _unsupported_attribute("numba.cuda.cudadrv.driver", name)
