@@ -2073,7 +2073,16 @@ llvm::Value *FunctionLowering::call(const ir::Expr &e) {
   for (const ir::ExprPtr &arg : e.args)
     args.push_back(expr(*arg));
   announce_thread(); // the device function reads the thread's indices from the target
+  const bool recursive = m_.ir.functions[size_t(e.index)].recursive;
+  if (recursive)
+    if (llvm::Value *too_deep = target_.enter_recursive_call(emitter_))
+      raise_if(too_deep, "RecursionError",
+               "maximum recursion depth exceeded (simt allows 200 nested calls of recursive "
+               "device functions; a GPU's stack allows fewer)",
+               e.loc);
   llvm::Value *result = b_.CreateCall(m_.functions[e.index], args);
+  if (recursive)
+    target_.leave_recursive_call(emitter_);
   if (m_.may_fault(e.index))
     check_status();
   return result;

@@ -92,6 +92,11 @@ public:
                      llvm::Value *loc) = 0;
   // i1: true when this thread must return at once (it faulted, or the launch is stopping).
   virtual llvm::Value *must_return(Emitter &e) = 0;
+  // Around a call of a device function on a recursive cycle: enter returns i1, true when the
+  // thread is in too many such calls already (the lowering raises RecursionError), or null where
+  // the target bounds recursion itself (a GPU's stack); leave undoes enter after the call.
+  virtual llvm::Value *enter_recursive_call(Emitter &e) = 0;
+  virtual void leave_recursive_call(Emitter &e) = 0;
   // The back-edge of a loop, on every iteration: returns i1, true when this thread must return
   // (the launch is stopping: a fault elsewhere, Ctrl-C). Cheap: loops run it billions of times.
   // `spins`: the loop may wait for other threads of the block (ir::loop_may_spin), which must get

@@ -33,26 +33,50 @@ ModuleBuilder::ModuleBuilder() { module_.functions.emplace_back(); } // the kern
 
 int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
                               const std::vector<Type> &arg_types, const StaticArgs &statics) {
-  std::string identity = function_key(*source);
-  if (std::find(in_progress_.begin(), in_progress_.end(), identity) != in_progress_.end())
-    return -1;
-  std::string key = identity + "(";
+  std::string key = function_key(*source) + "(";
   for (const Type &t : arg_types)
     key += t.str() + spaces_of(t) + ",";
   for (const auto &[param, arg] : statics)
     key += param + "=" + arg.key + ",";
   auto found = specializations_.find(key);
-  if (found != specializations_.end())
+  if (found != specializations_.end()) {
+    auto calling = std::find(typing_.begin(), typing_.end(), found->second);
+    recursive_.insert(calling, typing_.end()); // a recursive call: the cycle it closes
     return found->second;
+  }
   sources_.push_back(source);
-  in_progress_.push_back(identity);
-  std::string name = source->name + "$" + std::to_string(next_suffix_++);
-  ir::Function fn = FunctionTyper(*this, *source, arg_types, false, name, statics).run();
-  in_progress_.pop_back();
-  module_.functions.push_back(std::move(fn));
-  int index = static_cast<int>(module_.functions.size()) - 1;
+  // The index is reserved before typing, so that recursive calls can name it.
+  module_.functions.emplace_back();
+  const int index = static_cast<int>(module_.functions.size()) - 1;
   specializations_[key] = index;
+  std::string name = source->name + "$" + std::to_string(next_suffix_++);
+  FunctionTyper typer(*this, *source, arg_types, false, name, statics);
+  in_progress_[index] = &typer;
+  typing_.push_back(index);
+  struct Done { // on every path, errors too
+    ModuleBuilder &builder;
+    ~Done() {
+      builder.in_progress_.erase(builder.typing_.back());
+      builder.typing_.pop_back();
+    }
+  } done{*this};
+  ir::Function fn = typer.run();
+  // Each thread's local arrays have one place per function (sim/local_frame.cpp): activations
+  // of a recursive function would share it.
+  if (recursive_.count(index) && !fn.local_arrays.empty())
+    typer.error_at_definition("simt: local arrays in recursive device functions are not "
+                              "supported yet ('" +
+                              source->name + "')");
+  fn.recursive = recursive_.count(index) != 0;
+  module_.functions[size_t(index)] = std::move(fn);
   return index;
+}
+
+std::optional<Type> ModuleBuilder::return_type(int index) const {
+  auto typing = in_progress_.find(index);
+  if (typing != in_progress_.end())
+    return typing->second->return_type_so_far();
+  return module_.functions.at(size_t(index)).return_type;
 }
 
 int ModuleBuilder::shared_array(const std::string &key, const ir::SharedArrayDecl &decl) {
@@ -94,9 +118,7 @@ int ModuleBuilder::extern_function(const ExternFunction &fn) {
 
 ir::Module ModuleBuilder::build(const FunctionSource &kernel, const std::vector<Type> &arg_types,
                                 bool is_kernel) {
-  in_progress_.push_back(function_key(kernel));
   module_.functions[0] = FunctionTyper(*this, kernel, arg_types, is_kernel, kernel.name).run();
-  in_progress_.pop_back();
   prune_and_layout();
   module_.props = module_.functions[0].props;
   return std::move(module_);

@@ -11,10 +11,38 @@ namespace simt {
 
 namespace {
 
-// Transcribed from numba/cpython/cmathimpl.py and numbers.py (complex_div) and
-// numba/cuda/mathimpl.py (cpow). Kept as close to them as simt's typing allows: sqrt takes its
-// threshold, which depends on the float type, and cpow its 1j of the operands' type.
-constexpr const char *kSource = R"PY(def cdiv(a, b):
+// Transcribed from numba/cuda/cudaimpl.py (round_to_impl: CPython's fallback double_round),
+// numba/cpython/cmathimpl.py and numbers.py (complex_div) and numba/cuda/mathimpl.py (cpow).
+// round_ndigits defines pow2 on both paths (Numba's uses it on one only). Kept as close to them as
+// simt's typing allows: sqrt takes its threshold, which depends on the float type, and cpow its 1j
+// of the operands' type.
+constexpr const char *kSource = R"PY(def round_ndigits(x, ndigits):
+    if math.isinf(x) or math.isnan(x):
+        return x
+    if ndigits >= 0:
+        if ndigits > 22:
+            pow1 = 10.0 ** (ndigits - 22)
+            pow2 = 1e22
+        else:
+            pow1 = 10.0 ** ndigits
+            pow2 = 1.0
+        y = (x * pow1) * pow2
+        if math.isinf(y):
+            return x
+    else:
+        pow1 = 10.0 ** (-ndigits)
+        pow2 = 1.0
+        y = x / pow1
+    z = round(y)
+    if math.fabs(y - z) == 0.5:
+        z = 2.0 * round(y / 2.0)
+    if ndigits >= 0:
+        z = (z / pow2) / pow1
+    else:
+        z *= pow1
+    return z
+
+def cdiv(a, b):
     areal = a.real
     aimag = a.imag
     breal = b.real

@@ -1,5 +1,6 @@
-// The complex-number operations Numba implements in Python (numba/cpython/cmathimpl.py, the
-// division of numba/cpython/numbers.py and the CUDA power of numba/cuda/mathimpl.py), kept as
+// The operations Numba implements in Python (complex numbers: numba/cpython/cmathimpl.py, the
+// division of numba/cpython/numbers.py and the CUDA power of numba/cuda/mathimpl.py; round(x,
+// ndigits): numba/cuda/cudaimpl.py), kept as
 // Python source that the frontend compiles as device functions, so that their typing (float32
 // parts widening to float64 where Numba's do) and results match Numba's.
 #pragma once
@@ -18,7 +19,8 @@ bool is_cmath_unary(const std::string &name);
 // rect, isnan, isinf, isfinite.
 bool is_cmath_function(const std::string &name);
 
-// The prelude function `name` (a cmath function name, "log_base", "cdiv" or "cpow"), or null.
+// The prelude function `name` (a cmath function name, "log_base", "cdiv", "cpow" or
+// "round_ndigits"), or null.
 std::shared_ptr<FunctionSource> complex_prelude_function(const std::string &name);
 
 } // namespace simt

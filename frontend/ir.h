@@ -244,6 +244,8 @@ struct Function {
   Type return_type; // None for kernels
   std::vector<Stmt> body;
   std::vector<LocalArrayDecl> local_arrays;
+  // On a cycle of calls (recursion): calls of it count towards a thread's recursion depth.
+  bool recursive = false;
   bool is_kernel = false;
   Properties props; // of this function and everything it calls
 };

@@ -60,6 +60,7 @@ Module clone(const Module &module) {
     g.return_type = f.return_type;
     g.body = clone(f.body);
     g.local_arrays = f.local_arrays;
+    g.recursive = f.recursive;
     g.is_kernel = f.is_kernel;
     g.props = f.props;
   }

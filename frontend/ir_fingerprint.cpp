@@ -120,6 +120,7 @@ public:
       number(int64_t(array.dtype));
       numbers(array.shape);
     }
+    number(f.recursive);
     number(f.is_kernel);
     props(f.props);
   }

@@ -7,20 +7,28 @@
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace simt {
 
+class FunctionTyper;
+
 class ModuleBuilder {
 public:
   ModuleBuilder();
 
-  // The index in module().functions of `source` typed for `arg_types`, compiling it on first use;
-  // -1 when `source` is being compiled already (a recursive call). `statics`: the parameters
-  // bound to compile-time values instead (StaticArgs), which `arg_types` leaves out.
+  // The index in module().functions of `source` typed for `arg_types`, compiling it on first use.
+  // A call made while that specialisation is being typed (recursion) gets the index reserved for
+  // it. `statics`: the parameters bound to compile-time values instead (StaticArgs), which
+  // `arg_types` leaves out.
   int specialize(const std::shared_ptr<FunctionSource> &source, const std::vector<Type> &arg_types,
                  const StaticArgs &statics = {});
+  // The return type of functions[index]: for one still being typed, what its typer has found so
+  // far (nullopt before any of its returns is typed: a recursive call waits a round for it).
+  std::optional<Type> return_type(int index) const;
   // A shared array declared at `key` (function + source position): one per declaration site.
   int shared_array(const std::string &key, const ir::SharedArrayDecl &decl);
   // The shared array `index` is assigned to the variable `name` (its first name is kept).
@@ -48,7 +56,11 @@ private:
   std::map<std::string, int> specializations_;
   std::map<std::string, int> shared_keys_;
   std::map<std::string, int> const_keys_;
-  std::vector<std::string> in_progress_;
+  // The typers of the specialisations being typed, by index, and their indices in the order
+  // their typing began (a call stack); those a recursive call reaches again.
+  std::map<int, const FunctionTyper *> in_progress_;
+  std::vector<int> typing_;
+  std::set<int> recursive_;
   std::vector<std::shared_ptr<FunctionSource>> sources_; // keeps callee sources alive
   int next_suffix_ = 1;
   int nesting_depth_ = 0;

@@ -52,7 +52,8 @@ struct GlobalValue {
     Dtype,        // a NumPy dtype or Numba scalar type object (np.float32, numba.float32): scalar
     ArrayType,    // a Numba array type object (float32[:, ::1]): scalar, ndim, layout
     Function,     // another jit function: function (device=True, or any @cuda.jit function)
-    Exception,    // a builtin exception class: member is its name ("ValueError")
+    Exception,    // an exception class: member is its name ("ValueError", or a user class's
+                  // "MyError@id", which faults raise as that class)
     Builtin,      // a Python builtin function object: member ("len", "range", "abs", ...)
     Extern,       // a declared external device function: extern_function
     Overload,     // a Python function with @overload implementations (numba.extending): which

@@ -3,6 +3,7 @@
 #include "frontend/ir_build.h"
 #include "frontend/param_versions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -81,7 +82,7 @@ ir::Function FunctionTyper::run() {
     if (!changed_ && !deferred_)
       break;
     if (!changed_)
-      error(deferred_loc_, "local variable '" + deferred_name_ + "' is used before assignment");
+      error(deferred_loc_, deferred_error_);
     if (round == max_rounds)
       error(def_.loc, "simt: the types of the locals of '" + def_.name + "' do not settle");
   }
@@ -91,6 +92,33 @@ ir::Function FunctionTyper::run() {
     error(def_.loc, "simt: returning a value on some paths and None on others is not supported "
                     "yet");
   return std::move(fn_);
+}
+
+void FunctionTyper::defer(const std::string &error, ir::Loc loc) {
+  if (!deferred_) {
+    deferred_error_ = error;
+    deferred_loc_ = loc;
+  }
+  deferred_ = true;
+  throw Deferred{};
+}
+
+namespace {
+
+bool returns_value(const std::vector<ast::StmtPtr> &body) {
+  return std::any_of(body.begin(), body.end(), [](const ast::StmtPtr &s) {
+    return (s->kind == ast::StmtKind::Return && s->value &&
+            s->value->kind != ast::ExprKind::None) ||
+           returns_value(s->body) || returns_value(s->orelse);
+  });
+}
+
+} // namespace
+
+std::optional<Type> FunctionTyper::return_type_so_far() const {
+  if (return_type_ || !returns_value(def_.body))
+    return return_type_.value_or(Type::none());
+  return std::nullopt;
 }
 
 void FunctionTyper::start_round() {
@@ -361,14 +389,8 @@ int FunctionTyper::slot_for(const std::string &name, ir::Loc loc) {
   if (it != slots_.end())
     return it->second;
   auto type = local_types_.find(name);
-  if (type == local_types_.end()) {
-    if (!deferred_) {
-      deferred_name_ = name;
-      deferred_loc_ = loc;
-    }
-    deferred_ = true;
-    throw Deferred{};
-  }
+  if (type == local_types_.end())
+    defer("local variable '" + name + "' is used before assignment", loc);
   int slot = static_cast<int>(fn_.slots.size());
   fn_.slots.push_back({name, type->second});
   slots_[name] = slot;

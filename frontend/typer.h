@@ -47,6 +47,13 @@ public:
                 const std::vector<Type> &arg_types, bool is_kernel, std::string unique_name,
                 StaticArgs statics = {});
   ir::Function run();
+  // The type the returns typed so far unify to: none for a function that returns no value,
+  // nullopt before the first of its value returns is typed.
+  std::optional<Type> return_type_so_far() const;
+  // A CompileError at the function's `def`.
+  [[noreturn]] void error_at_definition(const std::string &message) const {
+    error(def_.loc, message);
+  }
 
 private:
   struct Deferred {}; // a local's type is not known yet in this round
@@ -236,8 +243,11 @@ private:
   int loop_depth_ = 0;
   bool changed_ = false;
   bool deferred_ = false;
-  std::string deferred_name_;
+  // Why the first statement dropped in this round waits (its error if nothing changes).
+  std::string deferred_error_;
   ir::Loc deferred_loc_;
+  // Defers the current statement to the next round, for the reason `error` (see block()).
+  [[noreturn]] void defer(const std::string &error, ir::Loc loc);
 };
 
 } // namespace simt

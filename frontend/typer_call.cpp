@@ -249,17 +249,6 @@ ir::ExprPtr FunctionTyper::min_max(bool is_max, const ast::Expr &e) {
   return result;
 }
 
-// The value of an integer constant, also written negated (`-1` parses as a unary minus).
-static std::optional<int64_t> integer_constant(const ir::Expr &e) {
-  if (e.kind == ir::ExprKind::Const && is_integer(e.type.scalar))
-    return e.int_value;
-  if (e.kind == ir::ExprKind::Unary && e.op == ir::Op::Neg && e.args.size() == 1) {
-    if (auto v = integer_constant(*e.args[0]))
-      return -*v;
-  }
-  return std::nullopt;
-}
-
 ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
   auto args = call_args(e, "round", {"number", "ndigits"}, 1);
   ir::ExprPtr x = rvalue(*args[0]);
@@ -279,22 +268,13 @@ ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
   if (!args[1])
     return cast(round_even(std::move(x)), Type::scalar_of(Scalar::I64));
   ir::ExprPtr digits = rvalue(*args[1]);
-  std::optional<int64_t> constant = integer_constant(*digits);
-  if (!constant || *constant < -22 || *constant > 22)
-    error(args[1]->loc, "simt: round() digits other than a constant in [-22, 22] are not "
-                        "supported yet");
-  int64_t n = *constant;
-  double scale = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
-  // round(x, n) = round_even(x * 10**n) / 10**n (for n < 0: round_even(x / 10**-n) * 10**-n)
-  auto scaled = make_expr(ir::ExprKind::Binary, real, e.loc);
-  scaled->op = n >= 0 ? ir::Op::Mul : ir::Op::TrueDiv;
-  scaled->args.push_back(std::move(x));
-  scaled->args.push_back(scalar_const(real.scalar, 0, scale, e.loc));
-  auto result = make_expr(ir::ExprKind::Binary, real, e.loc);
-  result->op = n >= 0 ? ir::Op::TrueDiv : ir::Op::Mul;
-  result->args.push_back(round_even(std::move(scaled)));
-  result->args.push_back(scalar_const(real.scalar, 0, scale, e.loc));
-  return result;
+  if (!digits->type.is_scalar() || !is_integer(digits->type.scalar))
+    error(args[1]->loc, "round() digits must be an integer, not " + digits->type.str());
+  // Numba's round_to_impl, in double precision for both float types (its powers of ten are)
+  std::vector<ir::ExprPtr> operands;
+  operands.push_back(std::move(x));
+  operands.push_back(cast(std::move(digits), Type::scalar_of(Scalar::I64)));
+  return call_prelude("round_ndigits", std::move(operands), real.scalar, e.loc);
 }
 
 Value FunctionTyper::call_math(const std::string &module, const std::string &name,
@@ -572,11 +552,15 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
   for (const ir::ExprPtr &a : args)
     types.push_back(a->type);
   int index = module_.specialize(fn, types, statics);
-  if (index < 0)
-    error(e.loc, "simt: recursive device functions are not supported yet");
+  // A recursive call has the type of the returns typed so far (Numba's: a base case's).
+  std::optional<Type> returns = module_.return_type(index);
+  if (!returns)
+    defer("cannot type infer runaway recursion: no return of '" + fn->name +
+              "' has a type that does not depend on this call",
+          e.loc);
   const ir::Function &callee = module_.module().functions[index];
   merge_props(callee.props);
-  auto call = make_expr(ir::ExprKind::Call, callee.return_type, e.loc);
+  auto call = make_expr(ir::ExprKind::Call, *returns, e.loc);
   call->index = index;
   call->args = std::move(args);
   return expr_value(std::move(call));

@@ -70,6 +70,8 @@ public:
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,
              llvm::Value *loc) override;
   llvm::Value *must_return(codegen::Emitter &e) override;
+  llvm::Value *enter_recursive_call(codegen::Emitter &) override { return nullptr; }
+  void leave_recursive_call(codegen::Emitter &) override {}
   llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override;
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;
   void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override;

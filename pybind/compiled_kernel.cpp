@@ -190,6 +190,14 @@ std::string CompiledKernel::tier() const {
 
 std::string CompiledKernel::ir() const { return ir::dump(module_); }
 
+std::vector<std::pair<std::string, std::string>> CompiledKernel::local_types() const {
+  std::vector<std::pair<std::string, std::string>> types;
+  for (const ir::Slot &slot : module_.kernel().slots)
+    if (!slot.name.empty() && slot.name[0] != '$')
+      types.emplace_back(slot.name, slot.type.str());
+  return types;
+}
+
 std::string CompiledKernel::llvm_ir() const {
   py::gil_scoped_release release;
   return sim::host_llvm_ir(module_);

@@ -63,6 +63,8 @@ public:
   uint64_t max_cooperative_grid_blocks(const pybind11::object &blockdim,
                                        int64_t dynamic_shared_bytes) const;
   std::string ir() const;
+  // The kernel's Python variables and their types (Type::str), as Numba's typemap lists them.
+  std::vector<std::pair<std::string, std::string>> local_types() const;
   std::string llvm_ir() const;
 
 private:

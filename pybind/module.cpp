@@ -246,6 +246,14 @@ PYBIND11_MODULE(_simt, m) {
                                return text + ")";
                              })
       .def("ir", &CompiledKernel::ir, "The typed IR dump.")
+      .def("local_types", &CompiledKernel::local_types,
+           "[(name, type)] of the kernel's Python variables (type as Numba spells it).")
+      .def_property_readonly(
+          "_type_annotation",
+          [](py::object self) {
+            return py::module_::import("simt.dispatcher").attr("TypeAnnotation")(self);
+          },
+          "Numba's type annotation of the kernel: its typemap of variables to Numba types.")
       .def("llvm_ir", &CompiledKernel::llvm_ir, "The optimised LLVM IR the simulator runs.")
       .def("launch", &CompiledKernel::launch, py::arg("griddim"), py::arg("blockdim"),
            py::arg("sharedmem"), py::arg("args"), py::arg("debugger") = nullptr,

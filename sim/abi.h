@@ -18,16 +18,16 @@ using codegen::ArrayHeader;
 // Per-thread state the JIT'd code reads and writes. One per fiber (fiber mode) or one per worker
 // reused for every thread of a block (flat mode).
 struct ThreadContext {
-  int32_t tid[3];    // threadIdx
-  int32_t ctaid[3];  // blockIdx
-  int32_t ntid[3];   // blockDim
-  int32_t nctaid[3]; // gridDim
-  char *shared;      // this block's shared memory (static arrays first, then dynamic)
-  int32_t status;    // 0 while running; non-zero: return at once (this thread faulted, or the
-                     // launch is being stopped). JIT code checks it after every runtime call that
-                     // can fault or park, and after every call of a device function.
-  int32_t reserved;
-  void *runtime;                    // the runtime's own per-thread state; opaque to JIT code
+  int32_t tid[3];     // threadIdx
+  int32_t ctaid[3];   // blockIdx
+  int32_t ntid[3];    // blockDim
+  int32_t nctaid[3];  // gridDim
+  char *shared;       // this block's shared memory (static arrays first, then dynamic)
+  int32_t status;     // 0 while running; non-zero: return at once (this thread faulted, or the
+                      // launch is being stopped). JIT code checks it after every runtime call that
+                      // can fault or park, and after every call of a device function.
+  int32_t call_depth; // calls of recursive device functions this thread is in (RecursionError)
+  void *runtime;      // the runtime's own per-thread state; opaque to JIT code
   int64_t dynamic_shared_bytes = 0; // the launch's dynamic shared memory (sizes the dynamic
                                     // shared array, cuda.shared.array(0, dtype))
   // Instrumented code: the accesses its observers want reported (sim/watched_pages.h, its

@@ -17,6 +17,9 @@ public:
   int64_t frame(size_t function) {
     if (frames_[function] >= 0)
       return frames_[function];
+    if (frames_[function] == kSizing)
+      return 0; // a recursive call: the frontend refuses local arrays in recursive functions
+    frames_[function] = kSizing;
     const ir::Function &fn = module_.functions[function];
     int64_t own = 0;
     for (const ir::LocalArrayDecl &decl : fn.local_arrays) {
@@ -50,8 +53,9 @@ private:
     return deepest;
   }
 
+  static constexpr int64_t kSizing = -2;
   const ir::Module &module_;
-  std::vector<int64_t> frames_; // by function index; -1 until known
+  std::vector<int64_t> frames_; // by function index; -1 until known, kSizing while sizing
 };
 
 } // namespace

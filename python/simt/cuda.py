@@ -55,7 +55,7 @@ def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmat
     """The dict of _simt.compile_ptx for compile_ptx's arguments (`captured_source`: a
     dispatcher's CapturedSource, so the text it compiled is the text compiled here)."""
     from . import _simt
-    from .dispatcher import Dispatcher, parse_signature
+    from .dispatcher import Dispatcher, _simt_argtypes, parse_signature
     from .resolver import resolver_for
     from .source import CapturedSource
     from .types import signature_text
@@ -66,7 +66,9 @@ def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmat
                                   "(compile_ptx(..., device=True, abi='c'))")
     from .gpu import check_cc
     pyfunc = pyfunc.py_func if isinstance(pyfunc, Dispatcher) else pyfunc
-    argtypes, _ = parse_signature(sig)
+    # simt's type objects as they are (an enum's or namedtuple's class would not survive text)
+    argtypes = _simt_argtypes(tuple(sig)) if isinstance(sig, (tuple, list)) else \
+        parse_signature(sig)[0]
     target = check_cc(cc or (7, 5))
     abi_name = (abi_info or {}).get("abi_name", "") if abi == "c" else ""
     name, source, file, first_line = (captured_source or CapturedSource(pyfunc)).get()

@@ -7,6 +7,7 @@ import numbers
 import os
 import sys
 import types as pytypes
+import warnings
 import weakref
 
 import numpy as np
@@ -88,6 +89,20 @@ def _native():
     most of the cost of importing simt.cuda."""
     from . import _simt
     return _simt
+
+
+class TypeAnnotation:
+    """What Numba's compiled kernels keep as _type_annotation, for code that reads it: `typemap`,
+    the kernel's variables and their Numba types (where Numba has the type; others are left
+    out)."""
+
+    def __init__(self, kernel):
+        self.typemap = {}
+        for name, text in kernel.local_types():
+            try:
+                self.typemap[name] = simt_types.numba_type(parse_signature("void(%s)" % text)[0][0])
+            except (NotImplementedError, ValueError):
+                pass
 
 
 def parse_signature(sig):
@@ -294,6 +309,7 @@ class Dispatcher:
         self._configurations = {}
         self._explicit = sigs is not None
         self._specialized = False
+        self.specializations = {}  # argument types -> the dispatcher specialize() made for them
         self.signatures = []
         for sig in sigs or ():
             argtypes, return_type = parse_signature(sig)
@@ -315,7 +331,9 @@ class Dispatcher:
 
     @property
     def specialized(self):
-        return self._specialized
+        """Whether it compiles no more signatures: made by specialize(), or given signatures (as
+        Numba's dispatcher, which cannot compile after eager compilation)."""
+        return self._specialized or self._explicit
 
     def compile(self, sig):
         """Compiles the kernel for `sig` (argument types, or a signature) and returns it."""
@@ -399,13 +417,18 @@ class Dispatcher:
         """Numba loads the compiled kernels into the current context; simt's are ready."""
 
     def specialize(self, *args):
-        """A dispatcher compiled for the types of `args` only."""
-        if self._specialized:
+        """A dispatcher compiled for the types of `args` (values, or types) only: one per types,
+        kept in `specializations`. A dispatcher with signatures is specialized already."""
+        if self.specialized:
             raise RuntimeError("Dispatcher already specialized")
-        argtypes = tuple(typeof(a) for a in args)
-        specialization = Dispatcher(self.py_func, [argtypes], self.device, self.targetoptions,
-                                    self._captured_source)
-        specialization._specialized = True
+        argtypes = tuple(_simt_argtypes((a,))[0] if simt_types._is_type_object(a) else typeof(a)
+                         for a in args)
+        specialization = self.specializations.get(argtypes)
+        if specialization is None:
+            specialization = Dispatcher(self.py_func, [argtypes], self.device, self.targetoptions,
+                                        self._captured_source)
+            specialization._specialized = True
+            self.specializations[argtypes] = specialization
         return specialization
 
     def _overload_for(self, args):
@@ -468,11 +491,14 @@ class Dispatcher:
         try:
             launcher = self._configurations.get(config)
         except TypeError:  # unhashable (lists): configure each time
-            return self.configure(*config)
-        if launcher is None:
             launcher = self.configure(*config)
-            if len(self._configurations) < 128:
-                self._configurations[config] = launcher
+        else:
+            if launcher is None:
+                launcher = self.configure(*config)
+                if len(self._configurations) < 128:
+                    self._configurations[config] = launcher
+        if _numba_warns("CUDA_LOW_OCCUPANCY_WARNINGS", "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS"):
+            _warn_low_occupancy(launcher.griddim)
         return launcher
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
@@ -483,6 +509,8 @@ class Dispatcher:
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
+        if _numba_warns("CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"):
+            _warn_implicit_copies(args)
         _flush_stdout()
         if debug_mode() or self._calls_breakpoint:
             fault = _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args)
@@ -599,6 +627,65 @@ class Dispatcher:
     def get_shared_mem_per_block(self, signature=None):
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)
 
+    def _resource(self, signature, resource):
+        """What ptxas reports a compiled signature (or each) uses on the GPU (simt.gpu)."""
+        from .gpu import resource_usage
+        options = self._gpu_options()
+        if signature is None and self.specialized:  # its (first) signature's value, as Numba's
+            signature = next(iter(self.overloads))
+        return self._per_gpu_signature(signature, lambda compiled: resource_usage(
+            compiled["ptx"], options["cc"], compiled["entry"],
+            self.targetoptions.get("max_registers"))[resource])
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread of the kernel compiled for the GPU (ptxas's count; at most
+        max_registers= where given)."""
+        return self._resource(signature, "registers")
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._resource(signature, "local")
+
+    def get_const_mem_size(self, signature=None):
+        return self._resource(signature, "const")
+
+
+def _numba_warns(name, variable):
+    """Whether to give one of Numba's warnings about GPU performance: where the program has
+    loaded Numba, its setting `name` is on, and the environment asks for it (`variable` set;
+    Numba's default is on, but the simulator models no GPU performance, so simt gives them only
+    when asked)."""
+    config = sys.modules.get("numba.core.config")
+    return config is not None and bool(getattr(config, name, 0)) and bool(
+        os.environ.get(variable, "").strip())
+
+
+def _numba_warning(category, message):
+    """Warns as Numba does, in Numba's warning category (numba.core.errors.<category>)."""
+    errors = sys.modules.get("numba.core.errors")
+    warnings.warn(getattr(errors, category, UserWarning)(message) if errors else message,
+                  stacklevel=3)
+
+
+def _warn_low_occupancy(griddim):
+    """Numba's warning for grids too small to occupy the device: fewer than two blocks per
+    multiprocessor (the simulated device's: its worker threads)."""
+    from .device import get_current_device
+    blocks = griddim[0] * griddim[1] * griddim[2]
+    multiprocessors = get_current_device().MULTIPROCESSOR_COUNT
+    if blocks < 2 * multiprocessors:
+        _numba_warning("NumbaPerformanceWarning",
+                       "Grid size %d will likely result in GPU under-utilization due to low "
+                       "occupancy." % blocks)
+
+
+def _warn_implicit_copies(args):
+    """Numba's warning for host arrays passed to a kernel, which a GPU copies to and from the
+    device at each launch (NUMBA_CUDA_WARN_ON_IMPLICIT_COPY)."""
+    from .devicearray import MappedNDArray
+    if any(isinstance(a, np.ndarray) and not isinstance(a, MappedNDArray) for a in args):
+        _numba_warning("NumbaPerformanceWarning",
+                       "Host array used in CUDA kernel will incur copy overhead to/from device.")
+
 
 def _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args):
     from . import debugger
@@ -624,6 +711,10 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     `@jit(device=True)`."""
     options = dict(debug=debug, opt=opt, lineinfo=lineinfo, cache=cache, fastmath=fastmath,
                    inline=inline, max_registers=max_registers, link=list(link or ()), **kws)
+    if debug and opt and targets.current() != "sim":  # CUDA's limitation, not the simulator's
+        _numba_warning("NumbaInvalidConfigWarning",
+                       "debug=True with opt=True (the default) is not supported by CUDA. This "
+                       "may result in a crash - set debug=False or opt=False.")
     if isinstance(func_or_sig, Dispatcher):
         raise TypeError("A jit decorator was called on an already jitted function %s" %
                         func_or_sig)

@@ -19,7 +19,7 @@ import weakref
 
 import numpy as np
 
-__all__ = ["USE_NV_BINDING", "MemoryInfo", "MemoryPointer", "AutoFreePointer", "MappedMemory",
+__all__ = ["USE_NV_BINDING", "MemoryInfo", "IpcHandle", "MemoryPointer", "AutoFreePointer", "MappedMemory",
            "PinnedMemory", "ManagedMemory", "OwnedPointer", "BaseCUDAMemoryManager",
            "HostOnlyCUDAMemoryManager", "GetIpcHandleMixin", "NumbaCUDAMemoryManager",
            "set_memory_manager", "Context", "Stream", "Event", "driver", "host_to_device",
@@ -27,7 +27,7 @@ __all__ = ["USE_NV_BINDING", "MemoryInfo", "MemoryPointer", "AutoFreePointer", "
            "device_ctypes_pointer", "host_pointer", "host_memory_extents", "host_memory_size",
            "memory_size_from_info", "device_extents", "device_memory_size", "is_device_memory",
            "require_device_memory", "device_memory_depends", "event_elapsed_time",
-           "UnsupportedAttribute", "launch_kernel", "make_logger", "get_version"]
+           "UnsupportedAttribute", "launch_kernel", "Linker", "LinkerError", "NvrtcError", "make_logger", "get_version"]
 
 # Pointers are ctypes objects, as with Numba's ctypes binding: device pointers c_size_t (its
 # drvapi.cu_device_ptr), host pointers c_void_p.
@@ -255,6 +255,26 @@ ManagedOwnedPointer = _owned_with_buffer(type("ManagedOwnedPointer", (OwnedPoint
 
 
 # -- memory managers (External Memory Management plugins) -------------------------------------
+
+class IpcHandle:
+    """Numba's handle of device memory exported to other processes (get_ipc_handle). simt's
+    default memory manager exports none: see GetIpcHandleMixin."""
+
+    def __init__(self, base, handle, size, source_info=None, offset=0):
+        self.base = base
+        self.handle = handle
+        self.size = size
+        self.source_info = source_info
+        self.offset = offset
+
+    def open(self, context):
+        raise NotImplementedError("simt: opening CUDA IPC handles is not supported yet")
+
+    open_array = open_staged = open_direct = open
+
+    def close(self):
+        pass
+
 
 class _PendingDeallocs:
     """Frees that wait: flushed when more than NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT are pending
@@ -792,6 +812,37 @@ def device_memset(dst, val, size, stream=0):
 
 def get_version():
     return (12, 0)
+
+
+def profile_start():
+    """Profiling is a profiler's (a GPU's): nothing to start."""
+
+
+def profile_stop():
+    """Profiling is a profiler's (a GPU's): nothing to stop."""
+
+
+@contextlib.contextmanager
+def profiling():
+    yield
+
+
+class LinkerError(RuntimeError):
+    """A link= file that cannot be linked (numba.cuda.cudadrv.driver's)."""
+
+
+class NvrtcError(Exception):
+    """NVRTC's failure to compile CUDA C/C++ (numba.cuda.cudadrv.driver's)."""
+
+
+class Linker:
+    """The CUDA driver's linker: it links PTX and cubins for a GPU, which the simulator does not
+    load. Kernels link files with @cuda.jit(link=[...]) (see docs/gpu.md)."""
+
+    @classmethod
+    def new(cls, max_registers=0, lineinfo=False, cc=None):
+        raise NotImplementedError("simt: the CUDA driver's Linker needs a GPU; kernels link "
+                                  "files with @cuda.jit(link=[...])")
 
 
 def launch_kernel(*args, **kwargs):

@@ -24,7 +24,21 @@ class ParityError(AssertionError):
     names the kernel, the argument, the first differing index and both values)."""
 
 
+# Exception classes a kernel raises that are not Python's own, by the name the resolver gave
+# them (simt.resolver: "qualname@id").
+_USER_EXCEPTIONS = {}
+
+
+def user_exception_name(cls):
+    """The name kernels raise the exception class `cls` by (kept, so faults raise `cls`)."""
+    name = "%s@%d" % (cls.__qualname__, id(cls))
+    _USER_EXCEPTIONS[name] = cls
+    return name
+
+
 def _exception_class(name):
+    if name in _USER_EXCEPTIONS:
+        return _USER_EXCEPTIONS[name]
     cls = getattr(builtins, name, None)
     if isinstance(cls, type) and issubclass(cls, Exception):
         return cls
@@ -35,7 +49,9 @@ def fault_exception(fault):
     """The exception for a fault the launch reported: (exception name, message, tid, ctaid,
     file, line, col, function). The text names the thread and shows the source line."""
     name, message, tid, ctaid, file, line, col, function = fault
-    text = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]: %s" % (tuple(tid) + tuple(ctaid) + (message,))
+    text = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]" % (tuple(tid) + tuple(ctaid))
+    if message:  # as Numba's: a class raised without arguments has no ": message"
+        text += ": " + message
     if file and line > 0:
         text += '\n  File "%s", line %d, in %s' % (file, line, function)
         source = source_line(file, line)

@@ -1,6 +1,7 @@
 """The CUDA toolkit's command-line tools, for what the GPU backend's PTX becomes on a device:
 ptxas (PTX -> cubin) and nvdisasm (cubin -> SASS). Neither is needed to compile PTX."""
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -65,6 +66,41 @@ def toolkit_program(name):
         if home and os.access(os.path.join(home, "bin", name), os.X_OK):
             return os.path.join(home, "bin", name)
     return None
+
+
+def resource_usage(ptx, cc, entry, max_registers=None):
+    """What ptxas reports the kernel `entry` of `ptx` uses when assembled for compute capability
+    `cc` (at most `max_registers` registers per thread where given): a dict of "registers",
+    "shared", "local" and "const" (bytes). RuntimeError without ptxas."""
+    ptxas = toolkit_program("ptxas")
+    if ptxas is None:
+        raise RuntimeError("ptxas is required for a kernel's resource usage (the GPU's register "
+                           "count), and has not been found (on the PATH, in $CUDA_HOME/bin or "
+                           "/usr/local/cuda/bin)")
+    command = [ptxas, "-v", "-arch=sm_%d%d" % tuple(cc), "-o", os.devnull]
+    if max_registers:
+        command.append("--maxrregcount=%d" % max_registers)
+    with tempfile.TemporaryDirectory() as folder:
+        source = os.path.join(folder, "kernel.ptx")
+        with open(source, "w") as f:
+            f.write(ptx)
+        report = subprocess.run(command + [source], check=True, capture_output=True,
+                                text=True).stderr
+    usage = {"registers": 0, "shared": 0, "local": 0, "const": 0}
+    ours = False
+    for line in report.splitlines():
+        if "Compiling entry function" in line:
+            ours = "'%s'" % entry in line
+        elif "Function properties for" in line:
+            ours = line.rstrip().endswith(" " + entry)
+        elif ours and "Used" in line:
+            found = dict((unit, int(n)) for n, unit in
+                         re.findall(r"(\d+) (registers|bytes smem|bytes lmem|bytes cmem)", line))
+            usage["registers"] = found.get("registers", 0)
+            usage["shared"] = found.get("bytes smem", 0)
+            usage["local"] = found.get("bytes lmem", 0)
+            usage["const"] = found.get("bytes cmem", 0)
+    return usage
 
 
 def disassemble(ptx, cc):

@@ -18,6 +18,8 @@ import tempfile
 
 __all__ = ["CUDA_SOURCES", "libraries_for_simulator", "ptx_for_gpu", "for_target"]
 
+from .driver import LinkerError
+
 CUDA_SOURCES = (".cu", ".c", ".cpp", ".cc", ".cxx")
 _GPU_ONLY = (".ptx", ".cubin", ".fatbin", ".o", ".a", ".ltoir")
 
@@ -34,13 +36,24 @@ _PRELUDE = """\
 """
 
 
+class _MissingFile(LinkerError, FileNotFoundError):
+    """A link= file that does not exist: Numba's LinkerError, and a FileNotFoundError."""
+
+
 def _check(path):
+    """(path, extension) of a link= file; RuntimeError for a kind Numba does not link,
+    LinkerError when it does not exist (Numba's checks, in its order)."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError("simt: link= takes file paths, not %r" % (path,))
     path = os.fspath(path)
+    extension = os.path.splitext(path)[1].lower()
+    if not extension:
+        raise RuntimeError("Don't know how to link file with no extension")
+    if extension not in CUDA_SOURCES + _GPU_ONLY + (".lib",):
+        raise RuntimeError("Don't know how to link file with extension %s" % extension)
     if not os.path.isfile(path):
-        raise FileNotFoundError("simt: link=: no such file: %s" % path)
-    return path, os.path.splitext(path)[1].lower()
+        raise _MissingFile("%s not found" % path)
+    return path, extension
 
 
 def _cache_folder():

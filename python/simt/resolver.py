@@ -10,7 +10,7 @@
   ("dtype", name)   ("arraytype", dtype, ndim, layout)
   ("function", name, source, file, first_line, identity, resolver)   another jit function
   ("extern", name, signature)            a declared external device function (cuda.declare_device)
-  ("exception", name)  ("builtin", name)
+  ("exception", name)  ("builtin", name)   a builtin exception class, or a user's ("Name@id")
   ("enum", "Enum" or "IntEnum", class name, id(class), value description)   an enum member
   ("namespace", name)                    an enum class (its members resolve as dotted names)
   ("overload",)                          a function with numba.extending.overload implementations;
@@ -157,7 +157,10 @@ def describe(value):
     if getattr(value, "_simt_dispatcher", False) or _is_numba_dispatcher(value):
         return _describe_function(value)
     if isinstance(value, type) and issubclass(value, BaseException):
-        return ("exception", value.__name__) if value.__module__ == "builtins" else None
+        if value.__module__ == "builtins":
+            return ("exception", value.__name__)
+        from .errors import user_exception_name
+        return ("exception", user_exception_name(value))
     if isinstance(value, pytypes.BuiltinFunctionType) and \
             getattr(builtins, value.__name__, None) is value:
         return ("builtin", value.__name__)

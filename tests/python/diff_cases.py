@@ -170,6 +170,20 @@ def case_enums_and_namedtuples():
                        np.zeros((64, 10), np.int64)), 0
 
 
+def case_round_to_variable_digits():
+    @cuda.jit
+    def k(x, digits, out32, out64):
+        i = cuda.grid(1)
+        if i < x.size:
+            n = digits[i % digits.size]
+            out64[i] = round(x[i], n)
+            out32[i] = round(np.float32(x[i]), n)
+
+    x = np.concatenate([floats(60, lo=-500.0, hi=500.0, seed=17), [2.5, -0.125, 1e-7, 123456.5]])
+    digits = np.array([-3, -1, 0, 1, 2, 5, 13], np.int64)
+    return k, 2, TPB, (x, digits, np.zeros(64, np.float32), np.zeros(64)), 0
+
+
 def case_python_int_semantics():
     @cuda.jit
     def k(a, b, out):

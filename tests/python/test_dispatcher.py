@@ -113,3 +113,32 @@ def test_argument_wrappers_pass_their_array():
 def test_kernel_signatures_must_return_void():
     with pytest.raises(TypeError, match="returns void"):
         cuda.jit("float32(float32[:])")(vector_add)
+
+
+def test_numbas_performance_warnings_come_when_asked_for(monkeypatch):
+    """Numba warns of low occupancy and implicit copies on a GPU by default; simt models no GPU
+    performance, so it gives them only when their variable is set."""
+    import warnings
+
+    from numba.core.errors import NumbaPerformanceWarning
+
+    @cuda.jit
+    def touch(a):
+        a[0] = 1
+
+    with warnings.catch_warnings(record=True) as quiet:
+        warnings.simplefilter("always")
+        touch[1, 1](np.zeros(1))
+    assert not [w for w in quiet if issubclass(w.category, NumbaPerformanceWarning)]
+    monkeypatch.setenv("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", "1")
+    monkeypatch.setenv("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "1")
+    with warnings.catch_warnings(record=True) as asked:
+        warnings.simplefilter("always")
+        touch[1, 1](np.zeros(1))
+        touch[1, 1](cuda.mapped_array(1))
+    messages = [str(w.message) for w in asked if issubclass(w.category, NumbaPerformanceWarning)]
+    assert messages == ["Grid size 1 will likely result in GPU under-utilization due to low "
+                        "occupancy.",
+                        "Host array used in CUDA kernel will incur copy overhead to/from device.",
+                        "Grid size 1 will likely result in GPU under-utilization due to low "
+                        "occupancy."]

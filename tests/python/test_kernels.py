@@ -312,6 +312,26 @@ def test_run_time_exceptions_map_to_python_classes():
         raises[1, 1](np.zeros(1))
 
 
+class OutOfRange(ValueError):
+    """A user's exception class, raised from a kernel as itself."""
+
+
+def test_kernels_raise_user_exception_classes():
+    @cuda.jit
+    def checks(a):
+        i = cuda.grid(1)
+        if a[i] < 0:
+            raise OutOfRange("negative value")
+        if a[i] > 100:
+            raise OutOfRange
+
+    checks[1, 2](np.array([1.0, 2.0]))
+    with pytest.raises(OutOfRange, match=r"tid=\[1, 0, 0\] ctaid=\[0, 0, 0\]: negative value"):
+        checks[1, 2](np.array([1.0, -2.0]))
+    with pytest.raises(OutOfRange, match=r"tid=\[0, 0, 0\]"):
+        checks[1, 2](np.array([101.0, 2.0]))
+
+
 def test_compile_errors_point_at_the_source():
     @cuda.jit
     def broken(a):

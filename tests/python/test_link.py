@@ -78,7 +78,7 @@ def test_what_cannot_be_linked_on_the_simulator_says_which_file(tmp_path):
     with pytest.raises(NotImplementedError, match=r"uses_threads\.cu: the simulator compiles"
                                                   r" linked CUDA C/C\+\+ for the host"):
         run_kernel(cuda.jit(link=[str(cuda_only)])(use_functions))
-    with pytest.raises(FileNotFoundError, match="no such file"):
+    with pytest.raises(FileNotFoundError, match=r"missing\.cu not found"):
         run_kernel(cuda.jit(link=[str(tmp_path / "missing.cu")])(use_functions))
 
 

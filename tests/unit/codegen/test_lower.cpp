@@ -61,6 +61,12 @@ public:
   llvm::Value *must_return(codegen::Emitter &e) override {
     return external(e, "must_return", e.b.getInt1Ty(), {});
   }
+  llvm::Value *enter_recursive_call(codegen::Emitter &e) override {
+    return external(e, "enter_recursive_call", e.b.getInt1Ty(), {});
+  }
+  void leave_recursive_call(codegen::Emitter &e) override {
+    external(e, "leave_recursive_call", e.b.getVoidTy(), {});
+  }
   llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override {
     return external(e, spins ? "spin_back_edge" : "back_edge", e.b.getInt1Ty(),
                     {e.b.getInt32(loc)});

@@ -276,7 +276,7 @@ TEST_CASE("device functions are specialised per argument types") {
   CHECK(module.functions[2].slots[0].type.str() == "float32");
 }
 
-TEST_CASE("recursive device functions are reported") {
+TEST_CASE("runaway recursion is reported, recursion with a base case typed") {
   auto resolver = std::make_shared<TestResolver>();
   auto f =
       std::make_shared<FunctionSource>(source_of("def f(v):\n    return f(v - 1)\n", resolver));
@@ -288,8 +288,16 @@ TEST_CASE("recursive device functions are reported") {
     compile("def k(a):\n    a[0] = f(1)\n", "(float32[:],)", resolver);
     FAIL("expected an error");
   } catch (const CompileError &e) {
-    CHECK(e.message == "simt: recursive device functions are not supported yet");
+    CHECK(e.message == "cannot type infer runaway recursion: no return of 'f' has a type that "
+                       "does not depend on this call");
   }
+  // with a base case: typed from it, one specialisation calling itself
+  f->source = "def f(v):\n    if v < 1:\n        return 0.5\n    return f(v - 1) + 1\n";
+  ir::Module module = compile("def k(a):\n    a[0] = f(3)\n", "(float32[:],)", resolver);
+  REQUIRE(module.functions.size() == 2);
+  CHECK(module.functions[1].return_type.str() == "float64");
+  CHECK(module.functions[1].recursive);
+  CHECK(!module.functions[0].recursive);
 }
 
 TEST_CASE("shared arrays are laid out 16-byte aligned and set the properties") {
