@@ -74,7 +74,8 @@ def test_exceptions_and_builtins():
     class Custom(Exception):
         pass
 
-    assert describe(Custom) is None
+    kind, name = describe(Custom)  # a user's class: raised as itself (simt.errors)
+    assert kind == "exception" and name == "%s@%d" % (Custom.__qualname__, id(Custom))
 
 
 def test_jit_functions_describe_their_source():
