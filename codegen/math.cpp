@@ -43,7 +43,7 @@ llvm::Intrinsic::ID llvm_math_intrinsic(ir::Intrinsic fn) {
 bool exact_in_float32(ir::Intrinsic fn) {
   using I = ir::Intrinsic;
   return fn == I::Sqrt || fn == I::Fabs || fn == I::Floor || fn == I::Ceil || fn == I::Trunc ||
-         fn == I::Rint || fn == I::Copysign;
+         fn == I::Rint || fn == I::Copysign || fn == I::Nextafter;
 }
 
 } // namespace simt::codegen

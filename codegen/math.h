@@ -11,7 +11,8 @@ namespace simt::codegen {
 llvm::Intrinsic::ID llvm_math_intrinsic(ir::Intrinsic fn);
 
 // Whether `fn` is an exactly rounded operation (IEEE: sqrt, fabs, floor, ceil, trunc, rint,
-// copysign), computed in float32 for float32 as is, and by the GPU's own instructions. (The
+// copysign, nextafter), computed in float32 for float32 as is, and by the GPU's own instructions
+// where LLVM has one (llvm_math_intrinsic; nextafter: libdevice's). (The
 // simulator evaluates the other float32 functions in double and rounds once: correctly rounded
 // in practice, and bit for bit what Numba's simulator, the differential tests' oracle, gives.)
 bool exact_in_float32(ir::Intrinsic fn);

@@ -262,13 +262,13 @@ MathFunction angle_conversion(const char *name, double factor) {
 std::vector<MathFunction> math_functions() {
   std::vector<MathFunction> fns;
   const std::pair<const char *, I> unary[] = {
-      {"acos", I::Acos},   {"acosh", I::Acosh}, {"asin", I::Asin},   {"asinh", I::Asinh},
-      {"atan", I::Atan},   {"atanh", I::Atanh}, {"ceil", I::Ceil},   {"cos", I::Cos},
-      {"cosh", I::Cosh},   {"erf", I::Erf},     {"erfc", I::Erfc},   {"exp", I::Exp},
-      {"expm1", I::Expm1}, {"fabs", I::Fabs},   {"floor", I::Floor}, {"lgamma", I::Lgamma},
-      {"log", I::Log},     {"log2", I::Log2},   {"log10", I::Log10}, {"log1p", I::Log1p},
-      {"sin", I::Sin},     {"sinh", I::Sinh},   {"sqrt", I::Sqrt},   {"tan", I::Tan},
-      {"tanh", I::Tanh},   {"trunc", I::Trunc}, {"gamma", I::Tgamma}};
+      {"acos", I::Acos},   {"acosh", I::Acosh}, {"asin", I::Asin},    {"asinh", I::Asinh},
+      {"atan", I::Atan},   {"atanh", I::Atanh}, {"ceil", I::Ceil},    {"cos", I::Cos},
+      {"cosh", I::Cosh},   {"erf", I::Erf},     {"erfc", I::Erfc},    {"exp", I::Exp},
+      {"expm1", I::Expm1}, {"fabs", I::Fabs},   {"floor", I::Floor},  {"lgamma", I::Lgamma},
+      {"log", I::Log},     {"log2", I::Log2},   {"log10", I::Log10},  {"log1p", I::Log1p},
+      {"sin", I::Sin},     {"sinh", I::Sinh},   {"sqrt", I::Sqrt},    {"tan", I::Tan},
+      {"tanh", I::Tanh},   {"trunc", I::Trunc}, {"gamma", I::Tgamma}, {"exp2", I::Exp2}};
   for (auto [name, intrinsic] : unary)
     fns.push_back({name, intrinsic, kUnaryMath});
   fns.push_back(angle_conversion("degrees", 180.0 / M_PI));
@@ -276,6 +276,7 @@ std::vector<MathFunction> math_functions() {
   fns.push_back({"atan2", I::Atan2, kBinaryMathWithInts});
   fns.push_back({"hypot", I::Hypot, kBinaryMathWithInts});
   fns.push_back({"copysign", I::Copysign, kBinaryMath});
+  fns.push_back({"nextafter", I::Nextafter, kBinaryMath});
   fns.push_back({"fmod", I::Fmod, kBinaryMath});
   fns.push_back({"remainder", I::Remainder, kBinaryMath});
   fns.push_back({"pow", I::Pow, kPowMath});
@@ -421,11 +422,21 @@ bool parse_vector_type_name(const std::string &name, Scalar &base, int &count) {
   return true;
 }
 
+bool is_cache_hinted_load(const std::string &name) {
+  return name == "ldca" || name == "ldcg" || name == "ldcs" || name == "ldlu" || name == "ldcv";
+}
+
+bool is_cache_hinted_store(const std::string &name) {
+  return name == "stcg" || name == "stcs" || name == "stwb" || name == "stwt";
+}
+
 bool is_cuda_intrinsic(const std::string &name) {
   static const char *const names[] = {
       "selp",      "threadfence", "threadfence_block",    "threadfence_system",
       "nanosleep", "cg",          "cg.this_thread_block", "cg.this_grid",
       "fp16"};
+  if (is_cache_hinted_load(name) || is_cache_hinted_store(name))
+    return true;
   Scalar base;
   int count;
   return find_cuda_function(name) || find_warp_intrinsic(name) ||

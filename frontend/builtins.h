@@ -25,6 +25,12 @@ ir::Op binary_op(const std::string &op);
 std::optional<__int128> python_int_binary(ir::Op op, __int128 x, __int128 y);
 ir::Op compare_op(const std::string &op);
 
+// numba-cuda's cache-hinted loads (cuda.ldca ldcg ldcs ldlu ldcv: array[i]) and stores
+// (cuda.stcg stcs stwb stwt: array[i] = value). Cache policies are hints only (PTX ISA: they
+// do not change the memory consistency model): both backends access the element plainly.
+bool is_cache_hinted_load(const std::string &name);
+bool is_cache_hinted_store(const std::string &name);
+
 // A function of `math` (or the NumPy ufunc with the same meaning) lowered to an intrinsic.
 struct MathFunction {
   std::string name; // Python name in its module

@@ -73,6 +73,19 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
   }
   if (name == "selp")
     return expr_value(selp(e));
+  if (is_cache_hinted_load(name) || is_cache_hinted_store(name)) {
+    const bool store = is_cache_hinted_store(name);
+    auto args = positional_ast_args(e, full, store ? 3 : 2);
+    auto element = std::make_unique<ast::Expr>(); // array[i]
+    element->kind = ast::ExprKind::Subscript;
+    element->loc = e.loc;
+    element->elts.push_back(copy_ast(*args[0]));
+    element->elts.push_back(copy_ast(*args[1]));
+    if (!store)
+      return value(*element);
+    assign_subscript(*element, rvalue(*args[2]), e.loc);
+    return Value{};
+  }
   Scalar base;
   int count;
   if (parse_vector_type_name(name, base, count))

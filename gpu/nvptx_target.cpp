@@ -370,7 +370,8 @@ llvm::Value *NvptxTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm
   // Exactly rounded operations are the GPU's own instructions (sqrt.rn.f32, or sqrt.approx under
   // fastmath); the others libdevice's function of the intrinsic's name (__nv_sinf for float32),
   // linked in by gpu/ptx.
-  if (codegen::exact_in_float32(fn))
+  if (codegen::exact_in_float32(fn) &&
+      codegen::llvm_math_intrinsic(fn) != llvm::Intrinsic::not_intrinsic)
     return e.b.CreateCall(llvm::Intrinsic::getDeclaration(&module_of(e),
                                                           codegen::llvm_math_intrinsic(fn),
                                                           {args[0]->getType()}),
@@ -476,11 +477,19 @@ void NvptxTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
   llvm::Value *value = b.CreateCall(body, args);
   if (!abi_.device) {
     b.CreateRetVoid();
-    llvm::Metadata *annotation[] = {llvm::ValueAsMetadata::get(fn),
-                                    llvm::MDString::get(ctx, "kernel"),
-                                    llvm::ConstantAsMetadata::get(b.getInt32(1))};
-    module.getOrInsertNamedMetadata("nvvm.annotations")
-        ->addOperand(llvm::MDNode::get(ctx, annotation));
+    auto annotate = [&](const char *key, int value) {
+      llvm::Metadata *annotation[] = {llvm::ValueAsMetadata::get(fn), llvm::MDString::get(ctx, key),
+                                      llvm::ConstantAsMetadata::get(b.getInt32(value))};
+      module.getOrInsertNamedMetadata("nvvm.annotations")
+          ->addOperand(llvm::MDNode::get(ctx, annotation));
+    };
+    annotate("kernel", 1);
+    if (abi_.max_threads_per_block > 0)
+      annotate("maxntidx", abi_.max_threads_per_block);
+    if (abi_.min_blocks_per_multiprocessor > 0)
+      annotate("minctasm", abi_.min_blocks_per_multiprocessor);
+    if (abi_.max_blocks_per_cluster > 0)
+      annotate("maxclusterrank", abi_.max_blocks_per_cluster);
   } else if (numba_device) {
     if (!function.return_type.is_none())
       b.CreateStore(value, fn->getArg(0));

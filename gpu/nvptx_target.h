@@ -27,6 +27,12 @@ struct EntryAbi {
   bool c_abi = false;
   // The function's name.
   std::string name;
+  // A kernel's launch bounds (numba-cuda's launch_bounds=): at most this many threads per block,
+  // at least this many blocks per multiprocessor, at most this many blocks per cluster; 0: not
+  // given. NVVM's annotations maxntidx, minctasm and maxclusterrank.
+  int max_threads_per_block = 0;
+  int min_blocks_per_multiprocessor = 0;
+  int max_blocks_per_cluster = 0;
 };
 
 // A `raise` in a kernel: its exception class and message.

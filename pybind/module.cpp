@@ -49,7 +49,8 @@ py::dict compile_ptx(std::string name, std::string source, std::string file, int
                      uint64_t identity, py::object describe, const std::string &signature,
                      bool python_error_model, const std::string &debug_info, bool fastmath,
                      const std::string &cc, bool opt, bool device, bool c_abi,
-                     const std::string &abi_name, bool llvm_ir) {
+                     const std::string &abi_name, bool llvm_ir,
+                     const std::vector<int> &launch_bounds) {
   const FunctionSource function =
       function_source(std::move(name), std::move(source), std::move(file), first_line, identity,
                       std::move(describe));
@@ -67,6 +68,13 @@ py::dict compile_ptx(std::string name, std::string source, std::string file, int
   ptx_options.cc = cc;
   ptx_options.opt = opt;
   ptx_options.abi = gpu::EntryAbi{device, c_abi, abi_name};
+  if (launch_bounds.size() > 3)
+    throw std::invalid_argument("simt: launch_bounds has at most three values");
+  int *bounds[] = {&ptx_options.abi.max_threads_per_block,
+                   &ptx_options.abi.min_blocks_per_multiprocessor,
+                   &ptx_options.abi.max_blocks_per_cluster};
+  for (size_t i = 0; i < launch_bounds.size(); ++i)
+    *bounds[i] = launch_bounds[i];
   ptx_options.llvm_ir = llvm_ir;
   gpu::CompiledPtx compiled;
   std::string return_type;
@@ -197,7 +205,7 @@ PYBIND11_MODULE(_simt, m) {
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("python_error_model"), py::arg("debug_info"), py::arg("fastmath"), py::arg("cc"),
         py::arg("opt"), py::arg("device"), py::arg("c_abi"), py::arg("abi_name"),
-        py::arg("llvm_ir"),
+        py::arg("llvm_ir"), py::arg("launch_bounds") = std::vector<int>{},
         "PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\"): a dict of ptx, "
         "entry, return_type, llvm_ir, locations and raised.");
   m.def("libdevice_functions", &libdevice_functions,

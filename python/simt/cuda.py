@@ -51,11 +51,12 @@ runtime = _Runtime()
 
 
 def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
-                 opt=True, abi="numba", abi_info=None, llvm_ir=False, captured_source=None):
+                 opt=True, abi="numba", abi_info=None, llvm_ir=False, captured_source=None,
+                 launch_bounds=None):
     """The dict of _simt.compile_ptx for compile_ptx's arguments (`captured_source`: a
     dispatcher's CapturedSource, so the text it compiled is the text compiled here)."""
     from . import _simt
-    from .dispatcher import Dispatcher, _simt_argtypes, parse_signature
+    from .dispatcher import Dispatcher, _launch_bounds, _simt_argtypes, parse_signature
     from .resolver import resolver_for
     from .source import CapturedSource
     from .types import signature_text
@@ -76,7 +77,8 @@ def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmat
         name, source, file, first_line, id(pyfunc), resolver_for(pyfunc), signature_text(argtypes),
         python_error_model=bool(debug), debug_info="full" if debug else "lines" if lineinfo
         else "none", fastmath=bool(fastmath), cc=target, opt=bool(opt),
-        device=bool(device), c_abi=abi == "c", abi_name=abi_name, llvm_ir=bool(llvm_ir))
+        device=bool(device), c_abi=abi == "c", abi_name=abi_name, llvm_ir=bool(llvm_ir),
+        launch_bounds=list(_launch_bounds(launch_bounds) or ()))
 
 
 def _return_type(compiled, device):
@@ -116,13 +118,36 @@ def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, dev
 
 
 def compile(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, cc=None,
-            opt=True, abi="c", abi_info=None, output="ptx"):
+            opt=True, abi="c", abi_info=None, output="ptx", forceinline=False,
+            launch_bounds=None):
     """numba-cuda's cuda.compile: (code, return type), where code is PTX (output="ptx", the only
-    output simt produces). By default a device function with the C ABI, as numba-cuda's."""
+    output simt produces). By default a device function with the C ABI, as numba-cuda's.
+    launch_bounds (a kernel's) become PTX's .maxntid / .minnctapersm / .maxclusterrank;
+    forceinline is LLVM's choice here (device functions of one module are inlined anyway)."""
     if output != "ptx":
         raise NotImplementedError("simt: cuda.compile(output=%r): only PTX is produced" % (output,))
-    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
-                       fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info)
+    compiled = _compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                            fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
+                            launch_bounds=launch_bounds)
+    return compiled["ptx"], _return_type(compiled, device)
+
+
+def compile_all(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, cc=None,
+                opt=True, abi="c", abi_info=None, output="ptx", forceinline=False,
+                launch_bounds=None):
+    """numba-cuda's cuda.compile_all: ([the function's PTX, then the PTX of the files a
+    dispatcher links (link=): CUDA C/C++ compiled by nvcc, PTX as it is], return type)."""
+    from .linking import ptx_for_gpu
+    code, return_type = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                                fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
+                                output=output, forceinline=forceinline,
+                                launch_bounds=launch_bounds)
+    link = getattr(pyfunc, "targetoptions", {}).get("link") or []
+    if not link:
+        return [code], return_type
+    from .gpu import check_cc
+    digits = check_cc(cc or (7, 5))[3:].rstrip("a")  # "sm_86" -> (8, 6)
+    return [code] + ptx_for_gpu(link, (int(digits[:-1]), int(digits[-1]))), return_type
 
 
 def compile_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=True,

@@ -245,6 +245,12 @@ class _LaunchConfiguration:
         self.dispatcher = dispatcher
         self.griddim = _normalize_dim(griddim, "griddim")
         self.blockdim = _normalize_dim(blockdim, "blockdim")
+        bounds = dispatcher.targetoptions.get("launch_bounds")
+        threads = self.blockdim[0] * self.blockdim[1] * self.blockdim[2]
+        if bounds and threads > bounds[0]:
+            raise ValueError("simt: a block of %d threads exceeds %s's launch_bounds of %d threads"
+                             " per block (a GPU refuses the launch: CUDA_ERROR_INVALID_VALUE)"
+                             % (threads, dispatcher.py_func.__name__, bounds[0]))
         self.stream = _check_stream(stream)
         self.sharedmem = _check_launch_value(sharedmem, "sharedmem")
 
@@ -605,7 +611,7 @@ class Dispatcher:
 
     def _gpu_options(self):
         from .device import get_current_device
-        return dict(debug=self._debug(),
+        return dict(debug=self._debug(), launch_bounds=self.targetoptions.get("launch_bounds"),
                     lineinfo=bool(self.targetoptions.get("lineinfo")), device=self.device,
                     fastmath=bool(self.targetoptions.get("fastmath")),
                     opt=self.targetoptions.get("opt", True) is not False,
@@ -687,6 +693,32 @@ def _warn_implicit_copies(args):
                        "Host array used in CUDA kernel will incur copy overhead to/from device.")
 
 
+def _launch_bounds(bounds):
+    """numba-cuda's launch_bounds= as a tuple of one to three positive ints (max threads per
+    block, min blocks per multiprocessor, max blocks per cluster), or None."""
+    if bounds is None:
+        return None
+    values = (bounds,) if isinstance(bounds, int) else tuple(bounds)
+    if not 1 <= len(values) <= 3 or not all(isinstance(v, int) and v > 0 for v in values):
+        raise ValueError("launch_bounds must be a positive int or a tuple of one to three "
+                         "(max threads per block, min blocks per SM, max blocks per cluster): "
+                         "got %r" % (bounds,))
+    if values[0] > 1024:
+        raise ValueError("launch_bounds: at most 1024 threads per block, got %d" % values[0])
+    return values
+
+
+def _check_carveout(carveout):
+    """numba-cuda's shared_memory_carveout=: a percentage of the unified L1/shared memory, or
+    "MaxL1", "MaxShared", "default". A preference for the GPU's cache split; the simulator has
+    none to make, so it only checks the value."""
+    if carveout is None or carveout in ("MaxL1", "MaxShared", "default"):
+        return
+    if not isinstance(carveout, int) or not -1 <= carveout <= 100:
+        raise ValueError("shared_memory_carveout must be an int from -1 to 100 or one of "
+                         "'MaxL1', 'MaxShared', 'default': got %r" % (carveout,))
+
+
 def _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args):
     from . import debugger
     session = debugger.session()
@@ -711,6 +743,8 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     `@jit(device=True)`."""
     options = dict(debug=debug, opt=opt, lineinfo=lineinfo, cache=cache, fastmath=fastmath,
                    inline=inline, max_registers=max_registers, link=list(link or ()), **kws)
+    options["launch_bounds"] = _launch_bounds(options.get("launch_bounds"))
+    _check_carveout(options.get("shared_memory_carveout"))
     if debug and opt and targets.current() != "sim":  # CUDA's limitation, not the simulator's
         _numba_warning("NumbaInvalidConfigWarning",
                        "debug=True with opt=True (the default) is not supported by CUDA. This "
