@@ -393,7 +393,8 @@ const CudaFunction *find_cuda_function(const std::string &name) {
 }
 
 bool is_unsupported_cuda_name(const std::string &name) {
-  static const std::set<std::string> names = {"declare_device", "compile_ptx"};
+  static const std::set<std::string> names = {"declare_device", "compile_ptx",
+                                              "shfl_sync_intrinsic", "vote_sync_intrinsic"};
   return names.count(name) > 0;
 }
 

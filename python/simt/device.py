@@ -83,7 +83,8 @@ def get_context(devnum=0):
     after close() or reset(), with the memory manager driver._memory_manager names then."""
     global _context
     if _context is None:
-        from .driver import Context
+        from .driver import Context, driver
+        driver.initialize()
         _context = Context(_DEVICE)
     return _context
 
@@ -174,7 +175,8 @@ def detect():
 
 
 def is_available():
-    return True
+    from .driver import driver
+    return driver.is_available
 
 
 def is_supported_version():
@@ -182,9 +184,14 @@ def is_supported_version():
 
 
 def cuda_error():
-    """The error the driver's initialisation gave, or None: the simulated device always
-    initialises."""
-    return None
+    """The message of the error the driver's initialisation gave, or None (simt.driver: the
+    simulated device initialises unless CUDA is disabled)."""
+    from .driver import driver
+    try:
+        driver.initialize()
+    except ImportError:
+        pass
+    return driver.initialization_error
 
 
 def synchronize():

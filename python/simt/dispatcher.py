@@ -16,6 +16,7 @@ from . import bundle, linking, ptx_check, targets
 from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
+from .device import get_context
 from .devicearray import DeviceNDArray, to_device
 from .errors import CompileError, fault_exception
 from .resolver import resolver_for
@@ -511,6 +512,7 @@ class Dispatcher:
         return _ForAll(self, ntasks, tpb, stream, sharedmem)
 
     def _launch(self, args, griddim, blockdim, sharedmem, stream=0):
+        get_context()  # the device initialises at its first use (CudaSupportError if disabled)
         retr = []
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)

@@ -671,8 +671,40 @@ class Context:
 class _Driver:
     """numba.cuda.cudadrv.driver.driver: the simulated device, and no raw driver functions."""
 
-    is_available = True
     pid = os.getpid()
+    initialization_error = None  # the message of the error initialisation gave, as Numba's
+
+    def __init__(self):
+        self._initialized = False
+
+    def initialize(self):
+        """Numba's driver initialisation, done at the first use of the device. The simulated
+        device initialises unless CUDA is disabled (NUMBA_DISABLE_CUDA=1), or a program has
+        replaced cuInit with one that fails (as Numba's tests do): then CudaSupportError, on
+        this use and every later one."""
+        if not self._initialized:
+            self._initialized = True
+            if _config("DISABLE_CUDA", "NUMBA_DISABLE_CUDA", "0",
+                       lambda text: text.strip() not in ("", "0")):
+                self.initialization_error = (
+                    "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1 in the environment, "
+                    "or because CUDA is unsupported on 32-bit systems.")
+            elif "cuInit" in self.__dict__:
+                try:
+                    self.__dict__["cuInit"](0)
+                except Exception as error:  # CudaAPIError: (code, msg)
+                    self.initialization_error = "Error at driver init: %s (%s)" % (
+                        getattr(error, "msg", error), getattr(error, "code", "?"))
+        if self.initialization_error is not None:
+            raise _support_error(self.initialization_error)
+
+    @property
+    def is_available(self):
+        try:
+            self.initialize()
+        except ImportError:  # CudaSupportError
+            return False
+        return True
 
     def get_device(self, devnum=0):
         from .device import gpus
@@ -693,6 +725,15 @@ class _Driver:
         if name.startswith("cu"):
             return _raw_driver_function(name)
         raise _unsupported_attribute("driver", name)
+
+
+def _support_error(message):
+    """Numba's CudaSupportError (an ImportError) where Numba is installed, else an ImportError."""
+    try:
+        from numba.cuda.cudadrv.error import CudaSupportError
+    except ImportError:
+        return ImportError(message)
+    return CudaSupportError(message)
 
 
 def _raw_driver_function(name):

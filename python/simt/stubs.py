@@ -8,7 +8,12 @@ __all__ = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
            "threadfence_system", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt",
            "activemask", "lanemask_lt", "nanosleep", "all_sync", "any_sync", "eq_sync",
            "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
-           "match_any_sync", "match_all_sync", "cg", "fp16"]
+           "match_any_sync", "match_all_sync", "cg", "fp16", "ldca", "ldcg", "ldcs", "ldlu",
+           "ldcv", "stcg", "stcs", "stwb", "stwt",
+           # Numba's low-level warp intrinsics (shfl_sync and the votes are built on them):
+           # names for modules that refer to them (numba.cuda.cudadecl); kernels call the
+           # functions above
+           "shfl_sync_intrinsic", "vote_sync_intrinsic"]
 
 
 def _outside_kernel(name):

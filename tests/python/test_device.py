@@ -19,7 +19,11 @@ def test_device_properties():
     assert dev.WARP_SIZE == 32
     assert dev.MAX_SHARED_MEMORY_PER_BLOCK == 48 * 1024
     assert dev.MULTIPROCESSOR_COUNT >= 1
-    assert cuda.gpus[0] is dev and len(cuda.gpus) == 1 and cuda.gpus.current is dev
+    assert cuda.gpus[0] is dev and len(cuda.gpus) == 1
+    cuda.close()
+    assert cuda.gpus.current is None  # no context yet, as in Numba
+    with cuda.gpus[0]:
+        assert cuda.gpus.current is dev
     assert cuda.list_devices() == [dev]
     assert cuda.select_device(0) is dev
     with pytest.raises(ValueError):

@@ -251,3 +251,16 @@ def test_array_interface_streams_are_produced_consumed_and_synchronised(monkeypa
     assert len(synchronised) == 2
     double_it[1, 4](_Foreign(cuda.device_array(4)))
     assert len(synchronised) == 2
+
+
+def test_numba_disable_cuda_makes_the_device_unavailable():
+    script = ("from simt import cuda\n"
+              "print(cuda.is_available())\n"
+              "try:\n    cuda.device_array(1)\nexcept ImportError as e:\n"
+              "    print(type(e).__name__, e)\n"
+              "print(cuda.cuda_error() is not None)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env={"NUMBA_DISABLE_CUDA": "1", "PYTHONPATH": ":".join(sys.path)},
+                         check=True).stdout.splitlines()
+    assert out[0] == "False" and out[2] == "True"
+    assert "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1" in out[1]
