@@ -98,6 +98,8 @@ def _module_member(value):
         return ("member", "cuda", "libdevice." + name)
     if module and module.startswith("numba.cuda") and not module.startswith("numba.cuda.tests"):
         return ("member", "cuda", name)
+    if module == "simt.cuda.stubs":  # Numba's vector type stubs (numba.cuda.vector_types), made
+        return ("member", "cuda", name)  # under the hook in simt.cuda's namespace
     return None
 
 

@@ -76,9 +76,11 @@ _VECTOR_ALIASES = {"int8": ["char"], "int16": ["short"], "int32": ["int"],
                    "float64": ["double"]}
 for _base, _aliases in _VECTOR_ALIASES.items():
     for _count in "1234":
-        for _name in [_base + "x"] + _aliases:
+        _vector = KernelOnlyFunction(_base + "x" + _count)
+        for _name in [_base + "x"] + _aliases:  # an alias is the same object, as in Numba
             __all__.append(_name + _count)
-del _base, _aliases, _count
+            globals()[_name + _count] = _vector
+del _base, _aliases, _count, _vector
 
 for _name in __all__:
     if _name not in globals():
