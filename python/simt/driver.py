@@ -156,31 +156,36 @@ def _with_buffer(cls, address, size):
     return sized.from_address(address)
 
 
-class MappedMemory(AutoFreePointer):
-    """Host memory mapped into the device's address space (the same address here)."""
-
-    __cuda_memory__ = True
+class _HostBuffer:
+    """Memory objects that expose their memory through Python's buffer protocol, as Numba's
+    host memory objects do (each instance is of a subclass sized by _with_buffer)."""
 
     def __new__(cls, context, pointer, size, owner=None, finalizer=None):
         return _with_buffer(cls, _pointer_value(pointer), size)
+
+    def _expose(self, pointer, size):
+        self._buflen_ = size
+        self._bufptr_ = _pointer_value(pointer)
+
+
+class MappedMemory(_HostBuffer, AutoFreePointer):
+    """Host memory mapped into the device's address space (the same address here)."""
+
+    __cuda_memory__ = True
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.owned = owner
         self.host_pointer = pointer
         super().__init__(context, _device_ptr(_pointer_value(pointer)), size, finalizer=finalizer)
         self.handle = self.host_pointer
-        self._buflen_ = size
-        self._bufptr_ = _pointer_value(pointer)
+        self._expose(pointer, size)
 
     def own(self):
         return MappedOwnedPointer(weakref.proxy(self))
 
 
-class PinnedMemory:
+class PinnedMemory(_HostBuffer):
     """Page-locked host memory (ordinary host memory here), exposed as a buffer."""
-
-    def __new__(cls, context, pointer, size, owner=None, finalizer=None):
-        return _with_buffer(cls, _pointer_value(pointer), size)
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.context = context
@@ -189,8 +194,7 @@ class PinnedMemory:
         self.host_pointer = pointer
         self.is_managed = finalizer is not None
         self.handle = pointer
-        self._buflen_ = size
-        self._bufptr_ = _pointer_value(pointer)
+        self._expose(pointer, size)
         if finalizer is not None:
             weakref.finalize(self, finalizer)
 
@@ -198,19 +202,15 @@ class PinnedMemory:
         return self
 
 
-class ManagedMemory(AutoFreePointer):
+class ManagedMemory(_HostBuffer, AutoFreePointer):
     """Managed memory, addressable from host and device, exposed as a buffer."""
 
     __cuda_memory__ = True
 
-    def __new__(cls, context, pointer, size, owner=None, finalizer=None):
-        return _with_buffer(cls, _pointer_value(pointer), size)
-
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.owned = owner
         super().__init__(context, pointer, size, finalizer=finalizer)
-        self._buflen_ = size
-        self._bufptr_ = _pointer_value(pointer)
+        self._expose(pointer, size)
 
     def own(self):
         return ManagedOwnedPointer(weakref.proxy(self))
