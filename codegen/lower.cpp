@@ -2344,8 +2344,10 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
   return b_.CreateAtomicRMW(op, addr, values[0], align, order);
 }
 
-// atomic.max/min on floats, as Numba's CUDA helpers: NaN in either operand wins. A
-// compare-exchange loop, since LLVM's fmax/fmin rmw ignore NaN.
+// atomic.max/min on floats, as Numba's CUDA helpers (___numba_atomic_double_max ...): a NaN in
+// either operand leaves the location as it is (a NaN value is ignored, a NaN location stays).
+// nanmax/nanmin ignore a NaN value and replace a NaN location. A compare-exchange loop, since
+// LLVM's fmax/fmin rmw differ at NaN.
 llvm::Value *FunctionLowering::float_atomic_minmax(ir::Op op, llvm::Type *t, llvm::Value *addr,
                                                    llvm::Value *value) {
   llvm::Type *bits = b_.getIntNTy(t->getPrimitiveSizeInBits());
@@ -2364,11 +2366,9 @@ llvm::Value *FunctionLowering::float_atomic_minmax(ir::Op op, llvm::Type *t, llv
   llvm::Value *old = b_.CreateBitCast(old_bits, t);
   llvm::Value *keep_old;
   if (op == ir::Op::AtomicMax || op == ir::Op::AtomicMin) {
+    // unordered comparisons: true when either is NaN, or old already wins
     keep_old =
         op == ir::Op::AtomicMax ? b_.CreateFCmpUGE(old, value) : b_.CreateFCmpULE(old, value);
-    // keep_old holds when old is NaN or already wins; a NaN `value` wins otherwise.
-    keep_old = b_.CreateAnd(keep_old, b_.CreateFCmpORD(value, value));
-    keep_old = b_.CreateOr(keep_old, b_.CreateFCmpUNO(old, old));
   } else {
     // nanmax/nanmin: a NaN `value` is ignored and a NaN `old` replaced.
     keep_old =

@@ -571,6 +571,21 @@ def case_atomic_nanmax_nanmin():
     return k, 4, 32, (vals, out, ints(100, dtype=np.int32), np.zeros(2, np.int32)), 0
 
 
+def case_atomic_max_min_with_nan():
+    @cuda.jit
+    def k(vals, out, nan_out):
+        i = cuda.grid(1)
+        if i < vals.size:
+            cuda.atomic.max(out, 0, vals[i])  # a NaN value leaves the location as it is
+            cuda.atomic.min(out, 1, vals[i])
+            cuda.atomic.max(nan_out, 0, vals[i])  # a NaN location stays NaN
+            cuda.atomic.min(nan_out, 1, vals[i])
+
+    vals = floats(100)
+    vals[::5] = np.nan
+    return k, 4, 32, (vals, np.array([-100.0, 100.0]), np.array([np.nan, np.nan])), 0
+
+
 def case_local_array():
     @cuda.jit
     def k(a, out):
