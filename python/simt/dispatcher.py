@@ -183,10 +183,11 @@ def _normalize_dim(dim, name):
     """A grid or block dimension as Numba's normalize_kernel_dimensions checks it: an integer or
     a sequence of 1 to 3 integers, padded with 1s."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
-    if not 1 <= len(dims) <= 3:
-        raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, dim))
+    if not 1 <= len(dims) <= 3:  # the dimensions shown as a list, as Numba shows them
+        raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name,
+                                                                                 list(dims)))
     if not all(_is_integer(v) for v in dims):
-        raise TypeError("%s must be a sequence of integers, got %r" % (name, dim))
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, list(dims)))
     return tuple(_check_launch_value(v, "%s %s" % (name, axis))
                  for v, axis in zip(dims, "xyz")) + (1,) * (3 - len(dims))
 

@@ -38,10 +38,10 @@ def test_values_out_of_range_are_value_errors_naming_them(config, what):
 
 
 @pytest.mark.parametrize("config, message", [
-    ((1.5, 4), "griddim must be a sequence of integers, got 1.5"),
-    (((1, 2.0), 4), r"griddim must be a sequence of integers, got \(1, 2.0\)"),
-    ((1, True), "blockdim must be a sequence of integers, got True"),
-    ((1, "4"), "blockdim must be a sequence of integers, got '4'"),
+    ((1.5, 4), r"griddim must be a sequence of integers, got \[1.5\]"),
+    (((1, 2.0), 4), r"griddim must be a sequence of integers, got \[1, 2.0\]"),
+    ((1, True), r"blockdim must be a sequence of integers, got \[True\]"),
+    ((1, "4"), r"blockdim must be a sequence of integers, got \['4'\]"),
     ((1, 4, 0, 1.0), "sharedmem must be an integer, got 1.0"),
     ((1, 4, 5), "stream must be a stream .* or 0, got 5"),
     ((1, 4, "s"), "stream must be a stream .* or 0, got 's'"),
@@ -131,5 +131,5 @@ def test_max_cooperative_grid_blocks_checks_its_values_as_launches_do():
         kernel.max_cooperative_grid_blocks(2**64)
     with pytest.raises(ValueError, match="dynsmemsize=-1 is out of range"):
         kernel.max_cooperative_grid_blocks(32, -1)
-    with pytest.raises(TypeError, match="blockdim must be a sequence of integers, got 1.5"):
+    with pytest.raises(TypeError, match="blockdim must be a sequence of integers, got \\[1.5\\]"):
         kernel.max_cooperative_grid_blocks(1.5)
