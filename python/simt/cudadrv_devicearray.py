@@ -25,6 +25,28 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     return device_array_like(host, stream), True
 
 
+def is_cuda_ndarray(obj):
+    """Whether `obj` is a CUDA ndarray (has __cuda_ndarray__ true, as device arrays do)."""
+    return getattr(obj, "__cuda_ndarray__", False)
+
+
+def require_cuda_ndarray(obj):
+    if not is_cuda_ndarray(obj):
+        raise ValueError("require an cuda ndarray object")
+
+
+def verify_cuda_ndarray_interface(obj):
+    """Raises unless `obj` is a CUDA ndarray with shape and strides tuples, a dtype and an int
+    size (Numba's check)."""
+    require_cuda_ndarray(obj)
+    for attr, kind in (("shape", tuple), ("strides", tuple), ("dtype", np.dtype),
+                       ("size", int)):
+        if not hasattr(obj, attr):
+            raise AttributeError(attr)
+        if not isinstance(getattr(obj, attr), kind):
+            raise AttributeError("%s must be of type %s" % (attr, kind))
+
+
 def from_array_like(ary, stream=0, gpu_data=None):
     """An uninitialised device array with the shape, strides and dtype of `ary` (over
     `gpu_data` where given)."""

@@ -23,6 +23,7 @@ class DeviceNDArray:
     from the current context's memory manager."""
 
     __cuda_memory__ = True
+    __cuda_ndarray__ = True
 
     def __init__(self, shape, strides, dtype, stream=0, gpu_data=None):
         shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
