@@ -1,7 +1,8 @@
 """numba.cuda.cudadrv.devicearray on simt (the import hook puts it in place of Numba's module, which
 needs Numba's driver): simt's device arrays, with the module-level helpers Numba's code and
 tests use (auto_device as numba.cuda.args calls it, from_array_like, from_record_like,
-is_contiguous, array_core, sentry_contiguous, check_array_compatibility)."""
+is_contiguous, array_core, sentry_contiguous, check_array_compatibility,
+verify_cuda_ndarray_interface)."""
 import numpy as np
 
 from .devicearray import *  # noqa: F401,F403
