@@ -1521,6 +1521,12 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return atomic(e);
   case ir::ExprKind::ArrayView:
     return array_view(e);
+  case ir::ExprKind::FieldView: { // the same shape and strides, the data further on
+    llvm::Value *array = expr(*e.args[0]);
+    llvm::Value *data = b_.CreateExtractValue(array, {0});
+    return b_.CreateInsertValue(array, b_.CreateGEP(b_.getInt8Ty(), data, b_.getInt64(e.index)),
+                                {0});
+  }
   case ir::ExprKind::Slice:
     throw std::logic_error("simt: a slice outside an array view");
   case ir::ExprKind::TupleIndex:

@@ -63,6 +63,9 @@ enum class ExprKind : uint8_t {
                // order, each an int64 index (the axis is dropped; checked and wrapped as in
                // ArrayLoad) or a Slice (the axis is kept, clamped as Python clamps slices); the
                // axes after them are kept whole. `type` is the array of the kept axes
+  FieldView,   // a view of array args[0] with its shape and strides and its data `index` bytes
+               // further, of `type` (an array of another dtype): a complex array's .real and
+               // .imag, a record array's scalar field (Numba's attribute views)
   Slice,       // start:stop:step, three int64 args (omitted parts already hold Numba's defaults:
                // step 1; start 0 / INT64_MAX and stop INT64_MAX / INT64_MIN for a positive /
                // negative step); only as an ArrayView operand (type none); step 0 is a ValueError

@@ -359,6 +359,8 @@ private:
         out += (i > 1 ? ", " : "") + expr(*e.args[i]);
       return out + "]";
     }
+    case ExprKind::FieldView:
+      return expr(*e.args[0]) + ".field(" + e.type.str() + ", +" + std::to_string(e.index) + ")";
     case ExprKind::Slice:
       return expr(*e.args[0]) + ":" + expr(*e.args[1]) + ":" + expr(*e.args[2]);
     case ExprKind::TupleIndex:

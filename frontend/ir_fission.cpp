@@ -45,6 +45,7 @@ bool is_block_uniform(const Expr &e, const std::vector<bool> &block_level_slots)
   case ExprKind::ArrayStride:
   case ExprKind::ArraySize:
   case ExprKind::ArrayView:
+  case ExprKind::FieldView:
   case ExprKind::Slice:
   case ExprKind::Libdevice:
     return args_uniform(0);

@@ -137,7 +137,8 @@ private:
 
   static bool writes_local_memory(const Expr &target) {
     return target.kind == ExprKind::LocalArray ||
-           (target.kind == ExprKind::ArrayView && writes_local_memory(*target.args[0]));
+           ((target.kind == ExprKind::ArrayView || target.kind == ExprKind::FieldView) &&
+            writes_local_memory(*target.args[0]));
   }
 
   // Whether `d` depends on shared memory: directly, or through a local assigned from it.

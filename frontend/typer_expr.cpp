@@ -508,6 +508,28 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
     v.dtype = type.scalar;
     return v;
   }
+  // Views of one part of each element, strided over the others (NumPy's and Numba's): a complex
+  // array's .real and .imag, a record array's scalar field.
+  std::optional<Scalar> part;
+  int64_t offset = 0;
+  if (!type.record && is_complex(type.scalar) && (attr == "real" || attr == "imag")) {
+    part = component_of(type.scalar);
+    offset = attr == "imag" ? byte_size(*part) : 0;
+  } else if (type.record) {
+    const int field = type.record->field_index(attr);
+    if (field >= 0 && type.record->fields[size_t(field)].shape.empty()) {
+      part = type.record->fields[size_t(field)].scalar;
+      offset = type.record->fields[size_t(field)].offset;
+    }
+  }
+  if (part) {
+    Type view_type = Type::array_of(*part, type.ndim, 'A', type.space);
+    view_type.readonly = type.readonly;
+    auto view = make_expr(ir::ExprKind::FieldView, view_type, loc);
+    view->index = static_cast<int>(offset);
+    view->args.push_back(std::move(array));
+    return expr_value(std::move(view));
+  }
   error(loc, "unknown attribute '" + attr + "' of " + type.str());
 }
 

@@ -289,3 +289,25 @@ def test_record_fields_by_constant_position():
     out = np.zeros(3)
     field_by_position_kernel[1, 1](recs, out)
     np.testing.assert_array_equal(out, [4.5, 4.5, 7.0])
+
+
+def test_attribute_views_of_complex_parts_and_record_fields():
+    """arr.real / arr.imag of complex arrays and arr.field of record arrays are strided views
+    (as NumPy's and Numba's): loads, stores and atomics reach the array's own memory."""
+    @cuda.jit
+    def k(z, rec, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            cuda.atomic.add(z.real, i, 1.0)
+            z.imag[i] = -z.imag[i]
+            out[i] = rec.y[i] + rec.x[i]
+            rec.x[i] = i * 10
+
+    z = np.arange(4) + 1j * np.arange(4)
+    rec = np.zeros(4, dtype=[("x", np.int32), ("y", np.float64)])
+    rec["y"] = [0.5, 1.5, 2.5, 3.5]
+    out = np.zeros(4)
+    k[1, 4](z, rec, out)
+    assert z.tolist() == [1 - 0j, 2 - 1j, 3 - 2j, 4 - 3j]
+    assert out.tolist() == [0.5, 1.5, 2.5, 3.5]
+    assert rec["x"].tolist() == [0, 10, 20, 30]
