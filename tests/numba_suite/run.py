@@ -12,6 +12,7 @@ pass there but not on simt are listed.
     tests/numba_suite/run.py --folders cudapy --compare
     tests/numba_suite/run.py test_atomics test_print
     tests/numba_suite/run.py --stage build/python --timeout 300 test_math
+    tests/numba_suite/run.py --one-process --compare   # numba.runtests in one process
 """
 import argparse
 import glob
@@ -96,6 +97,50 @@ def run_file(path, run_dir, stage, timeout, simulator=False, log=None):
     return counts, time.monotonic() - start, note, outcomes
 
 
+RUNTESTS_SUMMARY = re.compile(r"^Ran (\d+) tests? in ([\d.]+)s")
+RUNTESTS_COUNTS = re.compile(r"(failures|errors|skipped|expected failures|unexpected successes)="
+                             r"(\d+)")
+
+
+def run_one_process(run_dir, stage, timeout, simulator=False):
+    """(tests run, passed, {outcome: count}, seconds) of `python3 -m numba.runtests
+    numba.cuda.tests` in one process: on simt (the hook in run_dir), or on Numba's simulator."""
+    env = dict(os.environ)
+    if simulator:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
+    else:
+        env["PYTHONPATH"] = os.pathsep.join([run_dir, stage, env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep)
+        env.pop("NUMBA_ENABLE_CUDASIM", None)
+    start = time.monotonic()
+    proc = subprocess.run([PYTHON, "-m", "numba.runtests", "numba.cuda.tests"], cwd=run_dir,
+                          env=env, capture_output=True, text=True, timeout=timeout)
+    seconds = time.monotonic() - start
+    ran, counts = 0, {}
+    for line in proc.stderr.splitlines():
+        found = RUNTESTS_SUMMARY.match(line)
+        if found:
+            ran = int(found.group(1))
+        if line.startswith(("FAILED (", "OK (")):
+            counts = {name: int(n) for name, n in RUNTESTS_COUNTS.findall(line)}
+    return ran, ran - sum(counts.values()), counts, seconds
+
+
+def one_process(args):
+    with tempfile.TemporaryDirectory(prefix="simt-numba-suite-") as hook_dir, \
+            tempfile.TemporaryDirectory(prefix="simt-numba-suite-sim-") as plain_dir:
+        with open(os.path.join(hook_dir, "sitecustomize.py"), "w") as f:
+            f.write(HOOK)
+        runs = [("simt", hook_dir, False)] + ([("Numba's simulator", plain_dir, True)]
+                                              if args.compare else [])
+        for label, run_dir, simulator in runs:
+            ran, passed, counts, seconds = run_one_process(
+                run_dir, os.path.abspath(args.stage), args.timeout * 4, simulator)
+            print("numba.runtests numba.cuda.tests on %s: %d tests, %d passed (%s), %.1f s"
+                  % (label, ran, passed, ", ".join("%s %d" % kv for kv in sorted(counts.items())),
+                     seconds), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", help="test file names (test_atomics) or paths")
@@ -107,7 +152,12 @@ def main():
     parser.add_argument("--compare", action="store_true",
                         help="also run each file under Numba's simulator")
     parser.add_argument("--logs", help="a folder to keep each file's pytest output in (simt's)")
+    parser.add_argument("--one-process", action="store_true",
+                        help="run numba.runtests numba.cuda.tests in one process instead")
     args = parser.parse_args()
+    if args.one_process:
+        one_process(args)
+        return
     if args.logs:
         os.makedirs(args.logs, exist_ok=True)
 
