@@ -65,10 +65,9 @@ def summary_counts(output):
     return counts
 
 
-def run_file(path, run_dir, stage, timeout, simulator=False, log=None):
-    """(counts, seconds, note, {test id in the file: outcome}) of one test file: on simt (the
-    hook in run_dir), or on Numba's simulator (run_dir without it). pytest's output goes to the
-    file log too, where one is named."""
+def environment(run_dir, stage, simulator):
+    """The environment of a run on simt (the hook in run_dir, the package in stage) or on
+    Numba's simulator."""
     env = dict(os.environ)
     if simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
@@ -76,6 +75,14 @@ def run_file(path, run_dir, stage, timeout, simulator=False, log=None):
         env["PYTHONPATH"] = os.pathsep.join([run_dir, stage, env.get("PYTHONPATH", "")]).rstrip(
             os.pathsep)
         env.pop("NUMBA_ENABLE_CUDASIM", None)
+    return env
+
+
+def run_file(path, run_dir, stage, timeout, simulator=False, log=None):
+    """(counts, seconds, note, {test id in the file: outcome}) of one test file: on simt (the
+    hook in run_dir), or on Numba's simulator (run_dir without it). pytest's output goes to the
+    file log too, where one is named."""
+    env = environment(run_dir, stage, simulator)
     command = [PYTHON, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "--rootdir",
                run_dir, "-c", os.devnull, "--confcutdir", run_dir, path]
     start = time.monotonic()
@@ -105,13 +112,7 @@ RUNTESTS_COUNTS = re.compile(r"(failures|errors|skipped|expected failures|unexpe
 def run_one_process(run_dir, stage, timeout, simulator=False):
     """(tests run, passed, {outcome: count}, seconds) of `python3 -m numba.runtests
     numba.cuda.tests` in one process: on simt (the hook in run_dir), or on Numba's simulator."""
-    env = dict(os.environ)
-    if simulator:
-        env["NUMBA_ENABLE_CUDASIM"] = "1"
-    else:
-        env["PYTHONPATH"] = os.pathsep.join([run_dir, stage, env.get("PYTHONPATH", "")]).rstrip(
-            os.pathsep)
-        env.pop("NUMBA_ENABLE_CUDASIM", None)
+    env = environment(run_dir, stage, simulator)
     start = time.monotonic()
     proc = subprocess.run([PYTHON, "-m", "numba.runtests", "numba.cuda.tests"], cwd=run_dir,
                           env=env, capture_output=True, text=True, timeout=timeout)
