@@ -102,7 +102,8 @@ void link_libdevice(llvm::Module &module) {
     throw std::runtime_error("simt: the kernel calls math functions, which need CUDA's libdevice, "
                              "and " +
                              path + " cannot be read (set SIMT_LIBDEVICE or CUDA_HOME)");
-  auto libdevice = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
+  // Lazily: the linker materialises the bodies of the functions the module needs, not all ~500.
+  auto libdevice = llvm::getOwningLazyBitcodeModule(std::move(*buffer), module.getContext());
   if (!libdevice)
     throw std::runtime_error("simt: " + path +
                              " is not LLVM bitcode: " + llvm::toString(libdevice.takeError()));
