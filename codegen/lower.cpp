@@ -2083,8 +2083,9 @@ llvm::Value *FunctionLowering::call(const ir::Expr &e) {
   if (recursive)
     if (llvm::Value *too_deep = target_.enter_recursive_call(emitter_))
       raise_if(too_deep, "RecursionError",
-               "maximum recursion depth exceeded (simt allows 200 nested calls of recursive "
-               "device functions; a GPU's stack allows fewer)",
+               "maximum recursion depth exceeded (simt allows " +
+                   std::to_string(max_recursive_call_depth) +
+                   " nested calls of recursive device functions; a GPU's stack allows fewer)",
                e.loc);
   llvm::Value *result = b_.CreateCall(m_.functions[e.index], args);
   if (recursive)

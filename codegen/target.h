@@ -31,6 +31,11 @@ struct PrintItem {
   std::string text;
 };
 
+// Recursive calls nest at most this deep per thread where a target counts them: each level
+// takes native stack (a simulator fiber has 256 KiB), and a GPU's default stack (1 KiB a thread)
+// allows far fewer.
+constexpr int32_t max_recursive_call_depth = 200;
+
 class Target {
 public:
   virtual ~Target() = default;
@@ -93,8 +98,9 @@ public:
   // i1: true when this thread must return at once (it faulted, or the launch is stopping).
   virtual llvm::Value *must_return(Emitter &e) = 0;
   // Around a call of a device function on a recursive cycle: enter returns i1, true when the
-  // thread is in too many such calls already (the lowering raises RecursionError), or null where
-  // the target bounds recursion itself (a GPU's stack); leave undoes enter after the call.
+  // thread is in more than max_recursive_call_depth such calls (the lowering raises
+  // RecursionError), or null where the target bounds recursion itself (a GPU's stack); leave
+  // undoes enter after the call.
   virtual llvm::Value *enter_recursive_call(Emitter &e) = 0;
   virtual void leave_recursive_call(Emitter &e) = 0;
   // The back-edge of a loop, on every iteration: returns i1, true when this thread must return

@@ -63,11 +63,11 @@ int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
   ir::Function fn = typer.run();
   // Each thread's local arrays have one place per function (sim/local_frame.cpp): activations
   // of a recursive function would share it.
-  if (recursive_.count(index) && !fn.local_arrays.empty())
+  fn.recursive = recursive_.count(index) != 0;
+  if (fn.recursive && !fn.local_arrays.empty())
     typer.error_at_definition("simt: local arrays in recursive device functions are not "
                               "supported yet ('" +
                               source->name + "')");
-  fn.recursive = recursive_.count(index) != 0;
   module_.functions[size_t(index)] = std::move(fn);
   return index;
 }

@@ -191,15 +191,11 @@ llvm::Value *HostTarget::must_return(Emitter &e) {
   return e.b.CreateICmpNE(status, e.b.getInt32(0));
 }
 
-// Recursive calls nest at most this deep per thread: each level takes native stack (a fiber has
-// 256 KiB), and a GPU's default stack (1 KiB a thread) allows far fewer.
-constexpr int32_t max_recursive_call_depth = 200;
-
 llvm::Value *HostTarget::enter_recursive_call(Emitter &e) {
   llvm::Value *address = field_address(e.b, e.env, offsetof(ThreadContext, call_depth));
   llvm::Value *depth = e.b.CreateAdd(e.b.CreateLoad(e.b.getInt32Ty(), address), e.b.getInt32(1));
   e.b.CreateStore(depth, address);
-  return e.b.CreateICmpSGT(depth, e.b.getInt32(max_recursive_call_depth));
+  return e.b.CreateICmpSGT(depth, e.b.getInt32(codegen::max_recursive_call_depth));
 }
 
 void HostTarget::leave_recursive_call(Emitter &e) {

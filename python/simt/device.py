@@ -142,12 +142,14 @@ def select_device(device_id):
 
 
 def close():
-    """Ends the context: its memory manager is reset, and the next use makes a new context."""
+    """Ends the context (Context.reset: its memory manager's too), and the next use makes a new
+    context; device memory is freed in any case."""
     global _context
-    if _context is not None:
-        _context.memory_manager.reset()
-        _context = None
-    _free_device_memory()
+    if _context is None:
+        _free_device_memory()
+        return
+    _context.reset()
+    _context = None
 
 
 reset = close  # numba.cuda.cudadrv.devices.reset

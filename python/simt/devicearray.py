@@ -1,12 +1,11 @@
 """Device arrays. simt's device memory is host memory: a DeviceNDArray wraps a private NumPy array
 (`_host`) that kernels read and write in place, so copies happen exactly where Numba copies."""
 import contextlib
-import ctypes
 
 import numpy as np
 
 from . import check
-from .driver import MemoryPointer, host_bytes, memory_size_from_info
+from .driver import MemoryPointer, device_pointer_type, host_bytes, memory_size_from_info
 
 __all__ = ["DeviceNDArray", "DeviceRecord", "MappedNDArray", "to_device", "array_core",
            "is_contiguous", "sentry_contiguous", "check_array_compatibility",
@@ -66,7 +65,7 @@ class DeviceNDArray:
                 self._gpu_data = owner.view(start - owner.device_pointer_value)
             else:
                 from .device import get_context
-                self._gpu_data = MemoryPointer(get_context(), ctypes.c_void_p(start),
+                self._gpu_data = MemoryPointer(get_context(), device_pointer_type(start),
                                                self._host.nbytes)
         return self._gpu_data
 
@@ -126,7 +125,7 @@ class DeviceNDArray:
 
     @property
     def device_ctypes_pointer(self):
-        return ctypes.c_size_t(self._host.__array_interface__["data"][0])
+        return device_pointer_type(self._host.__array_interface__["data"][0])
 
     @property
     def _cuda_memsize_(self):
@@ -262,7 +261,7 @@ class MappedNDArray(np.ndarray):
 
     @property
     def device_ctypes_pointer(self):
-        return ctypes.c_size_t(_start_address(self))
+        return device_pointer_type(_start_address(self))
 
     @property
     def _cuda_memsize_(self):
@@ -374,7 +373,7 @@ def _buffer(nbytes):
 def _memalloc(nbytes):
     from .device import get_context
     if nbytes == 0:
-        return MemoryPointer(get_context(), ctypes.c_void_p(0), 0)
+        return MemoryPointer(get_context(), device_pointer_type(0), 0)
     return get_context().memalloc(nbytes)
 
 
@@ -420,9 +419,9 @@ def _empty_like(host, memory=_buffer):
     return _empty(host.shape, host.dtype, "C" if host.flags.c_contiguous else "F", memory=memory)
 
 
-def _device_empty(shape, dtype, order="C", strides=None):
-    """_empty over a new allocation of the current context: (array, memory pointer or None for
-    an array of no elements)."""
+def _on_device(make):
+    """make(memory) (_empty or _empty_like) over a new allocation of the current context:
+    (array, memory pointer, or None for an array of no elements)."""
     allocation = []
 
     def memory(nbytes):
@@ -430,15 +429,16 @@ def _device_empty(shape, dtype, order="C", strides=None):
         allocation.append(gpu_data)
         return buffer
 
-    host = _empty(shape, dtype, order, strides, memory)
+    host = make(memory)
     return host, allocation[0] if allocation else None
 
 
+def _device_empty(shape, dtype, order="C", strides=None):
+    return _on_device(lambda memory: _empty(shape, dtype, order, strides, memory))
+
+
 def _device_empty_like(host):
-    """_empty_like over a new allocation of the current context: (array, memory pointer)."""
-    if not (host.flags.c_contiguous or host.flags.f_contiguous):
-        return _device_empty(host.shape, host.dtype, strides=np.empty_like(host, order="K").strides)
-    return _device_empty(host.shape, host.dtype, "C" if host.flags.c_contiguous else "F")
+    return _on_device(lambda memory: _empty_like(host, memory))
 
 
 def _contiguous_strides(shape, itemsize, order):

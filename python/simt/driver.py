@@ -19,20 +19,22 @@ import weakref
 
 import numpy as np
 
-__all__ = ["USE_NV_BINDING", "MemoryInfo", "IpcHandle", "MemoryPointer", "AutoFreePointer", "MappedMemory",
-           "PinnedMemory", "ManagedMemory", "OwnedPointer", "BaseCUDAMemoryManager",
-           "HostOnlyCUDAMemoryManager", "GetIpcHandleMixin", "NumbaCUDAMemoryManager",
-           "set_memory_manager", "Context", "Stream", "Event", "driver", "host_to_device",
-           "device_to_host", "device_to_device", "device_memset", "device_pointer",
-           "device_ctypes_pointer", "host_pointer", "host_memory_extents", "host_memory_size",
-           "memory_size_from_info", "device_extents", "device_memory_size", "is_device_memory",
-           "require_device_memory", "device_memory_depends", "event_elapsed_time",
-           "UnsupportedAttribute", "launch_kernel", "Linker", "LinkerError", "NvrtcError", "make_logger", "get_version"]
+__all__ = ["USE_NV_BINDING", "MemoryInfo", "IpcHandle", "MemoryPointer", "AutoFreePointer",
+           "MappedMemory", "PinnedMemory", "ManagedMemory", "OwnedPointer",
+           "BaseCUDAMemoryManager", "HostOnlyCUDAMemoryManager", "GetIpcHandleMixin",
+           "NumbaCUDAMemoryManager", "set_memory_manager", "Context", "Stream", "Event", "driver",
+           "host_to_device", "device_to_host", "device_to_device", "device_memset",
+           "device_pointer", "device_ctypes_pointer", "host_pointer", "host_memory_extents",
+           "host_memory_size", "memory_size_from_info", "device_extents", "device_memory_size",
+           "is_device_memory", "require_device_memory", "device_memory_depends",
+           "event_elapsed_time", "UnsupportedAttribute", "launch_kernel", "Linker", "LinkerError",
+           "NvrtcError", "make_logger", "get_version", "profile_start", "profile_stop",
+           "profiling"]
 
 # Pointers are ctypes objects, as with Numba's ctypes binding: device pointers c_size_t (its
 # drvapi.cu_device_ptr), host pointers c_void_p.
 USE_NV_BINDING = False
-_device_ptr = ctypes.c_size_t
+device_pointer_type = ctypes.c_size_t
 
 MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")
 
@@ -125,8 +127,8 @@ class MemoryPointer:
         else:
             if size < 0:
                 raise RuntimeError("size cannot be negative")
-            view = MemoryPointer(self.context, _device_ptr(self.device_pointer_value + start),
-                                 size, owner=self.owner)
+            address = device_pointer_type(self.device_pointer_value + start)
+            view = MemoryPointer(self.context, address, size, owner=self.owner)
         if isinstance(self.owner, (MemoryPointer, OwnedPointer)):
             return OwnedPointer(weakref.proxy(self.owner), view)
         return view
@@ -176,7 +178,8 @@ class MappedMemory(_HostBuffer, AutoFreePointer):
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.owned = owner
         self.host_pointer = pointer
-        super().__init__(context, _device_ptr(_pointer_value(pointer)), size, finalizer=finalizer)
+        super().__init__(context, device_pointer_type(_pointer_value(pointer)), size,
+                         finalizer=finalizer)
         self.handle = self.host_pointer
         self._expose(pointer, size)
 
@@ -384,10 +387,11 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
         self.allocations = {}
         self.deallocations = _PendingDeallocs()
 
-    def _host_buffer(self, size):
+    def _host_buffer(self, size, pointer_type=ctypes.c_void_p):
+        """A new buffer of `size` bytes and a pointer to it (host or device pointer type)."""
         from .devicearray import _buffer
         buffer = _buffer(size)
-        return buffer, ctypes.c_void_p(buffer.ctypes.data if size else 0)
+        return buffer, pointer_type(buffer.ctypes.data if size else 0)
 
     def memhostalloc(self, size, mapped=False, portable=False, wc=False):
         buffer, pointer = self._host_buffer(size)
@@ -415,8 +419,7 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
         return PinnedMemory(context, pointer, size, owner=owner, finalizer=unpin)
 
     def memallocmanaged(self, size, attach_global):
-        buffer, pointer = self._host_buffer(size)
-        pointer = _device_ptr(pointer.value or 0)
+        buffer, pointer = self._host_buffer(size, device_pointer_type)
         memory = ManagedMemory(weakref.proxy(self.context), pointer, size,
                                finalizer=_allocation_finalizer(self, pointer.value, buffer, size))
         self.allocations[pointer.value] = memory
@@ -449,8 +452,7 @@ class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
             self.deallocations.memory_capacity = self.get_memory_info().total
 
     def memalloc(self, size):
-        buffer, pointer = self._host_buffer(size)
-        pointer = _device_ptr(pointer.value or 0)
+        buffer, pointer = self._host_buffer(size, device_pointer_type)
         memory = AutoFreePointer(weakref.proxy(self.context), pointer, size,
                                  finalizer=_allocation_finalizer(self, pointer.value, buffer,
                                                                  size))
@@ -582,11 +584,8 @@ class Context:
     def __init__(self, device, handle=None):
         self.device = device
         self.handle = handle if handle is not None else ctypes.c_void_p(id(self))
-        self.allocations = {}
         self.deallocations = _PendingDeallocs()
         self.memory_manager = _memory_manager_class()(context=self)
-        self.modules = {}
-        self.extras = {}
         self._streams_made = 0
         self.memory_manager.initialize()
 
@@ -771,26 +770,16 @@ def device_pointer(obj):
 
 def device_memory_depends(devmem, *objs):
     """Keeps `objs` alive as long as `devmem`."""
-    getattr(devmem, "_depends_", []).extend(objs)
-
-
-def _host_array(obj):
-    if isinstance(obj, np.ndarray):
-        return obj.view(np.int64) if obj.dtype.char in "Mm" else obj
-    if isinstance(obj, np.void):
-        return np.frombuffer(obj, np.uint8)
-    return np.frombuffer(memoryview(obj).cast("B"), np.uint8)
+    devmem._depends_ = getattr(devmem, "_depends_", []) + list(objs)
 
 
 def host_memory_extents(obj):
-    """(start, end) addresses of the host memory `obj` spans."""
+    """(start, end) addresses of the host memory `obj` spans: an array's, or any contiguous
+    buffer's (ctypes objects, records, bytes)."""
     if isinstance(obj, np.ndarray):
-        start, end = np.byte_bounds(_host_array(obj))
-        return start, end
-    view = memoryview(obj)
-    start = ctypes.addressof(ctypes.c_char.from_buffer(view)) if not view.readonly else \
-        np.frombuffer(view.cast("B"), np.uint8).ctypes.data
-    return start, start + view.nbytes
+        return np.byte_bounds(obj.view(np.int64) if obj.dtype.char in "Mm" else obj)
+    data = np.frombuffer(memoryview(obj).cast("B"), np.uint8)
+    return data.ctypes.data, data.ctypes.data + data.nbytes
 
 
 def host_memory_size(obj):
@@ -897,8 +886,6 @@ def make_logger():
     return logging.getLogger("numba.cuda.cudadrv.driver")
 
 
-
-
 _ERROR_CLASSES = ("CudaAPIError", "CudaDriverError", "CudaSupportError")
 
 
@@ -923,5 +910,5 @@ def __getattr__(name):
         return CudaAPIError
     if name == "ERROR_MAP":
         from numba.cuda.cudadrv import enums
-        return {code: name for name, code in vars(enums).items() if name.startswith("CUDA_ERROR")}
+        return {code: key for key, code in vars(enums).items() if key.startswith("CUDA_ERROR")}
     raise _unsupported_attribute("numba.cuda.cudadrv.driver", name)

@@ -184,7 +184,10 @@ class EnumMemberType(Type):
 def enum_member_type(cls):
     """The type of `cls`'s members (Numba's typeof of an enum class's member_type): TypeError for
     an enum whose members' values have different types."""
-    types = {str(typeof(member.value)): typeof(member.value) for member in cls}
+    types = {}
+    for member in cls:
+        member_type = typeof(member.value)
+        types[str(member_type)] = member_type
     if len(types) != 1:
         raise TypeError("simt: cannot type heterogeneous enum %s: its values have types %s"
                         % (cls.__name__, ", ".join(sorted(types))))

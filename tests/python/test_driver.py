@@ -175,6 +175,11 @@ def test_memory_functions_copy_and_set_bytes(fresh_context):
     driver.device_to_host(back, b, 40)
     assert back[:3].tolist() == [0xabababab, 0xabababab, 2]
     assert driver.host_memory_size(host) == 40 == driver.device_memory_size(a)
+    record = np.zeros(1, dtype=[("x", np.int32), ("y", np.float64)])[0]
+    assert driver.host_memory_size(record) == 12 and driver.host_memory_size(b"abc") == 3
+    keep = object()
+    driver.device_memory_depends(a, keep)
+    assert a._depends_ == [keep]  # kept alive with the memory
     assert driver.memory_size_from_info((3, 4), (32, 8), 8) == 96
     with pytest.raises(NotImplementedError, match="cuMemGetInfo"):
         driver.driver.cuMemGetInfo()
