@@ -8,6 +8,11 @@ a warm one (the same directory again). The totals count the files that pass unde
     bench/ci_suite.py                      # every cudapy test file
     bench/ci_suite.py test_laplace test_sm # some of them
     bench/ci_suite.py --stage build/python --timeout 300
+    bench/ci_suite.py --one-process --rounds 3   # numba.runtests numba.cuda.tests, one process
+
+--one-process times `python3 -m numba.runtests numba.cuda.tests` (all five folders in one
+process) under simt and under Numba's simulator, side by side in each round, and prints the
+medians (issue 10's target: simt's run takes less time than the simulator's).
 """
 import argparse
 import importlib.util
@@ -50,14 +55,42 @@ def run_file(suite, path, root, env, timeout, collect_only=False):
             and counts["passed"] > 0), seconds
 
 
+def one_process(suite, stage, rounds, timeout):
+    """Medians over `rounds` side-by-side rounds of numba.runtests in one process: simt's and
+    Numba's simulator's (tests passed, seconds)."""
+    import statistics
+    runs = {"simt": [], "Numba's simulator": []}
+    with tempfile.TemporaryDirectory(prefix="simt-ci-suite-") as hook_dir, \
+            tempfile.TemporaryDirectory(prefix="simt-ci-suite-sim-") as plain_dir:
+        with open(os.path.join(hook_dir, "sitecustomize.py"), "w") as f:
+            f.write(suite.HOOK)
+        for _ in range(rounds):
+            for label, run_dir, simulator in (("simt", hook_dir, False),
+                                              ("Numba's simulator", plain_dir, True)):
+                _, passed, _, seconds = suite.run_one_process(run_dir, stage, timeout, simulator)
+                runs[label].append((passed, seconds))
+    print("| run | tests passed | median s | rounds s |")
+    print("|---|---|---|---|")
+    for label, results in runs.items():
+        print("| %s | %d | %.1f | %s |" % (
+            label, statistics.median(p for p, _ in results),
+            statistics.median(s for _, s in results), ", ".join("%.1f" % s for _, s in results)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", help="test file names (test_sm) or paths")
     parser.add_argument("--stage", default=os.path.join(REPO, "build", "python"),
                         help="the folder holding the built simt package")
     parser.add_argument("--timeout", type=int, default=600, help="seconds per file and run")
+    parser.add_argument("--one-process", action="store_true",
+                        help="time numba.runtests numba.cuda.tests in one process instead")
+    parser.add_argument("--rounds", type=int, default=3, help="--one-process: side-by-side rounds")
     args = parser.parse_args()
     suite = numba_suite()
+    if args.one_process:
+        one_process(suite, os.path.abspath(args.stage), args.rounds, args.timeout * 4)
+        return
     paths = suite.test_files(args.files, suite.numba_cudapy_folder())
 
     # Bytecode is written and used, as for installed packages.
