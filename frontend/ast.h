@@ -32,6 +32,7 @@ enum class ExprKind : uint8_t {
   Slice,     // elts[0]:elts[1]:elts[2], each may be null (absent)
   List,      // [elts] (only for error messages and literal shapes; not a runtime value)
   Ellipsis,  // ... (only as an array index)
+  Starred,   // *elts[0] (only as a call's positional argument)
 };
 
 struct Expr;

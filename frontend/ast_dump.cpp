@@ -96,6 +96,9 @@ public:
     case ExprKind::Ellipsis:
       out += "Ellipsis";
       break;
+    case ExprKind::Starred:
+      elts("Starred", *expr);
+      break;
     }
     out += ')';
   }

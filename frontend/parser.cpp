@@ -701,10 +701,16 @@ private:
 
   void parse_call_arguments(Expr &call) {
     while (!is_op(")")) {
-      if (is_op("*"))
-        error(peek(), "simt: '*' arguments in calls are not supported");
       if (is_op("**"))
         error(peek(), "simt: '**' arguments in calls are not supported");
+      if (is_op("*")) {
+        ExprPtr starred = make_expr(ExprKind::Starred, next().loc);
+        starred->elts.push_back(parse_test());
+        call.elts.push_back(std::move(starred));
+        if (!accept_op(","))
+          break;
+        continue;
+      }
       ExprPtr arg = parse_test();
       reject_comprehension();
       if (is_op("=")) {

@@ -1,5 +1,6 @@
 // parse_signature: Numba's string signatures and type reprs.
 #include "frontend/compile.h"
+#include "frontend/time_units.h"
 
 #include <algorithm>
 #include <cctype>
@@ -130,6 +131,24 @@ private:
     skip_space();
     if (name == "Record" && peek() == '(')
       return Type::record_of(parse_record());
+    if (name == "datetime64" || name == "timedelta64") {
+      // datetime64[D]; datetime64 alone is the generic unit, so datetime64[:] is an array of it
+      std::string unit;
+      size_t after_name = pos_;
+      if (peek() == '[') {
+        ++pos_;
+        unit = word();
+        if (unit.empty())
+          pos_ = after_name;
+        else
+          expect(']');
+      }
+      if (!is_time_unit(unit))
+        fail("unknown time unit '" + unit + "'");
+      return Type::time_of(name == "datetime64" ? NominalClass::Kind::Datetime
+                                                : NominalClass::Kind::Timedelta,
+                           unit);
+    }
     pos_ = start;
     return Type::scalar_of(scalar(word()));
   }
@@ -311,7 +330,9 @@ private:
   static Type array_of(const Type &dtype, int ndim, char layout) {
     if (dtype.is_record())
       return Type::record_array_of(dtype.record, ndim, layout);
-    return Type::array_of(dtype.scalar, ndim, layout);
+    Type array = Type::array_of(dtype.scalar, ndim, layout);
+    array.nominal = dtype.nominal; // datetime64 and timedelta64 arrays
+    return array;
   }
 
   // float32[:, ::1]: each dimension ':' or '::1'; '::1' last means C, first means F.

@@ -206,9 +206,11 @@ void FunctionTyper::require_writable(const ir::Expr &target, ir::Loc loc) const 
                  " (Numba types arrays whose flags.writeable is False as read-only)");
 }
 
-ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
+ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) {
   if (e->type == to)
     return e;
+  if (e->type.is_time() || to.is_time())
+    return time_cast(std::move(e), to);
   if (e->type.nominal || to.nominal) {
     // Enum members convert to other types only as IntEnum integers; a type and its classed
     // version (an enum member's value, a namedtuple's tuple) share their representation.
@@ -293,7 +295,7 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) const {
   return c;
 }
 
-ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) const {
+ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) {
   if (e->type.is_tuple())
     return scalar_const(Scalar::Bool, !e->type.elems.empty(), 0, e->loc);
   if (e->type.is_none())

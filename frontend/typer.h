@@ -190,6 +190,8 @@ private:
   void nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   // `store` holds the record array and its indices; appends the Record value and emits it.
   void record_store(ir::Stmt store, ir::ExprPtr value);
+  // A copy of `call` whose *tuple arguments, evaluated into temps, are their elements.
+  ast::ExprPtr expand_star_arguments(const ast::Expr &call);
 
   // helpers (typer.cpp)
   [[noreturn]] void error(ir::Loc loc, const std::string &message) const;
@@ -198,7 +200,17 @@ private:
   void require_writable(const ir::Expr &target, ir::Loc loc) const;
   // One level deeper in the module's nesting at `loc` (every expression and statement).
   void deeper(Nesting &nesting, ir::Loc loc);
-  ir::ExprPtr cast(ir::ExprPtr e, const Type &to) const;
+  ir::ExprPtr cast(ir::ExprPtr e, const Type &to);
+  // datetime64 and timedelta64 (typer_datetime.cpp)
+  ir::ExprPtr time_cast(ir::ExprPtr e, const Type &to);
+  ir::ExprPtr time_binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr time_compare(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr time_unary(const std::string &op, ir::ExprPtr operand, ir::Loc loc);
+  ir::ExprPtr time_count(const ir::Expr &time) const; // a copy of a stable time, as int64
+  ir::ExprPtr is_not_a_time(const ir::Expr &time) const;
+  // `value` typed `result`, or NaT where any of `nat_tests` holds.
+  ir::ExprPtr unless_not_a_time(std::vector<ir::ExprPtr> nat_tests, ir::ExprPtr value,
+                                const Type &result);
   // complex numbers (typer_complex.cpp)
   ir::ExprPtr fold_complex_cast(ir::ExprPtr constant, Scalar to) const;
   ir::ExprPtr complex_const(Scalar s, double real, double imag, ir::Loc loc) const;
@@ -212,7 +224,7 @@ private:
   // `/` and `**` on two complexes of one type (Numba's complex_div and the CUDA cpow).
   ir::ExprPtr complex_binary(ir::Op op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
   ir::ExprPtr complex_abs(ir::ExprPtr z, ir::Loc loc);
-  ir::ExprPtr to_bool(ir::ExprPtr e) const;
+  ir::ExprPtr to_bool(ir::ExprPtr e);
   ir::ExprPtr scalar_const(Scalar s, int64_t i, double f, ir::Loc loc) const;
   ir::ExprPtr local(int slot, ir::Loc loc) const;
   ir::ExprPtr clone(const ir::Expr &e) const;

@@ -34,7 +34,48 @@ std::string array_call_text(const std::string &kind, const std::vector<int64_t> 
 
 } // namespace
 
+ast::ExprPtr FunctionTyper::expand_star_arguments(const ast::Expr &call) {
+  ast::ExprPtr expanded = copy_ast(call);
+  std::vector<ast::ExprPtr> args;
+  for (ast::ExprPtr &arg : expanded->elts) {
+    if (arg->kind != ast::ExprKind::Starred) {
+      args.push_back(std::move(arg));
+      continue;
+    }
+    ir::ExprPtr tuple = rvalue(*arg->elts[0]);
+    if (!tuple->type.is_tuple() || tuple->type.is_optional())
+      error(arg->loc, "simt: '*' arguments must be tuples, not " + tuple->type.str());
+    const size_t count = tuple->type.elems.size();
+    ir::Stmt assign = make_stmt(ir::StmtKind::Assign, arg->loc);
+    assign.slot = new_temp(tuple->type);
+    assign.exprs.push_back(std::move(tuple));
+    const std::string temp = fn_.slots[assign.slot].name;
+    emit(std::move(assign));
+    for (size_t i = 0; i < count; ++i) { // $temp[i]
+      auto item = std::make_unique<ast::Expr>();
+      item->kind = ast::ExprKind::Subscript;
+      item->loc = arg->loc;
+      auto name = std::make_unique<ast::Expr>();
+      name->kind = ast::ExprKind::Name;
+      name->loc = arg->loc;
+      name->id = temp;
+      auto index = std::make_unique<ast::Expr>();
+      index->kind = ast::ExprKind::Int;
+      index->loc = arg->loc;
+      index->int_value = static_cast<int64_t>(i);
+      item->elts.push_back(std::move(name));
+      item->elts.push_back(std::move(index));
+      args.push_back(std::move(item));
+    }
+  }
+  expanded->elts = std::move(args);
+  return expanded;
+}
+
 Value FunctionTyper::call(const ast::Expr &e) {
+  for (size_t i = 1; i < e.elts.size(); ++i)
+    if (e.elts[i]->kind == ast::ExprKind::Starred)
+      return call(*expand_star_arguments(e)); // f(*t) is f(t[0], t[1], ...)
   const ast::Expr &callee = *e.elts[0];
   if (callee.kind == ast::ExprKind::Attribute && callee.id == "conjugate") {
     Value base = value(*callee.elts[0]);

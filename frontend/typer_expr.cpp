@@ -177,6 +177,8 @@ Value FunctionTyper::value(const ast::Expr &e) {
     error(e.loc, "simt: lists are not supported yet");
   case ast::ExprKind::Ellipsis:
     error(e.loc, "simt: Ellipsis ('...') is only supported as an array index");
+  case ast::ExprKind::Starred:
+    error(e.loc, "can't use starred expression here");
   }
   error(e.loc, "simt: this expression is not supported yet");
 }
@@ -273,6 +275,10 @@ ir::ExprPtr FunctionTyper::optional_none(const Type &t, ir::Loc loc) const {
 }
 
 Value FunctionTyper::name(const ast::Expr &e) {
+  if (e.id.front() == '$') // a temp named in a call the typer rewrote (expand_star_arguments)
+    for (size_t slot = 0; slot < fn_.slots.size(); ++slot)
+      if (fn_.slots[slot].name == e.id)
+        return expr_value(local(static_cast<int>(slot), e.loc));
   if (locals_.count(e.id))
     return expr_value(local(slot_for(e.id, e.loc), e.loc));
   if (auto bound = statics_.find(e.id); bound != statics_.end())
@@ -647,6 +653,8 @@ ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
     n->args.push_back(to_bool(std::move(operand)));
     return n;
   }
+  if (operand->type.is_time())
+    return time_unary(e.op, std::move(operand), e.loc);
   if (!operand->type.is_scalar())
     error(e.loc, "bad operand type for unary " + e.op + ": " + operand->type.str());
   auto sig = unary_operator_signature(e.op, operand->type.scalar);
@@ -669,6 +677,8 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
   };
   if (op == "@")
     error(loc, "simt: the @ operator is not supported yet");
+  if (lhs->type.is_time() || rhs->type.is_time())
+    return time_binary(op, std::move(lhs), std::move(rhs), loc);
   if (!lhs->type.is_scalar() || !rhs->type.is_scalar() || lhs->type.is_plain_enum() ||
       rhs->type.is_plain_enum())
     fail();
@@ -739,6 +749,8 @@ ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, 
     return n;
   }
   const bool is = op == "is" || op == "is not";
+  if (!is && (lhs->type.is_time() || rhs->type.is_time()))
+    return time_compare(op, std::move(lhs), std::move(rhs), loc);
   if (is || lhs->type.is_plain_enum() || rhs->type.is_plain_enum()) {
     // Numba's `is`: values of different types are not identical, immutable values of one type
     // are when equal. Enum members equal only members of their own class (IntEnum members also

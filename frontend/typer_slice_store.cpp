@@ -14,7 +14,7 @@ void FunctionTyper::store_tuple_into_view(ir::ExprPtr view, ir::ExprPtr value, i
     error(value->loc, "simt: storing " + value->type.str() + " into " + view->type.str() +
                           " is not supported, as in Numba's CUDA target (only a tuple of one "
                           "scalar type into a 1-d slice)");
-  Type dtype = Type::scalar_of(view->type.scalar);
+  Type dtype = view->type.element();
   value = stable(std::move(value)); // Python evaluates the value first
   view = stable(std::move(view));
   int64_t n = static_cast<int64_t>(elems.size());

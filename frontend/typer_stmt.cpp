@@ -235,7 +235,7 @@ void FunctionTyper::assign_subscript(const ast::Expr &target, ir::ExprPtr value,
     error(value->loc,
           "cannot store " + value->type.str() + " into an element of " + array->type.str());
   ir::Stmt s = make_stmt(ir::StmtKind::Store, loc);
-  Type dtype = Type::scalar_of(array->type.scalar);
+  Type dtype = array->type.element();
   s.exprs.push_back(std::move(array));
   for (auto &i : indices)
     s.exprs.push_back(std::move(i));
@@ -322,14 +322,14 @@ void FunctionTyper::aug_assign(const ast::Stmt &s) {
     i = stable(std::move(i));
   auto load = std::make_unique<ir::Expr>();
   load->kind = ir::ExprKind::ArrayLoad;
-  load->type = Type::scalar_of(array->type.scalar);
+  load->type = array->type.element();
   load->loc = target.loc;
   load->args.push_back(clone(*array));
   for (auto &i : indices)
     load->args.push_back(clone(*i));
   ir::ExprPtr result = binary(s.op, std::move(load), rvalue(*s.value), s.loc);
   ir::Stmt store = make_stmt(ir::StmtKind::Store, s.loc);
-  Type dtype = Type::scalar_of(array->type.scalar);
+  Type dtype = array->type.element();
   store.exprs.push_back(std::move(array));
   for (auto &i : indices)
     store.exprs.push_back(std::move(i));

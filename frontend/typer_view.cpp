@@ -160,7 +160,7 @@ void FunctionTyper::store_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc
     error(value->loc, "simt: storing " + value->type.str() +
                           " into an array slice is not supported, as in Numba's CUDA target "
                           "(it needs NRT); copy the elements in a loop");
-  Type dtype = Type::scalar_of(view->type.scalar);
+  Type dtype = view->type.element();
   value = stable(cast(std::move(value), dtype)); // Python evaluates the value first
   view = stable(std::move(view));
   int ndim = view->type.ndim;

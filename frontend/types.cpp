@@ -1,4 +1,5 @@
 #include "frontend/types.h"
+#include "frontend/time_units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -151,6 +152,15 @@ std::string Record::str() const {
   return out + ";" + std::to_string(size) + ";" + (aligned ? "True" : "False") + ")";
 }
 
+Type Type::time_of(NominalClass::Kind kind, const std::string &unit) {
+  auto cls = std::make_shared<NominalClass>();
+  cls->kind = kind;
+  cls->name = unit;
+  Type t = scalar_of(Scalar::I64);
+  t.nominal = std::move(cls);
+  return t;
+}
+
 Type Type::optional_of(const Type &value) {
   Type t = tuple_of({scalar_of(Scalar::Bool), value});
   t.optional = true;
@@ -173,6 +183,15 @@ bool same_dtype(const Type &a, const Type &b) {
 }
 
 std::string Type::str() const {
+  if (is_time()) { // datetime64[D], array(timedelta64[ns], 1d, C); generic: datetime64
+    std::string name = is_datetime() ? "datetime64" : "timedelta64";
+    if (!nominal->name.empty())
+      name += "[" + nominal->name + "]";
+    if (!is_array())
+      return name;
+    return (readonly ? "readonly array(" : "array(") + name + ", " + std::to_string(ndim) + "d, " +
+           std::string(1, layout) + ")";
+  }
   if (nominal) {
     // Parsed back by parse_signature; the identity tells classes of equal names apart.
     const std::string cls = nominal->name + "#" + std::to_string(nominal->identity);
@@ -187,6 +206,9 @@ std::string Type::str() const {
         out += ", " + nominal->fields.at(i) + ": " + elems[i].str();
       return out + ")";
     }
+    case NominalClass::Kind::Datetime:
+    case NominalClass::Kind::Timedelta:
+      break; // spelt above
     }
   }
   switch (kind) {
@@ -279,6 +301,14 @@ Scalar numpy_promote(Scalar a, Scalar b) {
 bool unify(const Type &a, const Type &b, Type &out) {
   if (a == b) {
     out = a;
+    return true;
+  }
+  if (a.is_time() && b.is_time() && a.nominal->kind == b.nominal->kind && a.kind == b.kind) {
+    // Times of one kind unify in the unit both convert to (NPDatetime / NPTimedelta unify).
+    auto unit = common_time_unit(a.nominal->name, b.nominal->name);
+    if (!unit || a.kind != Type::Kind::Scalar)
+      return false;
+    out = Type::time_of(a.nominal->kind, *unit);
     return true;
   }
   if (a.nominal || b.nominal) {

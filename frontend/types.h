@@ -61,11 +61,14 @@ struct Record {
 
 // The Python class of a value whose type is a plain type plus that class, as Numba types enum
 // members (EnumMember / IntEnumMember: the member's value, tagged with its enum class) and
-// namedtuples (NamedTuple / NamedUniTuple: a tuple with field names). Classes compare by identity.
+// namedtuples (NamedTuple / NamedUniTuple: a tuple with field names), and NumPy's datetime64 and
+// timedelta64 (Numba's NPDatetime / NPTimedelta: an int64 count of `name` units, the unit code as
+// NumPy spells it, "" for the generic unit; int64's minimum is NaT). Classes compare by identity;
+// the two time classes by unit.
 struct NominalClass {
-  enum class Kind : uint8_t { Enum, IntEnum, NamedTuple };
+  enum class Kind : uint8_t { Enum, IntEnum, NamedTuple, Datetime, Timedelta };
   Kind kind = Kind::Enum;
-  std::string name;                // the class's __name__
+  std::string name;                // the class's __name__, or the time unit
   uint64_t identity = 0;           // distinguishes classes with equal names (pybind: id(cls))
   std::vector<std::string> fields; // namedtuples: the field names, in order
 
@@ -99,10 +102,13 @@ struct Type {
   // Tuples: Numba's OptionalType(elems[1]), a value that may be None, held as (valid, value).
   bool optional = false;
   // Scalars and tuples that are enum members or namedtuples: their class. Represented as the
-  // plain type; operations other than those the class defines see the plain type.
+  // plain type; operations other than those the class defines see the plain type. Time scalars
+  // (datetime64, timedelta64), and arrays of them, carry their time class here too.
   std::shared_ptr<const NominalClass> nominal;
 
   static Type none() { return Type{}; }
+  // datetime64[unit] (kind Datetime) or timedelta64[unit] (kind Timedelta): an int64.
+  static Type time_of(NominalClass::Kind kind, const std::string &unit);
   static Type optional_of(const Type &value);
   bool is_optional() const { return kind == Kind::Tuple && optional; }
   static Type scalar_of(Scalar s) {
@@ -169,6 +175,9 @@ struct Type {
   bool is_vector() const { return kind == Kind::Vector; }
   bool is_record_array() const { return kind == Kind::Array && record != nullptr; }
   bool is_nominal(NominalClass::Kind k) const { return nominal && nominal->kind == k; }
+  bool is_datetime() const { return is_nominal(NominalClass::Kind::Datetime); }
+  bool is_timedelta() const { return is_nominal(NominalClass::Kind::Timedelta); }
+  bool is_time() const { return is_datetime() || is_timedelta(); }
   // Enum members of an Enum (not an IntEnum): only ==, !=, is, is not and .value apply.
   bool is_plain_enum() const { return is_nominal(NominalClass::Kind::Enum); }
   // The type without its class (an enum member's value, a namedtuple's tuple).
@@ -179,8 +188,11 @@ struct Type {
   }
   // The type of one element of an array: its scalar, or its record.
   Type element() const {
-    if (!record)
-      return scalar_of(scalar);
+    if (!record) {
+      Type t = scalar_of(scalar);
+      t.nominal = nominal; // datetime64 and timedelta64 arrays
+      return t;
+    }
     Type t = record_of(record);
     t.readonly = readonly;
     return t;

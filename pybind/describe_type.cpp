@@ -29,15 +29,17 @@ py::object describe_type(const Type &type, bool opaque) {
   switch (type.kind) {
   case Type::Kind::None:
     return py::none();
-  case Type::Kind::Scalar:
-    return py::make_tuple("scalar", scalar_name(type.scalar));
+  case Type::Kind::Scalar: // datetime64[D] and timedelta64[ns] by their NumPy names
+    return py::make_tuple("scalar", type.is_time() ? type.str() : scalar_name(type.scalar));
   case Type::Kind::Record:
     return describe_record(*type.record);
   case Type::Kind::Array:
-    return py::make_tuple("array",
-                          type.record ? describe_record(*type.record)
-                                      : py::object(py::str(scalar_name(type.scalar))),
-                          type.ndim, std::string(1, type.layout), type.readonly);
+    return py::make_tuple(
+        "array",
+        type.record
+            ? describe_record(*type.record)
+            : py::object(py::str(describe_type(type.element(), opaque).cast<py::tuple>()[1])),
+        type.ndim, std::string(1, type.layout), type.readonly);
   case Type::Kind::Tuple: {
     py::list elems;
     for (const Type &elem : type.elems)

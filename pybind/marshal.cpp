@@ -204,6 +204,13 @@ bool dtype_is(PyObject *array, Scalar scalar) {
   return descr->kind == dtype_kind(scalar) && descr->elsize == byte_size(scalar);
 }
 
+// datetime64/timedelta64 arrays and scalars: NumPy spells their dtypes as simt spells the types
+// (datetime64[D], timedelta64 for the generic unit).
+bool time_dtype_is(py::handle dtype, const Type &time) {
+  return py::str(dtype).cast<std::string>() == time.element().str() &&
+         dtype.attr("isnative").cast<bool>();
+}
+
 std::string array_text(PyObject *array) {
   return py::str(py::handle(array).attr("dtype")).cast<std::string>() + " array of " +
          std::to_string(py::detail::array_proxy(array)->nd) + " dimension(s)";
@@ -214,8 +221,9 @@ void store_array(PyObject *array, const Type &type, size_t index, int64_t *slot)
   using api = py::detail::npy_api;
   bool c_order = proxy->flags & api::NPY_ARRAY_C_CONTIGUOUS_;
   bool f_order = proxy->flags & api::NPY_ARRAY_F_CONTIGUOUS_;
-  bool same_dtype =
-      type.record ? record_dtype_is(array, *type.record) : dtype_is(array, type.scalar);
+  bool same_dtype = type.record      ? record_dtype_is(array, *type.record)
+                    : type.is_time() ? time_dtype_is(py::handle(array).attr("dtype"), type)
+                                     : dtype_is(array, type.scalar);
   if (!same_dtype || proxy->nd != type.ndim || (type.layout == 'C' && !c_order) ||
       (type.layout == 'F' && !f_order))
     throw py::type_error(describe_argument(index, type) + ": got a " +
@@ -311,7 +319,15 @@ void KernelArguments::store_record(PyObject *object, const Type &type, size_t in
 }
 
 void KernelArguments::store(PyObject *object, const Type &type, size_t index, int64_t *slot) {
-  if (type.nominal && type.nominal->kind != NominalClass::Kind::NamedTuple) {
+  if (type.is_time() && type.is_scalar()) { // a numpy.datetime64/timedelta64 passes its int64
+    py::handle value(object);
+    if (!py::hasattr(value, "dtype") || !time_dtype_is(value.attr("dtype"), type) ||
+        py::detail::npy_api::get().PyArray_Check_(object))
+      throw py::type_error(describe_argument(index, type) + ": expected a " + type.str() +
+                           ", got " + py::repr(value).cast<std::string>());
+    *slot = value.attr("view")("int64").cast<int64_t>();
+  } else if (type.nominal && type.nominal->kind != NominalClass::Kind::NamedTuple &&
+             !type.is_time()) {
     // An enum member passes its value.
     py::object value = py::reinterpret_borrow<py::object>(object).attr("value");
     store(value.ptr(), type.plain(), index, slot);

@@ -94,6 +94,15 @@ GlobalValue global_value_from(py::handle description) {
     cls->identity = fields[3].cast<uint64_t>();
     value = global_value_from(fields[4]);
     value.nominal = std::move(cls);
+  } else if (kind == "time") { // ("time", "datetime64" or "timedelta64", unit, count)
+    value.kind = Kind::Int;
+    value.scalar = Scalar::I64;
+    value.int_value = fields[3].cast<int64_t>();
+    value.nominal =
+        Type::time_of(fields[1].cast<std::string>() == "datetime64" ? NominalClass::Kind::Datetime
+                                                                    : NominalClass::Kind::Timedelta,
+                      fields[2].cast<std::string>())
+            .nominal;
   } else if (kind == "module") {
     value.kind = Kind::Module;
     value.module_name = fields[1].cast<std::string>();

@@ -22,12 +22,17 @@ class Opaque:
         return "<%s>" % self.name
 
 
+def _scalar_dtype(name):
+    """NumPy's scalar type of a simt scalar name; datetime64[D] and the like by NumPy's name."""
+    return _SCALARS.get(name) or np.dtype(name)
+
+
 def _record_dtype(desc):
     _, fields, size, aligned = desc
     names, formats, offsets = [], [], []
     for name, scalar, offset, shape in fields:
         names.append(name)
-        formats.append((_SCALARS[scalar], tuple(shape)) if shape else _SCALARS[scalar])
+        formats.append((_scalar_dtype(scalar), tuple(shape)) if shape else _scalar_dtype(scalar))
         offsets.append(offset)
     return np.dtype({"names": names, "formats": formats, "offsets": offsets,
                      "itemsize": size, "aligned": aligned})
@@ -36,14 +41,14 @@ def _record_dtype(desc):
 def dtype_of(desc):
     """The NumPy dtype of an array element of type description `desc` (a scalar name or a
     record description)."""
-    return _record_dtype(desc) if isinstance(desc, tuple) else np.dtype(_SCALARS[desc])
+    return _record_dtype(desc) if isinstance(desc, tuple) else np.dtype(_scalar_dtype(desc))
 
 
 def _size_align(desc):
     """Size and alignment of a value of `desc` in a frame (LLVM's natural layout on the host)."""
     kind = desc[0]
     if kind == "scalar":
-        size = np.dtype(_SCALARS[desc[1]]).itemsize
+        size = np.dtype(_scalar_dtype(desc[1])).itemsize
         return size, size if desc[1] not in ("complex64", "complex128") else size // 2
     if kind == "array":
         return 8 + 16 * desc[2], 8
@@ -66,7 +71,7 @@ def read(address, desc):
     NumPy array over the kernel's memory, a tuple, or an Opaque."""
     kind = desc[0] if desc else None
     if kind == "scalar":
-        return np.frombuffer(_memory(address, _size_align(desc)[0]), _SCALARS[desc[1]])[0]
+        return np.frombuffer(_memory(address, _size_align(desc)[0]), _scalar_dtype(desc[1]))[0]
     if kind == "array":
         _, element, ndim, _, readonly = desc
         header = np.frombuffer(_memory(address, 8 + 16 * ndim), np.int64)
@@ -100,7 +105,7 @@ def write(address, desc, value):
     `address`; only scalars can be assigned."""
     if not desc or desc[0] != "scalar":
         raise TypeError("only scalar locals can be assigned")
-    target = np.frombuffer(_memory(address, _size_align(desc)[0]), _SCALARS[desc[1]])
+    target = np.frombuffer(_memory(address, _size_align(desc)[0]), _scalar_dtype(desc[1]))
     target[0] = value
 
 

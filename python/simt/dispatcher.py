@@ -74,12 +74,12 @@ def _type_from_description(desc):
         return simt_types.none
     kind = desc[0]
     if kind == "scalar":
-        return simt_types._SCALARS[desc[1]]
+        return simt_types.scalar_named(desc[1])
     if kind == "record":
         return simt_types.RecordType(desc[1], desc[2], desc[3])
     if kind == "array":
         dtype = desc[1]
-        dtype = simt_types._SCALARS[dtype] if isinstance(dtype, str) else \
+        dtype = simt_types.scalar_named(dtype) if isinstance(dtype, str) else \
             _type_from_description(dtype)
         return simt_types.ArrayType(dtype, desc[2], desc[3], desc[4])
     return simt_types.TupleType(_type_from_description(e) for e in desc[1])

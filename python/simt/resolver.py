@@ -12,6 +12,8 @@
   ("extern", name, signature)            a declared external device function (cuda.declare_device)
   ("exception", name)  ("builtin", name)   a builtin exception class, or a user's ("Name@id")
   ("enum", "Enum" or "IntEnum", class name, id(class), value description)   an enum member
+  ("time", "datetime64" or "timedelta64", unit, count)   a NumPy datetime64/timedelta64 ("" unit:
+                                         generic; count: the int64, NaT its minimum)
   ("namespace", name)                    an enum class (its members resolve as dotted names)
   ("overload",)                          a function with numba.extending.overload implementations;
                                          the callable, given (name, [argument type texts]),
@@ -129,6 +131,10 @@ def describe(value):
         return ("float", "float64", value)
     if isinstance(value, complex):
         return ("complex", "complex128", value.real, value.imag)
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        unit = np.datetime_data(value.dtype)[0]
+        return ("time", value.dtype.name.partition("[")[0], "" if unit == "generic" else unit,
+                int(value.view(np.int64)))
     if isinstance(value, np.generic):
         name = _scalar_name(value.dtype)
         if name is None:

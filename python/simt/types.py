@@ -253,11 +253,18 @@ complex64 = csingle = c8 = _SCALARS["complex64"]
 complex128 = cdouble = c16 = _SCALARS["complex128"]
 
 
+def scalar_named(name):
+    """The scalar type Numba names `name`: "float32", "datetime64[D]", "timedelta64"."""
+    return _SCALARS.get(name) or from_dtype(name)
+
+
 def from_dtype(dtype):
     """The scalar or record type of a NumPy dtype (or anything np.dtype accepts)."""
     dt = np.dtype(dtype)
     if dt.names is not None:
         return _record_from_dtype(dt)
+    if dt.kind in "mM" and dt.isnative:  # datetime64[D], timedelta64[ns]: Numba's spellings too
+        return ScalarType(dt.name)
     name = "bool" if dt.kind == "b" else dt.name
     if name not in _SCALARS or not dt.isnative:
         raise TypeError("simt: dtype %s is not supported yet" % dt)
@@ -388,7 +395,7 @@ def typeof(value):
         return int_type(value)
     if isinstance(value, float):
         return float64
-    if isinstance(value, np.generic) and value.dtype.kind in "iufc":
+    if isinstance(value, np.generic) and value.dtype.kind in "iufcmM":
         return from_dtype(value.dtype)
     if isinstance(value, np.void) and value.dtype.names is not None:
         return _record_from_dtype(value.dtype)
@@ -409,6 +416,9 @@ def numba_type(t):
     """Numba's type object for the simt type `t` (scalars, arrays, tuples): what Numba's own
     typing code, such as an @overload function, is given."""
     from numba.core import types
+    if isinstance(t, ScalarType) and t.dtype.kind in "mM":
+        from numba.np.numpy_support import from_dtype as numba_from_dtype
+        return numba_from_dtype(t.dtype)
     if isinstance(t, ScalarType):
         return types.boolean if t.name == "bool" else getattr(types, t.name)
     if isinstance(t, ArrayType) and isinstance(t.dtype, ScalarType):

@@ -170,6 +170,51 @@ def case_enums_and_namedtuples():
                        np.zeros((64, 10), np.int64)), 0
 
 
+def case_datetime_and_timedelta_arithmetic():
+    @cuda.jit
+    def k(dates, hours, days, target, td, dt, ratio, flags):
+        i = cuda.grid(1)
+        if i < dates.size:
+            td[i, 0] = dates[i] - target
+            td[i, 1] = days[i] + hours[i]
+            td[i, 2] = days[i] * 3 - days[i] // 2 + hours[i] % days[i]
+            td[i, 3] = -hours[i] + days[i] / 2.5
+            dt[i, 0] = dates[i] + hours[i]
+            dt[i, 1] = hours[i] + dates[i] - days[i]
+            ratio[i] = hours[i] / days[i]
+            flags[i, 0] = dates[i] < target
+            flags[i, 1] = days[i] != hours[i]
+
+    n = 64
+    dates = np.datetime64("2020-01-01") + ints(n, -40, 40, seed=5).astype("m8[D]")
+    hours = ints(n, -100, 100, seed=6).astype("m8[h]")
+    days = (ints(n, 1, 5, seed=7) * np.where(np.arange(n) % 2, 1, -1)).astype("m8[D]")
+    return k, 2, TPB, (dates, hours, days, np.datetime64("2020-01-05"), np.zeros((n, 4), "m8[h]"),
+                       np.zeros((n, 2), "M8[h]"), np.zeros(n), np.zeros((n, 2), np.bool_)), 0
+
+
+def _weighted(a, b, c):
+    return a + 10 * b + 100 * c
+
+
+_weighted_device = cuda.jit(device=True)(_weighted)
+
+
+def case_star_arguments():
+    @cuda.jit
+    def k(z, out, weights):
+        i = cuda.grid(1)
+        if i < z.size:
+            out[i] = complex(*cmath.polar(z[i]))
+            pair = (i % 3, i // 3)
+            weights[i, 0] = _weighted_device(*pair, i)
+            weights[i, 1] = _weighted_device(i, *(3, 4))
+            weights[i, 2] = max(*pair, *(i, 5))
+
+    z = floats(64, seed=8) + 1j * floats(64, seed=9)
+    return k, 2, TPB, (z, np.zeros(64, np.complex128), np.zeros((64, 3), np.int64)), 0
+
+
 def case_round_to_variable_digits():
     @cuda.jit
     def k(x, digits, out32, out64):

@@ -383,3 +383,12 @@ def test_launch_overhead_of_a_cached_kernel():
     best = min(samples)
     print("launch overhead: %.1f us" % (best * 1e6))
     assert best < 50e-6  # target < 20 us; the margin absorbs a loaded machine
+
+
+def test_star_arguments_must_be_tuples():
+    @cuda.jit
+    def k(a):
+        a[0] = max(*a)
+
+    with pytest.raises(simt.CompileError, match=r"'\*' arguments must be tuples, not array\(float64"):
+        k[1, 1](np.zeros(3))

@@ -95,6 +95,8 @@ TEST_CASE("parser: primaries and literals") {
   const Case cases[] = {
       {"f(a, b=1)", "(Call (Name f) (Name a) (b= (Int 1)))"},
       {"f()", "(Call (Name f))"},
+      {"f(a, *t, *(b, c))", "(Call (Name f) (Name a) (Starred (Name t)) (Starred (Tuple (Name b) "
+                            "(Name c))))"},
       {"f(a,)(c)", "(Call (Call (Name f) (Name a)) (Name c))"},
       {"a.b.c", "(Attribute (Attribute (Name a) b) c)"},
       {"cuda.grid(2)", "(Call (Attribute (Name cuda) grid) (Int 2))"},
@@ -382,7 +384,6 @@ TEST_CASE("parser: errors") {
       {"def f():\n    yield 1\n", "simt: 'yield' is not supported @2:5"},
       {"def f():\n    await g()\n", "simt: 'await' is not supported @2:5"},
       {"def f():\n    a, *b = c\n", "simt: star expressions are not supported @2:8"},
-      {"def f():\n    g(*a)\n", "simt: '*' arguments in calls are not supported @2:7"},
       {"def f():\n    g(**a)\n", "simt: '**' arguments in calls are not supported @2:7"},
       {"def f():\n    if (n := 1): pass\n",
        "simt: assignment expressions (:=) are not supported @2:11"},
