@@ -4,12 +4,14 @@ from .devicearray import *  # noqa: F401,F403
 from .device import *  # noqa: F401,F403
 from .dispatcher import In, InOut, Out, declare_device, jit  # noqa: F401
 from .driver import (BaseCUDAMemoryManager, GetIpcHandleMixin,  # noqa: F401
-                     HostOnlyCUDAMemoryManager, MemoryPointer, set_memory_manager)
+                     HostOnlyCUDAMemoryManager, IpcHandle, MemoryPointer, set_memory_manager)
 from .errors import CompileError  # noqa: F401
 from .reduction import Reduce
 from .stubs import *  # noqa: F401,F403
 from . import devicearray as _devicearray
 from . import cudadrv_devicearray as devicearray  # numba.cuda.devicearray
+from . import device as devices  # numba.cuda.devices (numba.cuda.cudadrv.devices)
+from . import driver  # numba.cuda.driver (numba.cuda.cudadrv.driver)
 from . import exec_source as _exec_source
 
 _exec_source.install()

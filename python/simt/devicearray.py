@@ -12,7 +12,7 @@ __all__ = ["DeviceNDArray", "DeviceRecord", "MappedNDArray", "to_device", "array
            "errmsg_contiguous_buffer", "device_array", "device_array_like", "pinned_array",
            "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
            "mapped", "is_cuda_array", "as_cuda_array", "from_cuda_array_interface",
-           "is_device_array"]
+           "is_device_array", "open_ipc_array", "from_dlpack"]
 
 
 class DeviceNDArray:
@@ -62,7 +62,8 @@ class DeviceNDArray:
             start = _start_address(self._host)
             owner = self._allocation
             if owner is not None and owner.device_pointer_value:
-                self._gpu_data = owner.view(start - owner.device_pointer_value)
+                base = owner.device_pointer_value  # the view spans its own bytes, as Numba's
+                self._gpu_data = owner.view(start - base, start - base + self._cuda_memsize_)
             else:
                 from .device import get_context
                 self._gpu_data = MemoryPointer(get_context(), device_pointer_type(start),
@@ -130,6 +131,23 @@ class DeviceNDArray:
     @property
     def _cuda_memsize_(self):
         return memory_size_from_info(self.shape, self.strides, self.dtype.itemsize)
+
+    # DLPack. simt's device memory is host memory, so a device array is exported as what it
+    # is, a CPU tensor (kDLCPU): NumPy and other CPU consumers use its memory in place.
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule of this array's memory (a copy's with copy=True). A CPU tensor takes
+        no stream: `stream` must be None (or -1, no synchronisation; launches are synchronous).
+        The capsule is DLPack's unversioned one, whatever `max_version` asks."""
+        if stream not in (None, -1):
+            raise BufferError("simt: a device array is a CPU DLPack tensor (device memory is "
+                              "host memory), which takes no stream; got stream=%r" % (stream,))
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError("simt: a device array is exported as a CPU DLPack tensor %r, "
+                              "not to device %r" % (self.__dlpack_device__(), dl_device))
+        return (np.array(self._host) if copy else self._host).__dlpack__()
+
+    def __dlpack_device__(self):
+        return (_DLPACK_CPU, 0)
 
     # Copies between host and device.
     def copy_to_host(self, ary=None, stream=0):
@@ -357,7 +375,7 @@ def to_device(obj, stream=0, copy=True, to=None):
 
 # Device memory of at least this many bytes starts at a page boundary, as a GPU's large
 # allocations do (racecheck's shadow memory is allocated by page: no page of it is shared with
-# another array).
+# another array), and its last page is its own too (IPC shares whole pages: simt.ipc).
 _PAGE = 4096
 _PAGE_ALIGNED_BYTES = 16 * _PAGE
 
@@ -365,7 +383,7 @@ _PAGE_ALIGNED_BYTES = 16 * _PAGE
 def _buffer(nbytes):
     if nbytes < _PAGE_ALIGNED_BYTES:
         return np.empty(nbytes, dtype=np.uint8)
-    raw = np.empty(nbytes + _PAGE, dtype=np.uint8)
+    raw = np.empty(-(-nbytes // _PAGE) * _PAGE + _PAGE, dtype=np.uint8)
     start = -raw.ctypes.data % _PAGE
     return raw[start:start + nbytes]
 
@@ -458,11 +476,44 @@ def _fresh(host, host_written=False):
 
 class IpcArrayHandle:
     """What DeviceNDArray.get_ipc_handle returns: the memory manager's IPC handle of the array's
-    memory (`_ipc_handle`) and the array's shape, strides and dtype."""
+    memory (`_ipc_handle`) and the array's shape, strides and dtype. Picklable, to be sent to
+    another process, which opens it (open(), or `with handle as array:`) as a device array over
+    the same memory; close() releases it there."""
 
     def __init__(self, ipc_handle, array_desc):
         self._array_desc = array_desc
         self._ipc_handle = ipc_handle
+
+    def open(self):
+        from .device import get_context
+        return DeviceNDArray(gpu_data=self._ipc_handle.open(get_context()), **self._array_desc)
+
+    def close(self):
+        self._ipc_handle.close()
+
+    def __enter__(self):
+        return self.open()
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+@contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """A device array over the memory an IPC handle names, given as its 64 bytes (bytes or a
+    tuple of ints, as `bytes(ipc_handle.handle)`), from `offset` bytes into the exported
+    allocation; C-contiguous where `strides` is None. The handle is closed at the exit."""
+    from .device import get_context
+    from .driver import IpcHandle, _ipc_mem_handle
+    dtype = np.dtype(dtype)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    size = int(np.prod(shape)) * dtype.itemsize
+    ipc_handle = IpcHandle(None, _ipc_mem_handle(*handle), size, offset=offset)
+    array = ipc_handle.open_array(get_context(), shape, dtype, strides)
+    try:
+        yield array
+    finally:
+        ipc_handle.close()
 
 
 def _allocate(shape, dtype, strides, order, host_written=False):
@@ -560,6 +611,74 @@ def _array_interface_sync():
     from .driver import _config
     return _config("CUDA_ARRAY_INTERFACE_SYNC", "NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "1",
                    lambda text: text not in ("", "0"))
+
+
+# DLPack device types whose memory the host addresses: the CPU's, CUDA's and ROCm's pinned host
+# memory, CUDA's managed memory.
+_DLPACK_CPU = 1
+_DLPACK_HOST_DEVICES = (_DLPACK_CPU, 3, 11, 13)
+
+
+class _Capsule:
+    """A DLPack producer of a capsule made already (NumPy's from_dlpack takes producers)."""
+
+    def __init__(self, capsule):
+        self._capsule = capsule
+
+    def __dlpack__(self, stream=None, **kwargs):
+        return self._capsule
+
+    def __dlpack_device__(self):
+        return (_DLPACK_CPU, 0)
+
+
+def from_dlpack(obj):
+    """A device array over the memory of `obj`, a DLPack exporter (`__dlpack__`,
+    `__dlpack_device__`: a NumPy array, a CPU tensor), without a copy: kernels and the exporter
+    see each other's writes. simt's device memory is host memory, so the tensor must be in
+    memory the host addresses (the CPU's, or pinned or managed memory)."""
+    if not hasattr(obj, "__dlpack__"):
+        raise TypeError("*obj* doesn't implement the DLPack protocol (__dlpack__).")
+    device_type, _ = obj.__dlpack_device__()
+    if device_type not in _DLPACK_HOST_DEVICES:
+        raise NotImplementedError(
+            "simt: from_dlpack of a tensor on DLPack device type %d: simt's device memory is "
+            "host memory, and this tensor's is not memory the host can address" % device_type)
+    # DLPack's unversioned capsule cannot mark memory read-only (producers refuse to export
+    # read-only memory that way), so the memory is writable, as CuPy's and PyTorch's from_dlpack
+    # take it. NumPy's from_dlpack makes its array read-only to be safe: view it writable.
+    host = np.from_dlpack(_Capsule(obj.__dlpack__()))
+    interface = dict(host.__array_interface__, data=(host.__array_interface__["data"][0], False))
+    return from_cuda_array_interface(interface, owner=host, sync=False)
+
+
+# What a StridedMemoryView (cuda.core.utils, which numba-cuda's kernels accept) describes.
+_STRIDED_MEMORY_VIEW_FIELDS = ("ptr", "shape", "strides", "dtype", "readonly")
+
+
+def from_strided_memory_view(view):
+    """A device array over the memory a StridedMemoryView describes (cuda.core's, or any object
+    with its fields: `ptr`, `shape`, `strides` counted in elements or None for C order, `dtype`,
+    `readonly`), without a copy; `view` is kept alive with the array. Memory that is not
+    device-accessible on a GPU (`is_device_accessible` False: host memory) is simt's device
+    memory too."""
+    dtype = np.dtype(view.dtype)
+    strides = None if view.strides is None else tuple(s * dtype.itemsize for s in view.strides)
+    return from_cuda_array_interface(
+        {"shape": tuple(view.shape), "strides": strides, "data": (view.ptr, bool(view.readonly)),
+         "typestr": dtype.str, "descr": dtype.descr, "version": 3}, owner=view, sync=False)
+
+
+def interchange_argument(value):
+    """A kernel argument as launches take it: a device array over the memory of a
+    StridedMemoryView or of a DLPack exporter that is neither a NumPy array nor a CUDA array
+    interface object (launches take those as they are); any other value as it is."""
+    if all(hasattr(value, field) for field in _STRIDED_MEMORY_VIEW_FIELDS):
+        return from_strided_memory_view(value)
+    if (hasattr(value, "__dlpack__") and not isinstance(value, np.ndarray)
+            and not hasattr(value, "__cuda_array_interface__")):
+        return from_dlpack(value)
+    return value
 
 
 def as_cuda_array(obj, sync=True):

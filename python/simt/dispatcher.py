@@ -17,7 +17,7 @@ from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
 from .device import get_context
-from .devicearray import DeviceNDArray, to_device
+from .devicearray import DeviceNDArray, interchange_argument, to_device
 from .errors import CompileError, fault_exception
 from .resolver import resolver_for
 from .source import CapturedSource
@@ -156,6 +156,10 @@ def _converts(actual, declared):
                 and len(actual.elems) == len(declared.elems)
                 and all(_converts(a, d) for a, d in zip(actual.elems, declared.elems)))
     return actual == declared
+
+
+# Argument types that are never DLPack exporters or StridedMemoryViews to convert at a launch.
+_PLAIN_ARGUMENT_TYPES = frozenset((np.ndarray, DeviceNDArray, int, float, bool, complex, tuple))
 
 
 # CUDA passes launch dimensions and the dynamic shared memory size as unsigned 32-bit integers
@@ -515,6 +519,8 @@ class Dispatcher:
     def _launch(self, args, griddim, blockdim, sharedmem, stream=0):
         get_context()  # the device initialises at its first use (CudaSupportError if disabled)
         retr = []
+        if not all(type(a) in _PLAIN_ARGUMENT_TYPES for a in args):
+            args = tuple(interchange_argument(a) for a in args)  # DLPack, StridedMemoryView
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)

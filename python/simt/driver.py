@@ -259,9 +259,53 @@ ManagedOwnedPointer = _owned_with_buffer(type("ManagedOwnedPointer", (OwnedPoint
 
 # -- memory managers (External Memory Management plugins) -------------------------------------
 
+# Numba's cu_ipc_mem_handle (CUDA's cudaIpcMemHandle_t): 64 bytes, naming simt's shared memory.
+_ipc_mem_handle = ctypes.c_byte * 64
+
+
+class _DirectIpc:
+    """An IPC handle opened by mapping its memory into this process."""
+
+    def __init__(self, parent):
+        self.parent = parent
+        self._opened_mem = None
+
+    def open(self, context):
+        parent = self.parent
+        if parent.base is not None:
+            raise ValueError("opening IpcHandle from original process")
+        mem = context.open_ipc_handle(parent.handle, parent.offset + parent.size)
+        self._opened_mem = mem
+        return mem.own().view(parent.offset)
+
+    def close(self):
+        # CUDA unmaps the memory here; simt's mapping goes with the last array over it, so an
+        # array still in use after close() does not touch unmapped memory.
+        self._opened_mem = None
+
+
+class _StagedIpc:
+    """An IPC handle opened as a copy in new memory of this context (Numba's open_staged, for
+    devices that cannot access each other's memory)."""
+
+    def __init__(self, parent):
+        self.parent = parent
+
+    def open(self, context):
+        source = _DirectIpc(self.parent)
+        memory = context.memalloc(self.parent.size)
+        device_to_device(memory, source.open(context), self.parent.size)
+        source.close()
+        return memory
+
+    def close(self):
+        """Nothing to release: the copy is the caller's memory."""
+
+
 class IpcHandle:
-    """Numba's handle of device memory exported to other processes (get_ipc_handle). simt's
-    default memory manager exports none: see GetIpcHandleMixin."""
+    """Device memory exported to other processes (Numba's IpcHandle): `handle`, 64 bytes naming
+    the memory (simt.ipc: POSIX shared memory), `size` bytes from `offset` in the allocation.
+    `base` is the exported memory in the exporting process, None where unpickled elsewhere."""
 
     def __init__(self, base, handle, size, source_info=None, offset=0):
         self.base = base
@@ -269,14 +313,60 @@ class IpcHandle:
         self.size = size
         self.source_info = source_info
         self.offset = offset
+        self._impl = None
+
+    def _sentry_source_info(self):
+        if self.source_info is None:
+            raise RuntimeError("IPC handle doesn't have source info")
+
+    def can_access_peer(self, context):
+        """Whether `context`'s device can access the memory directly (simt has one device)."""
+        self._sentry_source_info()
+        return self.source_info == context.device.get_device_identity()
+
+    def _open_with(self, impl, context):
+        if self._impl is not None:
+            raise ValueError("IpcHandle is already opened")
+        memory = impl.open(context)
+        self._impl = impl
+        return memory
+
+    def open_direct(self, context):
+        """The memory, mapped into this process: a memory pointer."""
+        return self._open_with(_DirectIpc(self), context)
+
+    def open_staged(self, context):
+        """A copy of the memory in new memory of `context`."""
+        self._sentry_source_info()
+        return self._open_with(_StagedIpc(self), context)
 
     def open(self, context):
-        raise NotImplementedError("simt: opening CUDA IPC handles is not supported yet")
+        if self.source_info is None or self.can_access_peer(context):
+            return self.open_direct(context)
+        return self.open_staged(context)
 
-    open_array = open_staged = open_direct = open
+    def open_array(self, context, shape, dtype, strides=None):
+        """open() as a device array (C-contiguous where `strides` is None)."""
+        from .devicearray import DeviceNDArray, _contiguous_strides
+        dtype = np.dtype(dtype)
+        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+        if strides is None:
+            strides = _contiguous_strides(shape, dtype.itemsize, "C")
+        return DeviceNDArray(shape, strides, dtype, gpu_data=self.open(context))
 
     def close(self):
-        pass
+        if self._impl is None:
+            raise ValueError("IpcHandle not opened")
+        self._impl.close()
+        self._impl = None
+
+    def __reduce__(self):
+        return (_rebuild_ipc_handle, (type(self), tuple(self.handle), self.size,
+                                      self.source_info, self.offset))
+
+
+def _rebuild_ipc_handle(cls, handle, size, source_info, offset):
+    return cls(None, _ipc_mem_handle(*handle), size, source_info, offset)
 
 
 class _PendingDeallocs:
@@ -436,12 +526,28 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
 
 
 class GetIpcHandleMixin:
-    """Numba's default get_ipc_handle. simt's device memory is private host memory, so exporting
-    it to other processes is not supported yet."""
+    """Numba's default get_ipc_handle: an IpcHandle of the allocation `memory` lies in, made
+    shared memory in place (simt.ipc). Only memory simt's memory manager allocated can be
+    exported; an EMM plugin exports its own memory with its own get_ipc_handle."""
 
     def get_ipc_handle(self, memory):
-        raise NotImplementedError("simt: CUDA IPC (get_ipc_handle, open_ipc_array) is not "
-                                  "supported yet")
+        from . import ipc
+        address = _pointer_value(memory.device_pointer)
+        for allocation in getattr(self, "allocations", {}).values():
+            buffer = getattr(allocation, "_simt_buffer", None)
+            base = allocation.device_pointer_value
+            if buffer is not None and base <= address < base + allocation.size:
+                break
+        else:
+            raise NotImplementedError(
+                "simt: get_ipc_handle of memory that simt's memory manager did not allocate "
+                "(mapped, pinned or managed host memory, an EMM plugin's memory or another "
+                "context's) is not supported: export device arrays (device_array, to_device)")
+        handle = IpcHandle(memory, _ipc_mem_handle.from_buffer_copy(
+            ipc.export(base, allocation.size, buffer)), memory.size,
+            self.context.device.get_device_identity(), offset=address - base)
+        handle._exported_buffer = buffer  # the memory stays exported while the handle lives
+        return handle
 
 
 class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
@@ -623,7 +729,18 @@ class Context:
         return self.memory_manager.mempin(owner, pointer, size, mapped)
 
     def get_ipc_handle(self, memory):
+        if not sys.platform.startswith("linux"):
+            raise OSError("OS does not support CUDA IPC")
         return self.memory_manager.get_ipc_handle(memory)
+
+    def open_ipc_handle(self, handle, size):
+        """A memory pointer to `size` bytes of the memory an IPC handle names, mapped into this
+        process (until the pointer and the arrays over it die)."""
+        from .ipc import open_shared
+        mapping, address = open_shared(handle, size)
+        memory = MemoryPointer(weakref.proxy(self), device_pointer_type(address), size)
+        memory._ipc_mapping = mapping  # unmapped with the pointer, which its views keep alive
+        return memory
 
     def defer_cleanup(self):
         return self.memory_manager.defer_cleanup()
