@@ -516,10 +516,7 @@ void FunctionLowering::run() {
     fn_->getArg(first_param + i)->setName(f_.slots[i].name);
   allocate_slots();
   for (const ir::LocalArrayDecl &decl : f_.local_arrays) {
-    int64_t count = 1;
-    for (int64_t extent : decl.shape)
-      count *= extent;
-    local_array_bytes_.push_back(count * byte_size(decl.dtype));
+    local_array_bytes_.push_back(decl.elements.bytes(decl.shape));
     if (!fissioned())
       local_arrays_.push_back(target_.local_memory(emitter_, local_array_bytes_.back()));
   }
@@ -1510,7 +1507,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return shared_array(e);
   case ir::ExprKind::LocalArray: {
     const ir::LocalArrayDecl &decl = f_.local_arrays[e.index];
-    return memory_array(local_array_address(e.index), decl.dtype, decl.shape);
+    return memory_array(local_array_address(e.index), decl.elements.dtype, decl.shape,
+                        decl.elements.itemsize());
   }
   case ir::ExprKind::ConstArray: {
     const ir::ConstArrayDecl &decl = m_.ir.const_arrays[e.index];
@@ -1521,6 +1519,18 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return atomic(e);
   case ir::ExprKind::ArrayView:
     return array_view(e);
+  case ir::ExprKind::DtypeView: { // the same data; one axis's extent and stride replaced
+    llvm::Value *array = expr(*e.args[0]);
+    llvm::Value *axis = expr(*e.args[1]), *extent = expr(*e.args[2]), *stride = expr(*e.args[3]);
+    for (unsigned k = 0; k < unsigned(e.type.ndim); ++k) {
+      llvm::Value *here = b_.CreateICmpEQ(axis, b_.getInt64(k));
+      for (auto [part, value] : {std::pair{1u, extent}, std::pair{2u, stride}})
+        array = b_.CreateInsertValue(
+            array, b_.CreateSelect(here, value, b_.CreateExtractValue(array, {part, k})),
+            {part, k});
+    }
+    return array;
+  }
   case ir::ExprKind::FieldView: { // the same shape and strides, the data further on
     llvm::Value *array = expr(*e.args[0]);
     llvm::Value *data = b_.CreateExtractValue(array, {0});
@@ -2138,10 +2148,11 @@ llvm::Value *FunctionLowering::memory_array(llvm::Value *data, Scalar dtype,
 llvm::Value *FunctionLowering::shared_array(const ir::Expr &e) {
   const ir::SharedArrayDecl &decl = m_.ir.shared_arrays[e.index];
   if (!decl.dynamic)
-    return memory_array(target_.shared_memory(emitter_, decl.offset), decl.dtype, decl.shape);
+    return memory_array(target_.shared_memory(emitter_, decl.offset), decl.elements.dtype,
+                        decl.shape, decl.elements.itemsize());
   // The dynamic array is 1-D over the whole of the launch's dynamic shared memory.
   llvm::Value *data = target_.shared_memory(emitter_, m_.ir.static_shared_bytes);
-  int64_t itemsize = byte_size(decl.dtype);
+  int64_t itemsize = decl.elements.itemsize();
   llvm::Value *extent =
       b_.CreateUDiv(target_.dynamic_shared_bytes(emitter_), b_.getInt64(itemsize));
   return make_array_value(b_, 1, data, {extent}, {b_.getInt64(itemsize)});

@@ -217,11 +217,8 @@ void ModuleBuilder::prune_and_layout() {
   for (ir::SharedArrayDecl &s : module_.shared_arrays) {
     if (s.dynamic)
       continue;
-    int64_t bytes = byte_size(s.dtype);
-    for (int64_t d : s.shape)
-      bytes *= d;
     s.offset = offset;
-    offset = aligned_end(offset, bytes);
+    offset = aligned_end(offset, s.elements.bytes(s.shape));
   }
   module_.static_shared_bytes = offset;
   for (ir::SharedArrayDecl &s : module_.shared_arrays)

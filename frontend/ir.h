@@ -63,6 +63,9 @@ enum class ExprKind : uint8_t {
                // order, each an int64 index (the axis is dropped; checked and wrapped as in
                // ArrayLoad) or a Slice (the axis is kept, clamped as Python clamps slices); the
                // axes after them are kept whole. `type` is the array of the kept axes
+  DtypeView,   // array args[0] reinterpreted as `type` (another dtype, Numba's array.view(dtype)):
+               // its data and, but on axis args[1] (int64), its shape and strides; that axis
+               // gets extent args[2] and stride args[3]
   FieldView,   // a view of array args[0] with its shape and strides and its data `index` bytes
                // further, of `type` (an array of another dtype): a complex array's .real and
                // .imag, a record array's scalar field (Numba's attribute views)
@@ -190,8 +193,33 @@ struct Slot {
   Type type;
 };
 
+// The elements of a shared or local array: a scalar dtype, or a record (then dtype is moot).
+struct ArrayElements {
+  ArrayElements(Scalar dtype = Scalar::F32, std::shared_ptr<const Record> record = nullptr)
+      : dtype(dtype), record(std::move(record)) {}
+
+  Scalar dtype;
+  std::shared_ptr<const Record> record;
+
+  int64_t itemsize() const { return record ? record->size : byte_size(dtype); }
+  // The bytes of an array of `shape` (the typer bounds them: no overflow).
+  int64_t bytes(const std::vector<int64_t> &shape) const {
+    int64_t total = itemsize();
+    for (int64_t extent : shape)
+      total *= extent;
+    return total;
+  }
+  // The array's type, C-contiguous in `space`.
+  Type array_type(int ndim, MemSpace space) const {
+    return record ? Type::record_array_of(record, ndim, 'C', space)
+                  : Type::array_of(dtype, ndim, 'C', space);
+  }
+  // The spelling of the element type: "float32", "Record(...)".
+  std::string str() const { return record ? record->str() : scalar_name(dtype); }
+};
+
 struct SharedArrayDecl {
-  Scalar dtype = Scalar::F32;
+  ArrayElements elements;
   std::vector<int64_t> shape; // empty when dynamic
   int64_t offset = 0;         // byte offset in the block's shared memory
   bool dynamic = false;       // shape 0: the launch's dynamic shared memory (all alias it)
@@ -199,7 +227,7 @@ struct SharedArrayDecl {
 };
 
 struct LocalArrayDecl {
-  Scalar dtype = Scalar::F32;
+  ArrayElements elements;
   std::vector<int64_t> shape;
   std::string name = {}; // as SharedArrayDecl::name
 };
@@ -281,7 +309,7 @@ Module clone(const Module &module);
 // then update the size here.
 static_assert(sizeof(Expr) == 200 && sizeof(Stmt) == 160 && sizeof(Function) == 280 &&
                   sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 112 &&
-                  sizeof(SharedArrayDecl) == 80 && sizeof(LocalArrayDecl) == 64 &&
+                  sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 80 &&
                   sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 80 && sizeof(Record) == 40 &&
                   sizeof(RecordField) == 72 && sizeof(ExternFunction) == 136 &&
                   sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,

@@ -127,7 +127,7 @@ public:
   std::string run() {
     for (size_t i = 0; i < module_.shared_arrays.size(); ++i) {
       const SharedArrayDecl &s = module_.shared_arrays[i];
-      out_ << "shared[" << i << "]: " << scalar_name(s.dtype) << " "
+      out_ << "shared[" << i << "]: " << s.elements.str() << " "
            << (s.dynamic ? std::string("dynamic") : shape_str(s.shape)) << " at " << s.offset
            << "\n";
     }
@@ -173,7 +173,7 @@ private:
     for (size_t i = fn.num_params; i < fn.slots.size(); ++i)
       out_ << "  local " << fn.slots[i].name << ": " << fn.slots[i].type.str() << "\n";
     for (size_t i = 0; i < fn.local_arrays.size(); ++i)
-      out_ << "  local[" << i << "]: " << scalar_name(fn.local_arrays[i].dtype) << " "
+      out_ << "  local[" << i << "]: " << fn.local_arrays[i].elements.str() << " "
            << shape_str(fn.local_arrays[i].shape) << "\n";
     block(fn.body, 1);
   }
@@ -359,6 +359,9 @@ private:
         out += (i > 1 ? ", " : "") + expr(*e.args[i]);
       return out + "]";
     }
+    case ExprKind::DtypeView:
+      return expr(*e.args[0]) + ".view(" + e.type.str() + ", axis " + expr(*e.args[1]) +
+             ": extent " + expr(*e.args[2]) + ", stride " + expr(*e.args[3]) + ")";
     case ExprKind::FieldView:
       return expr(*e.args[0]) + ".field(" + e.type.str() + ", +" + std::to_string(e.index) + ")";
     case ExprKind::Slice:

@@ -117,7 +117,7 @@ public:
     number(int64_t(f.local_arrays.size()));
     for (const LocalArrayDecl &array : f.local_arrays) {
       text(array.name);
-      number(int64_t(array.dtype));
+      text(array.elements.str());
       numbers(array.shape);
     }
     number(f.recursive);
@@ -147,7 +147,7 @@ std::string fingerprint(const Module &module) {
   out.number(int64_t(module.shared_arrays.size()));
   for (const SharedArrayDecl &array : module.shared_arrays) {
     out.text(array.name);
-    out.number(int64_t(array.dtype));
+    out.text(array.elements.str());
     out.numbers(array.shape);
     out.number(array.offset);
     out.number(array.dynamic);

@@ -46,6 +46,7 @@ bool is_block_uniform(const Expr &e, const std::vector<bool> &block_level_slots)
   case ExprKind::ArraySize:
   case ExprKind::ArrayView:
   case ExprKind::FieldView:
+  case ExprKind::DtypeView:
   case ExprKind::Slice:
   case ExprKind::Libdevice:
     return args_uniform(0);
@@ -107,12 +108,8 @@ public:
     // are checked against the launch's memory budget).
     constexpr int64_t kMaxLocalArrayBytes = 64 * 1024;
     int64_t local_bytes = 0;
-    for (const LocalArrayDecl &decl : kernel_.local_arrays) {
-      int64_t count = 1;
-      for (int64_t extent : decl.shape)
-        count *= extent;
-      local_bytes += count * byte_size(decl.dtype);
-    }
+    for (const LocalArrayDecl &decl : kernel_.local_arrays)
+      local_bytes += decl.elements.bytes(decl.shape);
     if (local_bytes > kMaxLocalArrayBytes)
       return refuse("local arrays of " + std::to_string(local_bytes) +
                     " bytes per thread (fission keeps at most " +

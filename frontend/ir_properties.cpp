@@ -137,7 +137,8 @@ private:
 
   static bool writes_local_memory(const Expr &target) {
     return target.kind == ExprKind::LocalArray ||
-           ((target.kind == ExprKind::ArrayView || target.kind == ExprKind::FieldView) &&
+           ((target.kind == ExprKind::ArrayView || target.kind == ExprKind::FieldView ||
+             target.kind == ExprKind::DtypeView) &&
             writes_local_memory(*target.args[0]));
   }
 

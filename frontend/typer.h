@@ -28,7 +28,8 @@ struct Value {
   ir::ExprPtr expr;           // Expr
   std::string path;           // Path: "cuda", "cuda.atomic.add", "math.sin", "builtins.len", ...
   Scalar dtype = Scalar::F64; // Dtype
-  std::shared_ptr<FunctionSource> function;              // Function
+  std::shared_ptr<const Record> record;     // Dtype of a structured dtype (then `dtype` is moot)
+  std::shared_ptr<FunctionSource> function; // Function
   std::shared_ptr<const ExternFunction> extern_function; // Extern
   std::string exception;                                 // Exception
 };
@@ -177,6 +178,7 @@ private:
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,
                                            const std::vector<std::string> &params, size_t required);
   Scalar dtype_of(const ast::Expr &e);
+  ir::ArrayElements elements_of(const ast::Expr &e); // a dtype, scalar or structured
   std::vector<int64_t> constant_shape(const ast::Expr &e);
   // `e` with locals assigned once from a constant replaced by it (typer_constant.cpp).
   ast::ExprPtr constant_definition(const ast::Expr &e, int depth = 0);
@@ -190,6 +192,8 @@ private:
   void nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   // `store` holds the record array and its indices; appends the Record value and emits it.
   void record_store(ir::Stmt store, ir::ExprPtr value);
+  // array.view(dtype) (typer_view.cpp)
+  ir::ExprPtr dtype_view(ir::ExprPtr array, const ast::Expr &call);
   // A copy of `call` whose *tuple arguments, evaluated into temps, are their elements.
   ast::ExprPtr expand_star_arguments(const ast::Expr &call);
 

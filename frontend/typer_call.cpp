@@ -23,13 +23,13 @@ constexpr int64_t max_local_array_bytes = 512 * 1024;
 
 // "cuda.local.array((3, 4), float32)", as the kernel wrote it.
 std::string array_call_text(const std::string &kind, const std::vector<int64_t> &shape,
-                            Scalar dtype) {
+                            const ir::ArrayElements &elements) {
   std::string dims;
   for (size_t i = 0; i < shape.size(); ++i)
     dims += (i ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() != 1)
     dims = "(" + dims + ")";
-  return "cuda." + kind + ".array(" + dims + ", " + scalar_name(dtype) + ")";
+  return "cuda." + kind + ".array(" + dims + ", " + elements.str() + ")";
 }
 
 } // namespace
@@ -77,6 +77,11 @@ Value FunctionTyper::call(const ast::Expr &e) {
     if (e.elts[i]->kind == ast::ExprKind::Starred)
       return call(*expand_star_arguments(e)); // f(*t) is f(t[0], t[1], ...)
   const ast::Expr &callee = *e.elts[0];
+  if (callee.kind == ast::ExprKind::Attribute && callee.id == "view") {
+    Value base = value(*callee.elts[0]);
+    if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
+      return expr_value(dtype_view(std::move(base.expr), e));
+  }
   if (callee.kind == ast::ExprKind::Attribute && callee.id == "conjugate") {
     Value base = value(*callee.elts[0]);
     if (base.kind == Value::Kind::Expr && base.expr->type.is_scalar()) {
@@ -431,16 +436,25 @@ ir::ExprPtr FunctionTyper::grid(bool size, const ast::Expr &e) {
 }
 
 Scalar FunctionTyper::dtype_of(const ast::Expr &e) {
-  Scalar s;
+  ir::ArrayElements elements = elements_of(e);
+  if (elements.record)
+    error(e.loc, "simt: a structured dtype is not supported here");
+  return elements.dtype;
+}
+
+ir::ArrayElements FunctionTyper::elements_of(const ast::Expr &e) {
+  ir::ArrayElements elements;
   if (e.kind == ast::ExprKind::String) {
-    if (!parse_scalar_name(e.text, s))
+    if (!parse_scalar_name(e.text, elements.dtype))
       error(e.loc, "unknown dtype '" + e.text + "'");
-    return s;
+    return elements;
   }
   Value v = value(e);
   if (v.kind != Value::Kind::Dtype)
     error(e.loc, "expected a dtype such as numpy.float32");
-  return v.dtype;
+  elements.dtype = v.dtype;
+  elements.record = v.record;
+  return elements;
 }
 
 namespace {
@@ -502,14 +516,14 @@ std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
 Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
   auto args = call_args(e, "cuda." + kind + ".array", {"shape", "dtype"}, 2);
   std::vector<int64_t> shape = constant_shape(*args[0]);
-  Scalar dtype = dtype_of(*args[1]);
+  const ir::ArrayElements dtype = elements_of(*args[1]);
   // Elements and bytes as int64, as the lowering and the launch compute them: checked here once.
   int64_t count = 1, bytes = 0;
   for (int64_t d : shape)
     if (__builtin_mul_overflow(count, d, &count))
       error(args[0]->loc,
             array_call_text(kind, shape, dtype) + " has more elements than an int64 can count");
-  if (__builtin_mul_overflow(count, int64_t(byte_size(dtype)), &bytes))
+  if (__builtin_mul_overflow(count, dtype.itemsize(), &bytes))
     error(args[0]->loc,
           array_call_text(kind, shape, dtype) + " takes more bytes than an int64 can count");
   int ndim = static_cast<int>(shape.size());
@@ -522,13 +536,12 @@ Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
                               std::to_string(max_local_array_bytes) +
                               " bytes (512 KiB) of local memory a thread may have");
     fn_.local_arrays.push_back({dtype, shape});
-    auto a = make_expr(ir::ExprKind::LocalArray, Type::array_of(dtype, ndim, 'C', MemSpace::Local),
-                       e.loc);
+    auto a = make_expr(ir::ExprKind::LocalArray, dtype.array_type(ndim, MemSpace::Local), e.loc);
     a->index = static_cast<int>(fn_.local_arrays.size()) - 1;
     return expr_value(std::move(a));
   }
   ir::SharedArrayDecl decl;
-  decl.dtype = dtype;
+  decl.elements = dtype;
   decl.dynamic = count == 0;
   if (decl.dynamic && ndim != 1)
     error(args[0]->loc, "dynamic shared arrays (size 0) must be 1-dimensional");
@@ -536,8 +549,7 @@ Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
     decl.shape = shape;
   std::string key =
       unique_name_ + "@" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col);
-  auto a = make_expr(ir::ExprKind::SharedArray, Type::array_of(dtype, ndim, 'C', MemSpace::Shared),
-                     e.loc);
+  auto a = make_expr(ir::ExprKind::SharedArray, dtype.array_type(ndim, MemSpace::Shared), e.loc);
   a->index = module_.shared_array(key, decl);
   fn_.props.uses_shared = true;
   return expr_value(std::move(a));

@@ -157,7 +157,8 @@ std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const as
   case Value::Kind::Dtype:
     g.kind = GlobalValue::Kind::Dtype;
     g.scalar = v.dtype;
-    arg.key = "dtype " + scalar_name(v.dtype);
+    g.record = v.record;
+    arg.key = "dtype " + (v.record ? v.record->str() : scalar_name(v.dtype));
     return arg;
   case Value::Kind::Function:
     g.kind = GlobalValue::Kind::Function;

@@ -366,6 +366,7 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     Value v;
     v.kind = Value::Kind::Dtype;
     v.dtype = g.scalar;
+    v.record = g.record;
     return v;
   }
   case K::ArrayType:

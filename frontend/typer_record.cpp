@@ -127,7 +127,7 @@ void FunctionTyper::aug_assign_field(ir::ExprPtr record, int field, const ast::S
 
 void FunctionTyper::record_store(ir::Stmt store, ir::ExprPtr value) {
   const Type &array = store.exprs[0]->type;
-  if (value->type != array.element())
+  if (!value->type.is_record() || *value->type.record != *array.record) // a copy of its bytes
     error(value->loc, "cannot store " + value->type.str() + " into an element of " + array.str());
   store.exprs.push_back(std::move(value));
   emit(std::move(store));

@@ -257,4 +257,92 @@ ir::ExprPtr FunctionTyper::tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, i
   return result ? std::move(result) : scalar_const(Scalar::Bool, 0, 0, loc);
 }
 
+// Numba's array.view(dtype) (_change_dtype, after NumPy's array_descr_set): the same bytes as
+// another dtype. Between dtypes of one size nothing else changes; otherwise the contiguous axis
+// (the last of a C array, the first of an F one; of an 'A' array whichever has the old itemsize
+// as its stride, checked at run time) is rescaled, and a ValueError says where it cannot be.
+ir::ExprPtr FunctionTyper::dtype_view(ir::ExprPtr array, const ast::Expr &call) {
+  auto args = call_args(call, "view", {"dtype"}, 1);
+  const Scalar to = dtype_of(*args[0]);
+  const Type from = array->type;
+  const ir::Loc loc = call.loc;
+  if (from.record || from.nominal)
+    error(loc, "simt: view() of a " + from.str() + " is not supported yet");
+  Type result = from;
+  result.scalar = to;
+  const int64_t old_size = byte_size(from.scalar), new_size = byte_size(to);
+  if (old_size == new_size) {
+    auto same = make_expr(ir::ExprKind::FieldView, result, loc);
+    same->index = 0; // the data at no offset
+    same->args.push_back(std::move(array));
+    return same;
+  }
+  auto i64 = [&](int64_t v) { return scalar_const(Scalar::I64, v, 0, loc); };
+  auto part = [&](ir::ExprKind kind, int axis) {
+    auto e = make_expr(kind, Type::scalar_of(Scalar::I64), loc);
+    e->index = axis;
+    e->args.push_back(clone(*array));
+    return e;
+  };
+  auto compare = [&](ir::Op op, ir::ExprPtr a, ir::ExprPtr b) {
+    auto c = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
+    c->op = op;
+    c->args.push_back(std::move(a));
+    c->args.push_back(std::move(b));
+    return c;
+  };
+  auto select = [&](ir::ExprPtr test, ir::ExprPtr yes, ir::ExprPtr no) {
+    auto s = make_expr(ir::ExprKind::Select, no->type, loc);
+    s->args.push_back(std::move(test));
+    s->args.push_back(std::move(yes));
+    s->args.push_back(std::move(no));
+    return s;
+  };
+  const char *incompatible = "new type not compatible with array";
+  if (from.ndim == 0 || (new_size < old_size && old_size % new_size != 0))
+    error(loc, std::string(incompatible) + ": " + from.str() + " as " + scalar_name(to));
+  array = stable(std::move(array));
+  const int last = from.ndim - 1;
+  // The axis: -1 where an 'A' array has neither end contiguous.
+  ir::ExprPtr axis;
+  if (from.layout == 'C' || from.layout == 'F') {
+    axis = i64(from.layout == 'C' ? last : 0);
+  } else {
+    axis =
+        select(compare(ir::Op::Eq, part(ir::ExprKind::ArrayStride, last), i64(old_size)), i64(last),
+               select(compare(ir::Op::Eq, part(ir::ExprKind::ArrayStride, 0), i64(old_size)),
+                      i64(0), i64(-1)));
+  }
+  axis = stable(std::move(axis));
+  ir::ExprPtr extent =
+      stable(from.layout == 'C' || from.layout == 'F'
+                 ? part(ir::ExprKind::ArrayShape, from.layout == 'C' ? last : 0)
+                 : select(compare(ir::Op::Eq, clone(*axis), i64(0)),
+                          part(ir::ExprKind::ArrayShape, 0), part(ir::ExprKind::ArrayShape, last)));
+  raise_if(compare(ir::Op::Lt, clone(*axis), i64(0)), "ValueError",
+           "To change to a dtype of a different size, the last axis must be contiguous", loc);
+  ir::ExprPtr new_extent;
+  if (new_size < old_size) {
+    new_extent =
+        make_binary(ir::Op::Mul, Scalar::I64, clone(*extent), i64(old_size / new_size), loc);
+  } else {
+    ir::ExprPtr bytes =
+        stable(make_binary(ir::Op::Mul, Scalar::I64, clone(*extent), i64(old_size), loc));
+    raise_if(compare(ir::Op::Ne,
+                     make_binary(ir::Op::Mod, Scalar::I64, clone(*bytes), i64(new_size), loc),
+                     i64(0)),
+             "ValueError",
+             "When changing to a larger dtype, its size must be a divisor of the total size in "
+             "bytes of the last axis of the array.",
+             loc);
+    new_extent = make_binary(ir::Op::FloorDiv, Scalar::I64, clone(*bytes), i64(new_size), loc);
+  }
+  auto view = make_expr(ir::ExprKind::DtypeView, result, loc);
+  view->args.push_back(std::move(array));
+  view->args.push_back(std::move(axis));
+  view->args.push_back(std::move(new_extent));
+  view->args.push_back(i64(new_size));
+  return view;
+}
+
 } // namespace simt

@@ -337,11 +337,12 @@ bool unify(const Type &a, const Type &b, Type &out) {
   case Type::Kind::GridGroup:
     out = a;
     return true;
-  case Type::Kind::Record:
+  case Type::Kind::Record: // records of one layout in different arrays
     if (*a.record != *b.record)
       return false;
     out = a;
-    out.readonly = true; // they differ only there
+    out.readonly = a.readonly || b.readonly;
+    out.space = a.space == b.space ? a.space : MemSpace::Global;
     return true;
   case Type::Kind::Vector:
     return false; // equal ones returned above

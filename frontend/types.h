@@ -195,6 +195,7 @@ struct Type {
     }
     Type t = record_of(record);
     t.readonly = readonly;
+    t.space = space; // where the record lives, for the checkers' reports
     return t;
   }
   // An array (view) of this array's elements and memory space with other dimensions.

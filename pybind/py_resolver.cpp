@@ -40,6 +40,15 @@ Scalar scalar_named(py::handle name) {
   return scalar;
 }
 
+// A dtype's name into `value`: a scalar's ("float32"), or a structured dtype's ("Record(...)").
+void set_dtype(GlobalValue &value, py::handle name) {
+  auto text = name.cast<std::string>();
+  if (text.rfind("Record(", 0) == 0)
+    value.record = parse_signature("(array(" + text + ", 1d, C),)").at(0).record;
+  else
+    value.scalar = scalar_named(name);
+}
+
 } // namespace
 
 GlobalValue global_value_from(py::handle description) {
@@ -75,11 +84,7 @@ GlobalValue global_value_from(py::handle description) {
       value.elems.push_back(global_value_from(elem));
   } else if (kind == "array") {
     value.kind = Kind::Array;
-    auto dtype = fields[1].cast<std::string>();
-    if (dtype.rfind("Record(", 0) == 0)
-      value.record = parse_signature("(array(" + dtype + ", 1d, C),)").at(0).record;
-    else
-      value.scalar = scalar_named(fields[1]);
+    set_dtype(value, fields[1]);
     for (auto extent : fields[2])
       value.shape.push_back(extent.cast<int64_t>());
     value.ndim = static_cast<int>(value.shape.size());
@@ -115,7 +120,7 @@ GlobalValue global_value_from(py::handle description) {
     value.member = fields[2].cast<std::string>();
   } else if (kind == "dtype") {
     value.kind = Kind::Dtype;
-    value.scalar = scalar_named(fields[1]);
+    set_dtype(value, fields[1]);
   } else if (kind == "arraytype") {
     value.kind = Kind::ArrayType;
     value.scalar = scalar_named(fields[1]);

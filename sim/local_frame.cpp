@@ -22,12 +22,8 @@ public:
     frames_[function] = kSizing;
     const ir::Function &fn = module_.functions[function];
     int64_t own = 0;
-    for (const ir::LocalArrayDecl &decl : fn.local_arrays) {
-      int64_t count = 1;
-      for (int64_t extent : decl.shape)
-        count *= extent; // the typer bounds each array (max_local_array_bytes): no overflow
-      own += count * int64_t(byte_size(decl.dtype));
-    }
+    for (const ir::LocalArrayDecl &decl : fn.local_arrays)
+      own += decl.elements.bytes(decl.shape); // bounded by the typer (max_local_array_bytes)
     int64_t deepest_call = 0;
     for (const ir::Stmt &stmt : fn.body)
       deepest_call = std::max(deepest_call, calls(stmt));

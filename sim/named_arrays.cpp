@@ -29,7 +29,7 @@ std::vector<NamedArray> named_arrays(const ir::Module &module) {
     array.dynamic = decl.dynamic;
     array.shape = decl.shape;
     array.ndim = decl.dynamic ? 1 : int(decl.shape.size());
-    element(array, decl.dtype, nullptr);
+    element(array, decl.elements.dtype, decl.elements.record.get());
     arrays.push_back(std::move(array));
   }
   for (size_t f = 0; f < module.functions.size(); ++f)
@@ -40,7 +40,7 @@ std::vector<NamedArray> named_arrays(const ir::Module &module) {
       array.function = int(f);
       array.shape = decl.shape;
       array.ndim = int(decl.shape.size());
-      element(array, decl.dtype, nullptr);
+      element(array, decl.elements.dtype, decl.elements.record.get());
       arrays.push_back(std::move(array));
     }
   return arrays;

@@ -7,7 +7,7 @@
   ("tuple", [descriptions])              constant tuples
   ("array", dtype, shape, bytes)         NumPy arrays, frozen as constants (C order)
   ("module", name)  ("member", module, name)
-  ("dtype", name)   ("arraytype", dtype, ndim, layout)
+  ("dtype", name)   ("arraytype", dtype, ndim, layout)   name: a scalar's, or "Record(...)"
   ("function", name, source, file, first_line, identity, resolver)   another jit function
   ("extern", name, signature)            a declared external device function (cuda.declare_device)
   ("exception", name)  ("builtin", name)   a builtin exception class, or a user's ("Name@id")
@@ -54,10 +54,18 @@ def _scalar_name(dtype):
     return scalar.name if isinstance(scalar, simt_types.ScalarType) else None
 
 
+def _dtype_name(dtype):
+    """The name of a scalar or structured dtype (Numba's Record spelling), or None."""
+    try:
+        return str(simt_types.from_dtype(dtype))
+    except TypeError:
+        return None
+
+
 def _describe_type_object(value):
     """simt or Numba type objects: scalars and arrays."""
-    if isinstance(value, simt_types.ScalarType):
-        return ("dtype", value.name)
+    if isinstance(value, (simt_types.ScalarType, simt_types.RecordType)):
+        return ("dtype", str(value))
     if isinstance(value, simt_types.ArrayType):
         return ("arraytype", value.dtype.name, value.ndim, value.layout)
     if not simt_types._is_type_object(value):
@@ -66,6 +74,8 @@ def _describe_type_object(value):
     if text.startswith("array("):
         dtype, ndim, layout = [part.strip() for part in text[6:-1].split(",")][:3]
         return ("arraytype", dtype, int(ndim.rstrip("d")), layout)
+    if text.startswith("Record("):  # Numba's record type of a structured dtype
+        return ("dtype", text)
     name = "bool" if text == "bool" else text
     if name in simt_types._SCALARS:
         return ("dtype", name)
@@ -157,7 +167,7 @@ def describe(value):
     if isinstance(value, pytypes.ModuleType):
         return ("module", _module_name(value))
     if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
-        name = _scalar_name(value)
+        name = _dtype_name(value)
         return None if name is None else ("dtype", name)
     type_description = _describe_type_object(value)
     if type_description is not None:

@@ -215,6 +215,55 @@ def case_star_arguments():
     return k, 2, TPB, (z, np.zeros(64, np.complex128), np.zeros((64, 3), np.int64)), 0
 
 
+def case_array_dtype_views():
+    @cuda.jit
+    def k(raw, floats2d, words, bits, halves):
+        i = cuda.grid(1)
+        if i < words.size:
+            words[i] = raw[4 * i:4 * i + 4].view(np.int32)[0] + raw.view(np.int64)[i // 2]
+            f = floats2d.view(np.uint32)  # one size: nothing but the dtype changes
+            bits[i] = f[i // 8, i % 8]
+            h = floats2d.view(np.uint16)  # C order: the last axis doubles
+            halves[i, 0] = h[i // 16, i % 16]
+            halves[i, 1] = h.shape[1] + floats2d[i % 8].view(np.int8).shape[0]
+
+    raw = np.arange(256, dtype=np.uint8)
+    floats2d = floats(64, np.float32, seed=10).reshape(8, 8)
+    return k, 2, TPB, (raw, floats2d, np.zeros(64, np.int64), np.zeros(64, np.uint32),
+                       np.zeros((64, 2), np.int64)), 0
+
+
+_PARTICLE = np.dtype([("id", np.int32), ("pos", np.float32, (3,)), ("mass", np.float64)],
+                     align=True)
+_particle_t = numba.from_dtype(_PARTICLE)
+
+
+def case_shared_and_local_arrays_of_records():
+    @cuda.jit
+    def k(particles, out):
+        tile = cuda.shared.array(32, dtype=_particle_t)  # a Numba Record type
+        scratch = cuda.local.array(2, _PARTICLE)  # a structured NumPy dtype
+        t = cuda.threadIdx.x
+        i = cuda.grid(1)
+        tile[t] = particles[i]
+        cuda.syncthreads()
+        mine = tile[31 - t]
+        scratch[0] = mine
+        scratch[1]["id"] = mine["id"] * 2  # by key: the simulator's records have no attributes
+        scratch[1]["mass"] = mine["mass"] + tile[t]["pos"][1]
+        out[i] = particles[i]
+        out[i]["id"] = scratch[1]["id"] + scratch[0]["id"]
+        out[i]["mass"] = scratch[1]["mass"]
+        out[i]["pos"][0] = tile[(t + 1) % 32]["pos"][2]
+
+    particles = np.zeros(64, _PARTICLE)
+    particles["id"] = np.arange(64)
+    particles["pos"] = floats(192, np.float32, seed=11).reshape(64, 3)
+    particles["mass"] = floats(64, seed=12)
+    # recarrays: the simulator stores records of plain structured arrays as sequences
+    return k, 2, 32, (particles.view(np.recarray), np.zeros(64, _PARTICLE).view(np.recarray)), 0
+
+
 def case_round_to_variable_digits():
     @cuda.jit
     def k(x, digits, out32, out64):

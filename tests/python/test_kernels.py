@@ -392,3 +392,23 @@ def test_star_arguments_must_be_tuples():
 
     with pytest.raises(simt.CompileError, match=r"'\*' arguments must be tuples, not array\(float64"):
         k[1, 1](np.zeros(3))
+
+
+@pytest.mark.parametrize("view, error", [
+    (lambda a: a[:, ::2].view(np.int16), "the last axis must be contiguous"),
+    (lambda a: a[:, :3].view(np.int64), "its size must be a divisor of the total size in bytes"),
+])
+def test_dtype_views_that_numpy_refuses_raise_its_value_error(view, error):
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    with pytest.raises(ValueError, match=error):
+        view(a)  # NumPy's refusal, which the kernel's must match
+    source = {
+        "the last axis must be contiguous": "a[:, ::2].view(np.int16)",
+        "its size must be a divisor of the total size in bytes": "a[:, :3].view(np.int64)",
+    }[error]
+    namespace = {"np": np, "cuda": cuda}
+    exec("def k(a, out):\n    out[0] = %s.size\n" % source, namespace)
+    kernel = cuda.jit(namespace["k"])
+    with pytest.raises(ValueError, match=error) as info:
+        kernel[1, 1](a, np.zeros(1, np.int64))
+    assert "tid=[0, 0, 0]" in str(info.value)

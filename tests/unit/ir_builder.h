@@ -125,12 +125,13 @@ inline ExprPtr intrinsic(ir::Intrinsic id, Type result, std::vector<ExprPtr> arg
 }
 inline ExprPtr shared_array(int index, const ir::SharedArrayDecl &decl) {
   int ndim = decl.dynamic ? 1 : int(decl.shape.size());
-  return node(ir::ExprKind::SharedArray, array(decl.dtype, ndim, 'C', MemSpace::Shared), {},
-              Op::None, index);
+  return node(ir::ExprKind::SharedArray, array(decl.elements.dtype, ndim, 'C', MemSpace::Shared),
+              {}, Op::None, index);
 }
 inline ExprPtr local_array(int index, const ir::LocalArrayDecl &decl) {
   return node(ir::ExprKind::LocalArray,
-              array(decl.dtype, int(decl.shape.size()), 'C', MemSpace::Local), {}, Op::None, index);
+              array(decl.elements.dtype, int(decl.shape.size()), 'C', MemSpace::Local), {},
+              Op::None, index);
 }
 inline ExprPtr const_array(int index, const ir::ConstArrayDecl &decl) {
   return node(ir::ExprKind::ConstArray,
