@@ -311,7 +311,7 @@ static_assert(sizeof(Expr) == 200 && sizeof(Stmt) == 160 && sizeof(Function) == 
                   sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 112 &&
                   sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 80 &&
                   sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 80 && sizeof(Record) == 40 &&
-                  sizeof(RecordField) == 72 && sizeof(ExternFunction) == 136 &&
+                  sizeof(RecordField) == 88 && sizeof(ExternFunction) == 136 &&
                   sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,
               "a typed IR type changed: fingerprint and clone its new fields");
 

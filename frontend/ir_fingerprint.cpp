@@ -44,6 +44,7 @@ public:
         number(int64_t(field.scalar));
         number(field.offset);
         numbers(field.shape);
+        text(field.record ? field.record->str() : std::string()); // a nested record's layout
       }
     }
     number(t.nominal != nullptr);

@@ -165,8 +165,11 @@ private:
       expect('[');
       keyword("type");
       std::string type = word();
+      skip_space();
       if (type == "nestedarray")
         parse_nested_array(field);
+      else if (type == "Record" && peek() == '(')
+        field.record = parse_record();
       else
         field.scalar = scalar(type);
       expect(';');

@@ -524,7 +524,8 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
     offset = attr == "imag" ? byte_size(*part) : 0;
   } else if (type.record) {
     const int field = type.record->field_index(attr);
-    if (field >= 0 && type.record->fields[size_t(field)].shape.empty()) {
+    if (field >= 0 && type.record->fields[size_t(field)].shape.empty() &&
+        !type.record->fields[size_t(field)].record) {
       part = type.record->fields[size_t(field)].scalar;
       offset = type.record->fields[size_t(field)].offset;
     }

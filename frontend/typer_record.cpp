@@ -43,10 +43,15 @@ int FunctionTyper::field_key(const Type &record, const ast::Expr &key) const {
 
 ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc) const {
   const RecordField &f = record->type.record->fields[field];
-  // A nested array field reads as a C-contiguous array view into the record.
-  Type type = f.shape.empty() ? Type::scalar_of(f.scalar)
-                              : Type::array_of(f.scalar, static_cast<int>(f.shape.size()), 'C');
-  type.readonly = record->type.readonly && !f.shape.empty();
+  // A nested array field reads as a C-contiguous array view into the record, a nested record
+  // field as that record (a reference into the outer one, as Numba's).
+  Type type = f.record          ? Type::record_of(f.record)
+              : f.shape.empty() ? Type::scalar_of(f.scalar)
+                                : Type::array_of(f.scalar, static_cast<int>(f.shape.size()), 'C');
+  const bool reference = f.record || !f.shape.empty();
+  type.readonly = record->type.readonly && reference;
+  if (reference)
+    type.space = record->type.space;
   auto load = make_expr(ir::ExprKind::RecordField, type, loc);
   load->index = field;
   load->args.push_back(std::move(record));
@@ -56,6 +61,9 @@ ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc
 void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc) {
   require_writable(*record, loc);
   const RecordField &f = record->type.record->fields[field];
+  if (f.record)
+    error(loc, "simt: assigning to the record field '" + f.name +
+                   "' is not supported yet; assign to its fields");
   if (!f.shape.empty())
     return nested_field_copy(std::move(record), field, std::move(value), loc);
   if (!value->type.is_scalar())

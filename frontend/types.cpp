@@ -128,7 +128,16 @@ int Record::field_index(const std::string &name) const {
   return -1;
 }
 
+bool RecordField::operator==(const RecordField &other) const {
+  const bool same_record =
+      record == other.record || (record && other.record && *record == *other.record);
+  return name == other.name && scalar == other.scalar && offset == other.offset &&
+         shape == other.shape && same_record;
+}
+
 int64_t RecordField::size() const {
+  if (record)
+    return record->size;
   int64_t bytes = byte_size(scalar);
   for (int64_t extent : shape)
     bytes *= extent;
@@ -136,6 +145,8 @@ int64_t RecordField::size() const {
 }
 
 std::string RecordField::type_str() const {
+  if (record)
+    return record->str();
   if (shape.empty())
     return scalar_name(scalar);
   std::string out = "nestedarray(" + scalar_name(scalar) + ", (";

@@ -32,6 +32,8 @@ enum class Scalar : uint8_t {
 enum class MemSpace : uint8_t { Global, Shared, Local, Const };
 
 // A NumPy structured dtype (Numba's Record): named scalar fields at byte offsets.
+struct Record;
+
 struct RecordField {
   std::string name;
   Scalar scalar = Scalar::I64;
@@ -39,12 +41,14 @@ struct RecordField {
   // A nested array field (a NumPy sub-array, Numba's NestedArray): its C-order shape of
   // `scalar` elements; empty for a scalar field.
   std::vector<int64_t> shape = {};
+  // A nested record field (a structured dtype inside one): its layout; then `scalar` is moot.
+  std::shared_ptr<const Record> record = nullptr;
 
   int64_t size() const; // bytes
   // Numba's spelling of its type: "uint8", or "nestedarray(uint8, (5,))".
   std::string type_str() const;
 
-  bool operator==(const RecordField &other) const = default;
+  bool operator==(const RecordField &other) const;
 };
 
 struct Record {

@@ -9,16 +9,17 @@ namespace simt::bindings {
 
 namespace {
 
-// A record as ("record", [(name, scalar name, offset, shape)], size, aligned); shape is () but
-// for nested array fields.
+// A record as ("record", [(name, type, offset, shape)], size, aligned): type a scalar name, or a
+// nested record's description; shape is () but for nested array fields.
 py::object describe_record(const Record &record) {
   py::list fields;
   for (const RecordField &field : record.fields) {
     py::list shape;
     for (int64_t extent : field.shape)
       shape.append(extent);
-    fields.append(
-        py::make_tuple(field.name, scalar_name(field.scalar), field.offset, py::tuple(shape)));
+    py::object type = field.record ? describe_record(*field.record)
+                                   : py::object(py::str(scalar_name(field.scalar)));
+    fields.append(py::make_tuple(field.name, type, field.offset, py::tuple(shape)));
   }
   return py::make_tuple("record", fields, record.size, record.aligned);
 }

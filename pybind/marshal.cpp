@@ -180,6 +180,12 @@ bool record_fields_are(py::handle dtype, const Record &record) {
     }
     if (shape != expected.shape)
       return false;
+    if (expected.record) { // a nested record: its own fields, at this offset
+      if (type.attr("itemsize").cast<int64_t>() != expected.record->size ||
+          field[1].cast<int64_t>() != expected.offset || !record_fields_are(type, *expected.record))
+        return false;
+      continue;
+    }
     char kind = type.attr("kind").cast<char>();
     Scalar s = expected.scalar;
     char want = dtype_kind(s);

@@ -32,7 +32,8 @@ def _record_dtype(desc):
     names, formats, offsets = [], [], []
     for name, scalar, offset, shape in fields:
         names.append(name)
-        formats.append((_scalar_dtype(scalar), tuple(shape)) if shape else _scalar_dtype(scalar))
+        element = _record_dtype(scalar) if isinstance(scalar, tuple) else _scalar_dtype(scalar)
+        formats.append((element, tuple(shape)) if shape else element)
         offsets.append(offset)
     return np.dtype({"names": names, "formats": formats, "offsets": offsets,
                      "itemsize": size, "aligned": aligned})

@@ -1,5 +1,6 @@
 """simt's exceptions: compile errors, and kernel faults raised as Python's own exception classes."""
 import builtins
+import os
 
 from .source import source_line
 
@@ -47,9 +48,14 @@ def _exception_class(name):
 
 def fault_exception(fault):
     """The exception for a fault the launch reported: (exception name, message, tid, ctaid,
-    file, line, col, function). The text names the thread and shows the source line."""
+    file, line, col, function). The first line is Numba's (its CUDA dispatcher's, with the
+    location it adds for kernels built with debug=True), so code matching Numba's messages
+    matches simt's; then the source line and a caret."""
     name, message, tid, ctaid, file, line, col, function = fault
     text = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]" % (tuple(tid) + tuple(ctaid))
+    if file and line > 0:
+        text = "In function %r, file %s, line %d, %s" % (function, os.path.abspath(file), line,
+                                                        text)
     if message:  # as Numba's: a class raised without arguments has no ": message"
         text += ": " + message
     if file and line > 0:

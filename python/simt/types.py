@@ -116,9 +116,12 @@ class NestedArrayType(Type):
 
 
 def _field_type(ftype, shape):
-    """A record field's type: a scalar type or name, with its sub-array shape (or ())."""
-    if isinstance(ftype, NestedArrayType):
+    """A record field's type: a scalar type or name, with its sub-array shape (or ()), or a
+    nested record (a RecordType, or its description from the C++ side)."""
+    if isinstance(ftype, (NestedArrayType, RecordType)):
         return ftype
+    if isinstance(ftype, tuple):  # ("record", fields, size, aligned)
+        return RecordType(*ftype[1:])
     scalar = ftype if isinstance(ftype, ScalarType) else _SCALARS[ftype]
     return NestedArrayType(scalar, shape) if shape else scalar
 
@@ -278,9 +281,9 @@ def _record_from_dtype(dt):
         shape = ()
         if field_dtype.subdtype is not None:
             field_dtype, shape = field_dtype.subdtype
-        if field_dtype.names is not None or field_dtype.subdtype is not None:
-            raise TypeError("simt: record field '%s' of type %s is not supported yet (only scalar"
-                            " and array fields are)" % (name, dt.fields[name][0]))
+        if (field_dtype.names is not None and shape) or field_dtype.subdtype is not None:
+            raise TypeError("simt: record field '%s' of type %s is not supported yet (only "
+                            "scalar, array and record fields are)" % (name, dt.fields[name][0]))
         fields.append((name, from_dtype(field_dtype), offset, shape))
     return RecordType(fields, dt.itemsize, dt.isalignedstruct)
 

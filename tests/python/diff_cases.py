@@ -264,6 +264,36 @@ def case_shared_and_local_arrays_of_records():
     return k, 2, 32, (particles.view(np.recarray), np.zeros(64, _PARTICLE).view(np.recarray)), 0
 
 
+_VEC3 = np.dtype([("x", np.float32), ("y", np.float32), ("z", np.float32)])
+_BODY = np.dtype([("id", np.int64), ("pos", _VEC3), ("vel", _VEC3), ("hist", np.int16, (4,))],
+                 align=True)
+
+
+@cuda.jit(device=True)
+def _speed(vel):
+    return math.sqrt(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z)
+
+
+def case_nested_record_fields():
+    @cuda.jit
+    def k(bodies, dt, speeds):
+        i = cuda.grid(1)
+        if i < bodies.size:
+            b = bodies[i]
+            b.pos.x += b.vel.x * dt
+            b.pos["y"] = b.pos.y + b["vel"]["y"] * dt
+            b.pos.z = b.pos.z - bodies[(i + 1) % bodies.size].vel.z * dt
+            b.hist[i % 4] = b.id
+            speeds[i] = _speed(b.vel)
+
+    bodies = np.zeros(64, _BODY).view(np.recarray)
+    bodies["id"] = np.arange(64)
+    for part in ("pos", "vel"):
+        for axis in "xyz":
+            bodies[part][axis] = floats(64, np.float32, seed=ord(axis) + len(part))
+    return k, 2, TPB, (bodies, np.float32(0.5), np.zeros(64, np.float32)), 0
+
+
 def case_round_to_variable_digits():
     @cuda.jit
     def k(x, digits, out32, out64):

@@ -72,7 +72,8 @@ def test_scripts_run_without_the_debugger(name, expected):
 def test_reciprocal_faults_without_the_debugger():
     proc = run_python(["-m", "simt", "run", script("reciprocal.py")])
     assert proc.returncode == 1
-    assert "IndexError: tid=[10, 0, 0] ctaid=[0, 0, 0]: index 10 is out of bounds" in proc.stderr
+    assert ("IndexError: In function 'reciprocal', file %s, line 11, tid=[10, 0, 0] "
+            "ctaid=[0, 0, 0]: index 10 is out of bounds" % script("reciprocal.py")) in proc.stderr
 
 
 def test_no_commands_and_no_terminal_runs_the_script_as_usual(tmp_path):
@@ -105,8 +106,9 @@ def test_post_mortem_on_the_off_by_one(tmp_path):
     assert answer(out, "continue", 1) == []
     assert proc.returncode == 1
     assert proc.stderr.rstrip().splitlines()[-4:-2] == [
-        "IndexError: tid=[10, 0, 0] ctaid=[0, 0, 0]: index 10 is out of bounds for axis 0 with "
-        "size 10", '  File "%s", line 11, in reciprocal' % script("reciprocal.py")]
+        "IndexError: In function 'reciprocal', file %s, line 11, tid=[10, 0, 0] ctaid=[0, 0, 0]: "
+        "index 10 is out of bounds for axis 0 with size 10" % script("reciprocal.py"),
+        '  File "%s", line 11, in reciprocal' % script("reciprocal.py")]
     assert "x =" not in out
 
 
@@ -126,7 +128,7 @@ def test_conditional_breakpoint_stops_only_that_thread(tmp_path):
     # No commands left: the fault no longer stops, it raises in the script.
     assert answer(out, "continue", 1) == []
     assert proc.returncode == 1
-    assert "IndexError: tid=[10, 0, 0]" in proc.stderr
+    assert "line 11, tid=[10, 0, 0]" in proc.stderr
 
 
 # -- breakpoints -----------------------------------------------------------------------------------

@@ -225,16 +225,26 @@ def test_resolver_descriptions():
     assert dtype == "Record(x[type=float64;offset=0],y[type=int64;offset=8];16;False)"
 
 
-def test_const_record_array_with_unsupported_fields_is_reported():
+def test_const_record_arrays_with_nested_records_and_unsupported_fields():
     nested = np.zeros(2, dtype=[("d", [("x", np.uint8)])])
+    nested[1]["d"]["x"] = 7
 
     @cuda.jit
     def kernel(out):
-        out[0] = nested[0]['d']['x']
+        out[0] = nested[1]['d']['x'] + nested[1].d.x
 
-    with pytest.raises(TypeError, match=r"record field 'd' of type \[\('x', 'u1'\)\] is not "
-                                        r"supported yet"):
-        kernel[1, 1](np.zeros(1))
+    out = np.zeros(1)
+    kernel[1, 1](out)
+    assert out[0] == 14
+    arrays_of_records = np.zeros(2, dtype=[("d", [("x", np.uint8)], (2,))])
+
+    @cuda.jit
+    def refused(out):
+        out[0] = arrays_of_records[0]['d'][0]['x']
+
+    with pytest.raises(TypeError, match=r"record field 'd' of type \(\[\('x', 'u1'\)\], \(2,\)\) "
+                                        r"is not supported yet"):
+        refused[1, 1](out)
 
 
 def test_jit_functions_in_user_modules():

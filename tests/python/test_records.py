@@ -193,11 +193,11 @@ def test_numba_cuda_random_under_the_import_hook(python, tmp_path):
     assert proc.stdout.split()[1:] == ["True", "True", "64"]
 
 
-def test_records_with_nested_record_fields_are_reported():
+def test_records_with_fields_that_are_arrays_of_records_are_reported():
     nested = np.dtype([("xy", [("x", np.float32)], (2,)), ("n", np.int32)])
     with pytest.raises(TypeError, match=r"simt: record field 'xy' of type \(\[\('x', '<f4'\)\], "
-                                        r"\(2,\)\) is not supported yet \(only scalar and array "
-                                        r"fields are\)"):
+                                        r"\(2,\)\) is not supported yet \(only scalar, array and "
+                                        r"record fields are\)"):
         simt.from_dtype(nested)
 
 

@@ -96,7 +96,8 @@ def test_both_reports_the_first_differing_element(tmp_path):
     lines = proc.stdout.splitlines()
     # double_it and fault_it agree (the fake doubles as the kernel does, both raise IndexError).
     assert lines[0] == "doubled [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]", proc.stderr
-    assert lines[1].startswith("IndexError tid=[3, 0, 0] ctaid=[0, 0, 0]: index 103 is out of")
+    assert lines[1].startswith("IndexError In function 'fault_it', file ")
+    assert "tid=[3, 0, 0] ctaid=[0, 0, 0]: index 103 is out of" in lines[1]
     assert proc.returncode != 0
     assert ("ParityError: simt: parity: kernel add_one: argument 'r' (#0) differs at index (0,):"
             " gpu=0.0 sim=1.0 (8 of 8 elements differ)") in proc.stderr

@@ -30,3 +30,19 @@ TEST_CASE("a nested array field must lie inside its record") {
                       "C),)"),
       doctest::Contains("expected a nested array shape"), std::invalid_argument);
 }
+
+TEST_CASE("nested record fields parse, print and size as Numba spells them") {
+  const std::string inner = "Record(x[type=float32;offset=0],y[type=float32;offset=4];8;False)";
+  const std::string outer = "Record(id[type=int64;offset=0],pos[type=" + inner +
+                            ";offset=8],h[type=nestedarray(int16, (2,));offset=16];24;True)";
+  std::vector<Type> args = parse_signature("(array(" + outer + ", 1d, C),)");
+  const Record &record = *args.at(0).record;
+  REQUIRE(record.fields.size() == 3);
+  REQUIRE(record.fields[1].record != nullptr);
+  CHECK(record.fields[1].record->str() == inner);
+  CHECK(record.fields[1].size() == 8);
+  CHECK(record.fields[1].type_str() == inner);
+  CHECK(record.str() == outer);
+  CHECK_THROWS(
+      parse_signature("(array(Record(p[type=" + inner + ";offset=20];24;False), 1d, C),)"));
+}
