@@ -55,6 +55,7 @@ struct Expr {
   bool int_uint64 = false;   // ... but not for uint64: then int_value holds its bits, typed uint64
   double float_value = 0;
   bool imaginary = false; // Float: an imaginary literal (2j)
+  bool bytes = false;     // String: a bytes literal (b'...')
   std::string text;
   std::vector<ExprPtr> elts; // operands, see ExprKind; Slice parts may be null
   std::vector<Keyword> keywords;

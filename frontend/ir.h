@@ -30,7 +30,8 @@ struct Loc {
 enum class ExprKind : uint8_t {
   Const,       // scalar constant: int_value (ints, bools) or float_value (floats) by type;
                // a complex's parts are float_value and imag_value
-  String,      // string constant (only as a Print argument): text
+  String,      // string constant: text (UTF-8; int_value 1 for a bytes literal); only printed,
+               // or stored into a character sequence
   Local,       // read of slot `index`
   Unary,       // op in {Neg, Pos, Invert, Not}; Not yields bool, the others the operand's type
   Binary,      // arithmetic/bitwise op on two operands of type `type` (Python semantics, see Op)

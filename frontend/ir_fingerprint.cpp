@@ -38,6 +38,7 @@ public:
     if (t.record != nullptr) {
       number(t.record->size);
       number(t.record->aligned);
+      number(int64_t(t.record->chars));
       number(int64_t(t.record->fields.size()));
       for (const RecordField &field : t.record->fields) {
         text(field.name);

@@ -861,6 +861,7 @@ private:
     const Token &first = next();
     ExprPtr expr = make_expr(ExprKind::String, first.loc);
     expr->text = first.text;
+    expr->bytes = first.is_bytes;
     while (peek().kind == TokenKind::String) {
       const Token &token = next();
       if (token.is_bytes != first.is_bytes)

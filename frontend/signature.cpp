@@ -131,6 +131,8 @@ private:
     skip_space();
     if (name == "Record" && peek() == '(')
       return Type::record_of(parse_record());
+    if (name.empty() && peek() == '[')
+      return Type::record_of(parse_chars());
     if (name == "datetime64" || name == "timedelta64") {
       // datetime64[D]; datetime64 alone is the generic unit, so datetime64[:] is an array of it
       std::string unit;
@@ -170,6 +172,8 @@ private:
         parse_nested_array(field);
       else if (type == "Record" && peek() == '(')
         field.record = parse_record();
+      else if (type.empty() && peek() == '[')
+        field.record = parse_chars();
       else
         field.scalar = scalar(type);
       expect(';');
@@ -192,6 +196,21 @@ private:
         fail("field '" + field.name + "' lies outside the record");
     return record;
   }
+  // [char x 12] or [unichr x 12]: a fixed-length bytes or str (Record::chars_of).
+  std::shared_ptr<const Record> parse_chars() {
+    expect('[');
+    std::string kind = word();
+    if (kind != "char" && kind != "unichr")
+      fail("expected [char x N] or [unichr x N]");
+    if (word() != "x")
+      fail("expected 'x' in [" + kind + " x N]");
+    int64_t count = number();
+    expect(']');
+    if (count <= 0)
+      fail("a character sequence needs a positive length");
+    return Record::chars_of(kind == "char" ? Record::Chars::Bytes : Record::Chars::Unicode, count);
+  }
+
   // (uint8, (5,)) or (float32, (3, 2)), after "nestedarray".
   void parse_nested_array(RecordField &field) {
     expect('(');

@@ -192,6 +192,8 @@ private:
   void nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   // `store` holds the record array and its indices; appends the Record value and emits it.
   void record_store(ir::Stmt store, ir::ExprPtr value);
+  // A str or bytes constant (an ir String) into the character sequence `chars` (a Record value).
+  void store_chars(ir::ExprPtr chars, const ir::Expr &text, ir::Loc loc);
   // array.view(dtype) (typer_view.cpp)
   ir::ExprPtr dtype_view(ir::ExprPtr array, const ast::Expr &call);
   // A copy of `call` whose *tuple arguments, evaluated into temps, are their elements.

@@ -21,6 +21,7 @@ ast::ExprPtr copy_ast(const ast::Expr &e) {
   copy->int_uint64 = e.int_uint64;
   copy->float_value = e.float_value;
   copy->imaginary = e.imaginary;
+  copy->bytes = e.bytes;
   copy->text = e.text;
   for (const ast::ExprPtr &elt : e.elts)
     copy->elts.push_back(elt ? copy_ast(*elt) : nullptr);

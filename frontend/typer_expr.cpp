@@ -138,6 +138,7 @@ Value FunctionTyper::value(const ast::Expr &e) {
   case ast::ExprKind::String: {
     auto s = make_expr(ir::ExprKind::String, Type::none(), e.loc);
     s->name = e.text;
+    s->int_value = e.bytes;
     return expr_value(std::move(s));
   }
   case ast::ExprKind::Tuple: {

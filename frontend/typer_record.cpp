@@ -14,7 +14,50 @@ std::string field_names(const Record &record) {
   return out;
 }
 
+// The code points of UTF-8 `text` (the lexer wrote it, so it is well formed).
+std::vector<uint32_t> code_points(const std::string &text) {
+  std::vector<uint32_t> codes;
+  for (size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const int extra = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+    uint32_t code = extra == 0 ? lead : lead & (0x3F >> extra);
+    for (int k = 1; k <= extra && i + k < text.size(); ++k)
+      code = code << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    codes.push_back(code);
+    i += extra + 1;
+  }
+  return codes;
+}
+
 } // namespace
+
+// A str or bytes constant into a character sequence, as NumPy stores one: truncated to its
+// length, the rest zero.
+void FunctionTyper::store_chars(ir::ExprPtr chars, const ir::Expr &text, ir::Loc loc) {
+  const Record &layout = *chars->type.record;
+  const bool bytes = layout.chars == Record::Chars::Bytes;
+  if (text.int_value != int64_t(bytes))
+    error(loc, std::string("cannot store a ") + (bytes ? "str" : "bytes") + " constant into " +
+                   layout.str() + " (" + (bytes ? "bytes" : "str") + ")");
+  require_writable(*chars, loc);
+  std::vector<uint32_t> codes;
+  if (bytes)
+    codes.assign(text.name.begin(), text.name.end());
+  else
+    codes = code_points(text.name);
+  for (uint32_t &c : codes)
+    c = bytes ? c & 0xFF : c;
+  const Scalar code = layout.fields[0].scalar;
+  ir::ExprPtr view = stable(field_load(stable(std::move(chars)), 0, loc));
+  for (int64_t k = 0; k < layout.char_count(); ++k) {
+    ir::Stmt store = make_stmt(ir::StmtKind::Store, loc);
+    store.exprs.push_back(clone(*view));
+    store.exprs.push_back(scalar_const(Scalar::I64, k, 0, loc));
+    const int64_t value = size_t(k) < codes.size() ? int64_t(codes[size_t(k)]) : 0;
+    store.exprs.push_back(scalar_const(code, value, 0, loc));
+    emit(std::move(store));
+  }
+}
 
 int FunctionTyper::field_index(const Type &record, const std::string &name, ir::Loc loc) const {
   int index = record.record->field_index(name);
@@ -61,6 +104,8 @@ ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc
 void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc) {
   require_writable(*record, loc);
   const RecordField &f = record->type.record->fields[field];
+  if (f.record && f.record->chars != Record::Chars::None && value->kind == ir::ExprKind::String)
+    return store_chars(field_load(std::move(record), field, loc), *value, loc);
   if (f.record)
     error(loc, "simt: assigning to the record field '" + f.name +
                    "' is not supported yet; assign to its fields");
@@ -135,6 +180,11 @@ void FunctionTyper::aug_assign_field(ir::ExprPtr record, int field, const ast::S
 
 void FunctionTyper::record_store(ir::Stmt store, ir::ExprPtr value) {
   const Type &array = store.exprs[0]->type;
+  if (array.record->chars != Record::Chars::None && value->kind == ir::ExprKind::String) {
+    auto element = make_expr(ir::ExprKind::ArrayLoad, array.element(), store.loc);
+    element->args = std::move(store.exprs);
+    return store_chars(std::move(element), *value, store.loc);
+  }
   if (!value->type.is_record() || *value->type.record != *array.record) // a copy of its bytes
     error(value->loc, "cannot store " + value->type.str() + " into an element of " + array.str());
   store.exprs.push_back(std::move(value));

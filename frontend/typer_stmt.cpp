@@ -141,8 +141,9 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
     const char *what = v.kind == Value::Kind::None ? "None" : "a module, function or type";
     error(loc, std::string("simt: assigning ") + what + " to a variable is not supported yet");
   }
-  if (v.expr->kind == ir::ExprKind::String)
-    error(v.expr->loc, "simt: strings are only supported as print arguments and messages");
+  if (v.expr->kind == ir::ExprKind::String && target.kind == ast::ExprKind::Name)
+    error(v.expr->loc, "simt: strings are only supported as print arguments, messages and "
+                       "stores into character arrays");
   if (target.kind != ast::ExprKind::Name && v.expr->type.is_optional()) // stored: its value
     v.expr = optional_value(std::move(v.expr), loc);
   switch (target.kind) {
@@ -231,6 +232,10 @@ void FunctionTyper::assign_subscript(const ast::Expr &target, ir::ExprPtr value,
     record_store(std::move(s), std::move(value));
     return;
   }
+  if (value->kind == ir::ExprKind::String)
+    error(value->loc, "simt: strings are stored only into arrays of strings ([char x N], "
+                      "[unichr x N]), not into " +
+                          array->type.str());
   if (!value->type.is_scalar())
     error(value->loc,
           "cannot store " + value->type.str() + " into an element of " + array->type.str());

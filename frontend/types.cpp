@@ -155,7 +155,19 @@ std::string RecordField::type_str() const {
   return out + (shape.size() == 1 ? ",))" : "))");
 }
 
+std::shared_ptr<const Record> Record::chars_of(Chars kind, int64_t count) {
+  auto record = std::make_shared<Record>();
+  record->chars = kind;
+  const Scalar code = kind == Chars::Bytes ? Scalar::U8 : Scalar::U32;
+  record->fields.push_back({"", code, 0, {count}});
+  record->size = count * byte_size(code);
+  return record;
+}
+
 std::string Record::str() const {
+  if (chars != Chars::None)
+    return std::string(chars == Chars::Bytes ? "[char x " : "[unichr x ") +
+           std::to_string(char_count()) + "]";
   std::string out = "Record(";
   for (size_t i = 0; i < fields.size(); ++i)
     out += (i ? "," : "") + fields[i].name + "[type=" + fields[i].type_str() +

@@ -52,14 +52,25 @@ struct RecordField {
 };
 
 struct Record {
+  // NumPy's fixed-length strings ('S12', '<U12': Numba's CharSeq [char x 12] and UnicodeCharSeq
+  // [unichr x 12]) are held as records of one unnamed nested array of their characters (uint8
+  // bytes or uint32 code points, zero-padded), so arrays and fields of them index and copy as
+  // records do; kernels store str and bytes constants into them.
+  enum class Chars : uint8_t { None, Bytes, Unicode };
+
   std::vector<RecordField> fields; // in offset order, as NumPy lists them
   int64_t size = 0;                // itemsize in bytes
   bool aligned = false;            // NumPy's align=True (isalignedstruct)
+  Chars chars = Chars::None;
 
   bool operator==(const Record &other) const = default;
+  // A character sequence of `count` characters.
+  static std::shared_ptr<const Record> chars_of(Chars kind, int64_t count);
+  int64_t char_count() const { return fields.at(0).shape.at(0); }
   // The field named `name`, or -1.
   int field_index(const std::string &name) const;
-  // Numba's spelling: "Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)".
+  // Numba's spelling: "Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)";
+  // character sequences "[char x 12]", "[unichr x 12]".
   std::string str() const;
 };
 

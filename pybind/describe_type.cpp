@@ -12,6 +12,9 @@ namespace {
 // A record as ("record", [(name, type, offset, shape)], size, aligned): type a scalar name, or a
 // nested record's description; shape is () but for nested array fields.
 py::object describe_record(const Record &record) {
+  if (record.chars != Record::Chars::None) // ("chars", "bytes" or "unicode", length)
+    return py::make_tuple("chars", record.chars == Record::Chars::Bytes ? "bytes" : "unicode",
+                          record.char_count());
   py::list fields;
   for (const RecordField &field : record.fields) {
     py::list shape;

@@ -159,8 +159,19 @@ PyObject *array_of(PyObject *object, py::object &holder) {
   return holder.ptr();
 }
 
+// Whether a NumPy dtype is the character sequence `chars` ('S12' for [char x 12], '<U12' for
+// [unichr x 12]).
+bool chars_dtype_is(py::handle dtype, const Record &chars) {
+  const char kind = chars.chars == Record::Chars::Bytes ? 'S' : 'U';
+  return dtype.attr("kind").cast<char>() == kind &&
+         dtype.attr("itemsize").cast<int64_t>() == chars.size &&
+         dtype.attr("isnative").cast<bool>();
+}
+
 // Whether a structured dtype's fields are `record`'s (names, scalar types, offsets).
 bool record_fields_are(py::handle dtype, const Record &record) {
+  if (record.chars != Record::Chars::None)
+    return chars_dtype_is(dtype, record);
   py::object names = dtype.attr("names");
   if (names.is_none() || py::len(names) != record.fields.size())
     return false;
@@ -180,7 +191,7 @@ bool record_fields_are(py::handle dtype, const Record &record) {
     }
     if (shape != expected.shape)
       return false;
-    if (expected.record) { // a nested record: its own fields, at this offset
+    if (expected.record) { // a nested record or string: its own fields, at this offset
       if (type.attr("itemsize").cast<int64_t>() != expected.record->size ||
           field[1].cast<int64_t>() != expected.offset || !record_fields_are(type, *expected.record))
         return false;

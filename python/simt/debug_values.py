@@ -28,6 +28,8 @@ def _scalar_dtype(name):
 
 
 def _record_dtype(desc):
+    if desc[0] == "chars":  # ("chars", "bytes" or "unicode", length): 'S12', '<U12'
+        return np.dtype(("S%d" if desc[1] == "bytes" else "U%d") % desc[2])
     _, fields, size, aligned = desc
     names, formats, offsets = [], [], []
     for name, scalar, offset, shape in fields:
@@ -94,7 +96,7 @@ def read(address, desc):
             values.append(read(address + offset, elem))
             offset += size
         return tuple(values)
-    if kind == "record":
+    if kind in ("record", "chars"):
         pointer = ctypes.c_void_p.from_address(address).value
         dtype = _record_dtype(desc)
         return np.frombuffer(_memory(pointer, dtype.itemsize), dtype)[0]

@@ -77,6 +77,8 @@ def _type_from_description(desc):
         return simt_types.scalar_named(desc[1])
     if kind == "record":
         return simt_types.RecordType(desc[1], desc[2], desc[3])
+    if kind == "chars":
+        return simt_types.CharSeqType(desc[1] == "bytes", desc[2])
     if kind == "array":
         dtype = desc[1]
         dtype = simt_types.scalar_named(dtype) if isinstance(dtype, str) else \

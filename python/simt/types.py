@@ -5,7 +5,7 @@ import enum
 
 import numpy as np
 
-__all__ = ["Type", "ScalarType", "RecordType", "ArrayType", "TupleType", "NoneType", "Signature",
+__all__ = ["Type", "ScalarType", "RecordType", "CharSeqType", "ArrayType", "TupleType", "NoneType", "Signature",
            "EnumMemberType", "NamedTupleType",
            "UniTuple", "Tuple", "void",
            "none", "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -115,11 +115,33 @@ class NestedArrayType(Type):
         return np.dtype((self.scalar.dtype, self.shape))
 
 
+class CharSeqType(Type):
+    """NumPy's fixed-length strings as Numba types them: 'S12' is CharSeq, printed
+    `[char x 12]`; '<U12' is UnicodeCharSeq, `[unichr x 12]`. Kernels store str and bytes
+    constants into their elements and copy them."""
+
+    def __init__(self, is_bytes, count):
+        self.is_bytes = is_bytes
+        self.count = count
+
+    def __str__(self):
+        return "[%s x %d]" % ("char" if self.is_bytes else "unichr", self.count)
+
+    @property
+    def dtype(self):
+        return np.dtype(("S%d" if self.is_bytes else "U%d") % self.count)
+
+    def __getitem__(self, index):
+        return ScalarType.__getitem__(self, index)
+
+
 def _field_type(ftype, shape):
     """A record field's type: a scalar type or name, with its sub-array shape (or ()), or a
     nested record (a RecordType, or its description from the C++ side)."""
-    if isinstance(ftype, (NestedArrayType, RecordType)):
+    if isinstance(ftype, (NestedArrayType, RecordType, CharSeqType)):
         return ftype
+    if isinstance(ftype, tuple) and ftype[0] == "chars":  # ("chars", "bytes", length)
+        return CharSeqType(ftype[1] == "bytes", ftype[2])
     if isinstance(ftype, tuple):  # ("record", fields, size, aligned)
         return RecordType(*ftype[1:])
     scalar = ftype if isinstance(ftype, ScalarType) else _SCALARS[ftype]
@@ -268,6 +290,8 @@ def from_dtype(dtype):
         return _record_from_dtype(dt)
     if dt.kind in "mM" and dt.isnative:  # datetime64[D], timedelta64[ns]: Numba's spellings too
         return ScalarType(dt.name)
+    if dt.kind in "SU" and dt.isnative and dt.itemsize:
+        return CharSeqType(dt.kind == "S", dt.itemsize // (1 if dt.kind == "S" else 4))
     name = "bool" if dt.kind == "b" else dt.name
     if name not in _SCALARS or not dt.isnative:
         raise TypeError("simt: dtype %s is not supported yet" % dt)
@@ -281,7 +305,8 @@ def _record_from_dtype(dt):
         shape = ()
         if field_dtype.subdtype is not None:
             field_dtype, shape = field_dtype.subdtype
-        if (field_dtype.names is not None and shape) or field_dtype.subdtype is not None:
+        if ((field_dtype.names is not None or field_dtype.kind in "SU") and shape) or \
+                field_dtype.subdtype is not None:
             raise TypeError("simt: record field '%s' of type %s is not supported yet (only "
                             "scalar, array and record fields are)" % (name, dt.fields[name][0]))
         fields.append((name, from_dtype(field_dtype), offset, shape))

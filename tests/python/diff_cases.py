@@ -294,6 +294,30 @@ def case_nested_record_fields():
     return k, 2, TPB, (bodies, np.float32(0.5), np.zeros(64, np.float32)), 0
 
 
+_LABELLED = np.dtype([("n", np.int64), ("label", "<U5"), ("raw", "S4")])
+
+
+def case_strings_in_arrays_and_records():
+    @cuda.jit
+    def k(words, blobs, recs):
+        i = cuda.grid(1)
+        if i < words.size:
+            if i % 2 == 0:
+                words[i] = "even"
+            else:
+                words[i] = "odd-and-long"
+            if i % 3:
+                blobs[i] = b"ab\x00c"
+            else:
+                blobs[i] = b"xyz"
+            recs[i]["label"] = "héllo"
+            recs[i]["raw"] = b"RAW!"
+            recs[i]["n"] = i
+
+    return k, 2, TPB, (np.zeros(64, "<U8"), np.zeros(64, "S3"),
+                       np.zeros(64, _LABELLED).view(np.recarray)), 0
+
+
 def case_round_to_variable_digits():
     @cuda.jit
     def k(x, digits, out32, out64):

@@ -46,3 +46,20 @@ TEST_CASE("nested record fields parse, print and size as Numba spells them") {
   CHECK_THROWS(
       parse_signature("(array(Record(p[type=" + inner + ";offset=20];24;False), 1d, C),)"));
 }
+
+TEST_CASE("fixed-length strings are records of their characters, spelt as Numba spells them") {
+  std::vector<Type> args = parse_signature(
+      "(array([unichr x 12], 1d, C), array(Record(n[type=int64;offset=0],s[type=[char x 3];"
+      "offset=8];16;False), 1d, C))");
+  const Record &unicode = *args.at(0).record;
+  CHECK(unicode.chars == Record::Chars::Unicode);
+  CHECK(unicode.size == 48);
+  CHECK(unicode.char_count() == 12);
+  CHECK(args[0].str() == "array([unichr x 12], 1d, C)");
+  const RecordField &s = args[1].record->fields.at(1);
+  REQUIRE(s.record != nullptr);
+  CHECK(s.record->chars == Record::Chars::Bytes);
+  CHECK(s.size() == 3);
+  CHECK(*Record::chars_of(Record::Chars::Bytes, 3) == *s.record);
+  CHECK_THROWS(parse_signature("(array([wchar x 2], 1d, C),)"));
+}
