@@ -49,12 +49,95 @@ void rename_reads(ast::Expr *e, const std::string &from, const std::string &to) 
     rename_reads(k.value.get(), from, to);
 }
 
+int occurrences(const ast::Expr *e, const std::string &name) {
+  if (!e)
+    return 0;
+  int count = e->kind == ast::ExprKind::Name && e->id == name;
+  for (const auto &elt : e->elts)
+    count += occurrences(elt.get(), name);
+  for (const auto &k : e->keywords)
+    count += occurrences(k.value.get(), name);
+  return count;
+}
+
+int occurrences(const std::vector<ast::StmtPtr> &body, const std::string &name);
+
+int occurrences(const ast::Stmt &s, const std::string &name) {
+  int count = 0;
+  for (const auto &t : s.targets)
+    count += occurrences(t.get(), name);
+  for (const ast::Expr *e :
+       {s.target.get(), s.value.get(), s.test.get(), s.iter.get(), s.msg.get(), s.annotation.get()})
+    count += occurrences(e, name);
+  for (const auto &n : s.names)
+    count += n == name;
+  return count + occurrences(s.body, name) + occurrences(s.orelse, name);
+}
+
+int occurrences(const std::vector<ast::StmtPtr> &body, const std::string &name) {
+  int count = 0;
+  for (const auto &s : body)
+    count += occurrences(*s, name);
+  return count;
+}
+
+void rename_all(ast::Stmt &s, const std::string &from, const std::string &to) {
+  for (auto &t : s.targets)
+    rename_reads(t.get(), from, to);
+  for (ast::Expr *e :
+       {s.target.get(), s.value.get(), s.test.get(), s.iter.get(), s.msg.get(), s.annotation.get()})
+    rename_reads(e, from, to);
+  for (auto &b : s.body)
+    rename_all(*b, from, to);
+  for (auto &b : s.orelse)
+    rename_all(*b, from, to);
+}
+
+// The `for` statements in `body` (at any depth) whose target is the name alone.
+void loops_binding(std::vector<ast::StmtPtr> &body, const std::string &name,
+                   std::vector<ast::Stmt *> &loops) {
+  for (auto &s : body) {
+    if (s->kind == ast::StmtKind::For && s->target->kind == ast::ExprKind::Name &&
+        s->target->id == name)
+      loops.push_back(s.get());
+    loops_binding(s->body, name, loops);
+    loops_binding(s->orelse, name, loops);
+  }
+}
+
 bool assigns_only(const ast::Stmt &s, const std::string &name) {
   return s.kind == ast::StmtKind::Assign && s.targets.size() == 1 &&
          s.targets[0]->kind == ast::ExprKind::Name && s.targets[0]->id == name;
 }
 
 } // namespace
+
+bool split_loop_variable(ast::FunctionDef &def, const std::string &name) {
+  for (const ast::Param &param : def.params)
+    if (param.name == name)
+      return false;
+  std::vector<ast::Stmt *> loops;
+  loops_binding(def.body, name, loops);
+  if (loops.size() < 2)
+    return false;
+  int inside = 0;
+  for (ast::Stmt *loop : loops) {
+    std::vector<ast::Stmt *> nested;
+    loops_binding(loop->body, name, nested);
+    if (!nested.empty()) // one loop's variable rebound inside another's body
+      return false;
+    inside += occurrences(loop->target.get(), name) + occurrences(loop->body, name);
+  }
+  if (inside != occurrences(def.body, name)) // read or written outside the loops
+    return false;
+  for (size_t k = 1; k < loops.size(); ++k) {
+    const std::string version = name + "." + std::to_string(k + 1);
+    rename_reads(loops[k]->target.get(), name, version);
+    for (auto &b : loops[k]->body)
+      rename_all(*b, name, version);
+  }
+  return true;
+}
 
 void split_redefined_parameters(ast::FunctionDef &def) {
   for (ast::Param &param : def.params) {

@@ -1,6 +1,7 @@
 // Numba types each definition of a variable on its own (SSA), so `seed = uint64(seed)` at the top
 // of a function gives `seed` the type uint64 whatever the argument's type. simt types a local by
-// the unification of all its assignments; this pass keeps Numba's typing for that common idiom.
+// the unification of all its assignments; these passes keep Numba's typing for the idioms where
+// that differs: a parameter redefined at the top, and loops that each bind a variable afresh.
 #pragma once
 
 #include "frontend/ast.h"
@@ -11,5 +12,12 @@ namespace simt {
 // parameter to "$p" and the reads of p in that value to "$p", so the local p is typed by its own
 // assignments only.
 void split_redefined_parameters(ast::FunctionDef &def);
+
+// Where `name` is only ever mentioned as the target of two or more `for` loops and in their
+// bodies (so no value flows from one loop's variable to another's, or out of a loop), renames it
+// in each loop after the first to "name.2", "name.3", ... so each loop's variable is typed on its
+// own: `for v in (a2, b2): ...` then `for v in (a3, b3): ...` over vectors of other lengths.
+// False (nothing renamed) where `name` is mentioned anywhere else.
+bool split_loop_variable(ast::FunctionDef &def, const std::string &name);
 
 } // namespace simt

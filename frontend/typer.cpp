@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 namespace simt {
 
@@ -42,6 +43,22 @@ FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source
 }
 
 ir::Function FunctionTyper::run() {
+  try {
+    return type_function();
+  } catch (const CompileError &) {
+    // A variable bound afresh by several loops to types that do not unify: Numba types each
+    // binding on its own (SSA); so does a retry with the loops' variables renamed apart.
+    const std::string name = std::exchange(conflicting_local_, "");
+    if (name.empty() || !split_loop_variable(def_, name))
+      throw;
+  }
+  locals_.clear();
+  local_types_.clear();
+  return_type_.reset();
+  return run();
+}
+
+ir::Function FunctionTyper::type_function() {
   if (def_.has_varargs)
     error(def_.loc, "simt: *args and **kwargs are not supported yet");
   if (def_.params.size() != arg_types_.size() + statics_.size())

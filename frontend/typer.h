@@ -48,6 +48,8 @@ public:
                 const std::vector<Type> &arg_types, bool is_kernel, std::string unique_name,
                 StaticArgs statics = {});
   ir::Function run();
+  // One attempt at typing the function (run() retries with loop variables versioned).
+  ir::Function type_function();
   // The type the returns typed so far unify to: none for a function that returns no value,
   // nullopt before the first of its value returns is typed.
   std::optional<Type> return_type_so_far() const;
@@ -261,6 +263,8 @@ private:
   int loop_depth_ = 0;
   bool changed_ = false;
   bool deferred_ = false;
+  // The local whose assignments' types did not unify (the last error's), "" when none.
+  std::string conflicting_local_;
   // Why the first statement dropped in this round waits (its error if nothing changes).
   std::string deferred_error_;
   ir::Loc deferred_loc_;

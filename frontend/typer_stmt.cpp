@@ -189,9 +189,11 @@ void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::
     changed_ = true;
   } else {
     Type unified;
-    if (!unify(known->second, value->type, unified))
+    if (!unify(known->second, value->type, unified)) {
+      conflicting_local_ = name; // run() may type it as several variables (SSA versions)
       error(loc, "cannot assign " + value->type.str() + " to '" + name + "', which holds " +
                      known->second.str());
+    }
     if (unified != known->second) {
       known->second = unified;
       changed_ = true;

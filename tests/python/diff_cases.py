@@ -318,6 +318,24 @@ def case_strings_in_arrays_and_records():
                        np.zeros(64, _LABELLED).view(np.recarray)), 0
 
 
+def case_loop_variables_rebound_to_other_types():
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            total = 0.0
+            for v in ((a[i], 1.0), (2.0, a[i])):  # v: a tuple
+                total += v[0] * v[1]
+            for v in (a[i], 3.0):  # v afresh: a float, as Numba's SSA versions it
+                total -= v
+            for v in range(3):
+                if v > 0:
+                    total += v
+            out[i] = total
+
+    return k, 2, TPB, (floats(64, seed=13), np.zeros(64)), 0
+
+
 def case_round_to_variable_digits():
     @cuda.jit
     def k(x, digits, out32, out64):

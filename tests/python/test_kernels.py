@@ -415,3 +415,17 @@ def test_dtype_views_that_numpy_refuses_raise_its_value_error(view, error):
     with pytest.raises(ValueError, match=error) as info:
         kernel[1, 1](a, np.zeros(1, np.int64))
     assert "tid=[0, 0, 0]" in str(info.value)
+
+
+def test_a_loop_variable_read_after_its_loop_keeps_one_type():
+    @cuda.jit
+    def k(out):
+        for v in ((1.0, 2.0), (3.0, 4.0)):
+            out[0] += v[0]
+        for v in (1.0, 2.0):
+            out[1] += v
+        out[2] = v  # read after the loop: one variable, whose types do not unify
+
+    with pytest.raises(simt.CompileError, match=r"cannot assign float64 to 'v', which holds "
+                                                r"UniTuple\(float64 x 2\)"):
+        k[1, 1](np.zeros(3))
