@@ -161,6 +161,8 @@ std::string format_value(uint64_t bits, Scalar dtype) {
     return bits != 0 ? "True" : "False";
   case Scalar::F16:
     return float_text(half_to_float(uint16_t(bits)));
+  case Scalar::BF16: // float32's top half
+    return float_text(low_float(bits << 16 & 0xffff0000u));
   case Scalar::F32:
     return float_text(low_float(bits));
   case Scalar::F64: {

@@ -12,7 +12,8 @@ namespace {
 // One element of poison: `bytes` bytes written to `out`.
 void poison_element(uint8_t *out, Scalar dtype) {
   switch (dtype) {
-  case Scalar::F16: {
+  case Scalar::F16:
+  case Scalar::BF16: { // a NaN either way
     const uint16_t bits = 0x7fff;
     std::memcpy(out, &bits, 2);
     return;

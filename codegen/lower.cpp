@@ -2,6 +2,7 @@
 
 #include "codegen/debug_info.h"
 #include "codegen/llvm_types.h"
+#include "codegen/lower_bf16.h"
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
 #include "frontend/ir_fission.h"
@@ -961,6 +962,10 @@ void FunctionLowering::print(const ir::Stmt &s) {
     }
     if (!e->type.is_scalar())
       unsupported("printing a value of type " + e->type.str());
+    if (e->type.scalar == Scalar::BF16) { // printed as the float32 it is
+      items.push_back(PrintItem{bfloat16_to_float(b_, expr(*e)), Type::scalar_of(Scalar::F32), ""});
+      continue;
+    }
     items.push_back(PrintItem{expr(*e), e->type, ""});
   }
   target_.print(emitter_, items);
@@ -1545,6 +1550,12 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return field_load(e);
   case ir::ExprKind::Libdevice:
     return libdevice(e);
+  case ir::ExprKind::Bf16: {
+    std::vector<llvm::Value *> args;
+    for (const ir::ExprPtr &arg : e.args)
+      args.push_back(expr(*arg));
+    return bfloat16_function(emitter_, target_, ir::Bf16Fn(e.index), args);
+  }
   }
   throw std::logic_error("simt: unknown expression kind");
 }
@@ -1557,6 +1568,8 @@ llvm::Value *FunctionLowering::constant(const ir::Expr &e) {
     return complex_constant(ctx(), e.type.scalar, e.float_value, e.imag_value);
   if (is_float(e.type.scalar))
     return llvm::ConstantFP::get(t, e.float_value);
+  if (e.type.scalar == Scalar::BF16)
+    return b_.getInt16(bfloat16_bits(e.float_value));
   if (e.type.scalar == Scalar::Bool)
     return b_.getInt1(e.int_value != 0);
   return llvm::ConstantInt::get(t, uint64_t(e.int_value), scalar_is_signed(e.type.scalar));
@@ -1571,6 +1584,8 @@ llvm::Value *FunctionLowering::truth(llvm::Value *value, const Type &type) {
     return complex_truth(b_, value);
   if (is_float(type.scalar)) // NaN is truthy
     return b_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
+  if (type.scalar == Scalar::BF16)
+    return convert_from_bfloat16(b_, value, Scalar::Bool, ir::Bf16Mode::None);
   return b_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
 }
 
@@ -1585,9 +1600,11 @@ llvm::Value *FunctionLowering::unary(const ir::Expr &e) {
   case ir::Op::Neg:
     if (is_complex(type.scalar))
       return complex_unary(b_, e.op, x);
+    if (type.scalar == Scalar::BF16)
+      return bfloat16_function(emitter_, target_, ir::Bf16Fn::hneg, {x});
     return is_float(type.scalar) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
   case ir::Op::Invert:
-    if (is_float(type.scalar))
+    if (is_real(type.scalar))
       unsupported("~ on floats");
     return b_.CreateNot(x);
   default:
@@ -1602,6 +1619,8 @@ llvm::Value *FunctionLowering::binary(const ir::Expr &e) {
     unsupported("arithmetic on " + e.type.str());
   if (is_complex(e.type.scalar))
     return complex_arithmetic(b_, e.op, x, y);
+  if (e.type.scalar == Scalar::BF16) // numba-cuda's bf16 operators: + - * / (no Python errors)
+    return bfloat16_binary(emitter_, target_, e.op, x, y);
   if (is_float(e.type.scalar)) {
     if (m_.checks_float_division())
       raise_on_float_zero_division(e, y);
@@ -1749,9 +1768,13 @@ llvm::Value *FunctionLowering::compare(const ir::Expr &e) {
     unsupported("comparing values of type " + type.str());
   if (is_complex(type.scalar))
     return complex_compare(b_, e.op, x, y);
+  if (type.scalar == Scalar::BF16) { // as the float32s they are exactly
+    x = bfloat16_to_float(b_, x);
+    y = bfloat16_to_float(b_, y);
+  }
   using P = llvm::CmpInst::Predicate;
   P p;
-  if (is_float(type.scalar)) {
+  if (is_real(type.scalar)) {
     switch (e.op) {
     case ir::Op::Eq:
       p = P::FCMP_OEQ;
@@ -1867,6 +1890,12 @@ llvm::Value *FunctionLowering::cast(llvm::Value *value, const Type &from, const 
     throw std::logic_error("simt: a complex converted to a real number");
   llvm::Type *t = register_type(ctx(), to);
   bool from_float = is_float(from.scalar), to_float = is_float(to.scalar);
+  // numba-cuda's bfloat16 constructors round to nearest even; its conversion operators to
+  // integers truncate (cuda_bf16.h's operator int() is __bfloat162int_rz)
+  if (to.scalar == Scalar::BF16)
+    return convert_to_bfloat16(emitter_, target_, value, from.scalar, ir::Bf16Mode::RN);
+  if (from.scalar == Scalar::BF16)
+    return convert_from_bfloat16(b_, value, to.scalar, ir::Bf16Mode::RZ);
   if (to.scalar == Scalar::F16)
     return convert_to_half(b_, value, scalar_is_signed(from.scalar));
   if (from.scalar == Scalar::F16)
@@ -2303,8 +2332,9 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
   llvm::Align align(byte_size(dtype));
   auto order = llvm::AtomicOrdering::Monotonic;
   const bool floating = is_float(dtype), signed_int = scalar_is_signed(dtype);
-  if (dtype == Scalar::Bool)
-    unsupported("atomics on bool arrays");
+  if (dtype == Scalar::Bool || dtype == Scalar::BF16)
+    unsupported(std::string("atomics on ") + (dtype == Scalar::Bool ? "bool" : "bfloat16") +
+                " arrays");
   if (e.op == ir::Op::AtomicCas) {
     llvm::Value *compare = values[0], *replacement = values[1];
     if (floating) {

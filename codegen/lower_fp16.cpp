@@ -7,14 +7,21 @@ namespace simt::codegen {
 namespace {
 
 // fma.rn.f16: a*b + c rounded once. a*b is exact in double (22 significant bits); the sum is
-// taken in double rounded to odd (the error term of the rounded sum, from TwoSum, sets the last
-// bit when the sum is inexact), which rounds to half correctly since double has more than
-// 11 + 2 bits.
+// taken in double rounded to odd, which rounds to half correctly.
 llvm::Value *fused_multiply_add(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y,
                                 llvm::Value *z) {
   llvm::Type *f64 = b.getDoubleTy();
-  llvm::Value *product = b.CreateFMul(b.CreateFPExt(x, f64), b.CreateFPExt(y, f64));
-  llvm::Value *addend = b.CreateFPExt(z, f64);
+  return double_to_half(
+      b, fma_to_odd(b, b.CreateFPExt(x, f64), b.CreateFPExt(y, f64), b.CreateFPExt(z, f64)));
+}
+
+} // namespace
+
+// The error term of the rounded sum (TwoSum) sets the last bit when the sum is inexact.
+llvm::Value *fma_to_odd(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y, llvm::Value *z) {
+  llvm::Type *f64 = b.getDoubleTy();
+  llvm::Value *product = b.CreateFMul(x, y);
+  llvm::Value *addend = z;
   llvm::Value *sum = b.CreateFAdd(product, addend);
   llvm::Value *addend_part = b.CreateFSub(sum, product);
   llvm::Value *product_part = b.CreateFSub(sum, addend_part);
@@ -30,12 +37,14 @@ llvm::Value *fused_multiply_add(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Va
   llvm::Value *same_sign = b.CreateICmpEQ(b.CreateFCmpOLT(error, zero), b.CreateFCmpOLT(sum, zero));
   llvm::Value *step = b.CreateSelect(same_sign, b.getInt64(1), b.getInt64(-1));
   llvm::Value *odd = b.CreateBitCast(b.CreateAdd(bits, step), f64);
-  return double_to_half(b, b.CreateSelect(fix, odd, sum));
+  return b.CreateSelect(fix, odd, sum);
 }
 
-} // namespace
-
 llvm::Value *double_to_half(llvm::IRBuilderBase &b, llvm::Value *value) {
+  return b.CreateFPTrunc(double_to_float_odd(b, value), b.getHalfTy());
+}
+
+llvm::Value *double_to_float_odd(llvm::IRBuilderBase &b, llvm::Value *value) {
   llvm::Value *narrow = b.CreateFPTrunc(value, b.getFloatTy());
   // inexact (unordered for NaN: nothing to fix; an overflow to infinity stays infinite after
   // rounding to half too) with an even last bit: the odd neighbour towards the exact value
@@ -45,12 +54,13 @@ llvm::Value *double_to_half(llvm::IRBuilderBase &b, llvm::Value *value) {
   llvm::Value *finite = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, narrow),
                                         llvm::ConstantFP::getInfinity(b.getFloatTy()));
   llvm::Value *fix = b.CreateAnd(b.CreateAnd(b.CreateFCmpONE(widened, value), even), finite);
-  llvm::Value *away =
-      b.CreateICmpEQ(b.CreateFCmpOGT(value, widened),
-                     b.CreateFCmpOGT(widened, llvm::ConstantFP::get(b.getDoubleTy(), 0.0)));
+  // (one step up in magnitude when the value is the larger, a zero's included: a double below
+  // float's least subnormal rounds to odd as that subnormal)
+  llvm::Value *away = b.CreateFCmpOGT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, value),
+                                      b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, widened));
   llvm::Value *step = b.CreateSelect(away, b.getInt32(1), b.getInt32(-1));
   llvm::Value *odd = b.CreateBitCast(b.CreateAdd(bits, step), b.getFloatTy());
-  return b.CreateFPTrunc(b.CreateSelect(fix, odd, narrow), b.getHalfTy());
+  return b.CreateSelect(fix, odd, narrow);
 }
 
 llvm::Value *convert_to_half(llvm::IRBuilderBase &b, llvm::Value *value, bool from_signed) {

@@ -15,6 +15,14 @@ namespace simt::codegen {
 // needs for a direct fptrunc: rounded to float by rounding to odd, which then rounds to half
 // correctly since float has more than 11 + 2 bits.
 llvm::Value *double_to_half(llvm::IRBuilderBase &b, llvm::Value *value);
+// A double rounded to float by rounding to odd (an inexact result gets an odd last bit, of the
+// neighbour towards the exact value): rounding that float again to any format of at most
+// 24 - 2 significant bits (half, bfloat16), in any rounding mode, gives the result rounding the
+// double once would. Beyond float's range it is infinite.
+llvm::Value *double_to_float_odd(llvm::IRBuilderBase &b, llvm::Value *value);
+// x * y + z of doubles whose product is exact, rounded to odd: it then rounds to any format of at
+// most 53 - 2 significant bits as the exact result would.
+llvm::Value *fma_to_odd(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y, llvm::Value *z);
 // Numeric conversions from and to half (Numba's cvt.rn / cvt.rni): integers round to the nearest
 // half, half rounds to the nearest integer (ties to even; saturating, NaN to 0).
 llvm::Value *convert_to_half(llvm::IRBuilderBase &b, llvm::Value *value, bool from_signed);

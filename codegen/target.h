@@ -129,6 +129,11 @@ public:
   virtual void memory_access(Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
                              AccessKind kind, MemSpace space, llvm::Value *value, int32_t loc) = 0;
 
+  // Whether the target rounds to bfloat16 and fuses bfloat16 multiply-adds itself (LLVM's
+  // `bfloat`: cvt.rn.bf16.f32 and fma.rn.bf16 from sm_80). Else codegen/lower_bf16.cpp rounds
+  // on a float's bits, with the same results.
+  virtual bool native_bfloat16() const { return false; }
+
   // The math library function `fn` (an intrinsic with the kMath flag) on float type `type`.
   virtual llvm::Value *math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                             Scalar type) = 0;

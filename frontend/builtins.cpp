@@ -53,9 +53,14 @@ const std::vector<Signature> &arithmetic_cases() {
   return cases;
 }
 
-// + - * (BinOp's cases): the integer and real cases, then complex op complex.
+// numba-cuda's bfloat16 operators (its cuda_bf16 bindings' BinOp, BinOpTrueDiv, UnaryNegate and
+// UnaryPositive templates), after Numba's cases so that ties still go to those.
+const std::vector<Signature> kBfloat16Binary = {{S::BF16, {S::BF16, S::BF16}}};
+
+// + - * (BinOp's cases): the integer and real cases, then complex op complex, then bfloat16.
 const std::vector<Signature> &number_arithmetic_cases() {
-  static const auto cases = concat(arithmetic_cases(), same_type_cases(kComplexes));
+  static const auto cases =
+      concat(concat(arithmetic_cases(), same_type_cases(kComplexes)), kBfloat16Binary);
   return cases;
 }
 
@@ -65,7 +70,8 @@ const std::vector<Signature> &true_division_cases() {
     for (S a : kMachineInts)
       for (S b : kMachineInts)
         c.push_back({S::F64, {a, b}});
-    return concat(concat(c, same_type_cases(kReals)), same_type_cases(kComplexes));
+    return concat(concat(concat(c, same_type_cases(kReals)), same_type_cases(kComplexes)),
+                  kBfloat16Binary);
   }();
   return cases;
 }
@@ -153,6 +159,7 @@ std::optional<Signature> unary_operator_signature(const std::string &op, Scalar 
     for (S t : kComplexes)
       c.push_back({t, {t}});
     c.push_back({S::I64, {S::Bool}});
+    c.push_back({S::BF16, {S::BF16}});
     return c;
   }();
   return select_overload({operand}, cases);

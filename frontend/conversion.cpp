@@ -8,7 +8,7 @@ namespace simt {
 
 namespace {
 
-constexpr int kScalars = 14;
+constexpr int kScalars = 15;
 using Table = std::array<std::array<Conversion, kScalars>, kScalars>;
 
 int at(Scalar s) { return static_cast<int>(s); }
@@ -30,17 +30,34 @@ Table build_table() {
   using S = Scalar;
   using C = Conversion;
   const Rule rules[] = {
-      {S::Bool, S::I8, C::Safe, C::Unsafe},    {S::Bool, S::U8, C::Safe, C::Unsafe},
-      {S::I8, S::I16, C::Promote, C::Unsafe},  {S::U8, S::U16, C::Promote, C::Unsafe},
-      {S::I16, S::I32, C::Promote, C::Unsafe}, {S::U16, S::U32, C::Promote, C::Unsafe},
-      {S::I32, S::I64, C::Promote, C::Unsafe}, {S::U32, S::U64, C::Promote, C::Unsafe},
-      {S::U8, S::I16, C::Safe, C::Unsafe},     {S::U16, S::I32, C::Safe, C::Unsafe},
-      {S::U32, S::I64, C::Safe, C::Unsafe},    {S::I16, S::F32, C::Safe, C::Unsafe},
-      {S::I32, S::F64, C::Safe, C::Unsafe},    {S::I32, S::F32, C::Unsafe, C::Unsafe},
-      {S::I64, S::F64, C::Safe, C::Unsafe},    {S::U64, S::F64, C::Safe, C::Unsafe},
-      {S::F32, S::F64, C::Promote, C::Unsafe}, {S::F32, S::C64, C::Safe, C::Never},
-      {S::F64, S::C128, C::Safe, C::Never},    {S::C64, S::C128, C::Promote, C::Unsafe},
-      {S::I16, S::F16, C::Unsafe, C::Unsafe},  {S::F16, S::F32, C::Promote, C::Unsafe},
+      {S::Bool, S::I8, C::Safe, C::Unsafe},
+      {S::Bool, S::U8, C::Safe, C::Unsafe},
+      {S::I8, S::I16, C::Promote, C::Unsafe},
+      {S::U8, S::U16, C::Promote, C::Unsafe},
+      {S::I16, S::I32, C::Promote, C::Unsafe},
+      {S::U16, S::U32, C::Promote, C::Unsafe},
+      {S::I32, S::I64, C::Promote, C::Unsafe},
+      {S::U32, S::U64, C::Promote, C::Unsafe},
+      {S::U8, S::I16, C::Safe, C::Unsafe},
+      {S::U16, S::I32, C::Safe, C::Unsafe},
+      {S::U32, S::I64, C::Safe, C::Unsafe},
+      {S::I16, S::F32, C::Safe, C::Unsafe},
+      {S::I32, S::F64, C::Safe, C::Unsafe},
+      {S::I32, S::F32, C::Unsafe, C::Unsafe},
+      {S::I64, S::F64, C::Safe, C::Unsafe},
+      {S::U64, S::F64, C::Safe, C::Unsafe},
+      {S::F32, S::F64, C::Promote, C::Unsafe},
+      {S::F32, S::C64, C::Safe, C::Never},
+      {S::F64, S::C128, C::Safe, C::Never},
+      {S::C64, S::C128, C::Promote, C::Unsafe},
+      {S::I16, S::F16, C::Unsafe, C::Unsafe},
+      {S::F16, S::F32, C::Promote, C::Unsafe},
+      // numba-cuda's Bfloat16.can_convert_from/to: 8-bit ints convert to it safely, it converts
+      // to float32 and float64 safely; the rest both ways unsafely (the default), a complex never
+      {S::I8, S::BF16, C::Safe, C::Unsafe},
+      {S::U8, S::BF16, C::Safe, C::Unsafe},
+      {S::BF16, S::F32, C::Safe, C::Unsafe},
+      {S::BF16, S::F64, C::Safe, C::Unsafe},
   };
   for (const Rule &r : rules) {
     t[at(r.from)][at(r.to)] = std::min(t[at(r.from)][at(r.to)], r.forward);

@@ -8,6 +8,7 @@
 // Cast nodes, so the operands of every operation already have the operation's type.
 #pragma once
 
+#include "frontend/bf16.h"
 #include "frontend/compile_options.h"
 #include "frontend/intrinsics.h"
 #include "frontend/libdevice.h"
@@ -80,6 +81,8 @@ enum class ExprKind : uint8_t {
   Libdevice,   // libdevice function Libdevice(index) (frontend/libdevice.def) on args, its input
                // parameters (already of their types); `type` is libdevice_result_type's: the
                // return value unless void, then the outputs, a scalar when one, else a tuple
+  Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (frontend/bf16.def) on args, of its
+               // parameter type; `type` is its result type
 };
 
 enum class Op : uint8_t {

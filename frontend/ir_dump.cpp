@@ -286,7 +286,7 @@ private:
     if (is_complex(e.type.scalar)) {
       return scalar_name(e.type.scalar) + "(" + real(e.float_value) + ", " + real(e.imag_value) +
              ")";
-    } else if (is_float(e.type.scalar)) {
+    } else if (is_real(e.type.scalar)) {
       text = real(e.float_value);
     } else {
       text = is_signed(e.type.scalar) ? std::to_string(e.int_value)
@@ -372,6 +372,8 @@ private:
       return field(*e.args[0], e.index);
     case ExprKind::Libdevice:
       return std::string("@libdevice.") + libdevice_name(Libdevice(e.index)) + args(e.args, 0);
+    case ExprKind::Bf16:
+      return std::string("@bf16.") + bf16_name(Bf16Fn(e.index)) + args(e.args, 0);
     }
     return "?";
   }

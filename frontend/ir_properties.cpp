@@ -21,6 +21,7 @@ bool reads_shared_memory_here(const Expr &e) {
   case ExprKind::ExternCall:
     return true;
   case ExprKind::Libdevice: // a function of its arguments alone
+  case ExprKind::Bf16:
   default:
     return false;
   }

@@ -12,6 +12,28 @@ namespace simt {
 
 namespace {
 
+// Whether a bfloat16 value truncated toward zero fits the integer type `to` (NaN does not).
+bool bfloat16_fits(double value, Scalar to) {
+  const double top = std::ldexp(1.0, is_signed(to) ? bit_width(to) - 1 : bit_width(to));
+  const double bottom = is_signed(to) ? -top : 0.0;
+  return std::trunc(value) >= bottom && std::trunc(value) < top;
+}
+
+// An integer constant as a double that rounds to the bfloat16 the integer rounds to: exact below
+// 2**53; above, its top 24 bits with the last set when any bit below them is (rounding to odd),
+// which then rounds to bfloat16's 8 bits as the integer itself would.
+double integer_as_bfloat16(int64_t bits, bool is_signed) {
+  const bool negative = is_signed && bits < 0;
+  uint64_t magnitude = negative ? uint64_t(0) - uint64_t(bits) : uint64_t(bits);
+  if (magnitude >> 53) {
+    int shift = 64 - __builtin_clzll(magnitude) - 24;
+    uint64_t kept = (magnitude >> shift) | ((magnitude & ((uint64_t{1} << shift) - 1)) != 0);
+    double value = std::ldexp(static_cast<double>(kept), shift);
+    return negative ? -value : value;
+  }
+  return negative ? -static_cast<double>(magnitude) : static_cast<double>(magnitude);
+}
+
 // Whether running `body` may reach its end (rather than return or raise on every path).
 bool may_complete(const std::vector<ast::StmtPtr> &body) {
   if (body.empty())
@@ -277,23 +299,32 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) {
   if (e->kind == ir::ExprKind::Const && to.is_scalar() &&
       (is_complex(e->type.scalar) || is_complex(to.scalar)))
     return fold_complex_cast(std::move(e), to.scalar);
-  if (e->kind == ir::ExprKind::Const && to.is_scalar()) {
+  // a bfloat16 constant beyond an integer type's range (or NaN) converts at run time, saturating
+  // as the GPU's conversion does
+  const bool bf16_out_of_range = e->kind == ir::ExprKind::Const && to.is_scalar() &&
+                                 e->type.scalar == Scalar::BF16 && is_integer(to.scalar) &&
+                                 !bfloat16_fits(e->float_value, to.scalar);
+  if (e->kind == ir::ExprKind::Const && to.is_scalar() && !bf16_out_of_range) {
     // fold constant conversions so shapes and literals stay constants
     Scalar from = e->type.scalar;
-    if (is_float(from) && !is_float(to.scalar)) // float16 rounds to nearest, as cvt.rni does
+    if (is_real(from) && !is_real(to.scalar)) // float16 rounds to nearest, as cvt.rni does
       e->int_value = static_cast<int64_t>(from == Scalar::F16 ? std::nearbyint(e->float_value)
                                                               : e->float_value);
-    else if (!is_float(from) && is_float(to.scalar))
+    else if (!is_real(from) && to.scalar == Scalar::BF16)
+      e->float_value = integer_as_bfloat16(e->int_value, is_signed(from) || from == Scalar::Bool);
+    else if (!is_real(from) && is_real(to.scalar))
       e->float_value = is_signed(from) || from == Scalar::Bool
                            ? static_cast<double>(e->int_value)
                            : static_cast<double>(static_cast<uint64_t>(e->int_value));
     if (to.scalar == Scalar::Bool)
-      e->int_value = is_float(from) ? e->float_value != 0 : e->int_value != 0;
+      e->int_value = is_real(from) ? e->float_value != 0 : e->int_value != 0;
     else if (to.scalar == Scalar::F32)
       e->float_value = static_cast<float>(e->float_value);
     else if (to.scalar == Scalar::F16)
       e->float_value = round_to_float16(e->float_value);
-    else if (!is_float(to.scalar) && bit_width(to.scalar) < 64) {
+    else if (to.scalar == Scalar::BF16)
+      e->float_value = round_to_bfloat16(e->float_value);
+    else if (!is_real(to.scalar) && bit_width(to.scalar) < 64) {
       int bits = bit_width(to.scalar);
       uint64_t mask = (uint64_t{1} << bits) - 1;
       uint64_t v = static_cast<uint64_t>(e->int_value) & mask;

@@ -175,6 +175,10 @@ private:
   Value call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e); // typer_warp.cpp
   // libdevice.<name>(...) (numba.cuda.libdevice; typer_libdevice.cpp)
   Value call_libdevice(const std::string &name, const ast::Expr &e);
+  // numba.cuda.bf16.<name>(args) (frontend/bf16.def)
+  Value call_bf16(const std::string &name, const ast::Expr &e);
+  // The call of bf16 function `fn` on already typed arguments (converted to its parameters).
+  ir::ExprPtr bf16_call(ir::Bf16Fn fn, std::vector<ir::ExprPtr> args, ir::Loc loc);
   Value grid_group_attribute(const std::string &attr, ir::Loc loc);
   std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,

@@ -5,7 +5,9 @@
 #include "frontend/typer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 
@@ -30,6 +32,41 @@ std::string array_call_text(const std::string &kind, const std::vector<int64_t> 
   if (shape.size() != 1)
     dims = "(" + dims + ")";
   return "cuda." + kind + ".array(" + dims + ", " + elements.str() + ")";
+}
+
+// Python's float(text) of a constant string ("nan", "-inf", " 1.5e3 "), or nullopt where Python
+// raises ValueError.
+std::optional<double> python_float_of(const std::string &text) {
+  const size_t first = text.find_first_not_of(" \t\n\r\f\v");
+  if (first == std::string::npos)
+    return std::nullopt;
+  std::string s = text.substr(first, text.find_last_not_of(" \t\n\r\f\v") - first + 1);
+  std::string lower;
+  for (char c : s)
+    lower += char(std::tolower(static_cast<unsigned char>(c)));
+  const bool negative = lower[0] == '-';
+  const std::string word = lower[0] == '-' || lower[0] == '+' ? lower.substr(1) : lower;
+  if (word == "nan")
+    return negative ? -std::nan("") : std::nan("");
+  if (word == "inf" || word == "infinity")
+    return negative ? -HUGE_VAL : HUGE_VAL;
+  std::string digits;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '_' && i > 0 && i + 1 < s.size() &&
+        std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
+        std::isdigit(static_cast<unsigned char>(s[i + 1])))
+      continue;
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.' && c != 'e' && c != 'E' &&
+        c != '+' && c != '-')
+      return std::nullopt;
+    digits += c;
+  }
+  char *end = nullptr;
+  double value = std::strtod(digits.c_str(), &end);
+  if (digits.empty() || end != digits.c_str() + digits.size())
+    return std::nullopt;
+  return value;
 }
 
 } // namespace
@@ -221,6 +258,12 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
     return expr_value(binary("**", std::move(base), rvalue(*args[1]), e.loc));
   }
   auto args = call_args(e, name, {"x"}, 1);
+  if (name == "float" && args[0]->kind == ast::ExprKind::String) { // float("nan"): a constant
+    std::optional<double> value = python_float_of(args[0]->text);
+    if (!value)
+      error(args[0]->loc, "could not convert string to float: '" + args[0]->text + "'");
+    return expr_value(scalar_const(Scalar::F64, 0, *value, e.loc));
+  }
   ir::ExprPtr x = rvalue(*args[0]);
   if (name == "len") {
     if (x->type.is_tuple())
@@ -244,7 +287,7 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
   Scalar s = x->type.scalar;
   if (is_complex(s))
     return expr_value(complex_abs(std::move(x), e.loc));
-  if (s == Scalar::Bool || s == Scalar::F16) { // float16 takes Abs's float32 case
+  if (s == Scalar::Bool || s == Scalar::F16 || s == Scalar::BF16) { // Abs's float32 case
     s = s == Scalar::Bool ? Scalar::I64 : Scalar::F32;
     x = cast(std::move(x), Type::scalar_of(s));
   }
@@ -275,24 +318,26 @@ ir::ExprPtr FunctionTyper::min_max(bool is_max, const ast::Expr &e) {
     else
       unify(type, args.back()->type, type); // Numba unifies the arguments' types
   }
-  ir::ExprPtr result = cast(std::move(args[0]), type);
+  // bfloat16s are compared as the float32s they are exactly (the result is one of them)
+  const Type compared = type.scalar == Scalar::BF16 ? Type::scalar_of(Scalar::F32) : type;
+  ir::ExprPtr result = cast(cast(std::move(args[0]), type), compared);
   for (size_t i = 1; i < args.size(); ++i) {
-    ir::ExprPtr next = cast(std::move(args[i]), type);
+    ir::ExprPtr next = cast(cast(std::move(args[i]), type), compared);
     ir::ExprPtr combined;
     if (type.scalar == Scalar::Bool) {
       combined = make_expr(ir::ExprKind::Binary, type, e.loc);
       combined->op = is_max ? ir::Op::BitOr : ir::Op::BitAnd;
     } else {
-      ir::Intrinsic id = is_float(type.scalar)
+      ir::Intrinsic id = is_float(compared.scalar)
                              ? (is_max ? ir::Intrinsic::Fmax : ir::Intrinsic::Fmin)
                              : (is_max ? ir::Intrinsic::Imax : ir::Intrinsic::Imin);
-      combined = make_intrinsic(id, type, e.loc);
+      combined = make_intrinsic(id, compared, e.loc);
     }
     combined->args.push_back(std::move(result));
     combined->args.push_back(std::move(next));
     result = std::move(combined);
   }
-  return result;
+  return cast(std::move(result), type);
 }
 
 ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
@@ -300,11 +345,11 @@ ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
   ir::ExprPtr x = rvalue(*args[0]);
   if (!x->type.is_scalar())
     error(args[0]->loc, "function round does not accept " + x->type.str());
-  // float16 takes Round's float32 cases
+  // float16 and bfloat16 take Round's float32 cases
   Scalar from = x->type.scalar;
-  Type real = Type::scalar_of(from == Scalar::F16 ? Scalar::F32
-                              : is_float(from)    ? from
-                                                  : Scalar::F64);
+  Type real = Type::scalar_of(from == Scalar::F16 || from == Scalar::BF16 ? Scalar::F32
+                              : is_float(from)                            ? from
+                                                                          : Scalar::F64);
   auto round_even = [&](ir::ExprPtr v) {
     auto r = make_intrinsic(ir::Intrinsic::RoundEven, v->type, e.loc);
     r->args.push_back(std::move(v));
@@ -343,6 +388,10 @@ Value FunctionTyper::call_math(const std::string &module, const std::string &nam
       error(e.elts[i]->loc, "function " + full + " does not accept " + args.back()->type.str());
     types.push_back(args.back()->type.scalar);
   }
+  // numba.cuda.bf16 overloads math.sqrt, math.exp, ... for a bfloat16 with its own functions
+  if (module == "math" && types == std::vector<Scalar>{Scalar::BF16})
+    if (std::optional<ir::Bf16Fn> bf16 = ir::find_bf16_math(name))
+      return expr_value(bf16_call(*bf16, std::move(args), e.loc));
   auto chosen = select_overload(types, fn->cases);
   if (!chosen)
     error(e.loc, "function " + full + " does not accept " +
@@ -402,7 +451,9 @@ Value FunctionTyper::call_cuda(const std::string &name, const ast::Expr &e) {
     return call_atomic(name.substr(7), e);
   if (name.rfind("libdevice.", 0) == 0)
     return call_libdevice(name.substr(10), e);
-  if (name == "libdevice")
+  if (name.rfind("bf16.", 0) == 0)
+    return call_bf16(name.substr(5), e);
+  if (name == "libdevice" || name == "bf16")
     error(e.loc, "'module' object is not callable");
   return call_cuda_intrinsic(name, e);
 }

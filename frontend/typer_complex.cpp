@@ -31,7 +31,7 @@ ir::ExprPtr FunctionTyper::complex_const(Scalar s, double real, double imag, ir:
 ir::ExprPtr FunctionTyper::fold_complex_cast(ir::ExprPtr e, Scalar to) const {
   Scalar from = e->type.scalar;
   double real = e->float_value, imag = e->imag_value;
-  if (!is_complex(from) && !is_float(from))
+  if (!is_complex(from) && !is_real(from))
     real = is_signed(from) || from == Scalar::Bool
                ? static_cast<double>(e->int_value)
                : static_cast<double>(static_cast<uint64_t>(e->int_value));

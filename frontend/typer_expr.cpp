@@ -19,6 +19,8 @@ namespace {
 const std::string kOtherModule = "module:";
 // The path of numba.cuda.libdevice (a function of it is "cuda.libdevice.<name>").
 const std::string kLibdeviceModule = "cuda.libdevice";
+// The path of numba.cuda.bf16 (a function of it is "cuda.bf16.<name>").
+const std::string kBf16Module = "cuda.bf16";
 
 Value path_value(std::string path) {
   Value v;
@@ -43,6 +45,10 @@ bool is_known_path(const std::string &path) {
     return true;
   if (path.rfind(kLibdeviceModule + ".", 0) == 0)
     return ir::find_libdevice(path.substr(kLibdeviceModule.size() + 1)).has_value();
+  if (path == kBf16Module)
+    return true;
+  if (path.rfind(kBf16Module + ".", 0) == 0)
+    return ir::find_bf16(path.substr(kBf16Module.size() + 1)).has_value();
   if (path.rfind("cuda.", 0) == 0 && is_cuda_intrinsic(path.substr(5)))
     return true;
   auto dot = path.find('.');
@@ -65,6 +71,8 @@ std::string canonical_module(const std::string &name) {
     return "cuda";
   if (name == "numba.cuda.libdevice" || name == "simt.cuda.libdevice")
     return kLibdeviceModule;
+  if (name == "numba.cuda.bf16" || name == "simt.cuda.bf16" || name == "simt.bf16")
+    return kBf16Module;
   if (name == "numba.types" || name == "numba.core.types")
     return "numba";
   return name;
@@ -357,7 +365,8 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
   case K::Module: {
     std::string module = canonical_module(g.module_name);
     if (module != "cuda" && module != "math" && module != "numpy" && module != "numba" &&
-        module != "cmath" && module != "operator" && module != kLibdeviceModule)
+        module != "cmath" && module != "operator" && module != kLibdeviceModule &&
+        module != kBf16Module)
       return path_value(kOtherModule + name); // its attributes resolve as dotted names
     return path_value(module);
   }
@@ -466,7 +475,9 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
       return expr_value(scalar_const(Scalar::F64, 0, c->second, loc));
   }
   Scalar dtype;
-  if ((owner == "numpy" || owner == "numba") && parse_scalar_name(attr, dtype)) {
+  // (bfloat16 is numba.cuda.types.bfloat16 and numba.cuda.bf16.bfloat16 only)
+  if ((owner == "numpy" || owner == "numba") && parse_scalar_name(attr, dtype) &&
+      dtype != Scalar::BF16) {
     Value v;
     v.kind = Value::Kind::Dtype;
     v.dtype = dtype;
@@ -479,6 +490,14 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
     return path_value(path);
   if (owner == kLibdeviceModule && !ir::find_libdevice(attr))
     error(loc, "module 'numba.cuda.libdevice' has no attribute '" + attr + "'");
+  if (owner == kBf16Module && (attr == "bfloat16" || attr == "nv_bfloat16")) {
+    Value v;
+    v.kind = Value::Kind::Dtype;
+    v.dtype = Scalar::BF16;
+    return v;
+  }
+  if (owner == kBf16Module && !ir::find_bf16(attr))
+    error(loc, "module 'numba.cuda.bf16' has no attribute '" + attr + "'");
   if (owner == "cuda" && is_unsupported_cuda_name(attr))
     error(loc, "simt: cuda." + attr + " is not supported yet");
   if (!is_known_path(path))
@@ -565,7 +584,7 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   if (e.elts[1]->kind == ast::ExprKind::Slice)
     error(e.loc, "simt: tuple slicing is not supported yet");
   ir::ExprPtr index = rvalue(*e.elts[1]);
-  if (!index->type.is_scalar() || is_float(index->type.scalar))
+  if (!index->type.is_scalar() || is_real(index->type.scalar))
     error(e.elts[1]->loc, "tuple indices must be integers, not " + index->type.str());
   if (index->kind != ir::ExprKind::Const)
     return tuple_index(std::move(base), std::move(index), e.loc);

@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace simt {
 
-bool is_integer(Scalar s) { return s != Scalar::Bool && !is_float(s) && !is_complex(s); }
+bool is_integer(Scalar s) {
+  return s != Scalar::Bool && s != Scalar::BF16 && !is_float(s) && !is_complex(s);
+}
 
 bool is_signed(Scalar s) {
   switch (s) {
@@ -20,6 +23,7 @@ bool is_signed(Scalar s) {
   case Scalar::C64:
   case Scalar::C128:
   case Scalar::F16:
+  case Scalar::BF16:
     return true;
   default:
     return false;
@@ -27,6 +31,8 @@ bool is_signed(Scalar s) {
 }
 
 bool is_float(Scalar s) { return s == Scalar::F16 || s == Scalar::F32 || s == Scalar::F64; }
+
+bool is_real(Scalar s) { return is_float(s) || s == Scalar::BF16; }
 
 bool is_complex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
 
@@ -46,6 +52,7 @@ int bit_width(Scalar s) {
   case Scalar::I16:
   case Scalar::U16:
   case Scalar::F16:
+  case Scalar::BF16:
     return 16;
   case Scalar::I32:
   case Scalar::U32:
@@ -86,33 +93,101 @@ uint16_t float16_bits(double value) {
   return sign | static_cast<uint16_t>((exponent - 1 + 15) << 10) | mantissa;
 }
 
+double round_to_bfloat16(double value) {
+  if (!std::isfinite(value) || value == 0)
+    return value;
+  int exponent;
+  std::frexp(value, &exponent);
+  // bfloat16 keeps 8 significant bits; below 2**-126 (subnormals) its spacing is 2**-133
+  int quantum = std::max(exponent - 8, -133);
+  double rounded = std::ldexp(std::nearbyint(std::ldexp(value, -quantum)), quantum);
+  return std::fabs(rounded) > 0x1.fep127 ? std::copysign(INFINITY, value) : rounded;
+}
+
+uint16_t bfloat16_bits(double value) {
+  if (std::isnan(value))
+    return 0x7fff;
+  // a value bfloat16 holds is exact in float32, whose top half its bits are
+  float narrow = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &narrow, sizeof bits);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+double bfloat16_value(uint16_t bits) {
+  uint32_t wide = uint32_t(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, sizeof value);
+  return value;
+}
+
 std::string scalar_name(Scalar s) {
-  static const char *const names[] = {"bool",    "int8",      "int16",      "int32",  "int64",
-                                      "uint8",   "uint16",    "uint32",     "uint64", "float32",
-                                      "float64", "complex64", "complex128", "float16"};
+  static const char *const names[] = {"bool",       "int8",    "int16",        "int32",
+                                      "int64",      "uint8",   "uint16",       "uint32",
+                                      "uint64",     "float32", "float64",      "complex64",
+                                      "complex128", "float16", "__nv_bfloat16"};
   return names[static_cast<int>(s)];
 }
 
 bool parse_scalar_name(const std::string &name, Scalar &out) {
   static const std::map<std::string, Scalar> names = {
-      {"bool", Scalar::Bool},    {"bool_", Scalar::Bool},      {"boolean", Scalar::Bool},
-      {"b1", Scalar::Bool},      {"?", Scalar::Bool},          {"int8", Scalar::I8},
-      {"i1", Scalar::I8},        {"byte", Scalar::I8},         {"int16", Scalar::I16},
-      {"i2", Scalar::I16},       {"short", Scalar::I16},       {"int32", Scalar::I32},
-      {"i4", Scalar::I32},       {"intc", Scalar::I32},        {"int64", Scalar::I64},
-      {"i8", Scalar::I64},       {"int", Scalar::I64},         {"intp", Scalar::I64},
-      {"int_", Scalar::I64},     {"long", Scalar::I64},        {"longlong", Scalar::I64},
-      {"uint8", Scalar::U8},     {"u1", Scalar::U8},           {"ubyte", Scalar::U8},
-      {"uint16", Scalar::U16},   {"u2", Scalar::U16},          {"ushort", Scalar::U16},
-      {"uint32", Scalar::U32},   {"u4", Scalar::U32},          {"uintc", Scalar::U32},
-      {"uint64", Scalar::U64},   {"u8", Scalar::U64},          {"uint", Scalar::U64},
-      {"uintp", Scalar::U64},    {"ulonglong", Scalar::U64},   {"float32", Scalar::F32},
-      {"f4", Scalar::F32},       {"single", Scalar::F32},      {"float64", Scalar::F64},
-      {"f8", Scalar::F64},       {"float", Scalar::F64},       {"double", Scalar::F64},
-      {"float_", Scalar::F64},   {"complex64", Scalar::C64},   {"c8", Scalar::C64},
-      {"csingle", Scalar::C64},  {"complex128", Scalar::C128}, {"c16", Scalar::C128},
-      {"complex", Scalar::C128}, {"cdouble", Scalar::C128},    {"complex_", Scalar::C128},
-      {"float16", Scalar::F16},  {"f2", Scalar::F16},          {"half", Scalar::F16},
+      {"bool", Scalar::Bool},
+      {"bool_", Scalar::Bool},
+      {"boolean", Scalar::Bool},
+      {"b1", Scalar::Bool},
+      {"?", Scalar::Bool},
+      {"int8", Scalar::I8},
+      {"i1", Scalar::I8},
+      {"byte", Scalar::I8},
+      {"int16", Scalar::I16},
+      {"i2", Scalar::I16},
+      {"short", Scalar::I16},
+      {"int32", Scalar::I32},
+      {"i4", Scalar::I32},
+      {"intc", Scalar::I32},
+      {"int64", Scalar::I64},
+      {"i8", Scalar::I64},
+      {"int", Scalar::I64},
+      {"intp", Scalar::I64},
+      {"int_", Scalar::I64},
+      {"long", Scalar::I64},
+      {"longlong", Scalar::I64},
+      {"uint8", Scalar::U8},
+      {"u1", Scalar::U8},
+      {"ubyte", Scalar::U8},
+      {"uint16", Scalar::U16},
+      {"u2", Scalar::U16},
+      {"ushort", Scalar::U16},
+      {"uint32", Scalar::U32},
+      {"u4", Scalar::U32},
+      {"uintc", Scalar::U32},
+      {"uint64", Scalar::U64},
+      {"u8", Scalar::U64},
+      {"uint", Scalar::U64},
+      {"uintp", Scalar::U64},
+      {"ulonglong", Scalar::U64},
+      {"float32", Scalar::F32},
+      {"f4", Scalar::F32},
+      {"single", Scalar::F32},
+      {"float64", Scalar::F64},
+      {"f8", Scalar::F64},
+      {"float", Scalar::F64},
+      {"double", Scalar::F64},
+      {"float_", Scalar::F64},
+      {"complex64", Scalar::C64},
+      {"c8", Scalar::C64},
+      {"csingle", Scalar::C64},
+      {"complex128", Scalar::C128},
+      {"c16", Scalar::C128},
+      {"complex", Scalar::C128},
+      {"cdouble", Scalar::C128},
+      {"complex_", Scalar::C128},
+      {"float16", Scalar::F16},
+      {"f2", Scalar::F16},
+      {"half", Scalar::F16},
+      {"__nv_bfloat16", Scalar::BF16},
+      {"nv_bfloat16", Scalar::BF16},
+      {"bfloat16", Scalar::BF16},
   };
   auto it = names.find(name);
   if (it == names.end())
@@ -288,6 +363,14 @@ Scalar numpy_promote(Scalar a, Scalar b) {
     return a;
   if (a == Scalar::Bool)
     return b;
+  if (a == Scalar::BF16 || b == Scalar::BF16) {
+    // numba-cuda's Bfloat16.unify: with bfloat16's safe conversions (8-bit ints) a bfloat16,
+    // else as float32 (bfloat16's safe conversion) unifies
+    Scalar other = a == Scalar::BF16 ? b : a;
+    if (other == Scalar::I8 || other == Scalar::U8)
+      return Scalar::BF16;
+    return numpy_promote(Scalar::F32, other);
+  }
   if (is_complex(a) || is_complex(b)) {
     // the complex type holding both: complex64 only when the other fits float32 exactly
     Scalar other = is_complex(a) ? b : a;

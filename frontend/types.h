@@ -11,6 +11,11 @@ namespace simt {
 // Scalar element types. The order is part of the pybind/runtime contract (dtype codes).
 // C64/C128 (complex64/complex128) are {float, float} / {double, double}: real, then imaginary.
 // F16 (float16) is IEEE half; Numba types arithmetic on it in float32 (it is no real_domain type).
+// BF16 (bfloat16, numba-cuda's numba.cuda.types.bfloat16, printed "__nv_bfloat16") is float32's
+// top 16 bits (8 exponent bits, 7 stored significand bits). Like numba-cuda's Bfloat16 it is a
+// number but not a Float: is_float and is_integer are false for it. + - * / of two bfloat16s
+// give a bfloat16 (rounded to nearest even, as the GPU's bf16 instructions round); other uses
+// convert it to float32 first (Numba's safe conversion).
 enum class Scalar : uint8_t {
   Bool,
   I8,
@@ -25,7 +30,8 @@ enum class Scalar : uint8_t {
   F64,
   C64,
   C128,
-  F16
+  F16,
+  BF16
 };
 
 // Where an array's data lives. Only the GPU backend gives these different address spaces.
@@ -234,6 +240,8 @@ struct Type {
 bool is_integer(Scalar s);
 bool is_signed(Scalar s);
 bool is_float(Scalar s);
+// A floating-point type, bfloat16 included: a constant of it holds its value in float_value.
+bool is_real(Scalar s);
 bool is_complex(Scalar s);
 // The type of a complex's parts (complex64 -> float32), or the scalar itself when not complex.
 Scalar component_of(Scalar s);
@@ -245,6 +253,14 @@ int byte_size(Scalar s); // Bool is 1
 double round_to_float16(double value);
 // The IEEE half bit pattern of a value float16 holds exactly (round_to_float16's results).
 uint16_t float16_bits(double value);
+// `value` rounded to the nearest bfloat16 (ties to even; 8 significant bits, subnormals below
+// 2**-126; beyond bfloat16's range, infinity). NaN stays NaN.
+double round_to_bfloat16(double value);
+// The bit pattern of a value bfloat16 holds exactly (round_to_bfloat16's results); NaN is the
+// GPU's canonical 0x7fff.
+uint16_t bfloat16_bits(double value);
+// The value of a bfloat16 bit pattern.
+double bfloat16_value(uint16_t bits);
 std::string scalar_name(Scalar s); // "bool", "int8", ... "float64", "complex128" (Numba's)
 // Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...). False if
 // unknown.

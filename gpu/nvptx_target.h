@@ -87,6 +87,7 @@ public:
   void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override;
+  bool native_bfloat16() const override { return sm_ >= 80; }
   llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                     Scalar type) override;
   // One function as EntryAbi says, marked a kernel in nvvm.annotations unless a device function.

@@ -20,10 +20,12 @@ std::string describe_argument(size_t index, const Type &type) {
   return "argument " + std::to_string(index + 1) + " (" + type.str() + ")";
 }
 
-// NumPy's dtype.kind of a scalar type.
+// NumPy's dtype.kind of a scalar type (ml_dtypes' bfloat16 is a 'V' dtype).
 char dtype_kind(Scalar s) {
   if (is_complex(s))
     return 'c';
+  if (s == Scalar::BF16)
+    return 'V';
   return is_float(s) ? 'f' : s == Scalar::Bool ? 'b' : is_signed(s) ? 'i' : 'u';
 }
 
@@ -67,6 +69,9 @@ void store_float(PyObject *object, Scalar scalar, int64_t *slot) {
   if (scalar == Scalar::F16) { // as NumPy's float16() rounds it
     uint16_t half = float16_bits(round_to_float16(value));
     std::memcpy(slot, &half, sizeof half);
+  } else if (scalar == Scalar::BF16) { // rounded once to nearest even
+    uint16_t bits = bfloat16_bits(round_to_bfloat16(value));
+    std::memcpy(slot, &bits, sizeof bits);
   } else if (scalar == Scalar::F32) {
     float narrow = to_float32(value);
     std::memcpy(slot, &narrow, sizeof narrow);
@@ -218,6 +223,12 @@ bool dtype_is(PyObject *array, Scalar scalar) {
   auto *descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(array)->descr);
   if (descr->byteorder == '>')
     return false;
+  if (scalar == Scalar::BF16) // ml_dtypes' bfloat16, or its storage: int16 / uint16 bits
+    return descr->elsize == 2 &&
+           (descr->kind == 'i' || descr->kind == 'u' ||
+            (descr->kind == 'V' &&
+             py::str(py::handle(array).attr("dtype").attr("name")).cast<std::string>() ==
+                 "bfloat16"));
   return descr->kind == dtype_kind(scalar) && descr->elsize == byte_size(scalar);
 }
 
@@ -265,7 +276,7 @@ void store_scalar(PyObject *object, const Type &type, size_t index, int64_t *slo
   Scalar scalar = type.scalar;
   if (is_complex(scalar))
     return store_complex(object, scalar, slot);
-  if (is_float(scalar))
+  if (is_real(scalar))
     return store_float(object, scalar, slot);
   if (scalar == Scalar::Bool) { // truth, as Numba's unboxing: 3, 0.5 and NaN are True
     int truth = PyObject_IsTrue(object);

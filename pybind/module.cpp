@@ -1,4 +1,5 @@
 // simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
+#include "frontend/bf16.h"
 #include "frontend/compile.h"
 #include "frontend/libdevice.h"
 #include "gpu/gpu_backend.h"
@@ -162,6 +163,18 @@ py::dict libdevice_functions() {
   return table;
 }
 
+// The numba.cuda.bf16 table (frontend/bf16.def): name -> (alias, return type, parameter type,
+// arity, math function), types as numba-cuda prints them; in the table's order.
+py::dict bf16_functions() {
+  py::dict table;
+  for (int i = 0; i < ir::kBf16Count; ++i) {
+    const ir::Bf16Info &info = ir::bf16_info(ir::Bf16Fn(i));
+    table[py::str(info.name)] = py::make_tuple(info.alias, scalar_name(info.result),
+                                               scalar_name(info.param), int(info.arity), info.math);
+  }
+  return table;
+}
+
 // CompileError -> simt.errors.CompileError, with the parts as attributes.
 void translate_compile_error(std::exception_ptr error) {
   try {
@@ -211,6 +224,14 @@ PYBIND11_MODULE(_simt, m) {
   m.def("libdevice_functions", &libdevice_functions,
         "The libdevice functions kernels may call (numba.cuda.libdevice), in the table's order: "
         "{name: (return type, [(parameter, type, is_output)])}, types named as Numba names them.");
+  m.def("bf16_functions", &bf16_functions,
+        "The numba.cuda.bf16 functions kernels may call, in the table's order: {name: (alias, "
+        "return type, parameter type, arity, math function overloaded or '')}.");
+  m.def(
+      "bfloat16_bits",
+      [](double value) { return simt::bfloat16_bits(simt::round_to_bfloat16(value)); },
+      py::arg("value"),
+      "The bit pattern of `value` rounded once to the nearest bfloat16 (ties to even).");
   m.def(
       "finish_tier_ups",
       [] {

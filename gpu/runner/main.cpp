@@ -38,11 +38,12 @@ struct DType {
   char kind; // b(ool) i(nt) u(nsigned) f(loat) c(omplex)
 };
 
-const DType dtypes[] = {{"bool", 1, 'b'},      {"int8", 1, 'i'},       {"int16", 2, 'i'},
-                        {"int32", 4, 'i'},     {"int64", 8, 'i'},      {"uint8", 1, 'u'},
-                        {"uint16", 2, 'u'},    {"uint32", 4, 'u'},     {"uint64", 8, 'u'},
-                        {"float16", 2, 'f'},   {"float32", 4, 'f'},    {"float64", 8, 'f'},
-                        {"complex64", 8, 'c'}, {"complex128", 16, 'c'}};
+const DType dtypes[] = {{"bool", 1, 'b'},         {"int8", 1, 'i'},        {"int16", 2, 'i'},
+                        {"int32", 4, 'i'},        {"int64", 8, 'i'},       {"uint8", 1, 'u'},
+                        {"uint16", 2, 'u'},       {"uint32", 4, 'u'},      {"uint64", 8, 'u'},
+                        {"float16", 2, 'f'},      {"float32", 4, 'f'},     {"float64", 8, 'f'},
+                        {"complex64", 8, 'c'},    {"complex128", 16, 'c'}, {"bfloat16", 2, 'f'},
+                        {"__nv_bfloat16", 2, 'f'}};
 
 const DType *find_dtype(const std::string &name) {
   for (const DType &d : dtypes)
@@ -263,6 +264,12 @@ double float_value(const DType &d, const uint8_t *p, int part = 0) {
   case 2: {
     uint16_t h;
     std::memcpy(&h, p, 2);
+    if (d.name[0] != 'f') { // bfloat16: float32's top half
+      const uint32_t bits = uint32_t(h) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
     return half_to_float(h);
   }
   case 4: {

@@ -151,6 +151,9 @@ class BundleWriter:
                 int(writable)))
             if writable:
                 outputs.append((len(lines) - 1, array))
+        elif isinstance(argtype, simt_types.Bfloat16Type):
+            lines.append("scalar bfloat16 %s" % np.array(simt_types.bfloat16_bits(value),
+                                                         np.uint16).tobytes().hex())
         elif isinstance(argtype, simt_types.ScalarType):
             lines.append("scalar %s %s" % (argtype.name, np.array(value, dtype=np.dtype(
                 argtype.name if argtype.name != "bool" else np.bool_)).tobytes().hex()))

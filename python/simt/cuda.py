@@ -21,11 +21,16 @@ is_simt = True
 simulator = True
 
 def __getattr__(name):
-    """cuda.libdevice, made at its first use from the compiler's table (which loads LLVM)."""
+    """cuda.libdevice and cuda.bf16, made at their first use from the compiler's tables (which
+    loads LLVM)."""
     if name == "libdevice":
         from . import libdevice
         globals()["libdevice"] = libdevice
         return libdevice
+    if name == "bf16":
+        from . import bf16
+        globals()["bf16"] = bf16
+        return bf16
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 

@@ -23,7 +23,11 @@ class Opaque:
 
 
 def _scalar_dtype(name):
-    """NumPy's scalar type of a simt scalar name; datetime64[D] and the like by NumPy's name."""
+    """NumPy's scalar type of a simt scalar name; datetime64[D] and the like by NumPy's name;
+    bfloat16 as ml_dtypes' bfloat16 where ml_dtypes is installed, else its bits (uint16)."""
+    if name == "__nv_bfloat16":
+        from .types import bfloat16
+        return bfloat16.dtype
     return _SCALARS.get(name) or np.dtype(name)
 
 

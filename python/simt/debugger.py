@@ -143,7 +143,8 @@ class Session:
                 step("const", value=int(node.value) if isinstance(node.value, bool)
                      else node.value)
             elif isinstance(node, ast.Name) and node.id in slots and \
-                    slots[node.id][0][0] == "scalar" and slots[node.id][0][1] != "float16" and \
+                    slots[node.id][0][0] == "scalar" and \
+                    slots[node.id][0][1] not in ("float16", "__nv_bfloat16") and \
                     not slots[node.id][0][1].startswith("complex"):
                 desc, address = slots[node.id]
                 step("local", offset=address - base, scalar=desc[1])

@@ -13,7 +13,7 @@ __all__ = ["Device", "Context", "Stream", "Event", "gpus", "get_current_device",
            "is_available", "is_supported_version", "synchronize", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event",
            "event_elapsed_time", "require_context", "defer_cleanup", "profile_start",
-           "profile_stop", "profiling", "cuda_error"]
+           "profile_stop", "profiling", "cuda_error", "is_bfloat16_supported"]
 
 
 class Device:
@@ -183,6 +183,12 @@ def is_available():
 
 def is_supported_version():
     return True
+
+
+def is_bfloat16_supported():
+    """numba-cuda's cuda.is_bfloat16_supported(): bfloat16 needs compute capability 8.0 (the
+    simulated device has it)."""
+    return tuple(get_current_device().compute_capability) >= (8, 0)
 
 
 def cuda_error():

@@ -141,6 +141,12 @@ def _argument_key(args):
     return tuple(key)
 
 
+def _bfloat16_bits_for(actual, declared):
+    """Whether `actual` is an int16 or uint16 array of bfloat16 bits for a bfloat16 array
+    parameter (NumPy has no bfloat16 dtype without ml_dtypes)."""
+    return declared.dtype == simt_types.bfloat16 and str(actual.dtype) in ("int16", "uint16")
+
+
 def _converts(actual, declared):
     """Whether an argument of type `actual` may be passed for a parameter of type `declared`
     (Numba's dispatcher: scalars convert by Numba's casting rules, arrays need the same dtype and
@@ -149,7 +155,8 @@ def _converts(actual, declared):
     if isinstance(declared, simt_types.ScalarType):
         return simt_types.conversion(actual, declared) is not None
     if isinstance(declared, simt_types.ArrayType):
-        return (isinstance(actual, simt_types.ArrayType) and actual.dtype == declared.dtype
+        return (isinstance(actual, simt_types.ArrayType)
+                and (actual.dtype == declared.dtype or _bfloat16_bits_for(actual, declared))
                 and actual.ndim == declared.ndim
                 and declared.layout in ("A", actual.layout)
                 and (declared.readonly or not actual.readonly))
@@ -369,7 +376,7 @@ class Dispatcher:
                 return _native().compile(name, source, file, first_line, id(self.py_func),
                                      resolver_for(self.py_func), signature_text(argtypes),
                                      *options, target=target, link=link)
-            kernel = self._compile_for_target(compiled, options, target)
+            kernel = self._compile_for_target(compiled, options, target, argtypes)
             if kernel.uses_breakpoint and options[1] == "none" and breakpoints_enabled():
                 # breakpoint() opens the debugger: this kernel runs its debug variant.
                 self._calls_breakpoint = True
@@ -381,7 +388,7 @@ class Dispatcher:
         self.overloads[argtypes] = kernel
         return kernel
 
-    def _compile_for_target(self, compiled, options, target):
+    def _compile_for_target(self, compiled, options, target, argtypes):
         """The kernel for `target` (SIMT_TARGET: simt.targets): the debugger's variant runs on
         the simulator."""
         if target == "sim" or options[1] != "none":
@@ -389,7 +396,7 @@ class Dispatcher:
         if target == "gpu":
             return compiled(options, "gpu")
         return targets.ParityKernel(compiled(options, "sim"), compiled(options, "gpu"),
-                                    list(inspect.signature(self.py_func).parameters))
+                                    list(inspect.signature(self.py_func).parameters), argtypes)
 
     def _compile_options(self):
         """What the kernel is compiled for, part of every cache key: the error model, the

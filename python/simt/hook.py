@@ -18,7 +18,8 @@ are replaced by simt's (simt.cudadrv_devicearray, simt.driver, simt.device, simt
 and numba.cuda.testing, after Numba's loader runs it, gets simt's device for its compute
 capability checks (simt.testing_patch), numba.cuda.cudadrv.nvvm describes LLVM's NVPTX
 backend instead of loading libNVVM (simt.gpu.patch_nvvm), and numba.cuda.compiler's compile_ptx
-functions are simt's."""
+functions are simt's. numba-cuda's bfloat16 module numba.cuda.bf16 is simt.bf16 (its own
+loads CUDA's headers), and numba.cuda.types gets numba-cuda's `bfloat16`, simt's type."""
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -69,6 +70,7 @@ _REPLACED = {
     "numba.cuda.cudadrv.driver": _simt_module("simt.driver"),
     "numba.cuda.cudadrv.devices": _simt_module("simt.device"),
     "numba.cuda.kernels.transpose": _simt_module("simt.transpose"),
+    "numba.cuda.bf16": _simt_module("simt.bf16"),
 }
 
 
@@ -113,6 +115,12 @@ def _patch_compiler(compiler_module):
     compiler_module.compile_ptx_for_current_device = cuda.compile_ptx_for_current_device
 
 
+def _patch_cuda_types(types_module):
+    """numba-cuda's numba.cuda.types.bfloat16 is simt's."""
+    from simt.types import bfloat16
+    types_module.bfloat16 = bfloat16
+
+
 # Numba's modules that Numba loads and simt then patches.
 _PATCHED = {
     "numba.cuda.compiler": _patch_compiler,
@@ -121,6 +129,7 @@ _PATCHED = {
     _UFUNC_PACKAGE: _register_vectorizers,
     "numba.cuda.cudadrv": _load_device_arrays,
     "numba.cuda.testing": _patch_testing,
+    "numba.cuda.types": _patch_cuda_types,
 }
 
 

@@ -38,7 +38,9 @@ _MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "n
                  "numba.types": "numba", "numba.core.types": "numba",
                  "operator": "operator", "_operator": "operator",
                  "numba.cuda.libdevice": "cuda.libdevice", "simt.libdevice": "cuda.libdevice",
-                 "simt.cuda.libdevice": "cuda.libdevice"}
+                 "simt.cuda.libdevice": "cuda.libdevice",
+                 "numba.cuda.bf16": "cuda.bf16", "simt.bf16": "cuda.bf16",
+                 "simt.cuda.bf16": "cuda.bf16"}
 
 
 def _module_name(module):

@@ -6,8 +6,9 @@ Under `both`, the GPU runs on copies of the array arguments, the simulator on th
 themselves (so what the program sees is the simulator's), and then the faults are compared (the
 exception's class) and, when neither faulted, each array the kernel may write: integers and booleans exactly, floats as |gpu - sim| <= atol + rtol * |sim|
 (NaN equal to NaN), with rtol and atol from SIMT_PARITY_RTOL / SIMT_PARITY_ATOL (default: 1e-5
-and 1e-8 for float32, float16 and complex64; 1e-12 and 1e-300 for float64 and complex128). A
-difference raises simt.errors.ParityError (SIMT_PARITY=warn: a warning instead)."""
+and 1e-8 for float32, float16 and complex64; 1e-12 and 1e-300 for float64 and complex128; 1e-2
+and 1e-30 for bfloat16 arrays, whatever their storage dtype: one bfloat16 step is 2**-7
+relative). A difference raises simt.errors.ParityError (SIMT_PARITY=warn: a warning instead)."""
 import os
 import warnings
 
@@ -29,7 +30,8 @@ def current():
 
 
 def _tolerance(dtype):
-    rtol, atol = (1e-12, 1e-300) if dtype in (np.float64, np.complex128) else (1e-5, 1e-8)
+    rtol, atol = (1e-12, 1e-300) if dtype in (np.float64, np.complex128) else \
+        (1e-2, 1e-30) if dtype == "bfloat16" else (1e-5, 1e-8)
     return (float(os.environ.get("SIMT_PARITY_RTOL", rtol)),
             float(os.environ.get("SIMT_PARITY_ATOL", atol)))
 
@@ -42,10 +44,20 @@ def _array_of(value):
     return value if isinstance(value, np.ndarray) else None
 
 
-def _first_difference(gpu, sim):
+def _widen_bfloat16(array):
+    """The float32 values of a bfloat16 array (ml_dtypes' or int16/uint16 bits)."""
+    bits = array.view(np.uint16).astype(np.uint32) << 16
+    return bits.view(np.float32)
+
+
+def _first_difference(gpu, sim, bfloat16=False):
     """(index, gpu value, sim value, count of differing elements) of the first element (C order)
-    that differs, or None."""
-    if gpu.dtype.kind in "fc":
+    that differs, or None. `bfloat16`: the arrays hold bfloat16s."""
+    if bfloat16:
+        gpu, sim = _widen_bfloat16(gpu), _widen_bfloat16(sim)
+        rtol, atol = _tolerance("bfloat16")
+        same = np.isclose(gpu, sim, rtol=rtol, atol=atol, equal_nan=True)
+    elif gpu.dtype.kind in "fc":
         rtol, atol = _tolerance(gpu.dtype.type)
         same = np.isclose(gpu, sim, rtol=rtol, atol=atol, equal_nan=True)
     else:
@@ -61,10 +73,12 @@ class ParityKernel:
     """A kernel compiled for both targets: launch() runs the GPU's on copies of the arrays, then
     the simulator's on the arrays, and compares. Everything else is the simulator kernel's."""
 
-    def __init__(self, sim_kernel, gpu_kernel, param_names):
+    def __init__(self, sim_kernel, gpu_kernel, param_names, argtypes=()):
+        from .types import ArrayType, bfloat16
         self._sim = sim_kernel
         self._gpu = gpu_kernel
         self._param_names = param_names
+        self._bfloat16 = [isinstance(t, ArrayType) and t.dtype == bfloat16 for t in argtypes]
 
     def __getattr__(self, name):
         return getattr(self._sim, name)
@@ -94,7 +108,8 @@ class ParityKernel:
         for position, copy in enumerate(copies if sim_fault is None else ()):
             if copy is None:
                 continue
-            difference = _first_difference(copy, _array_of(args[position]))
+            bfloat16 = position < len(self._bfloat16) and self._bfloat16[position]
+            difference = _first_difference(copy, _array_of(args[position]), bfloat16)
             if difference is not None:
                 index, gpu_value, sim_value, count = difference
                 problems.append("argument %r (#%d) differs at index %s: gpu=%r sim=%r (%d of %d "

@@ -2,6 +2,8 @@
 `void(float32[:], int32)`. They exist so `from simt import cuda` needs no Numba; Numba's own type
 objects are accepted wherever these are (both print the same and the C++ side parses the text)."""
 import enum
+import functools
+import math
 
 import numpy as np
 
@@ -13,7 +15,7 @@ __all__ = ["Type", "ScalarType", "RecordType", "CharSeqType", "ArrayType", "Tupl
            "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
            "float16", "f2", "float_", "double", "f4", "f8", "b1", "i1", "i2", "i4", "i8", "u1",
            "u2", "u4", "u8",
-           "complex64", "complex128", "c8", "c16", "csingle", "cdouble",
+           "complex64", "complex128", "c8", "c16", "csingle", "cdouble", "bfloat16",
            "typeof", "int_type", "conversion", "EXACT", "PROMOTE", "SAFE", "UNSAFE",
            "from_dtype", "signature_text", "type_text"]
 
@@ -253,6 +255,64 @@ class Signature:
         return hash(str(self))
 
 
+class Bfloat16Type(ScalarType):
+    """numba-cuda's bfloat16 (numba.cuda.types.bfloat16, numba.cuda.bf16.bfloat16), printed as
+    numba-cuda prints it: __nv_bfloat16. float32's top 16 bits. NumPy has no bfloat16: its
+    `dtype` is ml_dtypes' where ml_dtypes is installed, else the uint16 it is stored as; arrays
+    of it are ml_dtypes.bfloat16 arrays or, for a bfloat16[:] parameter, int16 / uint16 arrays
+    of its bits."""
+
+    def __init__(self):
+        self.name = "__nv_bfloat16"
+
+    @property
+    def dtype(self):
+        ml_dtype = ml_dtypes_bfloat16()
+        return np.dtype(np.uint16) if ml_dtype is None else ml_dtype
+
+    def cast_python_value(self, value):
+        ml_dtype = ml_dtypes_bfloat16()
+        if ml_dtype is None:
+            raise NotImplementedError("simt: bfloat16 values on the host need ml_dtypes; in "
+                                      "kernels bfloat16(x) converts x")
+        return ml_dtype.type(value)
+
+
+@functools.lru_cache(maxsize=None)
+def ml_dtypes_bfloat16():
+    """ml_dtypes' bfloat16 dtype when ml_dtypes is installed (or already registered), else
+    None."""
+    try:
+        return np.dtype("bfloat16")
+    except TypeError:
+        pass
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+def is_bfloat16_dtype(dtype):
+    """Whether a NumPy dtype is a bfloat16 one (ml_dtypes' or any other named so)."""
+    return dtype.itemsize == 2 and dtype.kind == "V" and dtype.name == "bfloat16"
+
+
+def bfloat16_bits(value):
+    """The bit pattern (an int) of `value` rounded once to the nearest bfloat16, ties to even;
+    NaN is 0x7fff."""
+    value = float(value)
+    if value != value:
+        return 0x7fff
+    if value != 0 and not math.isinf(value):
+        exponent = math.frexp(value)[1]
+        quantum = max(exponent - 8, -133)  # 8 significant bits; subnormals below 2**-126
+        value = math.ldexp(round(math.ldexp(value, -quantum)), quantum)  # round(): to even
+        if abs(value) > 0x1.fep127:
+            value = math.copysign(math.inf, value)
+    return int(np.array(value, np.float32).view(np.uint32)) >> 16
+
+
 none = NoneType()
 void = none
 
@@ -261,6 +321,7 @@ for _name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uin
               "float32", "float64", "complex64", "complex128", "float16"):
     _SCALARS[_name] = ScalarType(_name)
 del _name
+bfloat16 = _SCALARS["__nv_bfloat16"] = Bfloat16Type()
 
 boolean = bool_ = b1 = _SCALARS["bool"]
 int8 = byte = i1 = _SCALARS["int8"]
@@ -285,9 +346,13 @@ def scalar_named(name):
 
 def from_dtype(dtype):
     """The scalar or record type of a NumPy dtype (or anything np.dtype accepts)."""
+    if isinstance(dtype, Bfloat16Type):
+        return dtype
     dt = np.dtype(dtype)
     if dt.names is not None:
         return _record_from_dtype(dt)
+    if is_bfloat16_dtype(dt):  # ml_dtypes.bfloat16
+        return bfloat16
     if dt.kind in "mM" and dt.isnative:  # datetime64[D], timedelta64[ns]: Numba's spellings too
         return ScalarType(dt.name)
     if dt.kind in "SU" and dt.isnative and dt.itemsize:
@@ -349,6 +414,13 @@ _CASTING_RULES = (
     ("float16", "float32", PROMOTE, UNSAFE), ("float32", "float64", PROMOTE, UNSAFE),
     ("float32", "complex64", SAFE, None), ("float64", "complex128", SAFE, None),
     ("complex64", "complex128", PROMOTE, UNSAFE),
+    # numba-cuda's Bfloat16.can_convert_from / can_convert_to
+    ("int8", "__nv_bfloat16", SAFE, UNSAFE), ("uint8", "__nv_bfloat16", SAFE, UNSAFE),
+    ("__nv_bfloat16", "float32", SAFE, UNSAFE), ("__nv_bfloat16", "float64", SAFE, UNSAFE),
+    ("int16", "__nv_bfloat16", UNSAFE, UNSAFE), ("uint16", "__nv_bfloat16", UNSAFE, UNSAFE),
+    ("int32", "__nv_bfloat16", UNSAFE, UNSAFE), ("uint32", "__nv_bfloat16", UNSAFE, UNSAFE),
+    ("int64", "__nv_bfloat16", UNSAFE, UNSAFE), ("uint64", "__nv_bfloat16", UNSAFE, UNSAFE),
+    ("float16", "__nv_bfloat16", UNSAFE, UNSAFE),
 )
 
 
@@ -423,7 +495,8 @@ def typeof(value):
         return int_type(value)
     if isinstance(value, float):
         return float64
-    if isinstance(value, np.generic) and value.dtype.kind in "iufcmM":
+    if isinstance(value, np.generic) and (value.dtype.kind in "iufcmM" or
+                                          is_bfloat16_dtype(value.dtype)):
         return from_dtype(value.dtype)
     if isinstance(value, np.void) and value.dtype.names is not None:
         return _record_from_dtype(value.dtype)
@@ -447,6 +520,9 @@ def numba_type(t):
     if isinstance(t, ScalarType) and t.dtype.kind in "mM":
         from numba.np.numpy_support import from_dtype as numba_from_dtype
         return numba_from_dtype(t.dtype)
+    if isinstance(t, Bfloat16Type):
+        raise NotImplementedError("simt: passing bfloat16 to an @overload function is not "
+                                  "supported yet")
     if isinstance(t, ScalarType):
         return types.boolean if t.name == "bool" else getattr(types, t.name)
     if isinstance(t, ArrayType) and isinstance(t.dtype, ScalarType):

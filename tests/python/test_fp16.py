@@ -49,6 +49,22 @@ def test_conversions_from_double_float_and_ints_round_like_numpy():
         assert same_halves(row, want)
 
 
+def test_doubles_below_float32s_range_round_to_zero_or_the_least_half():
+    @cuda.jit
+    def k(d, out):
+        i = cuda.grid(1)
+        if i < d.size:
+            out[i] = d[i]
+
+    # rounded to odd through float32 (whose zero is even): the odd neighbour is its least
+    # subnormal, of the double's sign
+    d = np.array([1e-300, -1e-300, 2.0 ** -160, 2.0 ** -25 * (1 + 2.0 ** -40), -5e-324])
+    out = np.zeros(d.size, np.float16)
+    k[1, 32](d, out)
+    assert same_halves(out, d.astype(np.float16))
+    assert out.view(np.uint16).tolist() == [0, 0x8000, 0, 1, 0x8000]
+
+
 def test_every_half_widens_exactly_and_rounds_to_nearest_integer():
     @cuda.jit
     def k(h, wide, ints, bools):

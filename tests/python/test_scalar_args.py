@@ -175,7 +175,9 @@ def test_scalar_types_follow_numbas_casting_table():
 
     kinds = {Conversion.exact: types.EXACT, Conversion.promote: types.PROMOTE,
              Conversion.safe: types.SAFE, Conversion.unsafe: types.UNSAFE, None: None}
-    scalars = [t for name, t in vars(types).items() if isinstance(t, types.ScalarType)]
+    # (bfloat16 is numba-cuda's, numba.cuda.types.bfloat16: not in this Numba's typeconv rules)
+    scalars = [t for name, t in vars(types).items() if isinstance(t, types.ScalarType) and
+               not isinstance(t, types.Bfloat16Type)]
     assert numba and len(scalars) > 10
     for a in scalars:
         for b in scalars:
