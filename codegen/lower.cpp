@@ -2473,6 +2473,16 @@ llvm::Value *FunctionLowering::field_load(const ir::Expr &e) {
 
 void FunctionLowering::field_store(const ir::Stmt &s) {
   const Record &layout = *s.exprs[0]->type.record;
+  if (const auto &nested = layout.fields[s.field].record) { // a nested record: its bytes copied
+    llvm::Value *source = expr(*s.exprs[1]);
+    llvm::Align align;
+    llvm::Value *target = field_address(expr(*s.exprs[0]), layout, s.field, align);
+    access_hook(target, s.exprs[0]->type, Scalar::U8, uint32_t(nested->size), AccessKind::Store,
+                nullptr, s.loc);
+    // memmove: `r.a = r.a` copies a record onto itself.
+    b_.CreateMemMove(target, llvm::Align(1), source, llvm::Align(1), nested->size);
+    return;
+  }
   Scalar scalar = layout.fields[s.field].scalar;
   // Python evaluates the value before the target.
   llvm::Value *value = register_to_memory(b_, expr(*s.exprs[1]), scalar);

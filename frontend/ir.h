@@ -176,7 +176,8 @@ enum class StmtKind : uint8_t {
   Assert,      // if not exprs[0]: raise AssertionError(message)
   SyncThreads, // cuda.syncthreads()
   Print,       // print(exprs...): values separated by spaces, then a newline
-  FieldStore,  // field `field` of the record exprs[0] = exprs[1] (of the field's scalar type)
+  FieldStore,  // field `field` of the record exprs[0] = exprs[1] (of the field's scalar type; a
+               // nested record field takes a record of its layout, whose bytes are copied)
 };
 
 struct Stmt {

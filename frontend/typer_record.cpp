@@ -106,9 +106,16 @@ void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value
   const RecordField &f = record->type.record->fields[field];
   if (f.record && f.record->chars != Record::Chars::None && value->kind == ir::ExprKind::String)
     return store_chars(field_load(std::move(record), field, loc), *value, loc);
-  if (f.record)
-    error(loc, "simt: assigning to the record field '" + f.name +
-                   "' is not supported yet; assign to its fields");
+  if (f.record) { // a record of the same layout, copied in
+    if (!value->type.is_record() || *value->type.record != *f.record)
+      error(value->loc, "cannot store " + value->type.str() + " into the " + f.record->str() +
+                            " field '" + f.name + "'");
+    ir::Stmt s = make_stmt(ir::StmtKind::FieldStore, loc);
+    s.field = field;
+    s.exprs.push_back(std::move(record));
+    s.exprs.push_back(std::move(value));
+    return emit(std::move(s));
+  }
   if (!f.shape.empty())
     return nested_field_copy(std::move(record), field, std::move(value), loc);
   if (!value->type.is_scalar())

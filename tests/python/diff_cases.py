@@ -285,6 +285,8 @@ def case_nested_record_fields():
             b.pos.z = b.pos.z - bodies[(i + 1) % bodies.size].vel.z * dt
             b.hist[i % 4] = b.id
             speeds[i] = _speed(b.vel)
+            if i % 2:
+                b.pos = b.vel  # a whole nested record, copied (vel: read by other threads)
 
     bodies = np.zeros(64, _BODY).view(np.recarray)
     bodies["id"] = np.arange(64)

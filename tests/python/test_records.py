@@ -311,3 +311,25 @@ def test_attribute_views_of_complex_parts_and_record_fields():
     assert z.tolist() == [1 - 0j, 2 - 1j, 3 - 2j, 4 - 3j]
     assert out.tolist() == [0.5, 1.5, 2.5, 3.5]
     assert rec["x"].tolist() == [0, 10, 20, 30]
+
+
+def test_a_nested_record_field_takes_only_a_record_of_its_layout():
+    inner = np.dtype([("x", np.float32), ("y", np.float32)])
+    outer = np.dtype([("a", inner), ("b", inner), ("c", np.dtype([("x", np.float64)]))])
+
+    @cuda.jit
+    def copy(recs):
+        recs[0].a = recs[1].b
+
+    recs = np.zeros(2, outer)
+    recs[1]["b"] = (1.5, -2.0)
+    copy[1, 1](recs)
+    assert recs[0]["a"].tolist() == (1.5, -2.0)
+
+    @cuda.jit
+    def mismatched(recs):
+        recs[0].a = recs[1].c
+
+    with pytest.raises(simt.CompileError, match=r"cannot store Record\(x\[type=float64;offset=0\]"
+                                                r";8;False\) into the Record\("):
+        mismatched[1, 1](recs)
