@@ -22,6 +22,10 @@ class Opaque:
         return "<%s>" % self.name
 
 
+class Bfloat16(float):
+    """A bfloat16 local's value (NumPy has no bfloat16 scalar), named as Numba names its type."""
+
+
 def _scalar_dtype(name):
     """NumPy's scalar type of a simt scalar name; datetime64[D] and the like by NumPy's name;
     bfloat16 as ml_dtypes' bfloat16 where ml_dtypes is installed, else its bits (uint16)."""
@@ -77,6 +81,9 @@ def read(address, desc):
     """The value of type `desc` stored at `address`: a NumPy scalar (a view for records), a
     NumPy array over the kernel's memory, a tuple, or an Opaque."""
     kind = desc[0] if desc else None
+    if kind == "scalar" and desc[1] == "__nv_bfloat16":  # its value, as a float32 holds it
+        bits = np.frombuffer(_memory(address, 2), np.uint16)[0]
+        return Bfloat16(np.array(int(bits) << 16, np.uint32).view(np.float32))
     if kind == "scalar":
         return np.frombuffer(_memory(address, _size_align(desc)[0]), _scalar_dtype(desc[1]))[0]
     if kind == "array":
@@ -112,6 +119,10 @@ def write(address, desc, value):
     `address`; only scalars can be assigned."""
     if not desc or desc[0] != "scalar":
         raise TypeError("only scalar locals can be assigned")
+    if desc[1] == "__nv_bfloat16":  # rounded once to the nearest bfloat16, as bfloat16(x)
+        from .types import bfloat16_bits
+        np.frombuffer(_memory(address, 2), np.uint16)[0] = bfloat16_bits(value)
+        return
     target = np.frombuffer(_memory(address, _size_align(desc)[0]), _scalar_dtype(desc[1]))
     target[0] = value
 
@@ -124,6 +135,8 @@ def type_name(value):
         return "array(%s, %dd, %s)" % (element, value.ndim, layout)
     if isinstance(value, np.void):
         return "Record(%s)" % ", ".join(value.dtype.names)
+    if isinstance(value, Bfloat16):
+        return "__nv_bfloat16"
     if isinstance(value, np.generic):
         return value.dtype.name
     if isinstance(value, bool):

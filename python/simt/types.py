@@ -298,6 +298,9 @@ def is_bfloat16_dtype(dtype):
     return dtype.itemsize == 2 and dtype.kind == "V" and dtype.name == "bfloat16"
 
 
+_BFLOAT16_MAX = float.fromhex("0x1.fep127")  # the largest finite bfloat16
+
+
 def bfloat16_bits(value):
     """The bit pattern (an int) of `value` rounded once to the nearest bfloat16, ties to even;
     NaN is 0x7fff."""
@@ -308,7 +311,7 @@ def bfloat16_bits(value):
         exponent = math.frexp(value)[1]
         quantum = max(exponent - 8, -133)  # 8 significant bits; subnormals below 2**-126
         value = math.ldexp(round(math.ldexp(value, -quantum)), quantum)  # round(): to even
-        if abs(value) > 0x1.fep127:
+        if abs(value) > _BFLOAT16_MAX:
             value = math.copysign(math.inf, value)
     return int(np.array(value, np.float32).view(np.uint32)) >> 16
 

@@ -823,3 +823,12 @@ def test_numba_cuda_bf16_under_the_hook():
         """])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["1.796875"]
+
+
+def test_host_rounding_of_python_floats_matches_the_kernels():
+    from simt.types import bfloat16_bits
+    values = [0.1, -3.01, 1e-40, 3.4e38, 3.39e38, -7e38, 1.0, 0.0, float("inf")]
+    expected = [int(b) for b in round_bits(np.array(values[:-1], np.float64))]
+    assert [bfloat16_bits(v) for v in values[:-1]] == expected
+    assert bfloat16_bits(float("inf")) == 0x7f80
+    assert bfloat16_bits(float("nan")) == 0x7fff

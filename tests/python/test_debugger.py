@@ -674,3 +674,14 @@ def test_next_leaves_an_augmented_assignment_in_one_step(tmp_path):
     proc = debug("device_calls.py", ["break 23 if i == 3", "continue", "next", "continue"],
                  tmp_path)
     assert answer(proc.stdout, "next") == ["Thread (3,0,0) block (0,0,0) exited"]
+
+
+def test_bfloat16_locals_print_as_values_and_assign_rounded(tmp_path):
+    proc = debug("bf16_scale.py", ["break 12 if i == 2", "continue", "p h", "set var h = 3.01",
+                                   "p h", "delete", "continue"], tmp_path)
+    out = proc.stdout
+    # 0.1 rounds to bfloat16's 0.10009765625; 3.01 to 3.015625 (8 significant bits)
+    assert answer(out, "p h", 0) == ["$1 = 0.10009765625 (__nv_bfloat16)"]
+    assert answer(out, "p h", 1) == ["$2 = 3.015625 (__nv_bfloat16)"]
+    assert answer(out, "continue", 1) == ["squares = [2.25, 9.0, 9.125]"]  # 9.0945 rounded
+    assert proc.returncode == 0, proc.stderr
