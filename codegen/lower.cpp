@@ -2461,8 +2461,10 @@ llvm::Value *FunctionLowering::field_load(const ir::Expr &e) {
   Scalar scalar = layout.fields[e.index].scalar;
   llvm::Align align;
   llvm::Value *addr = field_address(expr(*e.args[0]), layout, e.index, align);
-  if (e.type.is_array()) // a nested array field: a view of the record's bytes
-    return memory_array(addr, scalar, layout.fields[e.index].shape);
+  if (e.type.is_array()) { // a nested array field: a view of the record's bytes
+    const RecordField &field = layout.fields[e.index];
+    return memory_array(addr, scalar, field.shape, field.record ? field.record->size : 0);
+  }
   if (e.type.is_record()) // a nested record field: its address, as records are
     return addr;
   access_hook(addr, e.args[0]->type, scalar, uint32_t(byte_size(scalar)), AccessKind::Load, nullptr,

@@ -214,7 +214,14 @@ private:
   // (uint8, (5,)) or (float32, (3, 2)), after "nestedarray".
   void parse_nested_array(RecordField &field) {
     expect('(');
-    field.scalar = scalar(word());
+    std::string element = word();
+    skip_space();
+    if (element == "Record" && peek() == '(')
+      field.record = parse_record();
+    else if (element.empty() && peek() == '[')
+      field.record = parse_chars();
+    else
+      field.scalar = scalar(element);
     expect(',');
     expect('(');
     do {

@@ -88,9 +88,11 @@ ir::ExprPtr FunctionTyper::field_load(ir::ExprPtr record, int field, ir::Loc loc
   const RecordField &f = record->type.record->fields[field];
   // A nested array field reads as a C-contiguous array view into the record, a nested record
   // field as that record (a reference into the outer one, as Numba's).
-  Type type = f.record          ? Type::record_of(f.record)
-              : f.shape.empty() ? Type::scalar_of(f.scalar)
-                                : Type::array_of(f.scalar, static_cast<int>(f.shape.size()), 'C');
+  const int ndim = static_cast<int>(f.shape.size());
+  Type type = f.record && ndim ? Type::record_array_of(f.record, ndim, 'C')
+              : f.record       ? Type::record_of(f.record)
+              : ndim == 0      ? Type::scalar_of(f.scalar)
+                               : Type::array_of(f.scalar, ndim, 'C');
   const bool reference = f.record || !f.shape.empty();
   type.readonly = record->type.readonly && reference;
   if (reference)
@@ -106,6 +108,10 @@ void FunctionTyper::field_store(ir::ExprPtr record, int field, ir::ExprPtr value
   const RecordField &f = record->type.record->fields[field];
   if (f.record && f.record->chars != Record::Chars::None && value->kind == ir::ExprKind::String)
     return store_chars(field_load(std::move(record), field, loc), *value, loc);
+  if (f.record && !f.shape.empty())
+    error(loc, "simt: assigning to the field '" + f.name +
+                   "', an array of records, is not "
+                   "supported yet; assign to its elements");
   if (f.record) { // a record of the same layout, copied in
     if (!value->type.is_record() || *value->type.record != *f.record)
       error(value->loc, "cannot store " + value->type.str() + " into the " + f.record->str() +

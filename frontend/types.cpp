@@ -211,20 +211,17 @@ bool RecordField::operator==(const RecordField &other) const {
 }
 
 int64_t RecordField::size() const {
-  if (record)
-    return record->size;
-  int64_t bytes = byte_size(scalar);
+  int64_t bytes = record ? record->size : byte_size(scalar);
   for (int64_t extent : shape)
     bytes *= extent;
   return bytes;
 }
 
 std::string RecordField::type_str() const {
-  if (record)
-    return record->str();
+  const std::string element = record ? record->str() : scalar_name(scalar);
   if (shape.empty())
-    return scalar_name(scalar);
-  std::string out = "nestedarray(" + scalar_name(scalar) + ", (";
+    return element;
+  std::string out = "nestedarray(" + element + ", (";
   for (size_t i = 0; i < shape.size(); ++i)
     out += (i ? ", " : "") + std::to_string(shape[i]);
   return out + (shape.size() == 1 ? ",))" : "))");

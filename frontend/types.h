@@ -48,6 +48,7 @@ struct RecordField {
   // `scalar` elements; empty for a scalar field.
   std::vector<int64_t> shape = {};
   // A nested record field (a structured dtype inside one): its layout; then `scalar` is moot.
+  // With a `shape` too, a nested array of such records.
   std::shared_ptr<const Record> record = nullptr;
 
   int64_t size() const; // bytes

@@ -140,12 +140,14 @@ class CharSeqType(Type):
 def _field_type(ftype, shape):
     """A record field's type: a scalar type or name, with its sub-array shape (or ()), or a
     nested record (a RecordType, or its description from the C++ side)."""
-    if isinstance(ftype, (NestedArrayType, RecordType, CharSeqType)):
+    if isinstance(ftype, NestedArrayType):
         return ftype
     if isinstance(ftype, tuple) and ftype[0] == "chars":  # ("chars", "bytes", length)
-        return CharSeqType(ftype[1] == "bytes", ftype[2])
-    if isinstance(ftype, tuple):  # ("record", fields, size, aligned)
-        return RecordType(*ftype[1:])
+        ftype = CharSeqType(ftype[1] == "bytes", ftype[2])
+    elif isinstance(ftype, tuple):  # ("record", fields, size, aligned)
+        ftype = RecordType(*ftype[1:])
+    if isinstance(ftype, (RecordType, CharSeqType)):
+        return NestedArrayType(ftype, shape) if shape else ftype
     scalar = ftype if isinstance(ftype, ScalarType) else _SCALARS[ftype]
     return NestedArrayType(scalar, shape) if shape else scalar
 
@@ -373,8 +375,7 @@ def _record_from_dtype(dt):
         shape = ()
         if field_dtype.subdtype is not None:
             field_dtype, shape = field_dtype.subdtype
-        if ((field_dtype.names is not None or field_dtype.kind in "SU") and shape) or \
-                field_dtype.subdtype is not None:
+        if field_dtype.subdtype is not None:
             raise TypeError("simt: record field '%s' of type %s is not supported yet (only "
                             "scalar, array and record fields are)" % (name, dt.fields[name][0]))
         fields.append((name, from_dtype(field_dtype), offset, shape))

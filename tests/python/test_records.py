@@ -193,12 +193,39 @@ def test_numba_cuda_random_under_the_import_hook(python, tmp_path):
     assert proc.stdout.split()[1:] == ["True", "True", "64"]
 
 
-def test_records_with_fields_that_are_arrays_of_records_are_reported():
-    nested = np.dtype([("xy", [("x", np.float32)], (2,)), ("n", np.int32)])
-    with pytest.raises(TypeError, match=r"simt: record field 'xy' of type \(\[\('x', '<f4'\)\], "
-                                        r"\(2,\)\) is not supported yet \(only scalar, array and "
-                                        r"record fields are\)"):
-        simt.from_dtype(nested)
+def test_record_fields_that_are_arrays_of_records():
+    point = np.dtype([("x", np.float32), ("tag", "S2")])
+    nested = np.dtype([("xy", point, (2,)), ("n", np.int32)])
+    assert str(simt.from_dtype(nested)) == (
+        "Record(xy[type=nestedarray(Record(x[type=float32;offset=0],tag[type=[char x 2];offset=4]"
+        ";6;False), (2,));offset=0],n[type=int32;offset=12];16;False)")
+
+    @cuda.jit
+    def k(recs, out):
+        i = cuda.grid(1)
+        if i < recs.size:
+            r = recs[i]
+            r.xy[1].x = r.xy[0].x + r.n
+            r.xy[0] = r.xy[1]  # a record copied into an element of the field
+            r.xy[1]["tag"] = b"ok"
+            out[i] = r.xy.size + r.xy[1].x
+
+    recs = np.zeros(3, nested)
+    recs["n"] = [1, 2, 3]
+    recs["xy"]["x"][:, 0] = [10, 20, 30]
+    out = np.zeros(3)
+    k[1, 4](recs, out)
+    assert recs["xy"]["x"].tolist() == [[11, 11], [22, 22], [33, 33]]
+    assert recs["xy"]["tag"][:, 1].tolist() == [b"ok"] * 3
+    assert out.tolist() == [13, 24, 35]
+
+    @cuda.jit
+    def whole(recs):
+        recs[0].xy = recs[1].xy
+
+    with pytest.raises(simt.CompileError, match=r"assigning to the field 'xy', an array of "
+                                                r"records, is not supported yet"):
+        whole[1, 1](recs)
 
 
 NESTED = np.dtype([("a", np.float64), ("h", np.float32, (2,)), ("j", np.float32, (3, 2)),

@@ -63,3 +63,17 @@ TEST_CASE("fixed-length strings are records of their characters, spelt as Numba 
   CHECK(*Record::chars_of(Record::Chars::Bytes, 3) == *s.record);
   CHECK_THROWS(parse_signature("(array([wchar x 2], 1d, C),)"));
 }
+
+TEST_CASE("record fields that are arrays of records or strings parse as Numba spells them") {
+  const std::string point = "Record(x[type=float32;offset=0];4;False)";
+  const std::string outer = "Record(xy[type=nestedarray(" + point +
+                            ", (2, 3));offset=0],s[type=nestedarray([char x 2], (2,));offset=24]" +
+                            ";28;False)";
+  std::vector<Type> args = parse_signature("(array(" + outer + ", 1d, C),)");
+  const RecordField &xy = args.at(0).record->fields.at(0);
+  REQUIRE(xy.record != nullptr);
+  CHECK(xy.shape == std::vector<int64_t>{2, 3});
+  CHECK(xy.size() == 24);
+  CHECK(args[0].record->fields.at(1).size() == 4);
+  CHECK(args[0].record->str() == outer);
+}
