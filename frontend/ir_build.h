@@ -30,6 +30,24 @@ inline ir::ExprPtr make_binary(ir::Op op, Scalar type, ir::ExprPtr a, ir::ExprPt
   return e;
 }
 
+// `a op b` (Eq, Ne, Lt, ...) on operands of one type: a bool.
+inline ir::ExprPtr make_compare(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
+  auto e = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+// `yes if test else no` (only the chosen branch is evaluated), of `no`'s type.
+inline ir::ExprPtr make_select(ir::ExprPtr test, ir::ExprPtr yes, ir::ExprPtr no) {
+  auto e = make_expr(ir::ExprKind::Select, no->type, no->loc);
+  e->args.push_back(std::move(test));
+  e->args.push_back(std::move(yes));
+  e->args.push_back(std::move(no));
+  return e;
+}
+
 // `a op b` on int32 thread/block indices (see Expr::no_wrap).
 inline ir::ExprPtr make_index_arithmetic(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
   auto e = make_binary(op, Scalar::I32, std::move(a), std::move(b), loc);

@@ -30,22 +30,6 @@ Operand operand_of(const Type &t) {
 const Type int64 = Type::scalar_of(Scalar::I64);
 const Type float64 = Type::scalar_of(Scalar::F64);
 
-ir::ExprPtr make_compare(ir::Op op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
-  auto c = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
-  c->op = op;
-  c->args.push_back(std::move(a));
-  c->args.push_back(std::move(b));
-  return c;
-}
-
-ir::ExprPtr make_select(ir::ExprPtr test, ir::ExprPtr yes, ir::ExprPtr no) {
-  auto s = make_expr(ir::ExprKind::Select, no->type, no->loc);
-  s->args.push_back(std::move(test));
-  s->args.push_back(std::move(yes));
-  s->args.push_back(std::move(no));
-  return s;
-}
-
 ir::ExprPtr make_or(std::vector<ir::ExprPtr> tests, ir::Loc loc) {
   if (tests.size() == 1)
     return std::move(tests[0]);

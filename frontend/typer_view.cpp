@@ -285,18 +285,7 @@ ir::ExprPtr FunctionTyper::dtype_view(ir::ExprPtr array, const ast::Expr &call) 
     return e;
   };
   auto compare = [&](ir::Op op, ir::ExprPtr a, ir::ExprPtr b) {
-    auto c = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
-    c->op = op;
-    c->args.push_back(std::move(a));
-    c->args.push_back(std::move(b));
-    return c;
-  };
-  auto select = [&](ir::ExprPtr test, ir::ExprPtr yes, ir::ExprPtr no) {
-    auto s = make_expr(ir::ExprKind::Select, no->type, loc);
-    s->args.push_back(std::move(test));
-    s->args.push_back(std::move(yes));
-    s->args.push_back(std::move(no));
-    return s;
+    return make_compare(op, std::move(a), std::move(b), loc);
   };
   const char *incompatible = "new type not compatible with array";
   if (from.ndim == 0 || (new_size < old_size && old_size % new_size != 0))
@@ -308,17 +297,17 @@ ir::ExprPtr FunctionTyper::dtype_view(ir::ExprPtr array, const ast::Expr &call) 
   if (from.layout == 'C' || from.layout == 'F') {
     axis = i64(from.layout == 'C' ? last : 0);
   } else {
-    axis =
-        select(compare(ir::Op::Eq, part(ir::ExprKind::ArrayStride, last), i64(old_size)), i64(last),
-               select(compare(ir::Op::Eq, part(ir::ExprKind::ArrayStride, 0), i64(old_size)),
-                      i64(0), i64(-1)));
+    axis = make_select(
+        compare(ir::Op::Eq, part(ir::ExprKind::ArrayStride, last), i64(old_size)), i64(last),
+        make_select(compare(ir::Op::Eq, part(ir::ExprKind::ArrayStride, 0), i64(old_size)), i64(0),
+                    i64(-1)));
   }
   axis = stable(std::move(axis));
-  ir::ExprPtr extent =
-      stable(from.layout == 'C' || from.layout == 'F'
-                 ? part(ir::ExprKind::ArrayShape, from.layout == 'C' ? last : 0)
-                 : select(compare(ir::Op::Eq, clone(*axis), i64(0)),
-                          part(ir::ExprKind::ArrayShape, 0), part(ir::ExprKind::ArrayShape, last)));
+  ir::ExprPtr extent = stable(from.layout == 'C' || from.layout == 'F'
+                                  ? part(ir::ExprKind::ArrayShape, from.layout == 'C' ? last : 0)
+                                  : make_select(compare(ir::Op::Eq, clone(*axis), i64(0)),
+                                                part(ir::ExprKind::ArrayShape, 0),
+                                                part(ir::ExprKind::ArrayShape, last)));
   raise_if(compare(ir::Op::Lt, clone(*axis), i64(0)), "ValueError",
            "To change to a dtype of a different size, the last axis must be contiguous", loc);
   ir::ExprPtr new_extent;
