@@ -6,6 +6,7 @@
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
 #include "frontend/ir_fission.h"
+#include "frontend/param_versions.h"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
@@ -150,6 +151,8 @@ private:
   void print(const ir::Stmt &s);
 
   llvm::Value *expr(const ir::Expr &e);
+  // A special register (thread ids, lane id, ...) of the thread running the code.
+  llvm::Value *special_register(ir::Op op, int index);
   llvm::Value *constant(const ir::Expr &e);
   llvm::Value *unary(const ir::Expr &e);
   llvm::Value *binary(const ir::Expr &e);
@@ -606,8 +609,10 @@ void FunctionLowering::allocate_slots() {
   frame = FrameLayout{f_.python_name, f_.file, f_.first_line, f_.num_params, {}};
   for (size_t i = 0; i < types.size(); ++i) {
     slots_.push_back(b_.CreateStructGEP(frame_type, frame_, unsigned(i), f_.slots[i].name));
-    frame.slots.push_back(
-        FrameSlot{f_.slots[i].name, f_.slots[i].type, layout->getElementOffset(unsigned(i))});
+    const ir::Slot &slot = f_.slots[i];
+    frame.slots.push_back(FrameSlot{python_name(slot.name), slot.type,
+                                    layout->getElementOffset(unsigned(i)), slot.first_line,
+                                    slot.last_line});
   }
 }
 
@@ -1443,16 +1448,21 @@ FunctionLowering::guarded_range(std::span<const ir::Stmt> stmts) {
 
 // ---- expressions ----
 
+llvm::Value *FunctionLowering::special_register(ir::Op op, int index) {
+  // In a fissioned region the thread's ids are the region's loop variables.
+  if (fissioned() && region_ && op == ir::Op::ThreadIdx)
+    return region_->tid[index];
+  if (fissioned() && region_ && op == ir::Op::LaneId)
+    return b_.CreateAnd(b_.CreateTrunc(region_->thread, b_.getInt32Ty()), b_.getInt32(31),
+                        "laneid");
+  return target_.special_register(emitter_, op, index);
+}
+
 llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
   if (fissioned()) {
     auto reduced = block_reductions_.find(&e);
     if (reduced != block_reductions_.end())
       return reduced->second;
-    if (region_ && e.kind == ir::ExprKind::Special && e.op == ir::Op::ThreadIdx)
-      return region_->tid[e.index];
-    if (region_ && e.kind == ir::ExprKind::Special && e.op == ir::Op::LaneId)
-      return b_.CreateAnd(b_.CreateTrunc(region_->thread, b_.getInt32Ty()), b_.getInt32(31),
-                          "laneid");
   }
   switch (e.kind) {
   case ir::ExprKind::Const:
@@ -1476,7 +1486,7 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
   case ir::ExprKind::Cast:
     return cast(expr(*e.args[0]), e.args[0]->type, e.type);
   case ir::ExprKind::Special:
-    return target_.special_register(emitter_, e.op, e.index);
+    return special_register(e.op, e.index);
   case ir::ExprKind::ArrayLoad: {
     llvm::Value *addr = element_address(e.args, 1, e.loc);
     if (e.type.is_record())
@@ -2067,9 +2077,8 @@ llvm::Value *FunctionLowering::warp_intrinsic(const ir::Expr &e,
   if (e.intrinsic == ir::Intrinsic::Activemask)
     return target_.active_mask(emitter_, loc(e.loc));
   if (e.intrinsic == ir::Intrinsic::LanemaskLt) // the lanes below this one: (1 << laneid) - 1
-    return b_.CreateSub(
-        b_.CreateShl(b_.getInt32(1), target_.special_register(emitter_, ir::Op::LaneId, 0)),
-        b_.getInt32(1));
+    return b_.CreateSub(b_.CreateShl(b_.getInt32(1), special_register(ir::Op::LaneId, 0)),
+                        b_.getInt32(1));
   const WarpOp op = ir::intrinsic_info(e.intrinsic).warp_op;
   llvm::Type *i64 = b_.getInt64Ty();
   // The lane's operand as zero-extended bits: floats travel as their bit patterns.

@@ -194,8 +194,11 @@ struct Stmt {
 
 // A Python local (or parameter, or a compiler temporary). The debugger reads slots by name.
 struct Slot {
-  std::string name; // the Python name; temporaries start with '$'
+  std::string name; // the Python name; temporaries start with '$' (param_versions.h: python_name)
   Type type;
+  // The lines where the Python name means this slot (0, 0: the whole function): a loop's own
+  // version of a variable that several loops bind (param_versions.h).
+  int first_line = 0, last_line = 0;
 };
 
 // The elements of a shared or local array: a scalar dtype, or a record (then dtype is moot).
@@ -313,7 +316,7 @@ Module clone(const Module &module);
 // walk it there too (a field left out of the fingerprint lets two different kernels share code),
 // then update the size here.
 static_assert(sizeof(Expr) == 200 && sizeof(Stmt) == 160 && sizeof(Function) == 280 &&
-                  sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 112 &&
+                  sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 120 &&
                   sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 80 &&
                   sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 80 && sizeof(Record) == 40 &&
                   sizeof(RecordField) == 88 && sizeof(ExternFunction) == 136 &&

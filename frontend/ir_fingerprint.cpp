@@ -112,6 +112,8 @@ public:
     for (const Slot &slot : f.slots) {
       text(slot.name);
       type(slot.type);
+      number(slot.first_line);
+      number(slot.last_line);
     }
     number(f.num_params);
     type(f.return_type);

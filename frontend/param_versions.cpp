@@ -1,5 +1,9 @@
 #include "frontend/param_versions.h"
 
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
 namespace simt {
 
 namespace {
@@ -105,6 +109,15 @@ void loops_binding(std::vector<ast::StmtPtr> &body, const std::string &name,
   }
 }
 
+// The line of the last statement in `s` (at any depth).
+int last_line(const ast::Stmt &s) {
+  int line = s.loc.line;
+  for (const auto *body : {&s.body, &s.orelse})
+    for (const auto &b : *body)
+      line = std::max(line, last_line(*b));
+  return line;
+}
+
 bool assigns_only(const ast::Stmt &s, const std::string &name) {
   return s.kind == ast::StmtKind::Assign && s.targets.size() == 1 &&
          s.targets[0]->kind == ast::ExprKind::Name && s.targets[0]->id == name;
@@ -112,7 +125,11 @@ bool assigns_only(const ast::Stmt &s, const std::string &name) {
 
 } // namespace
 
-bool split_loop_variable(ast::FunctionDef &def, const std::string &name) {
+// The suffix of a loop's own version of a variable: "v" + kVersion + "2".
+constexpr char kVersion = '.';
+
+bool split_loop_variable(ast::FunctionDef &def, const std::string &name,
+                         std::map<std::string, std::pair<int, int>> &lines) {
   for (const ast::Param &param : def.params)
     if (param.name == name)
       return false;
@@ -131,7 +148,8 @@ bool split_loop_variable(ast::FunctionDef &def, const std::string &name) {
   if (inside != occurrences(def.body, name)) // read or written outside the loops
     return false;
   for (size_t k = 1; k < loops.size(); ++k) {
-    const std::string version = name + "." + std::to_string(k + 1);
+    const std::string version = name + kVersion + std::to_string(k + 1);
+    lines[version] = {loops[k]->loc.line, last_line(*loops[k])};
     rename_reads(loops[k]->target.get(), name, version);
     for (auto &b : loops[k]->body)
       rename_all(*b, name, version);
@@ -139,12 +157,27 @@ bool split_loop_variable(ast::FunctionDef &def, const std::string &name) {
   return true;
 }
 
-void split_redefined_parameters(ast::FunctionDef &def) {
+std::string python_name(const std::string &name) {
+  // "$p": a redefined parameter (a temporary's "$1" starts with a digit)
+  if (name.size() > 1 && name[0] == '$' && !std::isdigit(static_cast<unsigned char>(name[1])))
+    return name.substr(1);
+  const size_t dot = name.rfind(kVersion);
+  if (dot != std::string::npos && dot > 0 && dot + 1 < name.size() &&
+      std::all_of(name.begin() + long(dot) + 1, name.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return name.substr(0, dot);
+  return name;
+}
+
+void split_redefined_parameters(ast::FunctionDef &def,
+                                std::map<std::string, std::pair<int, int>> &lines) {
   for (ast::Param &param : def.params) {
     for (auto &s : def.body) {
       if (!mentions(*s, param.name))
         continue;
       if (assigns_only(*s, param.name)) {
+        // the local from the statement after the assignment on (before it: the parameter)
+        lines[param.name] = {last_line(*s) + 1, std::numeric_limits<int>::max()};
         rename_reads(s->value.get(), param.name, "$" + param.name);
         param.name = "$" + param.name;
       }

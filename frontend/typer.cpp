@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 namespace simt {
@@ -61,7 +62,7 @@ FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source
   for (std::string line; std::getline(lines, line);)
     lines_.push_back(line);
   def_ = parse_function(source.source, source.file, source.first_line);
-  split_redefined_parameters(def_);
+  split_redefined_parameters(def_, version_lines_);
 }
 
 ir::Function FunctionTyper::run() {
@@ -71,7 +72,7 @@ ir::Function FunctionTyper::run() {
     // A variable bound afresh by several loops to types that do not unify: Numba types each
     // binding on its own (SSA); so does a retry with the loops' variables renamed apart.
     const std::string name = std::exchange(conflicting_local_, "");
-    if (name.empty() || !split_loop_variable(def_, name))
+    if (name.empty() || !split_loop_variable(def_, name, version_lines_))
       throw;
   }
   locals_.clear();
@@ -443,6 +444,8 @@ int FunctionTyper::slot_for(const std::string &name, ir::Loc loc) {
     defer("local variable '" + name + "' is used before assignment", loc);
   int slot = static_cast<int>(fn_.slots.size());
   fn_.slots.push_back({name, type->second});
+  if (auto lines = version_lines_.find(name); lines != version_lines_.end())
+    std::tie(fn_.slots.back().first_line, fn_.slots.back().last_line) = lines->second;
   slots_[name] = slot;
   return slot;
 }

@@ -101,6 +101,8 @@ private:
   Value global(const std::string &name, ir::Loc loc);
   Value from_global(const GlobalValue &g, const std::string &name, ir::Loc loc);
   Value attribute(const ast::Expr &e);
+  // The attribute `attr` of a value already typed.
+  Value attribute_of(Value base, const std::string &attr, ir::Loc loc);
   Value path_attribute(const std::string &path, ir::Loc loc);
   Value array_attribute(ir::ExprPtr array, const std::string &attr, ir::Loc loc);
   ir::ExprPtr subscript(const ast::Expr &e);
@@ -148,6 +150,8 @@ private:
 
   // calls (typer_call.cpp)
   Value call(const ast::Expr &e);
+  // The call `e` of `fn`, the callee already typed.
+  Value call_value(Value fn, const ast::Expr &e);
   Value call_path(const std::string &path, const ast::Expr &e);
   Value call_builtin(const std::string &name, const ast::Expr &e);
   Value call_cuda(const std::string &name, const ast::Expr &e);
@@ -269,6 +273,8 @@ private:
   bool deferred_ = false;
   // The local whose assignments' types did not unify (the last error's), "" when none.
   std::string conflicting_local_;
+  // Where a name split apart by param_versions.h means its slot, by the slot's name.
+  std::map<std::string, std::pair<int, int>> version_lines_;
   // Why the first statement dropped in this round waits (its error if nothing changes).
   std::string deferred_error_;
   ir::Loc deferred_loc_;

@@ -114,19 +114,23 @@ Value FunctionTyper::call(const ast::Expr &e) {
     if (e.elts[i]->kind == ast::ExprKind::Starred)
       return call(*expand_star_arguments(e)); // f(*t) is f(t[0], t[1], ...)
   const ast::Expr &callee = *e.elts[0];
-  if (callee.kind == ast::ExprKind::Attribute && callee.id == "view") {
-    Value base = value(*callee.elts[0]);
-    if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
+  if (callee.kind != ast::ExprKind::Attribute)
+    return call_value(value(callee), e);
+  // x.method(...): x is typed once, for the methods of values called here and for every other
+  // attribute, resolved as the callee.
+  Value base = value(*callee.elts[0]);
+  if (base.kind == Value::Kind::Expr) {
+    if (callee.id == "view" && base.expr->type.is_array())
       return expr_value(dtype_view(std::move(base.expr), e));
-  }
-  if (callee.kind == ast::ExprKind::Attribute && callee.id == "conjugate") {
-    Value base = value(*callee.elts[0]);
-    if (base.kind == Value::Kind::Expr && base.expr->type.is_scalar()) {
+    if (callee.id == "conjugate" && base.expr->type.is_scalar()) {
       call_args(e, "conjugate", {}, 0);
       return number_attribute(std::move(base.expr), "conjugate", callee.loc);
     }
   }
-  Value fn = value(callee);
+  return call_value(attribute_of(std::move(base), callee.id, callee.loc), e);
+}
+
+Value FunctionTyper::call_value(Value fn, const ast::Expr &e) {
   switch (fn.kind) {
   case Value::Kind::Path:
     return call_path(fn.path, e);

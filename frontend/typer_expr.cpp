@@ -414,28 +414,31 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
 }
 
 Value FunctionTyper::attribute(const ast::Expr &e) {
-  Value base = value(*e.elts[0]);
+  return attribute_of(value(*e.elts[0]), e.id, e.loc);
+}
+
+Value FunctionTyper::attribute_of(Value base, const std::string &attr, ir::Loc loc) {
   if (base.kind == Value::Kind::Path)
-    return path_attribute(base.path + "." + e.id, e.loc);
+    return path_attribute(base.path + "." + attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
-    return array_attribute(std::move(base.expr), e.id, e.loc);
+    return array_attribute(std::move(base.expr), attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_thread_block())
-    return thread_block_attribute(e.id, e.loc);
+    return thread_block_attribute(attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_grid_group())
-    return grid_group_attribute(e.id, e.loc);
+    return grid_group_attribute(attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_record()) {
-    int field = field_index(base.expr->type, e.id, e.loc);
-    return expr_value(field_load(std::move(base.expr), field, e.loc));
+    int field = field_index(base.expr->type, attr, loc);
+    return expr_value(field_load(std::move(base.expr), field, loc));
   }
   if (base.kind == Value::Kind::Expr && base.expr->type.nominal)
-    return nominal_attribute(std::move(base.expr), e.id, e.loc);
+    return nominal_attribute(std::move(base.expr), attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_vector())
-    return vector_attribute(std::move(base.expr), e.id, e.loc);
+    return vector_attribute(std::move(base.expr), attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_scalar())
-    return number_attribute(std::move(base.expr), e.id, e.loc);
+    return number_attribute(std::move(base.expr), attr, loc);
   if (base.kind == Value::Kind::Expr)
-    error(e.loc, "unknown attribute '" + e.id + "' of " + base.expr->type.str());
-  error(e.loc, "unknown attribute '" + e.id + "'");
+    error(loc, "unknown attribute '" + attr + "' of " + base.expr->type.str());
+  error(loc, "unknown attribute '" + attr + "'");
 }
 
 Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
@@ -804,11 +807,8 @@ ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, 
           "'" + op + "' is not supported between " + lhs->type.str() + " and " + rhs->type.str());
   auto sig = compare_signature(lhs->type.scalar, rhs->type.scalar);
   Type operand = Type::scalar_of(sig->params[0]);
-  auto c = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
-  c->op = compare_op(op);
-  c->args.push_back(cast(std::move(lhs), operand));
-  c->args.push_back(cast(std::move(rhs), operand));
-  return c;
+  return make_compare(compare_op(op), cast(std::move(lhs), operand), cast(std::move(rhs), operand),
+                      loc);
 }
 
 ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
@@ -845,11 +845,10 @@ ir::ExprPtr FunctionTyper::if_exp(const ast::Expr &e) {
   if (!unify(yes->type, no->type, type))
     error(e.loc, "cannot unify " + yes->type.str() + " and " + no->type.str() +
                      " in a conditional expression");
-  auto s = make_expr(ir::ExprKind::Select, type, e.loc);
-  s->args.push_back(std::move(test));
-  s->args.push_back(cast(std::move(yes), type));
-  s->args.push_back(cast(std::move(no), type));
-  return s;
+  ir::ExprPtr chosen =
+      make_select(std::move(test), cast(std::move(yes), type), cast(std::move(no), type));
+  chosen->loc = e.loc;
+  return chosen;
 }
 
 } // namespace simt

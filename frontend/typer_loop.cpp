@@ -119,10 +119,8 @@ ir::ExprPtr FunctionTyper::iteration_count(const Iterable &it, ir::Loc loc) {
   case Iterable::Kind::Range: {
     // max(0, (stop - start + step - sign(step)) // step), after a zero step raised
     if (it.step->kind != ir::ExprKind::Const || it.step->int_value == 0) {
-      auto zero = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
-      zero->op = ir::Op::Eq;
-      zero->args.push_back(clone(*it.step));
-      zero->args.push_back(scalar_const(Scalar::I64, 0, 0, loc));
+      auto zero =
+          make_compare(ir::Op::Eq, clone(*it.step), scalar_const(Scalar::I64, 0, 0, loc), loc);
       ir::Stmt check;
       check.kind = ir::StmtKind::If;
       check.loc = loc;
@@ -135,14 +133,9 @@ ir::ExprPtr FunctionTyper::iteration_count(const Iterable &it, ir::Loc loc) {
       check.body.push_back(std::move(raise));
       emit(std::move(check));
     }
-    auto positive = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
-    positive->op = ir::Op::Gt;
-    positive->args.push_back(clone(*it.step));
-    positive->args.push_back(scalar_const(Scalar::I64, 0, 0, loc));
-    auto sign = make_expr(ir::ExprKind::Select, Type::scalar_of(Scalar::I64), loc);
-    sign->args.push_back(std::move(positive));
-    sign->args.push_back(scalar_const(Scalar::I64, 1, 0, loc));
-    sign->args.push_back(scalar_const(Scalar::I64, -1, 0, loc));
+    auto sign = make_select(
+        make_compare(ir::Op::Gt, clone(*it.step), scalar_const(Scalar::I64, 0, 0, loc), loc),
+        scalar_const(Scalar::I64, 1, 0, loc), scalar_const(Scalar::I64, -1, 0, loc));
     ir::ExprPtr span =
         make_binary(ir::Op::Sub, Scalar::I64, clone(*it.stop), clone(*it.value), loc);
     span = make_binary(ir::Op::Add, Scalar::I64, std::move(span), clone(*it.step), loc);

@@ -159,10 +159,8 @@ void FunctionTyper::nested_field_copy(ir::ExprPtr record, int field, ir::ExprPtr
     auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
     extent->index = axis;
     extent->args.push_back(clone(*value));
-    auto differs = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
-    differs->op = ir::Op::Ne;
-    differs->args.push_back(std::move(extent));
-    differs->args.push_back(scalar_const(Scalar::I64, f.shape[axis], 0, loc));
+    auto differs = make_compare(ir::Op::Ne, std::move(extent),
+                                scalar_const(Scalar::I64, f.shape[axis], 0, loc), loc);
     raise_if(std::move(differs), "ValueError",
              "cannot assign an array of a different shape to the field '" + f.name + "'", loc);
   }

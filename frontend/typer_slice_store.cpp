@@ -21,10 +21,8 @@ void FunctionTyper::store_tuple_into_view(ir::ExprPtr view, ir::ExprPtr value, i
   auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
   extent->index = 0;
   extent->args.push_back(clone(*view));
-  auto differs = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), loc);
-  differs->op = ir::Op::Ne;
-  differs->args.push_back(std::move(extent));
-  differs->args.push_back(scalar_const(Scalar::I64, n, 0, loc));
+  auto differs =
+      make_compare(ir::Op::Ne, std::move(extent), scalar_const(Scalar::I64, n, 0, loc), loc);
   raise_if(std::move(differs), "ValueError", "cannot assign slice from input of different size",
            loc);
   for (int64_t k = 0; k < n; ++k) {

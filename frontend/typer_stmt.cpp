@@ -467,9 +467,11 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
     changed_ = true;
   } else {
     Type unified;
-    if (!unify(known->second, i64, unified))
+    if (!unify(known->second, i64, unified)) {
+      conflicting_local_ = name;
       error(s.target->loc, "cannot use '" + name + "', which holds " + known->second.str() +
                                ", as a range() loop variable");
+    }
     if (unified != known->second) {
       known->second = unified;
       changed_ = true;
@@ -477,9 +479,11 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
   }
   ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, s.loc);
   loop.slot = slot_for(name, s.target->loc);
-  if (fn_.slots[loop.slot].type != i64 && !changed_)
+  if (fn_.slots[loop.slot].type != i64 && !changed_) {
+    conflicting_local_ = name; // another loop binds it to floats: typed apart on a retry
     error(s.target->loc, "simt: a range() loop variable that also holds " +
                              fn_.slots[loop.slot].type.str() + " values is not supported yet");
+  }
   ++loop_depth_;
   loop.body = block(s.body);
   --loop_depth_;

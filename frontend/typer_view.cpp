@@ -74,15 +74,10 @@ ir::ExprPtr FunctionTyper::slice_operand(const ast::Expr &slice) {
   auto by_sign = [&](int64_t positive, int64_t negative) -> ir::ExprPtr {
     if (step->kind == ir::ExprKind::Const)
       return scalar_const(Scalar::I64, step->int_value < 0 ? negative : positive, 0, slice.loc);
-    auto is_negative = make_expr(ir::ExprKind::Compare, Type::scalar_of(Scalar::Bool), slice.loc);
-    is_negative->op = ir::Op::Lt;
-    is_negative->args.push_back(clone(*step));
-    is_negative->args.push_back(scalar_const(Scalar::I64, 0, 0, slice.loc));
-    auto s = make_expr(ir::ExprKind::Select, i64, slice.loc);
-    s->args.push_back(std::move(is_negative));
-    s->args.push_back(scalar_const(Scalar::I64, negative, 0, slice.loc));
-    s->args.push_back(scalar_const(Scalar::I64, positive, 0, slice.loc));
-    return s;
+    return make_select(make_compare(ir::Op::Lt, clone(*step),
+                                    scalar_const(Scalar::I64, 0, 0, slice.loc), slice.loc),
+                       scalar_const(Scalar::I64, negative, 0, slice.loc),
+                       scalar_const(Scalar::I64, positive, 0, slice.loc));
   };
   if (!start)
     start = by_sign(0, kMax);

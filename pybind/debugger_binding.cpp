@@ -255,8 +255,8 @@ void bind_debugger(py::module_ &m) {
              for (const codegen::FrameLayout &frame : running(self).kernel()->frames) {
                py::list slots;
                for (const codegen::FrameSlot &slot : frame.slots)
-                 slots.append(
-                     py::make_tuple(slot.name, describe_type(slot.type, true), slot.offset));
+                 slots.append(py::make_tuple(slot.name, describe_type(slot.type, true), slot.offset,
+                                             slot.first_line, slot.last_line));
                out.append(py::make_tuple(frame.function, frame.file, frame.first_line,
                                          frame.num_params, slots));
              }

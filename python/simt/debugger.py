@@ -271,14 +271,18 @@ class Session:
         """The calls of thread `index`, innermost first: (function, address, loc)."""
         return list(reversed(self.native.frames(index)))
 
-    def _slots(self, index, frame):
+    def _slots(self, index, frame, wanted=lambda i, num_params: True):
+        """(name, type, address) of the variables frame `frame` of thread `index` sees where it
+        stands, among the slots (i, num_params) that `wanted` picks."""
         frames = self._frames(index)
         if not frames or frame >= len(frames):
             return []
-        function, address, _ = frames[frame]
+        function, address, loc = frames[frame]
         name, file, first_line, num_params, slots = self.native.layouts()[function]
-        return [(slot, desc, address + offset) for slot, desc, offset in slots
-                if not slot.startswith("$")]
+        where = self._location(loc)
+        picked = [(i,) + slot for i, slot in enumerate(slots) if wanted(i, num_params)]
+        return [(slot, desc, address + offset)
+                for slot, desc, offset in _visible(picked, where[1] if where else 0)]
 
     def _namespace(self, index, frame, names=None):
         """What an expression sees: the frame's locals, the thread's ids, cuda, math, np."""
@@ -318,7 +322,7 @@ class Session:
     def _signature(self, function, address):
         name, _, _, num_params, slots = self.native.layouts()[function]
         params = []
-        for slot, desc, offset in slots[:num_params]:
+        for slot, desc, *_ in slots[:num_params]:
             params.append("%s=%s" % (slot, _short_type(desc)))
         return "%s (%s)" % (name, ", ".join(params))
 
@@ -687,14 +691,10 @@ class Session:
         if self.frame >= len(frames):
             raise DebugError("No frame selected: the thread has %s." % (
                 "exited" if self._thread(self.native.focus)[3] == "exited" else "not started"))
-        function, address, _ = frames[self.frame]
-        name, file, first, num_params, slots = self.native.layouts()[function]
         shown = False
-        for i, (slot, desc, offset) in enumerate(slots):
-            if slot.startswith("$") or not wanted(i, num_params):
-                continue
+        for slot, desc, address in self._slots(self.native.focus, self.frame, wanted):
             try:
-                shown_value = values.show(values.read(address + offset, desc))
+                shown_value = values.show(values.read(address, desc))
             except (TypeError, ValueError):
                 shown_value = "<not assigned yet>"
             self._say("%s = %s" % (slot, shown_value))
@@ -711,7 +711,7 @@ class Session:
             marker = "*" if depth == self.frame else " "
             args = []
             name, _, _, num_params, slots = self.native.layouts()[function]
-            for slot, desc, offset in slots[:num_params]:
+            for slot, desc, offset, *_ in slots[:num_params]:
                 value = values.read(address + offset, desc)
                 shown = _short_type(desc) if isinstance(value, np.ndarray) else values.show(value)
                 args.append("%s=%s" % (slot, shown))
@@ -930,6 +930,21 @@ class Session:
             if first <= last:
                 self._say("%s %-9s %-11s %5d %s" % ("*" if first == linear else " ", block(first),
                                                      block(last), last - first + 1, state))
+
+def _visible(slots, line):
+    """(name, type, offset) of the variables that slots (index, name, type, offset, first line,
+    last line) hold at `line`, in frame order: one slot per name, a loop's own version of a
+    variable (lines around `line`) before any other, else the later (a local before the
+    parameter it redefines); compiler temporaries ('$1') and versions elsewhere left out."""
+    chosen = {}
+    for index, name, desc, offset, first, last in slots:
+        if name.startswith("$") or (first and not first <= line <= last):
+            continue
+        known = chosen.get(name)
+        if known is None or first or not known[1]:
+            chosen[name] = (index, first, (name, desc, offset))
+    return [slot for _, _, slot in sorted(chosen.values(), key=lambda c: c[0])]
+
 
 def _short_type(desc):
     if desc and desc[0] == "array":

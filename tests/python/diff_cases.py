@@ -333,6 +333,10 @@ def case_loop_variables_rebound_to_other_types():
             for v in range(3):
                 if v > 0:
                     total += v
+            for w in range(2):  # a range() variable first, then floats
+                total += w
+            for w in (0.5, a[i]):
+                total *= w
             out[i] = total
 
     return k, 2, TPB, (floats(64, seed=13), np.zeros(64)), 0

@@ -62,6 +62,7 @@ MATMUL = "matmul (A=float32[:, ::1], B=float32[:, ::1], C=float32[:, ::1])"
     ("rotate.py", "out = [2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 0.0]\n"),
     ("scale.py", "first = [0, 2, 4, 6, 8, 10]\nsecond = [0, 3, 6, 9, 12, 15]\n"),
     ("matmul.py", "matches numpy: True\nC[1, 2] = 203.0\n"),
+    ("versions.py", "total = 6.75\n"),
 ], ids=lambda value: value if value.endswith(".py") else "")
 def test_scripts_run_without_the_debugger(name, expected):
     proc = run_python(["-m", "simt", "run", script(name)])
@@ -350,6 +351,27 @@ def test_set_var_changes_what_the_script_prints(tmp_path):
     # (and sees the 100 still in x).
     assert answer(out, "continue", 1) == ["first = [0, 2, 4, 6, 40, 200]",
                                           "second = [0, 3, 6, 9, 12, 300]"]
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_names_numba_types_as_several_variables(tmp_path):
+    # versions.py: `step = step * 2` redefines a parameter; two loops bind v to an int64 and to a
+    # float64. A name means the variable where the thread stands, as in the Python source.
+    proc = debug("versions.py", ["print step", "break 12", "break 14", "continue", "print step",
+                                 "info args", "info locals", "delete 1", "continue",
+                                 "info locals", "print v", "set var v = 2.0", "bt", "delete",
+                                 "continue"], tmp_path)
+    out = proc.stdout
+    assert answer(out, "print step", 0) == ["$1 = 1 (int64)"]  # before the redefinition
+    assert answer(out, "print step", 1) == ["$2 = 2 (int64)"]
+    assert answer(out, "info args") == ["out = array(float64, 1d, C) shape=(1,)", "[0.]",
+                                        "step = 1"]
+    assert answer(out, "info locals", 0) == ["step = 2", "total = 0.0", "v = 0"]
+    assert answer(out, "info locals", 1) == ["step = 2", "total = 6.0", "v = 0.25"]
+    assert answer(out, "print v") == ["$3 = 0.25 (float64)"]
+    assert answer(out, "bt") == ["*#0  versions (out=float64[::1], step=1) at versions.py:14"]
+    # 0 + 2 + 4, then 2.0 (set) + 0.5
+    assert answer(out, "continue", 2) == ["total = 8.5"]
     assert proc.returncode == 0, proc.stderr
 
 

@@ -182,6 +182,22 @@ def test_activemask_and_lanemask_lt():
         assert active[i] == (0 if i % 3 == 0 else expect)
 
 
+def test_lanemask_lt_in_a_kernel_run_as_a_loop_over_threads():
+    # No collective: the block runs as a plain loop over its threads (vectorised), whose lane
+    # ids are the loop's, not a context's.
+    @cuda.jit
+    def k(below, lanes):
+        i = cuda.grid(1)
+        below[i] = cuda.lanemask_lt()
+        lanes[i] = cuda.laneid
+
+    below, lanes = np.zeros(72, np.uint32), np.zeros(72, np.uint32)
+    k[2, 36](below, lanes)
+    expected_lanes = [t % 36 % 32 for t in range(72)]
+    assert lanes.tolist() == expected_lanes
+    assert below.tolist() == [(1 << lane) - 1 for lane in expected_lanes]
+
+
 def test_activemask_names_the_lanes_of_a_branch():
     @cuda.jit
     def k(a, out):

@@ -82,7 +82,8 @@ TEST_CASE("split_redefined_parameters renames the parameter and the reads in its
                                         "    k = k + x\n"
                                         "    n += 1\n",
                                         "f.py", 1);
-  split_redefined_parameters(def);
+  std::map<std::string, std::pair<int, int>> lines;
+  split_redefined_parameters(def, lines);
   CHECK(def.params[0].name == "$x");
   CHECK(def.body[0]->value->elts[1]->id == "$x");
   CHECK(def.body[0]->targets[0]->id == "x");
@@ -90,6 +91,14 @@ TEST_CASE("split_redefined_parameters renames the parameter and the reads in its
   CHECK(def.body[1]->value->elts[0]->id == "$k");
   CHECK(def.body[1]->value->elts[1]->id == "x"); // the new x
   CHECK(def.params[2].name == "n");              // an augmented assignment reads it first
+  // where x and k mean the locals: from the statement after each one's redefinition
+  CHECK(lines.at("x").first == 3);
+  CHECK(lines.at("k").first == 4);
+  CHECK(lines.count("n") == 0);
+  CHECK(python_name("$x") == "x");
+  CHECK(python_name("v.2") == "v");
+  CHECK(python_name("$3") == "$3"); // a compiler temporary
+  CHECK(python_name("x") == "x");
 }
 
 TEST_CASE("uniform tuples take run-time indices: bounds-checked, negative ones wrap") {
