@@ -12,7 +12,8 @@ a warm one (the same directory again). The totals count the files that pass unde
 
 --one-process times `python3 -m numba.runtests numba.cuda.tests` (all five folders in one
 process) under simt and under Numba's simulator, side by side in each round, and prints the
-medians (issue 10's target: simt's run takes less time than the simulator's).
+medians (issue 10's target: simt's run takes less time than the simulator's); then both again on
+just the tests the simulator passed in that round (the same work on both).
 """
 import argparse
 import importlib.util
@@ -56,19 +57,27 @@ def run_file(suite, path, root, env, timeout, collect_only=False):
 
 
 def one_process(suite, stage, rounds, timeout):
-    """Medians over `rounds` side-by-side rounds of numba.runtests in one process: simt's and
-    Numba's simulator's (tests passed, seconds)."""
+    """Medians over `rounds` side-by-side rounds of numba.runtests in one process, printed: simt's
+    and Numba's simulator's runs of the whole suite, and of the same tests (those the simulator
+    passed in the round's whole run): (tests passed, seconds) each."""
     import statistics
-    runs = {"simt": [], "Numba's simulator": []}
+    labels = ("simt, whole suite", "Numba's simulator, whole suite",
+              "simt, the tests the simulator passes", "Numba's simulator, the same tests")
+    runs = {label: [] for label in labels}
     with tempfile.TemporaryDirectory(prefix="simt-ci-suite-") as hook_dir, \
             tempfile.TemporaryDirectory(prefix="simt-ci-suite-sim-") as plain_dir:
         with open(os.path.join(hook_dir, "sitecustomize.py"), "w") as f:
             f.write(suite.HOOK)
         for _ in range(rounds):
-            for label, run_dir, simulator in (("simt", hook_dir, False),
-                                              ("Numba's simulator", plain_dir, True)):
-                _, passed, _, seconds = suite.run_one_process(run_dir, stage, timeout, simulator)
-                runs[label].append((passed, seconds))
+            *_, seconds, simulator_passed = suite.run_one_process(plain_dir, stage, timeout, True)
+            runs[labels[1]].append((len(simulator_passed), seconds))
+            _, passed, _, seconds, _ = suite.run_one_process(hook_dir, stage, timeout)
+            runs[labels[0]].append((passed, seconds))
+            for label, run_dir, simulator in ((labels[2], hook_dir, False),
+                                              (labels[3], plain_dir, True)):
+                *_, seconds, passed_ids = suite.run_one_process(run_dir, stage, timeout, simulator,
+                                                               simulator_passed)
+                runs[label].append((len(passed_ids), seconds))
     print("| run | tests passed | median s | rounds s |")
     print("|---|---|---|---|")
     for label, results in runs.items():

@@ -28,6 +28,7 @@ import os
 import pickle
 import re
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -288,6 +289,7 @@ def _ptxas():
 def _tmpdir():
     if _state["tmpdir"] is None or not os.path.isdir(_state["tmpdir"]):
         _state["tmpdir"] = tempfile.mkdtemp(prefix="simt-ptx-check-")
+        atexit.register(shutil.rmtree, _state["tmpdir"], True)
     return _state["tmpdir"]
 
 

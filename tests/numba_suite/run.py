@@ -109,12 +109,38 @@ RUNTESTS_COUNTS = re.compile(r"(failures|errors|skipped|expected failures|unexpe
                              r"(\d+)")
 
 
-def run_one_process(run_dir, stage, timeout, simulator=False):
-    """(tests run, passed, {outcome: count}, seconds) of `python3 -m numba.runtests
-    numba.cuda.tests` in one process: on simt (the hook in run_dir), or on Numba's simulator."""
+# `numba.runtests -v` names each test "test_x (package.module.Class.test_x)" (a docstring's first
+# line may follow on the next line), then its outcome after " ... ", or on a line of its own after
+# what the test printed.
+RUNTESTS_TEST = re.compile(r"^(\w+) \(([\w.]+)\)")
+RUNTESTS_OUTCOME = re.compile(r"(?: \.\.\. |^)(ok|FAIL|ERROR|skipped|expected failure|"
+                              r"unexpected success)\b")
+
+
+def passed_test_ids(output):
+    """The ids of the tests `numba.runtests -v` reports ok, in the order they ran."""
+    passed, current = [], None
+    for line in output.splitlines():
+        named = RUNTESTS_TEST.match(line)
+        if named:
+            current = named.group(2)
+            if not current.endswith("." + named.group(1)):
+                current += "." + named.group(1)
+        outcome = RUNTESTS_OUTCOME.search(line)
+        if current and outcome:
+            if outcome.group(1) == "ok":
+                passed.append(current)
+            current = None
+    return passed
+
+
+def run_one_process(run_dir, stage, timeout, simulator=False, tests=("numba.cuda.tests",)):
+    """(tests run, passed, {outcome: count}, seconds, ids of the tests passed) of `python3 -m
+    numba.runtests -v` over `tests` (test ids or packages) in one process: on simt (the hook in
+    run_dir), or on Numba's simulator."""
     env = environment(run_dir, stage, simulator)
     start = time.monotonic()
-    proc = subprocess.run([PYTHON, "-m", "numba.runtests", "numba.cuda.tests"], cwd=run_dir,
+    proc = subprocess.run([PYTHON, "-m", "numba.runtests", "-v"] + list(tests), cwd=run_dir,
                           env=env, capture_output=True, text=True, timeout=timeout)
     seconds = time.monotonic() - start
     ran, counts = 0, {}
@@ -124,7 +150,7 @@ def run_one_process(run_dir, stage, timeout, simulator=False):
             ran = int(found.group(1))
         if line.startswith(("FAILED (", "OK (")):
             counts = {name: int(n) for name, n in RUNTESTS_COUNTS.findall(line)}
-    return ran, ran - sum(counts.values()), counts, seconds
+    return ran, ran - sum(counts.values()), counts, seconds, passed_test_ids(proc.stderr)
 
 
 def one_process(args):
@@ -135,7 +161,7 @@ def one_process(args):
         runs = [("simt", hook_dir, False)] + ([("Numba's simulator", plain_dir, True)]
                                               if args.compare else [])
         for label, run_dir, simulator in runs:
-            ran, passed, counts, seconds = run_one_process(
+            ran, passed, counts, seconds, _ = run_one_process(
                 run_dir, os.path.abspath(args.stage), args.timeout * 4, simulator)
             print("numba.runtests numba.cuda.tests on %s: %d tests, %d passed (%s), %.1f s"
                   % (label, ran, passed, ", ".join("%s %d" % kv for kv in sorted(counts.items())),

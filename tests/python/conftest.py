@@ -1,16 +1,16 @@
 """Shared helpers for the Python tests. Run them against the staged package:
 PYTHONPATH=<build>/python /usr/bin/python3 -m pytest tests/python"""
 import os
+import shutil
 import subprocess
 import sys
-
 import tempfile
 
 import pytest
 
 # Tests never read or fill the user's compile cache: one fresh cache for the whole session (set
 # before simt loads, and inherited by every subprocess the tests start).
-os.environ["SIMT_CACHE_DIR"] = tempfile.mkdtemp(prefix="simt-test-cache-")
+_CACHE_DIR = os.environ["SIMT_CACHE_DIR"] = tempfile.mkdtemp(prefix="simt-test-cache-")
 
 import simt  # noqa: E402
 
@@ -67,6 +67,10 @@ def _ptx_summary():
         _ptx_report["summary"] = ptx_check.summarize(
             ptx_check.read_report(_ptx_report["path"], _ptx_report["offset"]))
     return _ptx_report["summary"]
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_CACHE_DIR, ignore_errors=True)
 
 
 def pytest_sessionfinish(session, exitstatus):
