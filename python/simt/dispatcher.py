@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import bundle, linking, ptx_check, targets
+from . import bundle, linking, pickling, ptx_check, targets
 from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
@@ -331,6 +331,7 @@ class Dispatcher:
         self._explicit = sigs is not None
         self._specialized = False
         self.specializations = {}  # argument types -> the dispatcher specialize() made for them
+        self._sigs = None if sigs is None else list(sigs)  # as given (pickled)
         self.signatures = []
         for sig in sigs or ():
             argtypes, return_type = parse_signature(sig)
@@ -344,6 +345,17 @@ class Dispatcher:
     def __repr__(self):
         return "<simt.cuda.Dispatcher %s%s>" % (self.py_func.__qualname__,
                                                 " (device)" if self.device else "")
+
+    # -- pickling (simt.pickling): the function, its source and options; no compiled code ------
+    def __reduce__(self):
+        return pickling.reduce(self, Dispatcher, lambda: dict(
+            py_func=self.py_func, source=pickling.source_lines(self._captured_source),
+            sigs=self._sigs, device=self.device, targetoptions=self.targetoptions))
+
+    @classmethod
+    def _rebuild(cls, py_func, source, sigs, device, targetoptions):
+        pickling.restore_source(py_func, source)
+        return cls(py_func, sigs, device, targetoptions)
 
     # -- compiling ---------------------------------------------------------------------------
     @property

@@ -14,7 +14,7 @@ import sys
 import types as pytypes
 import weakref
 
-__all__ = ["install", "lines_for"]
+__all__ = ["install", "lines_for", "remember_function"]
 
 _builtin_exec = builtins.exec
 _builtin_compile = builtins.compile
@@ -34,6 +34,13 @@ def lines_for(code):
         return _LINES.get(code)
     except TypeError:
         return None
+
+
+def remember_function(code, lines):
+    """Gives a function's code object (and the functions inside it) `lines` as its text: an
+    unpickled function's, whose file may be elsewhere (simt.pickling)."""
+    _LINES[code] = lines
+    _remember(code, lines)
 
 
 def _remember(code, lines):

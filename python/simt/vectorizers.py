@@ -17,9 +17,11 @@ from collections import OrderedDict
 
 import numpy as np
 
+from . import pickling
 from . import types as simt_types
 from .devicearray import DeviceNDArray, as_cuda_array, is_cuda_array, to_device
 from .dispatcher import parse_signature
+from .source import CapturedSource
 from .sourcegen import device_function, function_from_source
 
 __all__ = ["vectorize", "guvectorize", "CUDAVectorize", "CUDAGUFuncVectorize",
@@ -114,6 +116,7 @@ class CUDAVectorize:
         self.identity = identity
         self.kernelmap = OrderedDict()  # argument dtypes -> (result dtype, kernel)
         self._core = None
+        self._signatures = []  # as given to add() (what a pickled ufunc is rebuilt with)
 
     @property
     def pyfunc(self):
@@ -143,12 +146,28 @@ class CUDAVectorize:
         kernel_args = tuple(simt_types.ArrayType(t, 1, "A") for t in argtypes + (return_type,))
         kernel = cuda.jit([kernel_args])(stager)
         self.kernelmap[tuple(_dtype(t) for t in argtypes)] = (_dtype(return_type), kernel)
+        self._signatures.append(sig)
 
     def disable_compile(self):
         """Signatures are fixed at decoration (Numba's API; nothing compiles lazily here)."""
 
     def build_ufunc(self):
-        return CUDAUFuncDispatcher(self.kernelmap, self.py_func)
+        ufunc = CUDAUFuncDispatcher(self.kernelmap, self.py_func)
+        ufunc._built_from = _built_from(self, dict(signatures=self._signatures,
+                                                   identity=self.identity))
+        return ufunc
+
+
+def _built_from(builder, states):
+    """What a (g)ufunc pickles (simt.pickling), read when it is pickled: its builder's function,
+    that function's source, and `states`, the rest of what the builder was given."""
+    py_func = builder.py_func
+
+    def states_now():
+        source = CapturedSource(py_func) if builder._core is None else builder._core._captured_source
+        return dict(states, py_func=py_func, source=pickling.source_lines(source))
+
+    return states_now
 
 
 def _ufunc_signature(sig):
@@ -229,6 +248,14 @@ class CUDAUFuncDispatcher:
 
     def __repr__(self):
         return "<simt CUDA ufunc %s>" % getattr(self, "__name__", "?")
+
+    def __reduce__(self):
+        return pickling.reduce(self, CUDAUFuncDispatcher, self._built_from)
+
+    @classmethod
+    def _rebuild(cls, py_func, source, signatures, identity):
+        pickling.restore_source(py_func, source)
+        return vectorize(signatures, identity=identity)(py_func)
 
     def _resolve(self, args):
         """(argument arrays with scalars as 1-element arrays, argument dtypes)."""
@@ -390,6 +417,7 @@ class CUDAGUFuncVectorize:
                              % (sig, len(self.outputsig)))
         self.kernelmap = OrderedDict()  # input dtypes -> (output dtype, kernel)
         self._core = None
+        self._signatures = []  # as given to add() (what a pickled gufunc is rebuilt with)
 
     @property
     def pyfunc(self):
@@ -417,12 +445,16 @@ class CUDAGUFuncVectorize:
         kernel = cuda.jit([outer])(stager)
         dtypes = tuple(t.dtype for t in outer)
         self.kernelmap[tuple(_dtype(t) for t in dtypes[:-1])] = (_dtype(dtypes[-1]), kernel)
+        self._signatures.append(sig)
 
     def disable_compile(self):
         """Signatures are fixed at decoration (Numba's API; nothing compiles lazily here)."""
 
     def build_ufunc(self):
-        return CUDAGeneralizedUFunc(self.kernelmap, self.inputsig, self.outputsig, self.py_func)
+        gufunc = CUDAGeneralizedUFunc(self.kernelmap, self.inputsig, self.outputsig, self.py_func)
+        gufunc._built_from = _built_from(self, dict(signatures=self._signatures,
+                                                    layout=self.signature, identity=self.identity))
+        return gufunc
 
 
 class CUDAGeneralizedUFunc:
@@ -438,6 +470,14 @@ class CUDAGeneralizedUFunc:
 
     def __repr__(self):
         return "<simt CUDA gufunc %s>" % getattr(self, "__name__", "?")
+
+    def __reduce__(self):
+        return pickling.reduce(self, CUDAGeneralizedUFunc, self._built_from)
+
+    @classmethod
+    def _rebuild(cls, py_func, source, signatures, layout, identity):
+        pickling.restore_source(py_func, source)
+        return guvectorize(signatures, layout, identity=identity)(py_func)
 
     def _schedule(self, shapes):
         """(core input shapes, output shape, loop dimensions, pinned inputs), as Numba's
