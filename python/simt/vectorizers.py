@@ -513,12 +513,19 @@ class CUDAGeneralizedUFunc:
         return inner_shapes, loopdims + out_core, loopdims, pinned
 
     def _kernel_for(self, dtypes):
+        """The kernel for inputs of `dtypes`, whose values are then converted to its declared
+        dtypes: the exact signature, else the first whose declared dtypes cast safely to the
+        inputs' (Numba's rule, deviceufunc's _search_matching_signature: `int32` declared takes
+        an int64 `2`), else the first the inputs cast safely to (NumPy's rule, where Numba finds
+        none: int32 data for float64)."""
         found = self.kernelmap.get(dtypes)
         if found is not None:
             return dtypes, found
-        for declared, found in self.kernelmap.items():
-            if all(np.can_cast(actual, formal) for actual, formal in zip(dtypes, declared)):
-                return declared, found
+        for numba_rule in (True, False):
+            for declared, found in self.kernelmap.items():
+                if all(np.can_cast(formal, actual) if numba_rule else np.can_cast(actual, formal)
+                       for actual, formal in zip(dtypes, declared)):
+                    return declared, found
         raise TypeError("no matching signature")
 
     def __call__(self, *args, **kws):

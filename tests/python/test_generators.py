@@ -364,8 +364,28 @@ def test_guvectorize_casts_host_inputs_to_a_compatible_signature():
     with pytest.raises(TypeError, match="compatible signature is possible by casting but "
                                         ".*does not support .astype()"):
         add_scalar(cuda.to_device(x), 1.0)
+    # Numba's rule (deviceufunc._search_matching_signature) first: a signature whose declared
+    # dtypes cast safely to the inputs' takes them, converted (int64 takes float64 values)
+    assert total(np.arange(4.0)).tolist() == 6
+    assert total(np.arange(4, dtype=np.int32)).tolist() == 6  # then NumPy's
     with pytest.raises(TypeError, match="no matching signature"):
-        total(np.arange(4.0))
+        total(np.arange(4).astype("M8[s]"))
+
+
+def test_guvectorize_scalar_arguments_of_another_integer_type():
+    # Numba's test_gufunc_scalar: scalar cores declared int32 take Python ints and np.int64
+    @guvectorize(["void(int32, int32[:])"], "()->()")
+    def twice(inp, out):
+        out[0] = inp * 2
+
+    @guvectorize(["void(int32, int32[:], int32[:])"], "(),(t)->(t)")
+    def scale(a, b, out):
+        for i in range(b.size):
+            out[i] = a * b[i]
+
+    assert twice(10) == 20
+    b = np.arange(10, dtype=np.int32)
+    np.testing.assert_array_equal(scale(np.int64(2), b), 2 * b)
 
 
 def test_guvectorize_shape_errors():
