@@ -79,9 +79,17 @@ Conversion conversion(Scalar from, Scalar to) {
 
 std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
                                          const std::vector<Signature> &cases, bool allow_unsafe) {
-  std::optional<Signature> best;
+  std::optional<size_t> best = select_overload_index(actual, cases, allow_unsafe);
+  return best ? std::optional<Signature>(cases[*best]) : std::nullopt;
+}
+
+std::optional<size_t> select_overload_index(const std::vector<Scalar> &actual,
+                                            const std::vector<Signature> &cases,
+                                            bool allow_unsafe) {
+  std::optional<size_t> best;
   std::tuple<int, int, int> best_rating;
-  for (const Signature &sig : cases) {
+  for (size_t index = 0; index < cases.size(); ++index) {
+    const Signature &sig = cases[index];
     if (sig.params.size() != actual.size())
       continue;
     int unsafe = 0, safe = 0, promote = 0;
@@ -108,7 +116,7 @@ std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
       continue;
     auto rating = std::make_tuple(unsafe, safe, promote);
     if (!best || rating < best_rating) {
-      best = sig;
+      best = index;
       best_rating = rating;
     }
   }

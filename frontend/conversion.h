@@ -30,5 +30,9 @@ struct Signature {
 std::optional<Signature> select_overload(const std::vector<Scalar> &actual,
                                          const std::vector<Signature> &cases,
                                          bool allow_unsafe = true);
+// The same, as the index of the case in `cases`.
+std::optional<size_t> select_overload_index(const std::vector<Scalar> &actual,
+                                            const std::vector<Signature> &cases,
+                                            bool allow_unsafe = true);
 
 } // namespace simt

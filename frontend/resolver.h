@@ -16,6 +16,12 @@ namespace simt {
 class Resolver;
 
 // The source of a Python function the frontend may compile (a kernel or a device function).
+// A declared signature of a device function: @cuda.jit("int32(int32, float32)", device=True).
+struct FunctionSignature {
+  Type return_type;
+  std::vector<Type> params;
+};
+
 struct FunctionSource {
   std::string name;   // the Python function's __name__
   std::string source; // inspect.getsource(fn), decorators included, possibly indented
@@ -23,6 +29,9 @@ struct FunctionSource {
   int first_line = 1; // line of source's first line in `file`
   std::shared_ptr<Resolver> resolver; // its own globals and closure
   uint64_t identity = 0;              // distinguishes functions with equal names (pybind: id(fn))
+  // Its declared signatures: a call converts its arguments to the one Numba's overload
+  // selection picks and returns that one's type. Empty: typed from the arguments.
+  std::vector<FunctionSignature> signatures;
 };
 
 // A device function defined outside Python (cuda.declare_device(name, sig)), linked in from

@@ -157,6 +157,9 @@ private:
   Value call_cuda(const std::string &name, const ast::Expr &e);
   Value call_math(const std::string &module, const std::string &name, const ast::Expr &e);
   Value call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e);
+  const FunctionSignature &declared_signature(const FunctionSource &fn,
+                                              const std::vector<ir::ExprPtr> &args,
+                                              const ast::Expr &e);
   Value call_overload(const std::string &name, const ast::Expr &e);
   Value call_extern(const ExternFunction &fn, const ast::Expr &e);
   Value call_atomic(const std::string &name, const ast::Expr &e);

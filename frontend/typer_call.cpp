@@ -656,6 +656,16 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
   StaticArgs statics;
   std::vector<ir::ExprPtr> args = device_call_args(*fn, e, statics);
   std::erase(args, nullptr); // the compile-time ones
+  const FunctionSignature *declared = nullptr;
+  if (!fn->signatures.empty()) {
+    if (!statics.empty())
+      error(e.loc, "simt: compile-time arguments to " + fn->name +
+                       ", a device function with declared signatures, are not supported");
+    declared = &declared_signature(*fn, args, e);
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i]->type.is_scalar())
+        args[i] = cast(std::move(args[i]), declared->params[i]);
+  }
   std::vector<Type> types;
   for (const ir::ExprPtr &a : args)
     types.push_back(a->type);
@@ -671,7 +681,69 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
   auto call = make_expr(ir::ExprKind::Call, *returns, e.loc);
   call->index = index;
   call->args = std::move(args);
+  if (declared && *returns != declared->return_type) {
+    if (!returns->is_scalar() || !declared->return_type.is_scalar())
+      error(e.loc, "simt: " + fn->name + " returns " + returns->str() + ", not " +
+                       declared->return_type.str() + " as its signature declares");
+    return expr_value(cast(std::move(call), declared->return_type));
+  }
   return expr_value(std::move(call));
+}
+
+// Numba's choice among a device function's declared signatures for a call's arguments: a
+// non-scalar argument needs its parameter's type (an 'A' array parameter takes any layout of
+// its dtype and dimensions); among those, scalars convert by Numba's casting rules, the best
+// conversion picked as for any overloaded operation (select_overload).
+const FunctionSignature &FunctionTyper::declared_signature(const FunctionSource &fn,
+                                                           const std::vector<ir::ExprPtr> &args,
+                                                           const ast::Expr &e) {
+  auto accepts = [](const Type &param, const Type &arg) {
+    if (param == arg)
+      return true;
+    if (!param.is_array() || !arg.is_array() || param.layout != 'A')
+      return false;
+    Type any_layout = arg;
+    any_layout.layout = 'A';
+    return any_layout == param;
+  };
+  std::vector<Scalar> scalars;
+  for (const ir::ExprPtr &a : args)
+    if (a->type.is_scalar())
+      scalars.push_back(a->type.scalar);
+  std::vector<Signature> cases; // the scalar parameters of the signatures that fit otherwise
+  std::vector<size_t> fitting;
+  for (size_t s = 0; s < fn.signatures.size(); ++s) {
+    const FunctionSignature &sig = fn.signatures[s];
+    if (sig.params.size() != args.size())
+      continue;
+    Signature scalar_case{Scalar::I64, {}};
+    bool fits = true;
+    for (size_t i = 0; i < args.size() && fits; ++i) {
+      if (args[i]->type.is_scalar()) {
+        fits = sig.params[i].is_scalar();
+        scalar_case.params.push_back(sig.params[i].scalar);
+      } else {
+        fits = accepts(sig.params[i], args[i]->type);
+      }
+    }
+    if (fits) {
+      cases.push_back(std::move(scalar_case));
+      fitting.push_back(s);
+    }
+  }
+  if (std::optional<size_t> best = select_overload_index(scalars, cases))
+    return fn.signatures[fitting[*best]];
+  std::string given, declared;
+  for (const ir::ExprPtr &a : args)
+    given += (given.empty() ? "" : ", ") + a->type.str();
+  for (const FunctionSignature &sig : fn.signatures) {
+    std::string params;
+    for (const Type &p : sig.params)
+      params += (params.empty() ? "" : ", ") + p.str();
+    declared += "\n    " + sig.return_type.str() + "(" + params + ")";
+  }
+  error(e.loc, "no signature of the device function " + fn.name + " accepts (" + given +
+                   "); it declares:" + declared);
 }
 
 // numba.extending.overload: the implementation the overload function gives for the arguments'

@@ -135,6 +135,12 @@ GlobalValue global_value_from(py::handle description) {
     source->first_line = fields[4].cast<int>();
     source->identity = fields[5].cast<uint64_t>();
     source->resolver = std::make_shared<PyResolver>(py::reinterpret_borrow<py::object>(fields[6]));
+    if (fields.size() > 7)
+      for (py::handle text : fields[7]) {
+        FunctionSignature sig;
+        sig.params = parse_signature(text.cast<std::string>(), &sig.return_type);
+        source->signatures.push_back(std::move(sig));
+      }
     value.function = std::move(source);
   } else if (kind == "extern") {
     value.kind = Kind::Extern;

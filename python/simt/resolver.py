@@ -8,7 +8,9 @@
   ("array", dtype, shape, bytes)         NumPy arrays, frozen as constants (C order)
   ("module", name)  ("member", module, name)
   ("dtype", name)   ("arraytype", dtype, ndim, layout)   name: a scalar's, or "Record(...)"
-  ("function", name, source, file, first_line, identity, resolver)   another jit function
+  ("function", name, source, file, first_line, identity, resolver, signatures)   another jit
+                                         function; signatures: the texts of a device function's
+                                         declared signatures (empty: typed from the arguments)
   ("extern", name, signature)            a declared external device function (cuda.declare_device)
   ("exception", name)  ("builtin", name)   a builtin exception class, or a user's ("Name@id")
   ("enum", "Enum" or "IntEnum", class name, id(class), value description)   an enum member
@@ -29,6 +31,7 @@ import numpy as np
 
 from . import types as simt_types
 from .source import function_source
+from .types import signature_text
 
 __all__ = ["resolver_for", "describe"]
 
@@ -87,7 +90,11 @@ def _describe_type_object(value):
 def _describe_function(dispatcher_or_func):
     py_func = getattr(dispatcher_or_func, "py_func", dispatcher_or_func)
     name, source, file, first_line = function_source(dispatcher_or_func)
-    return ("function", name, source, file, first_line, id(py_func), resolver_for(py_func))
+    declared = []
+    if getattr(dispatcher_or_func, "_simt_dispatcher", False) and dispatcher_or_func.device:
+        declared = [signature_text(sig) for sig in dispatcher_or_func.signatures]
+    return ("function", name, source, file, first_line, id(py_func), resolver_for(py_func),
+            declared)
 
 
 def _module_member(value):

@@ -5,6 +5,7 @@ import pytest
 
 from simt import cuda
 from simt.dispatcher import Dispatcher
+from simt.errors import CompileError
 
 
 def vector_add(r, x, y):
@@ -142,3 +143,45 @@ def test_numbas_performance_warnings_come_when_asked_for(monkeypatch):
                         "Host array used in CUDA kernel will incur copy overhead to/from device.",
                         "Grid size 1 will likely result in GPU under-utilization due to low "
                         "occupancy."]
+
+
+def test_device_functions_with_declared_signatures_convert_their_arguments():
+    # As Numba: a call converts its arguments to the signature Numba's overload selection picks
+    # (float32 channels to int32, truncating) and returns the declared type.
+    @cuda.jit("int32(int32, int32, int32, int32)", device=True)
+    def rgba(r, g, b, a):
+        return ((r & 0xFF) << 16) | ((g & 0xFF) << 8) | (b & 0xFF) | ((a & 0xFF) << 24)
+
+    @cuda.jit(["float64(float64)", "int64(int64)"], device=True)
+    def half(x):
+        return x / 2  # an int64 argument gives int64: the quotient truncated
+
+    @cuda.jit("float32(float32[:], int64)", device=True)
+    def pick(values, i):
+        return values[i]
+
+    @cuda.jit
+    def caller(out, channels, ints):
+        out[0] = rgba(channels[0], channels[1], channels[2], channels[3])
+        out[1] = half(ints[0])       # int64: 7 // 2
+        out[2] = half(channels[1])   # float32 converts best to float64: 1.25
+        out[3] = pick(channels, 2.9)  # an 'A' array parameter takes a C array; 2.9 -> 2
+
+    out = np.zeros(4)
+    caller[1, 1](out, np.array([1.9, 2.5, 3.0, 4.0], np.float32), np.array([7]))
+    assert out.tolist() == [0x04010203, 3.0, 1.25, 3.0]
+
+
+def test_a_call_no_declared_signature_accepts_is_a_compile_error():
+    @cuda.jit("float64(float64[:])", device=True)
+    def first(values):
+        return values[0]
+
+    @cuda.jit
+    def caller(out, ints):
+        out[0] = first(ints)
+
+    with pytest.raises(CompileError, match=r"no signature of the device function first accepts "
+                                           r"\(array\(int64, 1d, C\)\); it declares:\n    "
+                                           r"float64\(array\(float64, 1d, A\)\)"):
+        caller[1, 1](np.zeros(1), np.arange(3))

@@ -33,7 +33,8 @@ TEST_CASE("a guarded 1-D kernel's thread loop sheds its bounds checks (IRCE)") {
                      "add.py",
                      1,
                      std::make_shared<CudaOnly>(),
-                     1};
+                     1,
+                     {}};
   ir::Module module = compile_kernel(add, {3, Type::array_of(Scalar::F32, 1, 'C')});
   std::string ir = sim::host_llvm_ir(module);
   // cuda.grid(1) is no-wrap int32 arithmetic, so the thread index is an affine induction
