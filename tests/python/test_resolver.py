@@ -83,13 +83,21 @@ def test_jit_functions_describe_their_source():
     def helper(x):
         return x + 1
 
-    kind, name, source, file, first_line, identity, resolve = describe(helper)
+    kind, name, source, file, first_line, identity, resolve, declared = describe(helper)
     assert (kind, name, file) == ("function", "helper", __file__)
     assert source.lstrip().startswith("@cuda.jit(device=True)")
     assert "return x + 1" in source
     assert identity == id(helper.py_func)
     assert first_line == helper.py_func.__code__.co_firstlineno
     assert resolve("cuda") == ("module", "cuda")
+    assert declared == []  # typed from its arguments
+
+    @cuda.jit(["int32(int32, float32[:])", "float64(float64, float64[::1])"], device=True)
+    def typed(x, values):
+        return x + values[0]
+
+    assert describe(typed)[7] == ["int32(int32, array(float32, 1d, A))",
+                                  "float64(float64, array(float64, 1d, C))"]
 
 
 def test_numba_cpu_jit_functions_are_functions():
