@@ -160,6 +160,7 @@ private:
   const FunctionSignature &declared_signature(const FunctionSource &fn,
                                               const std::vector<ir::ExprPtr> &args,
                                               const ast::Expr &e);
+  ir::ExprPtr zero_d_index(ir::ExprPtr index);
   Value call_overload(const std::string &name, const ast::Expr &e);
   Value call_extern(const ExternFunction &fn, const ast::Expr &e);
   Value call_atomic(const std::string &name, const ast::Expr &e);

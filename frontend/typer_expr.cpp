@@ -663,11 +663,23 @@ std::vector<ir::ExprPtr> FunctionTyper::array_indices(const ir::Expr &array, con
     error(loc, "wrong number of indices: " + std::to_string(indices.size()) + " for a " +
                    std::to_string(ndim) + "-dimensional array");
   for (auto &i : indices) {
+    i = zero_d_index(std::move(i));
     if (!i->type.is_scalar() || !is_integer(i->type.scalar))
       error(i->loc, "array indices must be integers, not " + i->type.str());
     i = cast(std::move(i), Type::scalar_of(Scalar::I64));
   }
   return indices;
+}
+
+// A 0-d integer array used as an index is its value (Numba's get_array_index_type), as where
+// scalar arguments reach a kernel as np.asarray(x).
+ir::ExprPtr FunctionTyper::zero_d_index(ir::ExprPtr index) {
+  const Type &type = index->type;
+  if (!type.is_array() || type.ndim != 0 || type.record || !is_integer(type.scalar))
+    return index;
+  auto value = make_expr(ir::ExprKind::ArrayLoad, type.element(), index->loc);
+  value->args.push_back(std::move(index));
+  return value;
 }
 
 ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {

@@ -136,7 +136,7 @@ ir::ExprPtr FunctionTyper::array_subscript(ir::ExprPtr array, const ast::Expr &i
       kinds.push_back(item->elts[2] ? IndexKind::SteppedSlice : IndexKind::Slice);
       continue;
     }
-    ir::ExprPtr i = rvalue(*item);
+    ir::ExprPtr i = zero_d_index(rvalue(*item));
     if (!i->type.is_scalar() || !is_integer(i->type.scalar))
       error(i->loc, "array indices must be integers or slices, not " + i->type.str());
     view->args.push_back(cast(std::move(i), Type::scalar_of(Scalar::I64)));

@@ -310,3 +310,27 @@ def test_statements_numba_cuda_rejects_are_compile_errors():
         cuda.jit(into_slice)[1, 1](np.zeros(4), np.ones(4))
     with pytest.raises(CompileError, match=r"reading a\[\.\.\.\] is not supported"):
         cuda.jit(read_all)[1, 1](np.zeros(4), np.zeros(1))
+
+
+def test_zero_dimensional_integer_arrays_index_as_their_value():
+    # As Numba types them (get_array_index_type): np.asarray(3) as an index is 3. (Numba's
+    # simulator cannot index with one, so the reference is NumPy's.)
+    @cuda.jit
+    def k(a, grid2, i, j, out, recs, rec_out):
+        t = cuda.grid(1)
+        if t < out.shape[0]:
+            out[t, 0] = a[i] + t
+            out[t, 1] = grid2[i, j]
+            out[t, 2] = a[2:][j]
+        if t == 0:
+            rec_out[()] = recs[i]
+
+    rec = np.dtype([("a", np.int8), ("b", np.float64)], align=True)
+    recs = np.zeros(4, rec)
+    recs["a"], recs["b"] = [1, 2, 3, 4], [0.5, 1.5, 2.5, 3.5]
+    a, grid2 = np.arange(16.0) * 1.5, np.arange(20.0).reshape(4, 5)
+    i, j = np.asarray(3), np.asarray(2, np.int32)
+    out, rec_out = np.zeros((8, 3)), np.zeros((), rec)
+    k[1, 8](a, grid2, i, j, out, recs, rec_out)
+    assert out.tolist() == [[a[3] + t, grid2[3, 2], a[2:][2]] for t in range(8)]
+    assert rec_out[()] == recs[3]
