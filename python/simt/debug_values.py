@@ -26,6 +26,29 @@ class Bfloat16(float):
     """A bfloat16 local's value (NumPy has no bfloat16 scalar), named as Numba names its type."""
 
 
+def _bfloat16_value(bits):
+    return Bfloat16(np.array(int(bits) << 16, np.uint32).view(np.float32))
+
+
+class Bfloat16Array(np.ndarray):
+    """A kernel's bfloat16 array where NumPy has no bfloat16 dtype (no ml_dtypes): a view of its
+    bits (uint16) in kernel memory whose elements read as Bfloat16 values and are written rounded
+    to bfloat16, as the kernel stores them."""
+
+    def values(self):
+        """The elements' values (float32 holds every bfloat16 exactly)."""
+        return (self.view(np.ndarray).astype(np.uint32) << 16).view(np.float32)
+
+    def __getitem__(self, index):
+        item = super().__getitem__(index)
+        return item if isinstance(item, np.ndarray) else _bfloat16_value(item)
+
+    def __setitem__(self, index, value):
+        from .types import bfloat16_bits
+        bits = np.vectorize(bfloat16_bits, otypes=[np.uint16])(np.asarray(value, np.float64))
+        super().__setitem__(index, bits)
+
+
 def _scalar_dtype(name):
     """NumPy's scalar type of a simt scalar name; datetime64[D] and the like by NumPy's name;
     bfloat16 as ml_dtypes' bfloat16 where ml_dtypes is installed, else its bits (uint16)."""
@@ -82,8 +105,7 @@ def read(address, desc):
     NumPy array over the kernel's memory, a tuple, or an Opaque."""
     kind = desc[0] if desc else None
     if kind == "scalar" and desc[1] == "__nv_bfloat16":  # its value, as a float32 holds it
-        bits = np.frombuffer(_memory(address, 2), np.uint16)[0]
-        return Bfloat16(np.array(int(bits) << 16, np.uint32).view(np.float32))
+        return _bfloat16_value(np.frombuffer(_memory(address, 2), np.uint16)[0])
     if kind == "scalar":
         return np.frombuffer(_memory(address, _size_align(desc)[0]), _scalar_dtype(desc[1]))[0]
     if kind == "array":
@@ -98,7 +120,10 @@ def read(address, desc):
         holder.__array_interface__ = {"version": 3, "shape": shape, "strides": strides,
                                       "typestr": dtype.str, "descr": dtype.descr,
                                       "data": (int(header[0]), bool(readonly))}
-        return np.asarray(holder)
+        array = np.asarray(holder)
+        if element == "__nv_bfloat16" and dtype == np.uint16:  # bits: no ml_dtypes
+            return array.view(Bfloat16Array)
+        return array
     if kind == "tuple":
         values, offset = [], 0
         for elem in desc[1]:
@@ -132,6 +157,8 @@ def type_name(value):
     if isinstance(value, np.ndarray):
         layout = "C" if value.flags.c_contiguous else ("F" if value.flags.f_contiguous else "A")
         element = "Record" if value.dtype.names else value.dtype.name
+        if isinstance(value, Bfloat16Array):
+            element = "__nv_bfloat16"
         return "array(%s, %dd, %s)" % (element, value.ndim, layout)
     if isinstance(value, np.void):
         return "Record(%s)" % ", ".join(value.dtype.names)
@@ -155,8 +182,9 @@ def type_name(value):
 def show(value, hex_format=False):
     """A value as the debugger prints it."""
     if isinstance(value, np.ndarray):
+        shown = value.values() if isinstance(value, Bfloat16Array) else value
         with np.printoptions(threshold=64, edgeitems=4):
-            return "%s shape=%s\n%s" % (type_name(value), value.shape, value)
+            return "%s shape=%s\n%s" % (type_name(value), value.shape, shown)
     if isinstance(value, np.void):
         return "{%s}" % ", ".join("%s = %s" % (name, show(value[name])) for name in
                                   value.dtype.names)

@@ -63,6 +63,7 @@ MATMUL = "matmul (A=float32[:, ::1], B=float32[:, ::1], C=float32[:, ::1])"
     ("scale.py", "first = [0, 2, 4, 6, 8, 10]\nsecond = [0, 3, 6, 9, 12, 15]\n"),
     ("matmul.py", "matches numpy: True\nC[1, 2] = 203.0\n"),
     ("versions.py", "total = 6.75\n"),
+    ("bf16_array.py", "doubled = [3.0, 6.0, 0.2001953125]\n"),
 ], ids=lambda value: value if value.endswith(".py") else "")
 def test_scripts_run_without_the_debugger(name, expected):
     proc = run_python(["-m", "simt", "run", script(name)])
@@ -706,4 +707,21 @@ def test_bfloat16_locals_print_as_values_and_assign_rounded(tmp_path):
     assert answer(out, "p h", 0) == ["$1 = 0.10009765625 (__nv_bfloat16)"]
     assert answer(out, "p h", 1) == ["$2 = 3.015625 (__nv_bfloat16)"]
     assert answer(out, "continue", 1) == ["squares = [2.25, 9.0, 9.125]"]  # 9.0945 rounded
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_bfloat16_arrays_print_as_values_and_assign_rounded(tmp_path):
+    # Without ml_dtypes the host holds bfloat16 arrays as their bits (uint16); the debugger shows
+    # and stores values, as the kernel reads and writes them.
+    proc = debug("bf16_array.py", ["break 11 if i == 0", "continue", "p h", "p h[2]", "p h[1:]",
+                                   "set var h[1] = 2.01", "p h[1]", "delete", "continue"],
+                 tmp_path)
+    out = proc.stdout
+    assert answer(out, "p h") == ["$1 = array(__nv_bfloat16, 1d, C) shape=(3,)",
+                                  "[1.5        3.         0.10009766]"]
+    assert answer(out, "p h[2]") == ["$2 = 0.10009765625 (__nv_bfloat16)"]
+    assert answer(out, "p h[1:]") == ["$3 = array(__nv_bfloat16, 1d, C) shape=(2,)",
+                                      "[3.         0.10009766]"]
+    assert answer(out, "p h[1]") == ["$4 = 2.015625 (__nv_bfloat16)"]  # 2.01 rounded
+    assert answer(out, "continue", 1) == ["doubled = [3.0, 4.03125, 0.2001953125]"]
     assert proc.returncode == 0, proc.stderr
