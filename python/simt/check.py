@@ -12,6 +12,7 @@ import linecache
 import os
 import random
 import sys
+import threading
 import weakref
 
 import numpy as np
@@ -78,11 +79,16 @@ class Session:
         self.printed = 0
         self.launches = 0
         self._allocations = {}
+        # A launch runs with the GIL released and reads what the host calls below change (which
+        # memory is tracked, written, freed): they take turns. Re-entrant: a finalizer may run
+        # on the launching thread.
+        self._turn = threading.RLock()
 
     # -- launches and memory ------------------------------------------------------------------
     def launch(self, kernel, griddim, blockdim, sharedmem, args):
         try:
-            return kernel.launch(griddim, blockdim, sharedmem, args, checker=self.checker)
+            with self._turn:
+                return kernel.launch(griddim, blockdim, sharedmem, args, checker=self.checker)
         finally:
             self.launches += 1
             if not self.quiet:
@@ -95,23 +101,30 @@ class Session:
         the poison at a launch was written."""
         base = host if host.base is None else host.base
         address = base.__array_interface__["data"][0]
-        if base.nbytes == 0 or address in self._allocations:
-            return
-        if not initialised:
-            self.checker.allocated(address, base.nbytes, host.dtype.name, host.dtype.itemsize,
-                                   host_written)
-        self._allocations[address] = base.nbytes
+        with self._turn:
+            if base.nbytes == 0 or address in self._allocations:
+                return
+            if not initialised:
+                self.checker.allocated(address, base.nbytes, host.dtype.name,
+                                       host.dtype.itemsize, host_written)
+            self._allocations[address] = base.nbytes
         weakref.finalize(base, self._forget, address, base.nbytes)
 
+    def written(self, address, nbytes):
+        with self._turn:
+            self.checker.written(address, nbytes)
+
     def _forget(self, address, nbytes):
-        if self._allocations.pop(address, None) is not None:
-            self.checker.forget(address, nbytes)
+        with self._turn:
+            if self._allocations.pop(address, None) is not None:
+                self.checker.forget(address, nbytes)
 
     def free_all(self):
         """cuda.close(), device or context reset: every device allocation is freed; a kernel
         still using one is reported."""
-        for address, nbytes in self._allocations.items():
-            self.checker.freed(address, nbytes)
+        with self._turn:
+            for address, nbytes in self._allocations.items():
+                self.checker.freed(address, nbytes)
 
     # -- reports ------------------------------------------------------------------------------
     def findings(self):
@@ -285,7 +298,7 @@ def written(view):
         return
     if view.flags.c_contiguous or view.flags.f_contiguous:
         low, high = np.byte_bounds(view)
-        _session.checker.written(low, high - low)
+        _session.written(low, high - low)
         return
     base = view.__array_interface__["data"][0]
     run, axes = view.itemsize, range(view.ndim)
@@ -295,7 +308,7 @@ def written(view):
     for axis in axes:
         offsets = (offsets[:, None] + np.arange(view.shape[axis]) * view.strides[axis]).ravel()
     for offset in offsets.tolist():
-        _session.checker.written(base + offset, run)
+        _session.written(base + offset, run)
 
 
 def written_at(array, key):

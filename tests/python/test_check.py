@@ -470,3 +470,46 @@ def test_compile_refuses_an_unknown_fiber_choice():
         _simt.compile("kernel", "def kernel(a):\n    a[0] = 1\n", __file__, 1, id(kernel),
                       resolver_for(kernel), "void(float64[::1])", instrumentation="check",
                       checked_fibers="some")
+
+
+def test_host_allocations_on_other_threads_take_turns_with_checked_launches():
+    """Device arrays made, written and freed on other Python threads while checked launches run
+    (the GIL released): the checker's host calls wait for the launch, so every launch sees a
+    consistent picture and reports nothing wrong."""
+    import threading
+
+    from simt import check, cuda
+
+    @cuda.jit
+    def fill(out, value):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = value + i
+
+    session = check.enable(quiet=True)
+    failures = []
+
+    def churn():
+        try:
+            for k in range(200):
+                d = cuda.device_array(1 << 12)
+                d[:] = k
+                d.copy_to_host()
+                del d
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    try:
+        workers = [threading.Thread(target=churn) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+        out = cuda.device_array(1 << 14)
+        for launch in range(20):
+            fill[64, 256](out, float(launch))
+        for worker in workers:
+            worker.join()
+    finally:
+        check.disable()
+    assert failures == []
+    assert (out.copy_to_host() == 19.0 + np.arange(1 << 14)).all()
+    assert session.launches == 20 and session.findings() == []
