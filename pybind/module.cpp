@@ -4,6 +4,7 @@
 #include "frontend/libdevice.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/ptx.h"
+#include "pybind/abort_log.h"
 #include "pybind/checker_binding.h"
 #include "pybind/compiled_kernel.h"
 #include "pybind/debugger_binding.h"
@@ -194,6 +195,7 @@ void translate_compile_error(std::exception_ptr error) {
 PYBIND11_MODULE(_simt, m) {
   using namespace simt::bindings;
   m.doc() = "simt's compiler and simulator";
+  install_abort_log();
   py::register_exception_translator(translate_compile_error);
 
   m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
