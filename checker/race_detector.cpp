@@ -69,11 +69,12 @@ void RaceDetector::launch_started(const sim::LaunchConfig &config) {
   blocks_.clear();
   last_ = nullptr;
   sync_variables_.clear();
+  thread_releases_.clear();
 }
 
 void RaceDetector::block_started(const sim::ThreadContext &block, uint64_t shared_bytes) {
   BlockSync &sync = block_of(block);
-  sync.fenced.assign(config_.block.count(), false);
+  sync.fenced.assign(config_.block.count(), Fenced::None);
   shadow_.clear(uintptr_t(block.shared), (shared_bytes + 7) & ~uint64_t(7));
 }
 
@@ -90,7 +91,7 @@ RaceDetector::BlockSync &RaceDetector::block_of(const sim::ThreadContext &ctx) {
   BlockSync &sync = blocks_[block];
   sync.block = block;
   if (sync.fenced.empty())
-    sync.fenced.assign(config_.block.count(), false);
+    sync.fenced.assign(config_.block.count(), Fenced::None);
   last_ = &sync;
   return sync;
 }
@@ -150,10 +151,10 @@ void RaceDetector::warp_arrived(const sim::ThreadContext &ctx, sim::WarpOp op, u
 }
 
 void RaceDetector::fence(const sim::ThreadContext &ctx, int64_t scope) {
-  if (scope == 0) // a block-scope fence orders nothing for other blocks
-    return;
   BlockSync &sync = block_of(ctx);
-  sync.fenced[linear_thread(ctx)] = true;
+  Fenced &fenced = sync.fenced[linear_thread(ctx)];
+  // a block-scope fence (scope 0) orders accesses for the block's threads only
+  fenced = std::max(fenced, scope == 0 ? Fenced::Block : Fenced::Device);
 }
 
 bool RaceDetector::ordered(uint64_t cell, const BlockSync &block, uint32_t thread) const {
@@ -162,6 +163,9 @@ bool RaceDetector::ordered(uint64_t cell, const BlockSync &block, uint32_t threa
     const uint32_t other = cell_thread(cell);
     if (other == thread || earlier.barriers < block.barriers)
       return true;
+    auto acquired = block.thread_acquired.find(uint64_t(thread) << 32 | other);
+    if (acquired != block.thread_acquired.end() && acquired->second > earlier.releases)
+      return true; // the other thread released after it, and this one acquired that
     if (other / 32 != thread / 32)
       return false;
     auto clocks = block.warps.find(thread / 32);
@@ -192,6 +196,16 @@ std::span<const Conflict> RaceDetector::record(const sim::ThreadContext &ctx, ui
           block.entry = 0;
         }
       }
+    auto by_block = thread_releases_.find(address);
+    if (by_block != thread_releases_.end()) {
+      auto mine = by_block->second.find(block.block);
+      if (mine != by_block->second.end())
+        for (const auto &[other, number] : mine->second)
+          if (other != thread) {
+            uint32_t &seen = block.thread_acquired[uint64_t(thread) << 32 | other];
+            seen = std::max(seen, number);
+          }
+    }
   }
   const uint32_t entry = entry_of(block);
   for (uintptr_t at = address; at < address + size;) {
@@ -201,13 +215,18 @@ std::span<const Conflict> RaceDetector::record(const sim::ThreadContext &ctx, ui
                    loc);
     at = end;
   }
-  if (type == AccessType::Atomic && block.fenced[thread]) {
-    block.fenced[thread] = false;
+  if (type == AccessType::Atomic && block.fenced[thread] != Fenced::None) {
+    // A release, numbered in the block's count: to the block's other threads, and after a fence
+    // wider than the block, to other blocks.
     ++block.releases;
-    auto &released = sync_variables_[address];
-    for (const auto &[other, releases] : block.acquired)
-      released[other] = std::max(released[other], releases);
-    released[block.block] = block.releases;
+    thread_releases_[address][block.block][thread] = block.releases;
+    if (block.fenced[thread] == Fenced::Device) {
+      auto &released = sync_variables_[address];
+      for (const auto &[other, releases] : block.acquired)
+        released[other] = std::max(released[other], releases);
+      released[block.block] = block.releases;
+    }
+    block.fenced[thread] = Fenced::None;
     block.entry = 0;
   }
   return conflicts_;

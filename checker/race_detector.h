@@ -12,9 +12,14 @@
 //     chain of syncwarps through other lanes of the warp (per-lane clocks of the warp's syncwarps);
 //   - they are in different blocks, and a grid sync came between them, or the first block
 //     released (a fence, then an atomic on some address) after the first access and the second
-//     block acquired from that address (an atomic on it) before the second access.
-// Blocks are tracked at block granularity for releases (a barrier before the fence makes the
-// whole block's writes visible, as the usual "last block" reduction relies on).
+//     block acquired from that address (an atomic on it) before the second access;
+//   - they are in one block, and the first thread released after the first access and the
+//     second thread acquired that release before the second access (a lock: atomicCAS to take
+//     it, the critical section, a fence and an atomic exchange to give it back).
+// Between blocks releases are tracked at block granularity (a barrier before the fence makes the
+// whole block's writes visible, as the usual "last block" reduction relies on); within a block,
+// per thread (a release is numbered by the block's count of releases, which a record's epoch
+// holds, so a thread's release numbered above a record's count came after that access).
 #pragma once
 
 #include "checker/page_table.h"
@@ -105,6 +110,9 @@ private:
     uint32_t releases = 0;  // the block's releases before
     uint32_t grid = 0;      // the block's grid syncs before
   };
+  // The widest fence a thread made since its last atomic.
+  enum class Fenced : uint8_t { None, Block, Device };
+
   // What the lanes of one warp know of each other through syncwarps: knows[b][a] is one past
   // the latest of the block's syncwarps (counted in BlockSync::syncwarps) that lane a took part
   // in and that lane b has heard of, through it or a chain of later ones. An access of lane a
@@ -120,7 +128,10 @@ private:
     // Per warp, the syncwarps some lanes have arrived at: mask -> the lanes arrived.
     std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> pending;
     std::unordered_map<uint64_t, uint32_t> acquired; // block -> its releases seen
-    std::vector<bool> fenced;                        // per thread: fenced since its last atomic
+    // thread << 32 | releasing thread of the block -> the number of the latest of the latter's
+    // releases the former acquired
+    std::unordered_map<uint64_t, uint32_t> thread_acquired;
+    std::vector<Fenced> fenced; // per thread: since its last atomic
   };
 
   BlockSync &block_of(const sim::ThreadContext &ctx);
@@ -140,6 +151,11 @@ private:
   std::unordered_map<uint64_t, BlockSync> blocks_;
   BlockSync *last_ = nullptr;
   std::unordered_map<uintptr_t, std::unordered_map<uint64_t, uint32_t>> sync_variables_;
+  // Per address and block: thread -> the number (in its block's count) of that thread's latest
+  // release to the address.
+  std::unordered_map<uintptr_t,
+                     std::unordered_map<uint64_t, std::unordered_map<uint32_t, uint32_t>>>
+      thread_releases_;
   unsigned evict_ = 0;
   std::vector<Conflict> conflicts_; // the current access's
 };

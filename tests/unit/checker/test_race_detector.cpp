@@ -472,6 +472,48 @@ TEST_CASE("racecheck: releases pass on: what block 1 acquired from block 0 it re
   CHECK(launch.read(2, 0, kGlobal).empty());
 }
 
+TEST_CASE("racecheck: within a block, a thread's release orders its accesses before it for the "
+          "thread that acquires it (a lock)") {
+  Launch launch(1, 64);
+  launch.start(0);
+  CHECK(launch.atomic(0, 0, kFlag).empty()); // takes the lock
+  CHECK(launch.write(0, 0, kGlobal).empty());
+
+  auto released_to_another_warp = [&]() {
+    CHECK(launch.atomic(0, 0, kFlag).empty());  // gives it back
+    CHECK(launch.atomic(0, 40, kFlag).empty()); // another warp's thread takes it
+    CHECK(launch.read(0, 40, kGlobal).empty());
+    CHECK(launch.write(0, 40, kGlobal).empty());
+  };
+  SUBCASE("a block-scope fence, then an atomic, releases to the block's threads") {
+    launch.fence(0, 0, 0);
+    released_to_another_warp();
+  }
+  SUBCASE("so does a device-scope fence") {
+    launch.fence(0, 0, 1);
+    released_to_another_warp();
+  }
+  SUBCASE("without the fence nothing is released") {
+    CHECK(launch.atomic(0, 0, kFlag).empty());
+    CHECK(launch.atomic(0, 40, kFlag).empty());
+    CHECK(launch.read(0, 40, kGlobal).size() == 1);
+  }
+  SUBCASE("another thread's release does not release this thread's accesses") {
+    launch.fence(0, 1);
+    CHECK(launch.atomic(0, 1, kFlag).empty());
+    CHECK(launch.atomic(0, 40, kFlag).empty());
+    CHECK(launch.read(0, 40, kGlobal).size() == 1);
+  }
+  SUBCASE("an access after the release is not released by it") {
+    launch.fence(0, 0);
+    CHECK(launch.atomic(0, 0, kFlag).empty());
+    CHECK(launch.write(0, 0, kGlobal + 64).empty());
+    CHECK(launch.atomic(0, 40, kFlag).empty());
+    CHECK(launch.read(0, 40, kGlobal).empty());
+    CHECK(launch.read(0, 40, kGlobal + 64).size() == 1);
+  }
+}
+
 TEST_CASE("racecheck: accesses to different bytes of one 8-byte granule do not conflict") {
   Launch launch(1, 128);
   launch.start(0);
