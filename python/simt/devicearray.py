@@ -194,13 +194,17 @@ class DeviceNDArray:
             return self._view(result)
         return result
 
-    getitem = __getitem__
+    def getitem(self, item, stream=0):
+        """self[item], on `stream` (Numba's; simt's copies are synchronous)."""
+        return self[item]
 
     def __setitem__(self, key, value):
         self._host[key] = value._host if isinstance(value, DeviceNDArray) else value
         check.written_at(self._host, key)
 
-    setitem = __setitem__
+    def setitem(self, key, value, stream=0):
+        """self[key] = value, on `stream` (Numba's; simt's copies are synchronous)."""
+        self[key] = value
 
     def reshape(self, *newshape, order="C"):
         if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):

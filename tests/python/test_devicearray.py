@@ -190,3 +190,14 @@ def test_numba_devicearray_module_helpers_match_numbas():
             if module is simts:
                 ours = outcome
         assert ours == outcome
+
+
+def test_getitem_and_setitem_take_a_stream():
+    # Numba's DeviceNDArray.getitem/setitem(..., stream=): simt's copies are synchronous
+    d = cuda.to_device(np.arange(5))
+    for stream in (0, cuda.stream(), cuda.default_stream(), cuda.per_thread_default_stream()):
+        d.setitem(0, 10, stream=stream)
+        d.setitem(slice(3, 5), np.array([7, 8]), stream=stream)
+        assert d.getitem(0, stream=stream) == 10
+        assert d.getitem(slice(3, None), stream=stream).copy_to_host().tolist() == [7, 8]
+    assert d.copy_to_host().tolist() == [10, 1, 2, 7, 8]
