@@ -531,7 +531,8 @@ void Checker::check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &acces
             severity = Severity::Info;
           }
           if (where.array != nullptr && !where.array->record) {
-            earlier.value = format_value(before, where.array->dtype);
+            if (conflict.earlier_is_last_write) // else memory holds a later write's value
+              earlier.value = format_value(before, where.array->dtype);
             current.value = format_value(access.value, where.array->dtype);
           }
         }

@@ -237,6 +237,8 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
                                   AccessType type, int32_t loc) {
   uint64_t *cells = shadow_.cells(granule);
   bool after_all = true; // every overlapping record is ordered before this access
+  const size_t first_conflict = conflicts_.size();
+  unsigned writers = 0; // overlapping records of writes and atomics
   for (unsigned i = 0; i < Shadow::kCells; ++i) {
     const uint64_t cell = cells[i];
     if (cell == 0)
@@ -250,6 +252,7 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
     if (first >= last)
       continue;
     const AccessType earlier = cell_type(cell);
+    writers += writes(earlier);
     if (ordered(cell, block, thread))
       continue;
     if (!writes(earlier) && !writes(type))
@@ -263,6 +266,10 @@ void RaceDetector::access_granule(BlockSync &block, uint32_t thread, uint32_t en
                  earlier_epoch.block == block.block && cell_thread(cell) / 32 == thread / 32,
                  granule + first});
   }
+  // (A record evicted from a full granule is not counted: a rare miss, as the eviction itself.)
+  for (size_t c = first_conflict; c < conflicts_.size(); ++c)
+    conflicts_[c].earlier_is_last_write =
+        conflicts_[c].earlier == AccessType::Write && writers == 1;
   const uint64_t fresh = make_cell(entry, thread, loc, type, offset, length);
   auto covered = [&](uint64_t cell) {
     return cell_offset(cell) >= offset && cell_offset(cell) + cell_length(cell) <= offset + length;

@@ -74,6 +74,9 @@ struct Conflict {
   AccessType current = AccessType::Read;
   bool same_warp = false; // same block and warp: an intra-warp hazard
   uintptr_t address = 0;  // the first byte both touch
+  // The earlier access is the only write to these bytes with a record: memory holds its value
+  // (else another write, recorded or since, overwrote it).
+  bool earlier_is_last_write = false;
 };
 
 class RaceDetector {

@@ -514,6 +514,20 @@ TEST_CASE("racecheck: within a block, a thread's release orders its accesses bef
   }
 }
 
+TEST_CASE("racecheck: a write-after-write knows the earlier value only when memory still holds "
+          "it") {
+  Launch launch(1, 64);
+  launch.start(0);
+  CHECK(launch.write(0, 0, kGlobal).empty());
+  std::vector<Conflict> second = launch.write(0, 40, kGlobal);
+  REQUIRE(second.size() == 1);
+  CHECK(second[0].earlier_is_last_write); // thread 0's write is the only one before
+  std::vector<Conflict> third = launch.write(0, 41, kGlobal);
+  REQUIRE(third.size() == 2);
+  CHECK_FALSE(third[0].earlier_is_last_write); // thread 40's write came after thread 0's
+  CHECK_FALSE(third[1].earlier_is_last_write);
+}
+
 TEST_CASE("racecheck: accesses to different bytes of one 8-byte granule do not conflict") {
   Launch launch(1, 128);
   launch.start(0);
