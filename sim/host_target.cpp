@@ -406,12 +406,14 @@ llvm::Value *HostTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm:
         llvm::Intrinsic::getDeclaration(&module_of(e), id, {args[0]->getType()});
     return b.CreateCall(declaration, args);
   }
-  // the C library's function of the intrinsic's name (sinf for float32)
+  // the C library's function of the intrinsic's name (sinf for float32); cbrt libdevice's host
+  // one (sim/libdevice_host.cpp), which glibc's is an ulp off of
   std::vector<llvm::Type *> params;
   for (llvm::Value *arg : args)
     params.push_back(arg->getType());
   llvm::Type *result = args[0]->getType();
-  std::string symbol = std::string(ir::intrinsic_name(fn)) + (type == Scalar::F32 ? "f" : "");
+  std::string symbol = std::string(fn == ir::Intrinsic::Cbrt ? "simt_libdevice_" : "") +
+                       ir::intrinsic_name(fn) + (type == Scalar::F32 ? "f" : "");
   llvm::FunctionCallee callee =
       module_of(e).getOrInsertFunction(symbol, llvm::FunctionType::get(result, params, false));
   return b.CreateCall(callee, args);
