@@ -7,6 +7,7 @@ state takes on a 2^24-element float32 array (in a fresh process, for a clean pea
 Prints a table; --write puts it in the "## simt check overhead" section of docs/benchmarks.md.
 """
 import argparse
+import gc
 import json
 import os
 import resource
@@ -182,6 +183,10 @@ def shadow_worker(elements_log2):
     # Compile first (on a small array: the same types, so the same code): LLVM's memory and the
     # compile must not count.
     neighbour_sum[4, TPB](cuda.device_array(4 * TPB, np.float32))
+    # That array's memory (and its shadow) goes back now, not at a later flush of the memory
+    # manager's deferred deallocations (Numba's, which simt keeps).
+    gc.collect()
+    cuda.current_context().memory_manager.deallocations.clear()
     values = cuda.device_array(elements, np.float32)
     values[:] = np.float32(0)  # its pages touched before the baseline, with no temporary copy
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
