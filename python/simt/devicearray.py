@@ -377,15 +377,19 @@ def to_device(obj, stream=0, copy=True, to=None):
     return array
 
 
-# Device memory of at least this many bytes starts at a page boundary, as a GPU's large
-# allocations do (racecheck's shadow memory is allocated by page: no page of it is shared with
-# another array), and its last page is its own too (IPC shares whole pages: simt.ipc).
+# Memory of at least this many bytes starts at a page boundary, as a GPU's large allocations
+# do (racecheck's shadow memory is allocated by page: no page of it is shared with another
+# array), and its last page is its own too.
 _PAGE = 4096
 _PAGE_ALIGNED_BYTES = 16 * _PAGE
 
 
-def _buffer(nbytes):
-    if nbytes < _PAGE_ALIGNED_BYTES:
+def _buffer(nbytes, own_pages=False):
+    """`nbytes` of new memory; `own_pages`: on pages of its own whatever its size (device
+    memory, which IPC may share with other processes by whole pages, simt.ipc: a page it shared
+    with the heap's other blocks would be the parent's and a forked child's at once, and their
+    mallocs would corrupt each other's heap)."""
+    if nbytes < _PAGE_ALIGNED_BYTES and not own_pages:
         return np.empty(nbytes, dtype=np.uint8)
     raw = np.empty(-(-nbytes // _PAGE) * _PAGE + _PAGE, dtype=np.uint8)
     start = -raw.ctypes.data % _PAGE

@@ -477,10 +477,11 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
         self.allocations = {}
         self.deallocations = _PendingDeallocs()
 
-    def _host_buffer(self, size, pointer_type=ctypes.c_void_p):
-        """A new buffer of `size` bytes and a pointer to it (host or device pointer type)."""
+    def _host_buffer(self, size, pointer_type=ctypes.c_void_p, own_pages=False):
+        """A new buffer of `size` bytes and a pointer to it (host or device pointer type);
+        `own_pages`: devicearray._buffer's."""
         from .devicearray import _buffer
-        buffer = _buffer(size)
+        buffer = _buffer(size, own_pages)
         return buffer, pointer_type(buffer.ctypes.data if size else 0)
 
     def memhostalloc(self, size, mapped=False, portable=False, wc=False):
@@ -558,7 +559,8 @@ class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
             self.deallocations.memory_capacity = self.get_memory_info().total
 
     def memalloc(self, size):
-        buffer, pointer = self._host_buffer(size, device_pointer_type)
+        # on pages of its own: get_ipc_handle shares device memory by whole pages (simt.ipc)
+        buffer, pointer = self._host_buffer(size, device_pointer_type, own_pages=True)
         memory = AutoFreePointer(weakref.proxy(self.context), pointer, size,
                                  finalizer=_allocation_finalizer(self, pointer.value, buffer,
                                                                  size))

@@ -10,9 +10,11 @@ become shared when first exported, not from the start: exports are rare, and a f
 allocation would cost every allocation system calls and whole pages. (The bytes are copied at
 the export: another thread must not write the allocation meanwhile.)
 
-A page is shared through one file at most (a "run" of pages). An allocation smaller than a page
-shares its pages with its neighbours, which another export may have shared already, so a handle
-lists the runs its allocation lies in (up to three: the first page, the middle, the last page).
+A page is shared through one file at most (a "run" of pages). Device memory lies on pages of its
+own (devicearray._buffer: a page shared with the heap's other blocks would be shared with a
+forked child too, whose mallocs would then corrupt this process's heap), but exported views of
+one allocation share pages, which another export may have shared already, so a handle lists the
+runs its memory lies in (up to three: the first page, the middle, the last page).
 When an exported allocation's buffer dies (or the process exits) the runs no other export uses
 become private again and their files are unlinked; multiprocessing's resource tracker unlinks the
 files of an exporter that crashed. A handle is valid while its exporter keeps the memory, as

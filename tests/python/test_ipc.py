@@ -2,6 +2,7 @@
 that open its handle (IpcArrayHandle, IpcHandle, cuda.open_ipc_array), writes are seen both ways,
 and the /dev/shm files behind it are unlinked when the memory is freed or its process exits."""
 import ctypes
+import mmap
 import multiprocessing
 import os
 import pickle
@@ -121,7 +122,7 @@ def test_a_reopened_handle_aliases_the_memory_both_ways():
 
 
 def test_slices_of_neighbouring_small_arrays_are_exported_independently():
-    # Small arrays share pages with each other; each handle names the pages its array lies in.
+    # Each handle names the pages its slice lies in.
     arrays = [cuda.to_device(np.full(10, k, dtype=np.int64)) for k in range(6)]
     handles = [reopened(a[2:7].get_ipc_handle()) for a in arrays]
     aliases = [handle.open() for handle in handles]
@@ -315,6 +316,46 @@ def test_a_forked_child_gets_a_copy_not_the_shared_pages():
     with rebuilt as alias:  # still shared with this process's importers
         exported[0] = 5.0
         assert alias[0] == 5.0
+
+
+def test_device_memory_lies_on_pages_of_its_own():
+    # Exporting shares whole pages: a page shared with the heap's other blocks would be shared
+    # with a forked child as well, whose mallocs would corrupt this process's heap.
+    page = mmap.PAGESIZE
+    for nbytes in (8, 100, page - 8, page + 8, 3 * page):
+        d = cuda.device_array(nbytes, np.uint8)
+        start = d.device_ctypes_pointer.value
+        owner = d._host if d._host.base is None else d._host.base
+        while owner.base is not None:
+            owner = owner.base
+        low, high = np.byte_bounds(owner)
+        assert start % page == 0
+        assert low <= start and start + -(-nbytes // page) * page <= high
+
+
+def test_forked_children_leave_the_exporters_heap_alone(python):
+    # Small arrays exported, then children forked that allocate and free at length (the PTX
+    # check compiles in forked children): the parent's heap must stay sound.
+    script = textwrap.dedent("""\
+        import os
+        import numpy as np
+        from simt import cuda
+        kept = []
+        for i in range(50):
+            d = cuda.to_device(np.arange(16, dtype=np.int64))
+            kept.append((d, d.get_ipc_handle()))
+        for _ in range(10):
+            pid = os.fork()
+            if pid == 0:
+                junk = [bytearray(100 + 37 * k % 4000) for k in range(20000)]
+                os._exit(0)
+            os.waitpid(pid, 0)
+            junk = [bytes(100 + 41 * k % 4000) for k in range(20000)]
+        print("sound")
+        """)
+    proc = python(["-c", script])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "sound"
 
 
 def test_bytes_that_are_not_a_handle_are_refused():
