@@ -395,8 +395,10 @@ class Dispatcher:
                 options = self._compile_options()
                 kernel = compiled(options, "sim")
             self._variants[(argtypes, options, target)] = kernel
+            self.overloads[argtypes] = kernel
             if ptx_check.enabled():
                 ptx_check.check(self, argtypes)
+            _numba_dumps(self, argtypes, kernel)
         self.overloads[argtypes] = kernel
         return kernel
 
@@ -693,6 +695,25 @@ def _numba_warns(name, variable):
     config = sys.modules.get("numba.core.config")
     return config is not None and bool(getattr(config, name, 0)) and bool(
         os.environ.get(variable, "").strip())
+
+
+def _numba_dumps(dispatcher, argtypes, kernel):
+    """Numba's NUMBA_DUMP_IR, NUMBA_DUMP_LLVM and NUMBA_DUMP_ASSEMBLY, where the program has
+    loaded Numba (its config then holds them): a newly compiled kernel's typed IR, its LLVM IR
+    and its PTX (the GPU backend's, as Numba's dumps are) on standard output, headed as Numba
+    heads them."""
+    config = sys.modules.get("numba.core.config")
+    if config is None:
+        return
+    name = dispatcher.py_func.__name__
+    dumps = (("DUMP_IR", "IR DUMP: %s" % name, kernel.ir),
+             ("DUMP_LLVM", "LLVM DUMP %s" % name, lambda: dispatcher.inspect_llvm(argtypes)),
+             ("DUMP_ASSEMBLY", "ASSEMBLY %s" % name, lambda: dispatcher.inspect_asm(argtypes)))
+    for setting, title, text in dumps:
+        if getattr(config, setting, False):
+            print(title.center(80, "-"))
+            print(text())
+            print("=" * 80)
 
 
 def _numba_warning(category, message):

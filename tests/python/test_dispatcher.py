@@ -185,3 +185,26 @@ def test_a_call_no_declared_signature_accepts_is_a_compile_error():
                                            r"\(array\(int64, 1d, C\)\); it declares:\n    "
                                            r"float64\(array\(float64, 1d, A\)\)"):
         caller[1, 1](np.zeros(1), np.arange(3))
+
+
+@pytest.mark.parametrize("setting, title, content", [
+    ("DUMP_IR", "IR DUMP: dumped", "kernel dumped("),
+    ("DUMP_LLVM", "LLVM DUMP dumped", "define "),
+    ("DUMP_ASSEMBLY", "ASSEMBLY dumped", ".entry "),
+])
+def test_numba_dump_settings_print_each_new_kernel(monkeypatch, capsys, setting, title, content):
+    # Numba's NUMBA_DUMP_IR / _LLVM / _ASSEMBLY, read from Numba's config where it is loaded
+    from numba.core import config
+
+    @cuda.jit
+    def dumped(a):
+        a[cuda.grid(1)] += 1.5
+
+    monkeypatch.setattr(config, setting, True)
+    dumped[1, 4](np.zeros(4))
+    dumped[1, 4](np.zeros(4))  # compiled once: dumped once
+    out = capsys.readouterr().out
+    assert out.count(title.center(80, "-")) == 1
+    assert content in out and out.rstrip().endswith("=" * 80)
+    for other in ("IR DUMP", "LLVM DUMP", "ASSEMBLY"):
+        assert (other in out) == title.startswith(other)
