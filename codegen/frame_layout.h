@@ -12,8 +12,8 @@
 namespace simt::codegen {
 
 struct FrameSlot {
-  std::string
-      name; // the Python name (two slots may share one); compiler temporaries start with '$'
+  // The Python name (two slots may share one); compiler temporaries start with '$'.
+  std::string name;
   Type type;
   uint64_t offset = 0; // in the frame, in bytes; the value in its register form (llvm_types.h)
   int first_line = 0, last_line = 0; // where the name means this slot (ir::Slot)

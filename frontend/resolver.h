@@ -15,13 +15,13 @@ namespace simt {
 
 class Resolver;
 
-// The source of a Python function the frontend may compile (a kernel or a device function).
 // A declared signature of a device function: @cuda.jit("int32(int32, float32)", device=True).
 struct FunctionSignature {
   Type return_type;
   std::vector<Type> params;
 };
 
+// The source of a Python function the frontend may compile (a kernel or a device function).
 struct FunctionSource {
   std::string name;   // the Python function's __name__
   std::string source; // inspect.getsource(fn), decorators included, possibly indented

@@ -331,7 +331,6 @@ class Dispatcher:
         self._explicit = sigs is not None
         self._specialized = False
         self.specializations = {}  # argument types -> the dispatcher specialize() made for them
-        self._sigs = None if sigs is None else list(sigs)  # as given (pickled)
         self.signatures = []
         for sig in sigs or ():
             argtypes, return_type = parse_signature(sig)
@@ -348,9 +347,10 @@ class Dispatcher:
 
     # -- pickling (simt.pickling): the function, its source and options; no compiled code ------
     def __reduce__(self):
-        return pickling.reduce(self, Dispatcher, lambda: dict(
+        return pickling.reduce(self, lambda: dict(
             py_func=self.py_func, source=pickling.source_lines(self._captured_source),
-            sigs=self._sigs, device=self.device, targetoptions=self.targetoptions))
+            sigs=[signature_text(sig) for sig in self.signatures] if self._explicit else None,
+            device=self.device, targetoptions=self.targetoptions))
 
     @classmethod
     def _rebuild(cls, py_func, source, sigs, device, targetoptions):
@@ -377,7 +377,8 @@ class Dispatcher:
         options = self._compile_options()
         target = targets.current()
         kernel = self._variants.get((argtypes, options, target))
-        if kernel is None:
+        compiled_now = kernel is None
+        if compiled_now:
             if len(argtypes) != self._nparams:
                 raise TypeError("kernel %s takes %d arguments, %d given in its signature"
                                 % (self.py_func.__name__, self._nparams, len(argtypes)))
@@ -395,11 +396,11 @@ class Dispatcher:
                 options = self._compile_options()
                 kernel = compiled(options, "sim")
             self._variants[(argtypes, options, target)] = kernel
-            self.overloads[argtypes] = kernel
             if ptx_check.enabled():
                 ptx_check.check(self, argtypes)
-            _numba_dumps(self, argtypes, kernel)
         self.overloads[argtypes] = kernel
+        if compiled_now:
+            _numba_dumps(self, argtypes, kernel)
         return kernel
 
     def _compile_for_target(self, compiled, options, target, argtypes):

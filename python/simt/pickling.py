@@ -10,8 +10,9 @@ import sys
 from . import exec_source
 
 
-def reduce(obj, cls, states):
-    """obj.__reduce__'s value: rebuilt with cls._rebuild(**states()), or by name without Numba."""
+def reduce(obj, states):
+    """obj.__reduce__'s value: rebuilt with type(obj)._rebuild(**states()), or by name without
+    Numba."""
     try:
         from numba.core import serialize
     except ImportError:
@@ -22,7 +23,7 @@ def reduce(obj, cls, states):
                 "simt: %r is not a module's global, so it pickles by value, which needs Numba's"
                 " cloudpickle (install numba)" % (obj,)) from None
         return name
-    return serialize.custom_reduce(cls, states())
+    return serialize.custom_reduce(type(obj), states())
 
 
 def source_lines(captured):

@@ -250,7 +250,7 @@ class CUDAUFuncDispatcher:
         return "<simt CUDA ufunc %s>" % getattr(self, "__name__", "?")
 
     def __reduce__(self):
-        return pickling.reduce(self, CUDAUFuncDispatcher, self._built_from)
+        return pickling.reduce(self, self._built_from)
 
     @classmethod
     def _rebuild(cls, py_func, source, signatures, identity):
@@ -472,7 +472,7 @@ class CUDAGeneralizedUFunc:
         return "<simt CUDA gufunc %s>" % getattr(self, "__name__", "?")
 
     def __reduce__(self):
-        return pickling.reduce(self, CUDAGeneralizedUFunc, self._built_from)
+        return pickling.reduce(self, self._built_from)
 
     @classmethod
     def _rebuild(cls, py_func, source, signatures, layout, identity):
