@@ -208,3 +208,33 @@ def test_numba_dump_settings_print_each_new_kernel(monkeypatch, capsys, setting,
     assert content in out and out.rstrip().endswith("=" * 80)
     for other in ("IR DUMP", "LLVM DUMP", "ASSEMBLY"):
         assert (other in out) == title.startswith(other)
+
+
+def test_declared_signatures_refuse_compile_time_arguments_and_other_returns():
+    @cuda.jit("float64(int64)", device=True)
+    def scratch_sum(n):
+        scratch = cuda.local.array(n, np.float64)  # n a compile-time size: a literal argument
+        for k in range(n):
+            scratch[k] = k
+        return scratch[n - 1]
+
+    @cuda.jit
+    def sizes(out):
+        out[0] = scratch_sum(4)
+
+    with pytest.raises(CompileError, match="compile-time arguments to scratch_sum, a device "
+                                           "function with declared signatures, are not "
+                                           "supported"):
+        sizes[1, 1](np.zeros(1))
+
+    @cuda.jit("int64(int64)", device=True)
+    def pair(x):
+        return x, x
+
+    @cuda.jit
+    def pairs(out):
+        out[0] = pair(3)
+
+    with pytest.raises(CompileError, match=r"pair returns UniTuple\(int64 x 2\), not int64 as its "
+                                           "signature declares"):
+        pairs[1, 1](np.zeros(1))
