@@ -1,7 +1,9 @@
-// Math functions (intrinsics with the kMath flag) that LLVM itself knows, for every Target.
+// Math functions (intrinsics with the kMath flag): which LLVM itself knows, and the libdevice
+// function each one is, for every Target.
 #pragma once
 
 #include "frontend/intrinsics.h"
+#include "frontend/libdevice.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -16,5 +18,11 @@ llvm::Intrinsic::ID llvm_math_intrinsic(ir::Intrinsic fn);
 // simulator evaluates the other float32 functions in double and rounds once: correctly rounded
 // in practice, and bit for bit what Numba's simulator, the differential tests' oracle, gives.)
 bool exact_in_float32(ir::Intrinsic fn);
+
+// The libdevice function computing math function `fn` on float type `type`; `fast`: the
+// approximate float32 one (fast_sinf) where libdevice has one, as Numba's fastmath gives. Every
+// target computes a math function as this libdevice function (save the exact operations LLVM
+// has instructions for), so math.x, cuda.x and libdevice.x are one function on each target.
+ir::Libdevice math_libdevice(ir::Intrinsic fn, Scalar type, bool fast = false);
 
 } // namespace simt::codegen

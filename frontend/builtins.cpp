@@ -275,7 +275,8 @@ std::vector<MathFunction> math_functions() {
       {"expm1", I::Expm1}, {"fabs", I::Fabs},   {"floor", I::Floor},  {"lgamma", I::Lgamma},
       {"log", I::Log},     {"log2", I::Log2},   {"log10", I::Log10},  {"log1p", I::Log1p},
       {"sin", I::Sin},     {"sinh", I::Sinh},   {"sqrt", I::Sqrt},    {"tan", I::Tan},
-      {"tanh", I::Tanh},   {"trunc", I::Trunc}, {"gamma", I::Tgamma}, {"exp2", I::Exp2}};
+      {"tanh", I::Tanh},   {"trunc", I::Trunc}, {"gamma", I::Tgamma}, {"exp2", I::Exp2},
+      {"cbrt", I::Cbrt}};
   for (auto [name, intrinsic] : unary)
     fns.push_back({name, intrinsic, kUnaryMath});
   fns.push_back(angle_conversion("degrees", 180.0 / M_PI));
@@ -307,7 +308,7 @@ std::vector<MathFunction> numpy_functions() {
       {"exp", I::Exp},     {"expm1", I::Expm1},   {"exp2", I::Exp2},     {"log", I::Log},
       {"log2", I::Log2},   {"log10", I::Log10},   {"log1p", I::Log1p},   {"sqrt", I::Sqrt},
       {"fabs", I::Fabs},   {"floor", I::Floor},   {"ceil", I::Ceil},     {"trunc", I::Trunc},
-      {"rint", I::Rint}};
+      {"rint", I::Rint},   {"cbrt", I::Cbrt}};
   for (auto [name, intrinsic] : unary)
     fns.push_back({name, intrinsic, kUnaryMath});
   fns.push_back(angle_conversion("degrees", 180.0 / M_PI));

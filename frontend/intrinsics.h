@@ -32,11 +32,8 @@ enum IntrinsicFlag : uint8_t {
   kMayFault = 2,
   // A warp collective or activemask: the kernel's threads run as fibers (Properties::uses_warp).
   kWarp = 4,
-  // A math library function, lowered by Target::math.
+  // A math library function, lowered by Target::math (codegen/math.h: its libdevice functions).
   kMath = 8,
-  // A math function the GPU computes approximately under fastmath for float32 (libdevice's
-  // __nv_fast_<name>f, as Numba's fastmath gives).
-  kFastF32 = 16,
 };
 
 struct IntrinsicInfo {

@@ -368,7 +368,7 @@ void NvptxTarget::memory_access(Emitter &, llvm::Value *, uint32_t, uint32_t, co
 llvm::Value *NvptxTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                                Scalar type) {
   // Exactly rounded operations are the GPU's own instructions (sqrt.rn.f32, or sqrt.approx under
-  // fastmath); the others libdevice's function of the intrinsic's name (__nv_sinf for float32),
+  // fastmath); the others libdevice's (codegen/math.h: __nv_sinf, __nv_fast_sinf under fastmath),
   // linked in by gpu/ptx.
   if (codegen::exact_in_float32(fn) &&
       codegen::llvm_math_intrinsic(fn) != llvm::Intrinsic::not_intrinsic)
@@ -376,15 +376,7 @@ llvm::Value *NvptxTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm
                                                           codegen::llvm_math_intrinsic(fn),
                                                           {args[0]->getType()}),
                           args);
-  std::vector<llvm::Type *> params;
-  for (llvm::Value *arg : args)
-    params.push_back(arg->getType());
-  const bool fast = fastmath_ && type == Scalar::F32 && ir::intrinsic_info(fn).has(ir::kFastF32);
-  const std::string symbol = std::string(fast ? "__nv_fast_" : "__nv_") + ir::intrinsic_name(fn) +
-                             (type == Scalar::F32 ? "f" : "");
-  llvm::FunctionCallee callee = module_of(e).getOrInsertFunction(
-      symbol, llvm::FunctionType::get(args[0]->getType(), params, false));
-  return e.b.CreateCall(callee, args);
+  return libdevice(e, codegen::math_libdevice(fn, type, fastmath_), args).at(0);
 }
 
 namespace {

@@ -393,30 +393,22 @@ void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items)
 llvm::Value *HostTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                               Scalar type) {
   llvm::IRBuilder<> &b = e.b;
-  // float32 transcendental functions: in double, rounded once (see codegen/math.h).
-  if (type == Scalar::F32 && !codegen::exact_in_float32(fn)) {
-    std::vector<llvm::Value *> widened;
-    for (llvm::Value *arg : args)
-      widened.push_back(arg->getType()->isFloatTy() ? b.CreateFPExt(arg, b.getDoubleTy()) : arg);
-    return b.CreateFPTrunc(math(e, fn, widened, Scalar::F64), b.getFloatTy());
-  }
   if (llvm::Intrinsic::ID id = codegen::llvm_math_intrinsic(fn);
       id != llvm::Intrinsic::not_intrinsic) {
-    llvm::Function *declaration =
-        llvm::Intrinsic::getDeclaration(&module_of(e), id, {args[0]->getType()});
-    return b.CreateCall(declaration, args);
+    // LLVM's intrinsic: the C library's function, which the host's libdevice calls too, and
+    // which LLVM may simplify (pow(x, 2.0) is x * x). float32 transcendental functions in double,
+    // rounded once (see codegen/math.h).
+    if (type == Scalar::F32 && !codegen::exact_in_float32(fn)) {
+      std::vector<llvm::Value *> widened;
+      for (llvm::Value *arg : args)
+        widened.push_back(b.CreateFPExt(arg, b.getDoubleTy()));
+      return b.CreateFPTrunc(math(e, fn, widened, Scalar::F64), b.getFloatTy());
+    }
+    return b.CreateCall(llvm::Intrinsic::getDeclaration(&module_of(e), id, {args[0]->getType()}),
+                        args);
   }
-  // the C library's function of the intrinsic's name (sinf for float32); cbrt libdevice's host
-  // one (sim/libdevice_host.cpp), which glibc's is an ulp off of
-  std::vector<llvm::Type *> params;
-  for (llvm::Value *arg : args)
-    params.push_back(arg->getType());
-  llvm::Type *result = args[0]->getType();
-  std::string symbol = std::string(fn == ir::Intrinsic::Cbrt ? "simt_libdevice_" : "") +
-                       ir::intrinsic_name(fn) + (type == Scalar::F32 ? "f" : "");
-  llvm::FunctionCallee callee =
-      module_of(e).getOrInsertFunction(symbol, llvm::FunctionType::get(result, params, false));
-  return b.CreateCall(callee, args);
+  // the host's libdevice (sim/libdevice_host.cpp), as libdevice.x in a kernel
+  return libdevice(e, codegen::math_libdevice(fn, type), args).at(0);
 }
 
 std::vector<llvm::Value *> HostTarget::libdevice(Emitter &e, ir::Libdevice fn,

@@ -820,6 +820,51 @@ def test_module_paths_reach_the_same_functions():
     assert out.tolist() == [3, 4, 31, 4]
 
 
+# math.x and cuda.x are libdevice.x (codegen/math.h's table): bit for bit the same values on both
+# float types, whatever the function's accuracy (cbrt, where glibc's own is an ulp off, included).
+MATH_TWINS = [  # (math's or cuda's call, libdevice's name, arguments)
+    ("math.sin", "sin", 1), ("math.cos", "cos", 1), ("math.tan", "tan", 1),
+    ("math.asin", "asin", 1), ("math.acos", "acos", 1), ("math.atan", "atan", 1),
+    ("math.sinh", "sinh", 1), ("math.cosh", "cosh", 1), ("math.tanh", "tanh", 1),
+    ("math.asinh", "asinh", 1), ("math.acosh", "acosh", 1), ("math.atanh", "atanh", 1),
+    ("math.exp", "exp", 1), ("math.expm1", "expm1", 1), ("math.log", "log", 1),
+    ("math.log2", "log2", 1), ("math.log10", "log10", 1), ("math.log1p", "log1p", 1),
+    ("math.erf", "erf", 1), ("math.erfc", "erfc", 1), ("math.lgamma", "lgamma", 1),
+    ("math.gamma", "tgamma", 1), ("math.sqrt", "sqrt", 1), ("math.fabs", "fabs", 1),
+    ("cuda.cbrt", "cbrt", 1), ("math.atan2", "atan2", 2), ("math.pow", "pow", 2),
+    ("math.hypot", "hypot", 2), ("math.copysign", "copysign", 2), ("math.fmod", "fmod", 2),
+    ("math.remainder", "remainder", 2), ("np.cbrt", "cbrt", 1), ("np.exp2", "exp2", 1)] + (
+        [("math.exp2", "exp2", 1), ("math.cbrt", "cbrt", 1)] if sys.version_info >= (3, 11) else [])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_math_functions_are_their_libdevice_twins(dtype, tmp_path):
+    suffix = "f" if dtype == np.float32 else ""
+    lines = []
+    for k, (call, name, arity) in enumerate(MATH_TWINS):
+        args = ", ".join("x[i]" if a == 0 else "y[i]" for a in range(arity))
+        lines.append(f"    a[{k}, i] = {call}({args})")
+        lines.append(f"    b[{k}, i] = libdevice.{name}{suffix}({args})")
+    source = ("import math\nimport numpy as np\nfrom simt import cuda\nfrom simt.cuda import libdevice\n\n\n"
+              "@cuda.jit\ndef kernel(a, b, x, y):\n    i = cuda.grid(1)\n" + "\n".join(lines) + "\n")
+    path = tmp_path / "twins.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("twins", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = np.random.default_rng(7)
+    x = np.concatenate([[27.0, 8.0, -64.0, 0.5, 1e-3, 2.5], rng.uniform(-0.99, 0.99, 58)])
+    y = np.concatenate([[3.0, -2.0, 0.25, 7.0, 1.5, -0.5], rng.uniform(0.1, 4.0, 58)])
+    x, y = x.astype(dtype), y.astype(dtype)
+    a = np.zeros((len(MATH_TWINS), x.size), dtype)
+    b = np.full_like(a, np.nan)
+    with np.errstate(all="ignore"):
+        module.kernel[2, 32](a, b, x, y)
+    np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
+    cube_roots = a[[call for call, *_ in MATH_TWINS].index("cuda.cbrt"), :3]
+    assert cube_roots.tolist() == [3.0, 2.0, -4.0]
+
+
 NUMBA_STYLE = """
 import numpy as np
 import simt.hook
