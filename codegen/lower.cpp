@@ -157,6 +157,8 @@ private:
   llvm::Value *unary(const ir::Expr &e);
   llvm::Value *binary(const ir::Expr &e);
   llvm::Value *int_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where);
+  // x // y or x % y (Python's: floored) for a y that is not 0.
+  llvm::Value *int_floor_div_or_mod(ir::Op op, bool is_signed, llvm::Value *x, llvm::Value *y);
   llvm::Value *float_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y);
   llvm::Value *int_pow(Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where);
   llvm::Value *compare(const ir::Expr &e);
@@ -1685,29 +1687,42 @@ llvm::Value *FunctionLowering::int_binary(ir::Op op, Scalar s, llvm::Value *x, l
   }
   case ir::Op::FloorDiv:
   case ir::Op::Mod: {
-    bool div = op == ir::Op::FloorDiv;
-    raise_if(b_.CreateICmpEQ(y, zero), "ZeroDivisionError",
-             div ? "integer division by zero" : "integer modulo by zero", where);
-    if (!is_signed)
-      return div ? b_.CreateUDiv(x, y) : b_.CreateURem(x, y);
-    // MIN // -1 would trap in hardware: divide by 1 and negate instead (wrapping, as C does).
-    llvm::Value *minus_one = b_.CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1));
-    llvm::Value *safe_y = b_.CreateSelect(minus_one, llvm::ConstantInt::get(t, 1), y);
-    llvm::Value *q = b_.CreateSDiv(x, safe_y);
-    llvm::Value *r = b_.CreateSRem(x, safe_y);
-    q = b_.CreateSelect(minus_one, b_.CreateNeg(x), q);
-    // C truncates; Python floors: when the remainder's sign differs from the divisor's, adjust.
-    llvm::Value *adjust =
-        b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateICmpSLT(b_.CreateXor(r, y), zero));
-    if (div)
-      return b_.CreateSelect(adjust, b_.CreateSub(q, llvm::ConstantInt::get(t, 1)), q);
-    return b_.CreateSelect(adjust, b_.CreateAdd(r, y), r);
+    llvm::Value *by_zero = b_.CreateICmpEQ(y, zero);
+    if (!m_.ir.options.python_error_model) // Numba's NumPy error model: 0, as on a GPU
+      return b_.CreateSelect(
+          by_zero, zero,
+          int_floor_div_or_mod(op, is_signed, x,
+                               b_.CreateSelect(by_zero, llvm::ConstantInt::get(t, 1), y)));
+    raise_if(by_zero, "ZeroDivisionError",
+             op == ir::Op::FloorDiv ? "integer division by zero" : "integer modulo by zero", where);
+    return int_floor_div_or_mod(op, is_signed, x, y);
   }
   case ir::Op::Pow:
     return int_pow(s, x, y, where);
   default:
     unsupported("this operator on integers");
   }
+}
+
+llvm::Value *FunctionLowering::int_floor_div_or_mod(ir::Op op, bool is_signed, llvm::Value *x,
+                                                    llvm::Value *y) {
+  llvm::Type *t = x->getType();
+  llvm::Value *zero = llvm::ConstantInt::get(t, 0);
+  const bool div = op == ir::Op::FloorDiv;
+  if (!is_signed)
+    return div ? b_.CreateUDiv(x, y) : b_.CreateURem(x, y);
+  // MIN // -1 would trap in hardware: divide by 1 and negate instead (wrapping, as C does).
+  llvm::Value *minus_one = b_.CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1));
+  llvm::Value *safe_y = b_.CreateSelect(minus_one, llvm::ConstantInt::get(t, 1), y);
+  llvm::Value *q = b_.CreateSDiv(x, safe_y);
+  llvm::Value *r = b_.CreateSRem(x, safe_y);
+  q = b_.CreateSelect(minus_one, b_.CreateNeg(x), q);
+  // C truncates; Python floors: when the remainder's sign differs from the divisor's, adjust.
+  llvm::Value *adjust =
+      b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateICmpSLT(b_.CreateXor(r, y), zero));
+  if (div)
+    return b_.CreateSelect(adjust, b_.CreateSub(q, llvm::ConstantInt::get(t, 1)), q);
+  return b_.CreateSelect(adjust, b_.CreateAdd(r, y), r);
 }
 
 llvm::Value *FunctionLowering::int_pow(Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where) {

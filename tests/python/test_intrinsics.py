@@ -404,13 +404,25 @@ def test_integer_true_division_by_zero_follows_the_error_model():
         loud[1, 1](a, b, out)
 
 
-def test_integer_floor_division_by_zero_raises_either_way():
-    @cuda.jit
-    def k(a, b, out):
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8, np.uint64])
+def test_integer_floor_division_and_modulo_by_zero_follow_the_error_model(dtype):
+    def body(a, b, out):
         out[0] = a[0] // b[0]
+        out[1] = a[0] % b[0]
+        out[2] = a[1] // b[1]
+        out[3] = a[1] % b[1]
+        q, r = divmod(a[0], b[0])
+        out[4] = q + r
+        out[5] = 9  # reached: no exception without debug
 
+    quiet = cuda.jit(body)
+    a, b = np.array([7, 7], dtype), np.array([0, 2], dtype)
+    out = np.full(6, 5, np.int64)
+    quiet[1, 1](a, b, out)
+    assert out.tolist() == [0, 0, 3, 1, 0, 9]  # Numba on a GPU, and its simulator
+    loud = cuda.jit(debug=True, opt=False)(body)
     with pytest.raises(ZeroDivisionError, match="integer division by zero"):
-        k[1, 1](np.array([3]), np.array([0]), np.zeros(1, np.int64))
+        loud[1, 1](a, b, np.zeros(6, np.int64))
 
 
 def test_integer_power_of_zero_to_a_negative_exponent_follows_the_error_model():

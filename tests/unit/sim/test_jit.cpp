@@ -191,20 +191,29 @@ TEST_CASE("floor division and modulo follow Python on ints and floats") {
   CHECK(std::isnan(q_float[11]));
 }
 
-TEST_CASE("integer division by zero raises ZeroDivisionError") {
-  FunctionBuilder k("zerodiv", true);
-  int a = k.param("a", array(Scalar::I64, 1));
-  int d = k.param("d", i64());
-  k.f.body =
-      block(store(k.get(a), list(int_const(0)), at(binary(Op::Mod, int_const(5), k.get(d)), 4), 4));
-  std::vector<int64_t> values(1, 0);
-  int64_t zero = 0;
-  ArrayArg va = ArrayArg::of(values);
-  auto fault = run(module_of(std::move(k.f)), config(2, 4), {va.ptr(), &zero});
-  REQUIRE(fault.has_value());
-  CHECK(fault->exception == "ZeroDivisionError");
-  CHECK(fault->message == "integer modulo by zero");
-  CHECK(fault->where.line == 4);
+TEST_CASE("integer modulo by zero raises in the Python error model and gives 0 in NumPy's") {
+  for (bool python_error_model : {true, false}) {
+    FunctionBuilder k("zerodiv", true);
+    int a = k.param("a", array(Scalar::I64, 1));
+    int d = k.param("d", i64());
+    k.f.body = block(
+        store(k.get(a), list(int_const(0)), at(binary(Op::Mod, int_const(5), k.get(d)), 4), 4));
+    std::vector<int64_t> values(1, 7);
+    int64_t zero = 0;
+    ArrayArg va = ArrayArg::of(values);
+    ir::Module module = module_of(std::move(k.f));
+    module.options.python_error_model = python_error_model;
+    auto fault = run(std::move(module), config(2, 4), {va.ptr(), &zero});
+    if (!python_error_model) {
+      CHECK_FALSE(fault.has_value());
+      CHECK(values[0] == 0);
+      continue;
+    }
+    REQUIRE(fault.has_value());
+    CHECK(fault->exception == "ZeroDivisionError");
+    CHECK(fault->message == "integer modulo by zero");
+    CHECK(fault->where.line == 4);
+  }
 }
 
 TEST_CASE("** on ints, casts truncate, bools and math") {
