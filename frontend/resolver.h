@@ -51,6 +51,7 @@ struct GlobalValue {
                   // `scalar` (Python complex, NumPy complex) the parts float_value, imag_value
     Bool,         // int_value 0/1
     None,         // Python None
+    String,       // a Python str: member is its text (exception messages, record field names)
     Tuple,        // elems (constant tuples, e.g. a shape)
     Array,        // a NumPy array, frozen into the kernel as a constant: scalar, shape, data
     Module,       // module_name: "cuda", "math", "numpy", "numba", "numba.cuda", "cmath", ...;

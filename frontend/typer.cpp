@@ -97,6 +97,7 @@ ir::Function FunctionTyper::type_function() {
     local_types_[def_.params[i].name] = arg_types_[i];
   }
   collect_locals(def_.body);
+  collect_string_constants();
   // A round is redone only when it widened a local's (or the return) type. Types only widen, each
   // a few times at most, so valid code settles within this bound, however long a chain of
   // assignments feeding back through a loop (one round per step) may be.

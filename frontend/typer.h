@@ -64,6 +64,7 @@ private:
   // rounds
   void start_round();
   void collect_locals(const std::vector<ast::StmtPtr> &body);
+  void collect_string_constants(); // string_constants_ from the locals
   void collect_target(const ast::Expr &target);
 
   // statements (typer_stmt.cpp)
@@ -199,7 +200,9 @@ private:
 
   // records (typer_record.cpp)
   int field_index(const Type &record, const std::string &name, ir::Loc loc) const;
-  int field_key(const Type &record, const ast::Expr &key) const; // rec['name']
+  int field_key(const Type &record, const ast::Expr &key); // rec['name']
+  // The text of a string literal, or of a global or closure variable holding a str.
+  std::optional<std::string> constant_string(const ast::Expr &e);
   ir::ExprPtr field_load(ir::ExprPtr record, int field, ir::Loc loc) const;
   void field_store(ir::ExprPtr record, int field, ir::ExprPtr value, ir::Loc loc);
   void aug_assign_field(ir::ExprPtr record, int field, const ast::Stmt &s);
@@ -257,6 +260,9 @@ private:
   const FunctionSource &source_;
   std::vector<Type> arg_types_;
   StaticArgs statics_; // parameters bound to compile-time values (not locals)
+  // Locals bound once, to a string literal: names of the constant (msg = "..."; raise E(msg)),
+  // as Numba's literal strings.
+  std::map<std::string, std::string> string_constants_;
   bool is_kernel_;
   std::string unique_name_;
   ast::FunctionDef def_;

@@ -191,6 +191,12 @@ std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const as
     return arg;
   }
   case Value::Kind::Expr:
+    if (v.expr->kind == ir::ExprKind::String) { // Numba's literal strings: a field name, a message
+      g.kind = GlobalValue::Kind::String;
+      g.member = v.expr->name;
+      arg.key = "str " + std::to_string(g.member.size()) + ":" + g.member;
+      return arg;
+    }
     // Numba's literal booleans (its branch pruning drops the branches they rule out), and its
     // literal integers where the callee declares an array with them.
     if (!is_constant_shape_value(*v.expr) ||
@@ -201,6 +207,21 @@ std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const as
     return arg;
   default:
     return std::nullopt;
+  }
+}
+
+void FunctionTyper::collect_string_constants() {
+  std::vector<std::string> names(locals_.begin(), locals_.end());
+  for (const std::string &name : names) {
+    if (local_types_.count(name)) // a parameter
+      continue;
+    int count = 0;
+    const ast::Expr *value = nullptr;
+    count_bindings(def_.body, name, count, value);
+    if (count == 1 && value && value->kind == ast::ExprKind::String && !value->bytes) {
+      string_constants_[name] = value->text;
+      locals_.erase(name);
+    }
   }
 }
 

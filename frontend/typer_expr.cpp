@@ -292,6 +292,12 @@ Value FunctionTyper::name(const ast::Expr &e) {
     return expr_value(local(slot_for(e.id, e.loc), e.loc));
   if (auto bound = statics_.find(e.id); bound != statics_.end())
     return from_global(bound->second.value, e.id, e.loc);
+  if (auto text = string_constants_.find(e.id); text != string_constants_.end()) {
+    GlobalValue string;
+    string.kind = GlobalValue::Kind::String;
+    string.member = text->second;
+    return from_global(string, e.id, e.loc);
+  }
   return global(e.id, e.loc);
 }
 
@@ -334,6 +340,11 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     return expr_value(scalar_const(Scalar::Bool, g.int_value != 0, 0, loc));
   case K::None:
     return Value{};
+  case K::String: {
+    auto s = make_expr(ir::ExprKind::String, Type::none(), loc);
+    s->name = g.member;
+    return expr_value(std::move(s));
+  }
   case K::Tuple: {
     std::vector<ir::ExprPtr> elems;
     std::vector<Type> types;

@@ -67,12 +67,25 @@ int FunctionTyper::field_index(const Type &record, const std::string &name, ir::
   return index;
 }
 
-int FunctionTyper::field_key(const Type &record, const ast::Expr &key) const {
+int FunctionTyper::field_key(const Type &record, const ast::Expr &key) {
   bool negative = key.kind == ast::ExprKind::UnaryOp && key.op == "-" &&
                   key.elts[0]->kind == ast::ExprKind::Int;
-  if (key.kind == ast::ExprKind::Int || negative) { // rec[0]: the fields in order, as in Numba
+  std::optional<int64_t> global_index; // a global or closure int, as Numba's constants
+  if (key.kind == ast::ExprKind::Name || key.kind == ast::ExprKind::Attribute) {
+    if (std::optional<std::string> name = constant_string(key))
+      return field_index(record, *name, key.loc);
+    Value v = value(key);
+    if (v.kind == Value::Kind::Expr && v.expr->kind == ir::ExprKind::Const &&
+        v.expr->type.is_scalar() && is_integer(v.expr->type.scalar))
+      global_index = v.expr->int_value;
+  }
+  if (key.kind == ast::ExprKind::Int || negative || global_index) { // rec[0]: fields in order
     int64_t count = static_cast<int64_t>(record.record->fields.size());
-    int64_t index = negative ? count - key.elts[0]->int_value : key.int_value;
+    int64_t index = global_index ? *global_index
+                    : negative   ? count - key.elts[0]->int_value
+                                 : key.int_value;
+    if (global_index && index < 0)
+      index += count;
     if (index < 0 || index >= count)
       error(key.loc, "record index out of range: " + record.str() + " has " +
                          std::to_string(count) + " fields");

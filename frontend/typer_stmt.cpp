@@ -141,6 +141,9 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
     const char *what = v.kind == Value::Kind::None ? "None" : "a module, function or type";
     error(loc, std::string("simt: assigning ") + what + " to a variable is not supported yet");
   }
+  if (v.expr->kind == ir::ExprKind::String && target.kind == ast::ExprKind::Name &&
+      string_constants_.count(target.id))
+    return; // a name for the constant (collect_string_constants)
   if (v.expr->kind == ir::ExprKind::String && target.kind == ast::ExprKind::Name)
     error(v.expr->loc, "simt: strings are only supported as print arguments, messages and "
                        "stores into character arrays");
@@ -527,18 +530,29 @@ void FunctionTyper::return_stmt(const ast::Stmt &s) {
   emit(std::move(out));
 }
 
+std::optional<std::string> FunctionTyper::constant_string(const ast::Expr &e) {
+  if (e.kind == ast::ExprKind::String)
+    return e.text;
+  if (e.kind != ast::ExprKind::Name && e.kind != ast::ExprKind::Attribute)
+    return std::nullopt;
+  // a global or closure variable holding a str (MSG, config.MESSAGE), as Numba's constants
+  Value v = value(e);
+  if (v.kind == Value::Kind::Expr && v.expr->kind == ir::ExprKind::String)
+    return v.expr->name;
+  return std::nullopt;
+}
+
 void FunctionTyper::raise_stmt(const ast::Stmt &s) {
   if (!s.value)
     error(s.loc, "simt: a bare raise is not supported yet");
   const ast::Expr *exc = s.value.get();
-  const ast::Expr *message = nullptr;
+  std::optional<std::string> message;
   if (exc->kind == ast::ExprKind::Call) {
-    if (exc->elts.size() > 2 || !exc->keywords.empty() ||
-        (exc->elts.size() == 2 && !is_string(exc->elts[1].get())))
-      error(exc->loc, "simt: exception arguments other than one string literal are not "
-                      "supported yet");
     if (exc->elts.size() == 2)
-      message = exc->elts[1].get();
+      message = constant_string(*exc->elts[1]);
+    if (exc->elts.size() > 2 || !exc->keywords.empty() || (exc->elts.size() == 2 && !message))
+      error(exc->loc, "simt: exception arguments other than one constant string (a literal, or "
+                      "a global or closure variable) are not supported yet");
     exc = exc->elts[0].get();
   }
   Value v = value(*exc);
@@ -547,17 +561,19 @@ void FunctionTyper::raise_stmt(const ast::Stmt &s) {
   ir::Stmt out = make_stmt(ir::StmtKind::Raise, s.loc);
   out.exc = v.exception;
   if (message)
-    out.message = message->text;
+    out.message = *message;
   emit(std::move(out));
 }
 
 void FunctionTyper::assert_stmt(const ast::Stmt &s) {
-  if (s.msg && !is_string(s.msg.get()))
-    error(s.msg->loc, "simt: assert messages other than a string literal are not supported yet");
+  std::optional<std::string> message = s.msg ? constant_string(*s.msg) : std::nullopt;
+  if (s.msg && !message)
+    error(s.msg->loc, "simt: assert messages other than a constant string (a literal, or a "
+                      "global or closure variable) are not supported yet");
   ir::Stmt out = make_stmt(ir::StmtKind::Assert, s.loc);
   out.exprs.push_back(condition(*s.test));
-  if (s.msg)
-    out.message = s.msg->text;
+  if (message)
+    out.message = *message;
   emit(std::move(out));
 }
 

@@ -148,6 +148,8 @@ def describe(value):
         return ("int", "uint64", value) if 0 <= value < 2**64 else None
     if isinstance(value, float):
         return ("float", "float64", value)
+    if isinstance(value, str):
+        return ("str", value)
     if isinstance(value, complex):
         return ("complex", "complex128", value.real, value.imag)
     if isinstance(value, (np.datetime64, np.timedelta64)):
@@ -162,8 +164,8 @@ def describe(value):
             return ("complex", name, float(value.real), float(value.imag))
         kind = "float" if value.dtype.kind == "f" else "int"
         return (kind, name, float(value) if kind == "float" else int(value))
-    if isinstance(value, tuple):
-        elems = [describe(e) for e in value]
+    if isinstance(value, tuple):  # of numbers (a str is a constant on its own only)
+        elems = [None if isinstance(e, str) else describe(e) for e in value]
         return None if any(e is None for e in elems) else ("tuple", elems)
     if isinstance(value, np.ndarray) and value.dtype.names is not None:
         record = simt_types.from_dtype(value.dtype)  # TypeError: fields it cannot hold

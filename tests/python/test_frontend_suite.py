@@ -273,7 +273,7 @@ def test_unusable_user_module_members_are_reported():
     import types
 
     mymod = types.ModuleType("mymod")
-    mymod.name = "text"
+    mymod.name = object()
 
     @cuda.jit
     def uses_member(a):

@@ -30,7 +30,7 @@ def test_constants():
     assert describe(np.int16(-3)) == ("int", "int16", -3)
     assert describe((1, 2.0)) == ("tuple", [("int", "int64", 1), ("float", "float64", 2.0)])
     assert describe((1, "x")) is None
-    assert describe("text") is None
+    assert describe("x") == ("str", "x")
 
 
 def test_arrays_are_frozen_in_c_order():

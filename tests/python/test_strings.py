@@ -88,3 +88,71 @@ def test_string_array_types_print_as_numba_prints_them():
     from simt import typeof
     assert str(typeof(np.zeros(2, "<U12"))) == "array([unichr x 12], 1d, C)"
     assert str(typeof(np.zeros((2, 2), "S3"))) == "array([char x 3], 2d, C)"
+
+
+# Numba's constant strings: a global, a closure variable, a local bound once to a literal and a
+# literal passed to a device function are each the constant, as exception and assert messages and
+# as record field names.
+MESSAGE = "bad value %d" % 3
+FIELD = "mass"
+SECOND = 1
+
+
+def field_reader(field):
+    @cuda.jit(device=True)
+    def read(p, i, name):
+        return p[i][name]
+
+    @cuda.jit
+    def kernel(out, p):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = p[i][field] + p[i][SECOND] + read(p, i, "q") + p[i][FIELD]
+            p[i][field] = 2.0
+    return kernel
+
+
+def test_record_fields_named_by_constant_strings():
+    dtype = np.dtype([("mass", np.float64), ("q", np.float64)])
+    p = np.zeros(3, dtype)
+    p["mass"], p["q"] = [1, 2, 3], 10
+    out = np.zeros(3)
+    field_reader("mass")[1, 4](out, p)
+    assert out.tolist() == [22.0, 24.0, 26.0]
+    assert p["mass"].tolist() == [2.0, 2.0, 2.0]
+
+
+def test_exception_and_assert_messages_from_constant_strings():
+    @cuda.jit(device=True)
+    def check(x, why):
+        if x < 0:
+            raise ValueError(why)
+        return x
+
+    @cuda.jit(debug=True, opt=False)
+    def kernel(a):
+        local = "too big"
+        if a[0] == 1:
+            raise RuntimeError(MESSAGE)
+        if a[0] == 2:
+            raise OverflowError(local)
+        assert a[0] != 3, MESSAGE
+        check(a[0] - 10, "negative")
+
+    for value, exception, message in [(1, RuntimeError, MESSAGE), (2, OverflowError, "too big"),
+                                      (3, AssertionError, MESSAGE), (4, ValueError, "negative")]:
+        with pytest.raises(exception, match=r"tid=\[0, 0, 0\] ctaid=\[0, 0, 0\]: %s\n" % message):
+            kernel[1, 1](np.array([value]))
+    kernel[1, 1](np.array([10]))
+
+
+def test_a_local_string_bound_twice_is_not_a_constant():
+    @cuda.jit(debug=True)
+    def kernel(a):
+        why = "one"
+        if a[0]:
+            why = "two"
+        raise ValueError(why)
+
+    with pytest.raises(CompileError, match="strings are only supported as print arguments"):
+        kernel[1, 1](np.array([1]))
