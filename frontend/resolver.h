@@ -68,6 +68,8 @@ struct GlobalValue {
     Extern,       // a declared external device function: extern_function
     Overload,     // a Python function with @overload implementations (numba.extending): which
                   // one a call gets depends on its arguments' types (Resolver::overload)
+    NamedTupleClass, // a namedtuple class (collections or typing): `nominal` is the class, `elems`
+                     // the defaults of its last fields
   };
 
   Kind kind = Kind::Unknown;
@@ -86,7 +88,8 @@ struct GlobalValue {
   std::shared_ptr<const ExternFunction> extern_function;
   // Array of a structured dtype: its record layout (then `scalar` is meaningless).
   std::shared_ptr<const Record> record;
-  // An enum member (an Int, Float, Bool or Tuple constant, its value): its class.
+  // An enum member (an Int, Float, Bool or Tuple constant, its value): its class. A
+  // NamedTupleClass: the class itself.
   std::shared_ptr<const NominalClass> nominal;
 };
 

@@ -23,7 +23,18 @@ ast::ExprPtr copy_ast(const ast::Expr &e);
 // function, dtype, exception class or None that only calls and attributes can use.
 struct Value {
   // Overload: a function with @overload implementations, by the global name in `path`.
-  enum class Kind : uint8_t { Expr, Path, Dtype, Function, Extern, Exception, Overload, None };
+  // NamedTupleClass: a namedtuple class, called to make one.
+  enum class Kind : uint8_t {
+    Expr,
+    Path,
+    Dtype,
+    Function,
+    Extern,
+    Exception,
+    Overload,
+    NamedTupleClass,
+    None
+  };
   Kind kind = Kind::None;
   ir::ExprPtr expr;           // Expr
   std::string path;           // Path: "cuda", "cuda.atomic.add", "math.sin", "builtins.len", ...
@@ -32,6 +43,8 @@ struct Value {
   std::shared_ptr<FunctionSource> function; // Function
   std::shared_ptr<const ExternFunction> extern_function; // Extern
   std::string exception;                                 // Exception
+  std::shared_ptr<const NominalClass> nominal;           // NamedTupleClass
+  std::vector<GlobalValue> defaults; // NamedTupleClass: the defaults of its last fields
 };
 
 inline Value expr_value(ir::ExprPtr e) {

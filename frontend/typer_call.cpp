@@ -148,6 +148,26 @@ Value FunctionTyper::call_value(Value fn, const ast::Expr &e) {
     return expr_value(fn.dtype == Scalar::Bool ? to_bool(std::move(x))
                                                : cast(std::move(x), Type::scalar_of(fn.dtype)));
   }
+  case Value::Kind::NamedTupleClass: { // Point(1.0, y=2.0): a tuple of its class
+    const std::vector<std::string> &fields = fn.nominal->fields;
+    auto args = call_args(e, fn.nominal->name, fields, fields.size() - fn.defaults.size());
+    std::vector<ir::ExprPtr> elems;
+    std::vector<Type> types;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      ir::ExprPtr elem =
+          args[i] ? rvalue(*args[i])
+                  : rvalue_of(from_global(fn.defaults[i - (fields.size() - fn.defaults.size())],
+                                          fields[i], e.loc),
+                              e.loc);
+      types.push_back(elem->type);
+      elems.push_back(std::move(elem));
+    }
+    Type type = Type::tuple_of(std::move(types));
+    type.nominal = fn.nominal;
+    auto tuple = make_expr(ir::ExprKind::TupleMake, std::move(type), e.loc);
+    tuple->args = std::move(elems);
+    return expr_value(std::move(tuple));
+  }
   case Value::Kind::Exception:
     error(e.loc, "simt: exception classes can only be raised");
   case Value::Kind::None:

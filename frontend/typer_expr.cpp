@@ -230,6 +230,8 @@ ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
     error(loc, "simt: functions are not supported as values yet");
   case Value::Kind::Exception:
     error(loc, "simt: exception classes are not supported as values");
+  case Value::Kind::NamedTupleClass:
+    error(loc, "simt: namedtuple classes are not supported as values (call one to make a tuple)");
   }
   error(loc, "simt: this expression is not supported yet");
 }
@@ -310,7 +312,7 @@ Value FunctionTyper::global(const std::string &name, ir::Loc loc) {
 
 Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, ir::Loc loc) {
   using K = GlobalValue::Kind;
-  if (g.nominal) { // an enum member: its value's constant, of its class
+  if (g.nominal && g.kind != K::NamedTupleClass) { // an enum member: its value's constant
     GlobalValue value = g;
     value.nominal = nullptr;
     Value v = from_global(value, name, loc);
@@ -414,6 +416,13 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     Value v;
     v.kind = Value::Kind::Overload;
     v.path = name;
+    return v;
+  }
+  case K::NamedTupleClass: {
+    Value v;
+    v.kind = Value::Kind::NamedTupleClass;
+    v.nominal = g.nominal;
+    v.defaults = g.elems;
     return v;
   }
   case K::Builtin:

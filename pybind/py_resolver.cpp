@@ -102,6 +102,17 @@ GlobalValue global_value_from(py::handle description) {
     cls->identity = fields[3].cast<uint64_t>();
     value = global_value_from(fields[4]);
     value.nominal = std::move(cls);
+  } else if (kind == "namedtuple") { // (class name, id(class), [fields], [defaults of the last])
+    auto cls = std::make_shared<NominalClass>();
+    cls->kind = NominalClass::Kind::NamedTuple;
+    cls->name = fields[1].cast<std::string>();
+    cls->identity = fields[2].cast<uint64_t>();
+    for (py::handle field : fields[3])
+      cls->fields.push_back(field.cast<std::string>());
+    value.kind = Kind::NamedTupleClass;
+    for (py::handle value_default : fields[4])
+      value.elems.push_back(global_value_from(value_default));
+    value.nominal = std::move(cls);
   } else if (kind == "time") { // ("time", "datetime64" or "timedelta64", unit, count)
     value.kind = Kind::Int;
     value.scalar = Scalar::I64;

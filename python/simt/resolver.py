@@ -138,6 +138,11 @@ def describe(value):
             return None
         return ("enum", "IntEnum" if isinstance(value, enum.IntEnum) else "Enum", cls.__name__,
                 id(cls), inner)
+    if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
+        defaults = [describe(d) for d in getattr(value, "_field_defaults", {}).values()]
+        if any(d is None for d in defaults):
+            return None
+        return ("namedtuple", value.__name__, id(value), list(value._fields), defaults)
     if isinstance(value, enum.EnumMeta):
         return ("namespace", value.__name__)
     if isinstance(value, (bool, np.bool_)):

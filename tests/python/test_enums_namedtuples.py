@@ -2,6 +2,7 @@
 member's value, of its class) and NamedTuple (a tuple with field names). The differential case
 enums_and_namedtuples compares results with Numba's simulator; these test what it cannot."""
 import enum
+import typing
 from collections import namedtuple
 
 import numpy as np
@@ -106,3 +107,52 @@ def test_namedtuple_fields_by_name_and_index_and_unknown_fields():
 
     with pytest.raises(CompileError, match="unknown attribute 'z' of namedtuple Point"):
         bad[1, 1](Point(1, 2), np.zeros(1))
+
+
+Pair = namedtuple("Pair", ["x", "y"])
+
+
+class Box(typing.NamedTuple):
+    lo: float
+    hi: float = 10.0
+
+
+def test_namedtuples_made_in_kernels_and_device_functions():
+    @cuda.jit(device=True)
+    def make(a, b):
+        return Pair(a, b)
+
+    @cuda.jit(device=True)
+    def width(box):
+        return box.hi - box.lo
+
+    @cuda.jit
+    def kernel(out, given):
+        made = make(1.5, 2.5)
+        out[0] = made.x + made.y * 10
+        swapped = Pair(y=3, x=4)
+        out[1] = swapped[0] * 100 + swapped.y
+        out[2] = width(Box(2.0)) + width(Box(1.0, hi=4.0)) * 100  # a default, a keyword
+        doubled = Pair(given.x * 2, given.y)
+        out[3] = doubled.x + doubled.y
+        out[4] = make(1, 2) == Pair(1, 2)
+
+    out = np.zeros(5)
+    kernel[1, 1](out, Pair(1.0, 5.0))
+    assert out.tolist() == [26.5, 403.0, 308.0, 7.0, 1.0]
+
+
+def test_namedtuple_calls_are_checked_as_python_checks_them():
+    @cuda.jit
+    def missing(out):
+        out[0] = Pair(1).x
+
+    with pytest.raises(CompileError, match="Pair expects 2 arguments, got 1"):
+        missing[1, 1](np.zeros(1))
+
+    @cuda.jit
+    def unknown(out):
+        out[0] = Pair(1, z=2).x
+
+    with pytest.raises(CompileError, match="unexpected keyword argument 'z'"):
+        unknown[1, 1](np.zeros(1))
