@@ -35,7 +35,8 @@ double integer_as_bfloat16(int64_t bits, bool is_signed) {
   return negative ? -static_cast<double>(magnitude) : static_cast<double>(magnitude);
 }
 
-// Whether running `body` may reach its end (rather than return or raise on every path).
+} // namespace
+
 bool may_complete(const std::vector<ast::StmtPtr> &body) {
   if (body.empty())
     return true;
@@ -51,7 +52,6 @@ bool may_complete(const std::vector<ast::StmtPtr> &body) {
   }
 }
 
-} // namespace
 
 FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source,
                              const std::vector<Type> &arg_types, bool is_kernel,

@@ -18,6 +18,8 @@ namespace simt {
 
 // A deep copy of a syntax tree (typer_constant.cpp), for expressions the typer rewrites.
 ast::ExprPtr copy_ast(const ast::Expr &e);
+// Whether running `body` may reach its end (rather than return or raise on every path).
+bool may_complete(const std::vector<ast::StmtPtr> &body);
 
 // What an expression denotes at compile time: a typed run-time value (an ir::Expr), or a module,
 // function, dtype, exception class or None that only calls and attributes can use.
@@ -78,6 +80,7 @@ private:
   void start_round();
   void collect_locals(const std::vector<ast::StmtPtr> &body);
   void collect_string_constants(); // string_constants_ from the locals
+  bool binds_once(const std::string &name) const; // one plain `name = value` in the function
   void collect_target(const ast::Expr &target);
 
   // statements (typer_stmt.cpp)
@@ -273,9 +276,13 @@ private:
   const FunctionSource &source_;
   std::vector<Type> arg_types_;
   StaticArgs statics_; // parameters bound to compile-time values (not locals)
+  // The statement just typed was a constant `if` whose branch taken returns or raises.
+  bool rest_unreachable_ = false;
   // Locals bound once, to a string literal: names of the constant (msg = "..."; raise E(msg)),
   // as Numba's literal strings.
   std::map<std::string, std::string> string_constants_;
+  // Locals bound once, to None or to a call returning nothing: Numba's none-typed variables.
+  std::set<std::string> none_names_;
   bool is_kernel_;
   std::string unique_name_;
   ast::FunctionDef def_;

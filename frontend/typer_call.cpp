@@ -864,6 +864,16 @@ std::vector<ir::ExprPtr> FunctionTyper::device_call_args(const FunctionSource &f
       continue;
     if (!params[i].default_value)
       error(e.loc, name + " missing required argument '" + params[i].name + "'");
+    const ast::Expr &default_value = *params[i].default_value;
+    if (default_value.kind == ast::ExprKind::None ||
+        (default_value.kind == ast::ExprKind::String && !default_value.bytes)) {
+      // Numba's omitted None (`if bias is None:` takes its branch) or literal string
+      Value literal = value(default_value);
+      if (std::optional<StaticArg> fixed = static_argument(literal, def, params[i].name)) {
+        statics[params[i].name] = std::move(*fixed);
+        continue;
+      }
+    }
     args[i] = default_argument(fn, params[i], e.loc);
   }
   return args;

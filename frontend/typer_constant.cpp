@@ -190,6 +190,10 @@ std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const as
     arg.key = "path " + v.path;
     return arg;
   }
+  case Value::Kind::None: // Numba's none type: `x is None` is a constant, as its pruning gives
+    g.kind = GlobalValue::Kind::None;
+    arg.key = "none";
+    return arg;
   case Value::Kind::Expr:
     if (v.expr->kind == ir::ExprKind::String) { // Numba's literal strings: a field name, a message
       g.kind = GlobalValue::Kind::String;
@@ -208,6 +212,13 @@ std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const as
   default:
     return std::nullopt;
   }
+}
+
+bool FunctionTyper::binds_once(const std::string &name) const {
+  int count = 0;
+  const ast::Expr *value = nullptr;
+  count_bindings(def_.body, name, count, value);
+  return count == 1 && value;
 }
 
 void FunctionTyper::collect_string_constants() {

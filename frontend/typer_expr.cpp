@@ -290,6 +290,8 @@ Value FunctionTyper::name(const ast::Expr &e) {
     for (size_t slot = 0; slot < fn_.slots.size(); ++slot)
       if (fn_.slots[slot].name == e.id)
         return expr_value(local(static_cast<int>(slot), e.loc));
+  if (none_names_.count(e.id))
+    return Value{};
   if (locals_.count(e.id))
     return expr_value(local(slot_for(e.id, e.loc), e.loc));
   if (auto bound = statics_.find(e.id); bound != statics_.end())

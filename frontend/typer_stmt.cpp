@@ -57,6 +57,8 @@ std::vector<ir::Stmt> FunctionTyper::block(const std::vector<ast::StmtPtr> &body
     } catch (const Deferred &) {
       out.resize(mark); // retried next round, when the local's type is known
     }
+    if (std::exchange(rest_unreachable_, false))
+      break;
   }
   out_ = saved;
   return out;
@@ -137,6 +139,19 @@ void FunctionTyper::stmt(const ast::Stmt &s) {
 }
 
 void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
+  const bool is_none = v.kind == Value::Kind::None ||
+                       (v.kind == Value::Kind::Expr && v.expr->type.is_none() &&
+                        v.expr->kind != ir::ExprKind::String);
+  if (is_none && target.kind == ast::ExprKind::Name && binds_once(target.id)) {
+    // `r = fill(a)` of a function returning nothing, `r = None`: Numba's none-typed variable
+    if (v.kind == Value::Kind::Expr) {
+      ir::Stmt eval = make_stmt(ir::StmtKind::Eval, loc);
+      eval.exprs.push_back(std::move(v.expr));
+      emit(std::move(eval));
+    }
+    none_names_.insert(target.id);
+    return;
+  }
   if (v.kind != Value::Kind::Expr) {
     const char *what = v.kind == Value::Kind::None ? "None" : "a module, function or type";
     error(loc, std::string("simt: assigning ") + what + " to a variable is not supported yet");
@@ -356,8 +371,11 @@ void FunctionTyper::if_stmt(const ast::Stmt &s) {
   if (test && test->kind == ir::ExprKind::Const) {
     // A constant condition (a global flag, a literal argument): only the branch it takes is
     // typed and compiled, as Numba's dead branch pruning does.
-    for (ir::Stmt &taken : block(test->int_value != 0 ? s.body : s.orelse))
+    const std::vector<ast::StmtPtr> &branch = test->int_value != 0 ? s.body : s.orelse;
+    for (ir::Stmt &taken : block(branch))
       emit(std::move(taken));
+    // `if bias is None: return x` ends the block: what follows is not typed either
+    rest_unreachable_ = !may_complete(branch);
     return;
   }
   ir::Stmt out = make_stmt(ir::StmtKind::If, s.loc);

@@ -79,6 +79,37 @@ def test_device_function_keyword_and_default_arguments():
                                      a[::2].sum() + 3])
 
 
+@cuda.jit(device=True)
+def biased(x, bias=None, label="plain"):
+    if bias is None:
+        return x * 2  # what follows is not typed for an omitted bias (Numba prunes it too)
+    return x * 2 + bias
+
+
+@cuda.jit(device=True)
+def fill(a, value):
+    for i in range(a.size):
+        a[i] = value
+
+
+def test_none_defaults_and_none_variables_as_numba_types_them():
+    @cuda.jit
+    def k(a, out):
+        out[0] = biased(1.0)
+        out[1] = biased(1.0, 0.5)
+        out[2] = biased(1.0, None)
+        out[3] = biased(2.0, bias=1.0, label="named")
+        result = fill(a, 7.0)  # a function returning nothing: None
+        nothing = None
+        out[4] = result is None
+        out[5] = nothing is not None
+
+    a, out = np.zeros(3), np.full(6, -1.0)
+    k[1, 1](a, out)
+    assert out.tolist() == [2.0, 2.5, 2.0, 5.0, 1.0, 0.0]
+    assert a.tolist() == [7.0, 7.0, 7.0]
+
+
 def test_zero_slice_step_raises_value_error():
     @cuda.jit
     def k(a, step):
