@@ -18,6 +18,10 @@ namespace simt {
 
 // A deep copy of a syntax tree (typer_constant.cpp), for expressions the typer rewrites.
 ast::ExprPtr copy_ast(const ast::Expr &e);
+// The value of an integer expression of constants (literals, global constants, locals defined
+// once from them: `N + 2`, `N // 2`, `W * H`), as Python computes it; nothing when it is not one
+// or overflows int64.
+std::optional<int64_t> constant_int(const ir::Expr &x);
 // Whether running `body` may reach its end (rather than return or raise on every path).
 bool may_complete(const std::vector<ast::StmtPtr> &body);
 
@@ -79,7 +83,7 @@ private:
   // rounds
   void start_round();
   void collect_locals(const std::vector<ast::StmtPtr> &body);
-  void collect_string_constants(); // string_constants_ from the locals
+  void collect_string_constants();                // string_constants_ from the locals
   bool binds_once(const std::string &name) const; // one plain `name = value` in the function
   void collect_target(const ast::Expr &target);
 
@@ -146,6 +150,9 @@ private:
   ir::ExprPtr tuple_index(ir::ExprPtr tuple, ir::ExprPtr index, ir::Loc loc);
   ir::ExprPtr tuple_item(ir::ExprPtr tuple, int i, ir::Loc loc); // tuple[i], i a constant
   ir::ExprPtr tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool equal, ir::Loc loc);
+  // lhs < rhs (<=, >, >=) of tuples, as Python orders them
+  ir::ExprPtr tuple_slice(ir::ExprPtr tuple, const ast::Expr &slice, ir::Loc loc); // t[1:]
+  ir::ExprPtr tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op, ir::Loc loc);
   ir::ExprPtr tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc);
 
   // for loops over arrays, tuples, enumerate() and zip() (typer_loop.cpp)

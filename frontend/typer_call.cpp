@@ -532,11 +532,6 @@ ir::ArrayElements FunctionTyper::elements_of(const ast::Expr &e) {
   return elements;
 }
 
-namespace {
-
-// The value of an integer expression of constants (literals, global constants, locals defined
-// once from them: `N + 2`, `N // 2`, `W * H`), as Python computes it; nothing when it is not one
-// or overflows int64.
 std::optional<int64_t> constant_int(const ir::Expr &x) {
   if (!x.type.is_scalar() || !is_integer(x.type.scalar))
     return std::nullopt;
@@ -564,8 +559,6 @@ std::optional<int64_t> constant_int(const ir::Expr &x) {
     return std::nullopt;
   }
 }
-
-} // namespace
 
 std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
   ir::ExprPtr v = rvalue(*constant_definition(e));

@@ -607,7 +607,7 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   if (!base->type.is_tuple())
     error(e.loc, "cannot index " + base->type.str());
   if (e.elts[1]->kind == ast::ExprKind::Slice)
-    error(e.loc, "simt: tuple slicing is not supported yet");
+    return tuple_slice(std::move(base), *e.elts[1], e.loc);
   ir::ExprPtr index = rvalue(*e.elts[1]);
   if (!index->type.is_scalar() || is_real(index->type.scalar))
     error(e.elts[1]->loc, "tuple indices must be integers, not " + index->type.str());
@@ -618,6 +618,41 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
   if (i < 0 || i >= size)
     error(e.elts[1]->loc, "tuple index out of range");
   return tuple_item(std::move(base), static_cast<int>(i), e.loc);
+}
+
+ir::ExprPtr FunctionTyper::tuple_slice(ir::ExprPtr tuple, const ast::Expr &slice, ir::Loc loc) {
+  // Numba's static slice of a tuple: constant bounds, a tuple of the elements chosen (Python's
+  // slice.indices rules)
+  auto part = [&](size_t k) -> std::optional<int64_t> {
+    if (!slice.elts[k])
+      return std::nullopt;
+    const std::optional<int64_t> value = constant_int(*rvalue(*slice.elts[k]));
+    if (!value)
+      error(slice.elts[k]->loc, "simt: a tuple is sliced by constant integers only");
+    return value;
+  };
+  const int64_t size = static_cast<int64_t>(tuple->type.elems.size());
+  const int64_t step = part(2).value_or(1);
+  if (step == 0)
+    error(loc, "slice step cannot be zero");
+  auto bound = [&](std::optional<int64_t> given, int64_t absent) {
+    if (!given)
+      return absent;
+    int64_t at = *given < 0 ? *given + size : *given;
+    return step > 0 ? std::clamp<int64_t>(at, 0, size) : std::clamp<int64_t>(at, -1, size - 1);
+  };
+  const int64_t start = bound(part(0), step > 0 ? 0 : size - 1);
+  const int64_t stop = bound(part(1), step > 0 ? size : -1);
+  tuple = stable(std::move(tuple));
+  std::vector<ir::ExprPtr> elems;
+  std::vector<Type> types;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+    types.push_back(tuple->type.elems[size_t(i)]);
+    elems.push_back(tuple_item(clone(*tuple), static_cast<int>(i), loc));
+  }
+  auto made = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(std::move(types)), loc);
+  made->args = std::move(elems);
+  return made;
 }
 
 ir::ExprPtr FunctionTyper::tuple_item(ir::ExprPtr tuple, int i, ir::Loc loc) {
@@ -833,6 +868,9 @@ ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, 
   }
   if (lhs->type.is_tuple() && rhs->type.is_tuple() && (op == "==" || op == "!="))
     return tuple_equal(std::move(lhs), std::move(rhs), op == "==", loc);
+  if (lhs->type.is_tuple() && rhs->type.is_tuple() &&
+      (op == "<" || op == "<=" || op == ">" || op == ">="))
+    return tuple_order(std::move(lhs), std::move(rhs), op, loc);
   if (!lhs->type.is_scalar() || !rhs->type.is_scalar())
     error(loc, "simt: comparing " + lhs->type.str() + " and " + rhs->type.str() +
                    " is not supported yet");

@@ -75,9 +75,8 @@ int FunctionTyper::field_key(const Type &record, const ast::Expr &key) {
     if (std::optional<std::string> name = constant_string(key))
       return field_index(record, *name, key.loc);
     Value v = value(key);
-    if (v.kind == Value::Kind::Expr && v.expr->kind == ir::ExprKind::Const &&
-        v.expr->type.is_scalar() && is_integer(v.expr->type.scalar))
-      global_index = v.expr->int_value;
+    if (v.kind == Value::Kind::Expr)
+      global_index = constant_int(*v.expr);
   }
   if (key.kind == ast::ExprKind::Int || negative || global_index) { // rec[0]: fields in order
     int64_t count = static_cast<int64_t>(record.record->fields.size());

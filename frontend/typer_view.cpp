@@ -230,6 +230,32 @@ ir::ExprPtr FunctionTyper::tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool eq
   return result ? std::move(result) : scalar_const(Scalar::Bool, equal ? 1 : 0, 0, loc);
 }
 
+ir::ExprPtr FunctionTyper::tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op,
+                                       ir::Loc loc) {
+  // Python's: the first elements that differ decide; when one tuple is the other's start, the
+  // lengths do.
+  const size_t n_lhs = lhs->type.elems.size(), n_rhs = rhs->type.elems.size();
+  const int64_t lengths = op == "<"    ? n_lhs < n_rhs
+                          : op == "<=" ? n_lhs <= n_rhs
+                          : op == ">"  ? n_lhs > n_rhs
+                                       : n_lhs >= n_rhs;
+  lhs = stable(std::move(lhs));
+  rhs = stable(std::move(rhs));
+  ir::ExprPtr result = scalar_const(Scalar::Bool, lengths, 0, loc);
+  for (size_t i = std::min(n_lhs, n_rhs); i-- > 0;) {
+    auto element = [&](const ir::ExprPtr &t) {
+      auto get = make_expr(ir::ExprKind::TupleGet, t->type.elems[i], loc);
+      get->index = static_cast<int>(i);
+      get->args.push_back(clone(*t));
+      return get;
+    };
+    ir::ExprPtr same = compare_pair("==", element(lhs), element(rhs), loc);
+    result = make_select(std::move(same), std::move(result),
+                         compare_pair(op, element(lhs), element(rhs), loc));
+  }
+  return result;
+}
+
 // item in tuple: whether any element equals item.
 ir::ExprPtr FunctionTyper::tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc) {
   item = stable(std::move(item));

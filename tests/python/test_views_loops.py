@@ -110,6 +110,33 @@ def test_none_defaults_and_none_variables_as_numba_types_them():
     assert a.tolist() == [7.0, 7.0, 7.0]
 
 
+def test_tuples_order_and_slice_as_python_does():
+    @cuda.jit
+    def k(out, a):
+        t = (a[0], a[1], a[2], a[3])
+        out[0] = (a[0], a[1]) < (a[0], a[2])
+        out[1] = (a[0], a[1]) <= (a[0], a[1])
+        out[2] = (a[0], a[1]) > (a[0], a[1])
+        out[3] = (a[0], a[1]) >= (a[2],)
+        out[4] = (1, 2) < (1, 2, 3)
+        out[5] = (1, a[4]) < (1, a[4])  # NaN: the first elements that differ decide
+        out[6] = (2, 1.5) > (1, 9)
+        out[7] = t[-1] + t[1:][0] + len(t[::2])
+        reversed_ = t[::-1]
+        out[8] = reversed_[0] * 1000 + reversed_[3]
+        out[9] = len(t[5:]) + len(t[1:3]) * 10 + len(t[-2::-2]) * 100 + t[-2::-2][1]
+        mixed = (1, 2.5, 3)[1:]
+        out[10] = mixed[0] + mixed[1]
+
+    out = np.zeros(11)
+    a = np.array([1.0, 2.0, 3.0, 4.0, np.nan])
+    k[1, 1](out, a)
+    t = tuple(a[:4])
+    assert out.tolist() == [1, 1, 0, 0, 1, 0, 1, t[-1] + t[1:][0] + len(t[::2]), 4001,
+                            len(t[5:]) + len(t[1:3]) * 10 + len(t[-2::-2]) * 100 + t[-2::-2][1],
+                            5.5]
+
+
 def test_zero_slice_step_raises_value_error():
     @cuda.jit
     def k(a, step):
