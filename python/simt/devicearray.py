@@ -199,7 +199,13 @@ class DeviceNDArray:
         return self[item]
 
     def __setitem__(self, key, value):
-        self._host[key] = value._host if isinstance(value, DeviceNDArray) else value
+        """self[key] = value: a host array `value` is copied to the device first, as Numba's
+        auto_device does (ValueError where it is not one region of memory: sentry_contiguous)."""
+        if isinstance(value, DeviceNDArray):
+            value = value._host
+        elif isinstance(value, np.ndarray) and not getattr(value, "__cuda_memory__", False):
+            sentry_contiguous(value)
+        self._host[key] = value
         check.written_at(self._host, key)
 
     def setitem(self, key, value, stream=0):

@@ -17,7 +17,7 @@ from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
 from .device import get_context
-from .devicearray import DeviceNDArray, interchange_argument, to_device
+from .devicearray import DeviceNDArray, interchange_argument, sentry_contiguous, to_device
 from .errors import CompileError, fault_exception
 from .resolver import resolver_for
 from .source import CapturedSource
@@ -51,6 +51,25 @@ class _ArgumentWrapper:
 
     def to_device(self, retr, stream=0):
         return self.value
+
+
+def _sentry_host_arrays(args):
+    """Numba copies each host array a kernel takes to the device as one region of memory
+    (numba.cuda.args' hints call auto_device, also for arrays in tuples and in cuda.Out or
+    cuda.InOut): a host array that is not C- or F-contiguous once its broadcast dimensions are
+    left out (`a[::2]`, `a[::-1]`, `x[:, ::2]`) raises ValueError there, before the launch.
+    Device memory (device arrays and their views, mapped and managed arrays) is passed as it
+    is, whatever its strides."""
+    for value in args:
+        if isinstance(value, np.ndarray):
+            flags = value.flags
+            if not (flags.c_contiguous or flags.f_contiguous) and \
+                    not getattr(value, "__cuda_memory__", False):
+                sentry_contiguous(value)
+        elif isinstance(value, tuple):
+            _sentry_host_arrays(value)
+        elif isinstance(value, _ArgumentWrapper):
+            _sentry_host_arrays((value.value,))
 
 
 class In(_ArgumentWrapper):
@@ -548,6 +567,7 @@ class Dispatcher:
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
+        _sentry_host_arrays(args)
         if _numba_warns("CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"):
             _warn_implicit_copies(args)
         _flush_stdout()

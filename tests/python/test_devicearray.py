@@ -201,3 +201,32 @@ def test_getitem_and_setitem_take_a_stream():
         assert d.getitem(0, stream=stream) == 10
         assert d.getitem(slice(3, None), stream=stream).copy_to_host().tolist() == [7, 8]
     assert d.copy_to_host().tolist() == [10, 1, 2, 7, 8]
+
+
+def test_auto_device_and_setitem_copy_host_arrays_as_one_region():
+    # Numba's auto_device (numba.cuda.args' hints, setitem's value): device memory as it is,
+    # CUDA array interface objects viewed, host arrays copied after sentry_contiguous
+    from simt.cudadrv_devicearray import auto_device, errmsg_contiguous_buffer
+    a = np.arange(10.0)
+    d = cuda.to_device(a)
+    assert auto_device(d) == (d, False)
+    mapped = cuda.mapped_array(3)
+    assert auto_device(mapped)[0] is mapped and auto_device(mapped)[1] is False
+    copied, conv = auto_device(a)
+    assert conv and isinstance(copied, cuda.DeviceNDArray)
+    assert copied.copy_to_host().tolist() == a.tolist()
+    broadcast, _ = auto_device(np.broadcast_to(np.array([2.0]), (4,)))
+    assert broadcast.copy_to_host().tolist() == [2.0] * 4
+    for bad in (a[::2], a[::-1], np.zeros((4, 6))[:, ::2]):
+        for call in (lambda: auto_device(bad), lambda: auto_device(bad, copy=False),
+                     lambda: cuda.to_device(bad)):
+            with pytest.raises(ValueError) as info:
+                call()
+            assert str(info.value) == errmsg_contiguous_buffer
+    with pytest.raises(ValueError, match="non-contiguous buffer"):
+        d[:5] = a[::2]
+    assert d.copy_to_host().tolist() == a.tolist()
+    d[:5] = a[5:]
+    d[5:] = d[::2]  # device memory: any strides
+    d.setitem(0, 7.0)
+    assert d.copy_to_host().tolist() == [7, 6, 7, 8, 9, 5, 7, 9, 6, 8]
