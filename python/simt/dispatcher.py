@@ -1,5 +1,6 @@
 """cuda.jit and the kernel Dispatcher: compile once per argument-type tuple, launch with
 `kernel[griddim, blockdim, stream, sharedmem](*args)` as numba.cuda does."""
+import collections
 import enum
 import functools
 import inspect
@@ -274,6 +275,35 @@ class _Overloads(dict):
         return dict.get(self, self._key(key), default)
 
 
+class _SignatureCounter(collections.Counter):
+    """Counts by argument types (a Counter whose lookups also take Numba's type objects)."""
+
+    def __getitem__(self, key):
+        return collections.Counter.__getitem__(self, _Overloads._key(key))
+
+    def __contains__(self, key):
+        return collections.Counter.__contains__(self, _Overloads._key(key))
+
+    def get(self, key, default=None):
+        return collections.Counter.get(self, _Overloads._key(key), default)
+
+    def __repr__(self):
+        return repr(collections.Counter(self))
+
+
+# What Numba's dispatchers give as `stats` (numba.core.dispatcher._CompileStats).
+_CompileStats = collections.namedtuple("_CompileStats",
+                                       ("cache_path", "cache_hits", "cache_misses"))
+
+
+def _compile_cache_path():
+    """The directory of simt's compile cache (docs/user-guide.md), None where SIMT_CACHE=0."""
+    if os.environ.get("SIMT_CACHE", "1") == "0":
+        return None
+    return os.environ.get("SIMT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simt")
+
+
 class _LaunchConfiguration:
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         self.dispatcher = dispatcher
@@ -350,13 +380,17 @@ class Dispatcher:
         self._explicit = sigs is not None
         self._specialized = False
         self.specializations = {}  # argument types -> the dispatcher specialize() made for them
-        self.signatures = []
+        # Numba's counts of compiles per argument types: simt's disk cache is below the
+        # dispatcher (every compile of a new overload is a miss here, whether LLVM runs or not)
+        self._cache_hits = _SignatureCounter()
+        self._cache_misses = _SignatureCounter()
+        self._declared = []  # the signatures given to cuda.jit, as Signature objects
         for sig in sigs or ():
             argtypes, return_type = parse_signature(sig)
             if not device and return_type != simt_types.none:
                 raise TypeError("simt: a kernel returns void, not %s (%s)"
                                 % (return_type, py_func.__name__))
-            self.signatures.append(simt_types.Signature(return_type, argtypes))
+            self._declared.append(simt_types.Signature(return_type, argtypes))
             if not device:
                 self.compile(argtypes)
 
@@ -368,7 +402,7 @@ class Dispatcher:
     def __reduce__(self):
         return pickling.reduce(self, lambda: dict(
             py_func=self.py_func, source=pickling.source_lines(self._captured_source),
-            sigs=[signature_text(sig) for sig in self.signatures] if self._explicit else None,
+            sigs=[signature_text(sig) for sig in self._declared] if self._explicit else None,
             device=self.device, targetoptions=self.targetoptions))
 
     @classmethod
@@ -380,6 +414,33 @@ class Dispatcher:
     @property
     def definitions(self):
         return self.overloads
+
+    @property
+    def signatures(self):
+        """The argument types compiled for, as Numba's `list(self.overloads)`: a kernel's
+        overloads (declared or compiled at launches), a device function's declared signatures'
+        argument types (its other compiles happen inside the kernels that call it)."""
+        if self.device:
+            return [sig.args for sig in self._declared]
+        return list(self.overloads)
+
+    @property
+    def nopython_signatures(self):
+        """The Signature objects of `signatures` (Numba's `cres.signature` of each overload):
+        a kernel's return none, a device function's their declared return types."""
+        if self.device:
+            return list(self._declared)
+        return [simt_types.Signature(simt_types.none, argtypes) for argtypes in self.overloads]
+
+    @property
+    def stats(self):
+        """Numba's _CompileStats(cache_path, cache_hits, cache_misses): the cache directory
+        with cache=True (simt's compile cache; None without cache=True, as Numba's NullCache,
+        or with SIMT_CACHE=0), and the counts of compiles per argument types. simt's disk cache
+        is below the dispatcher, so each new overload counts as a miss."""
+        cache_path = _compile_cache_path() if self.targetoptions.get("cache") else None
+        return _CompileStats(cache_path=cache_path, cache_hits=self._cache_hits,
+                             cache_misses=self._cache_misses)
 
     @property
     def specialized(self):
@@ -417,6 +478,8 @@ class Dispatcher:
             self._variants[(argtypes, options, target)] = kernel
             if ptx_check.enabled():
                 ptx_check.check(self, argtypes)
+        if argtypes not in self.overloads:
+            self._cache_misses[argtypes] += 1
         self.overloads[argtypes] = kernel
         if compiled_now:
             _numba_dumps(self, argtypes, kernel)
@@ -680,8 +743,8 @@ class Dispatcher:
             return text_of(_compile_ptx(self.py_func, argtypes, llvm_ir=llvm_ir, **options))
         if signature is not None:
             return compiled(_simt_argtypes(tuple(getattr(signature, "args", signature))))
-        signatures = [sig.args for sig in self.signatures] if self.device else self.overloads
-        return _Overloads((tuple(argtypes), compiled(tuple(argtypes))) for argtypes in signatures)
+        return _Overloads((tuple(argtypes), compiled(tuple(argtypes)))
+                          for argtypes in self.signatures)
 
     def get_shared_mem_per_block(self, signature=None):
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)
