@@ -1,6 +1,7 @@
 """cuda.jit and the kernel Dispatcher: compile once per argument-type tuple, launch with
 `kernel[griddim, blockdim, stream, sharedmem](*args)` as numba.cuda does."""
 import collections
+import ctypes
 import enum
 import functools
 import inspect
@@ -159,6 +160,27 @@ def _argument_key(args):
         else:
             key.append(cls)
     return tuple(key)
+
+
+_INTEGER_TYPE_NAMES = frozenset(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                 "uint64"))
+
+
+def _check_integer_arguments(declared, values):
+    """Numba passes a value for an integer parameter of a kernel's signature as ctypes'
+    c_<type>(value) (numba/cuda/dispatcher.py, _prepare_args; tuples element by element),
+    which takes ints, bools and NumPy integers but refuses a float, also a NumPy float or one
+    of integral value: TypeError, as ctypes words it ("'float' object cannot be interpreted as
+    an integer" on Python 3.10 and later), where simt's conversion would truncate it. A boolean
+    parameter takes c_uint8(int(value)): a float NaN or infinity raises as int() does."""
+    for argtype, value in zip(declared, values):
+        if str(argtype) in _INTEGER_TYPE_NAMES:
+            if not isinstance(value, (numbers.Integral, np.integer, np.bool_)):
+                getattr(ctypes, "c_" + str(argtype))(value)
+        elif str(argtype) == "bool" and isinstance(value, (float, np.floating)):
+            int(value)
+        elif isinstance(argtype, simt_types.TupleType) and isinstance(value, tuple):
+            _check_integer_arguments(argtype.elems, value)
 
 
 def _bfloat16_bits_for(actual, declared):
@@ -567,11 +589,14 @@ class Dispatcher:
             return self.compile(argtypes)
         if argtypes in self.overloads:
             return self.overloads[argtypes]
-        return self._best_conversion(argtypes)
+        declared, kernel = self._best_conversion(argtypes)
+        _check_integer_arguments(declared, args)
+        return kernel
 
     def _best_conversion(self, argtypes):
-        """The overload the arguments convert to best, as Numba's dispatcher rates them: by the
-        count of unsafe, then safe, then promoting conversions; a tie is ambiguous."""
+        """(declared argument types, kernel) of the overload the arguments convert to best, as
+        Numba's dispatcher rates them: by the count of unsafe, then safe, then promoting
+        conversions; a tie is ambiguous."""
         rated = []
         for declared, kernel in self.overloads.items():
             if all(_converts(a, d) for a, d in zip(argtypes, declared)):
@@ -588,7 +613,7 @@ class Dispatcher:
             raise TypeError("Ambiguous overloading for %s (%s):\n%s"
                             % (self.py_func, ", ".join(str(t) for t in argtypes),
                                "\n".join("(%s) -> none" % ", ".join(map(str, d)) for d in tied)))
-        return next(kernel for rating, _, kernel in rated if rating == best)
+        return next((declared, kernel) for rating, declared, kernel in rated if rating == best)
 
     # -- launching ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):

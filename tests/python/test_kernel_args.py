@@ -99,8 +99,10 @@ def test_explicit_signatures_with_tuple_types(sig):
     r = np.zeros(1)
     f[1, 1](r, (3, 4))
     assert r[0] == 12
-    f[1, 1](r, (np.int32(2), 2.9))  # converted as Numba converts scalars: 2.9 -> 2
+    f[1, 1](r, (np.int32(2), np.uint8(2)))  # converted as Numba converts scalars
     assert r[0] == 4
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        f[1, 1](r, (2, 2.9))  # Numba's ctypes.c_int64(2.9), element by element
     assert overload_types(f) == ["array(float64, 1d, A), UniTuple(int64 x 2)"]
     with pytest.raises(TypeError, match=r"No matching definition for argument type\(s\) "
                        r"array\(float64, 1d, C\), UniTuple\(int64 x 3\)"):
