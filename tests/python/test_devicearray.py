@@ -230,3 +230,23 @@ def test_auto_device_and_setitem_copy_host_arrays_as_one_region():
     d[5:] = d[::2]  # device memory: any strides
     d.setitem(0, 7.0)
     assert d.copy_to_host().tolist() == [7, 6, 7, 8, 9, 5, 7, 9, 6, 8]
+
+
+def test_squeeze_and_as_cuda_arg_as_numbas():
+    # numba/cuda/cudadrv/devicearray.py: squeeze(axis=None, stream=0) is a view without axes of
+    # length one (dummyarray.squeeze's checks); as_cuda_arg() is gpu_data
+    d = cuda.to_device(np.arange(6.0).reshape(1, 6, 1))
+    s = d.squeeze()
+    assert isinstance(s, cuda.DeviceNDArray) and s.shape == (6,) and s.strides == (8,)
+    s[0] = 100.0  # a view of the same memory
+    assert d.copy_to_host().ravel().tolist() == [100.0, 1, 2, 3, 4, 5]
+    assert d.squeeze(axis=0).shape == (6, 1) and d.squeeze(axis=(0, 2)).shape == (6,)
+    assert d.squeeze(axis=-1).shape == (1, 6, 1)  # Numba checks a negative axis, keeps it
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out which has size "
+                                         "not equal to one"):
+        d.squeeze(axis=1)
+    stream = cuda.stream()
+    assert d.squeeze(stream=stream).stream is stream and d.squeeze().stream == 0
+    assert cuda.to_device(np.zeros((3, 4)))[:, ::2].squeeze().strides == (32, 16)
+    assert d.as_cuda_arg() is d.gpu_data
+    assert d[0].as_cuda_arg().device_pointer_value == d.gpu_data.device_pointer_value
