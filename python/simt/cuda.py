@@ -22,7 +22,13 @@ simulator = True
 
 def __getattr__(name):
     """cuda.libdevice and cuda.bf16, made at their first use from the compiler's tables (which
-    loads LLVM)."""
+    loads LLVM); cuda.cudadrv, which Numba's cuda package imports with itself: under the import
+    hook Numba's numba.cuda.cudadrv (with simt's devicearray, driver and devices modules), else
+    a package of simt's three modules."""
+    if name == "cudadrv":
+        cudadrv = _cudadrv_package()
+        globals()["cudadrv"] = cudadrv
+        return cudadrv
     if name == "libdevice":
         from . import libdevice
         globals()["libdevice"] = libdevice
@@ -32,6 +38,18 @@ def __getattr__(name):
         globals()["bf16"] = bf16
         return bf16
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def _cudadrv_package():
+    import importlib
+    import sys
+    if sys.modules.get("numba.cuda") is sys.modules[__name__]:  # under the import hook
+        return importlib.import_module("numba.cuda.cudadrv")
+    import types
+    package = types.ModuleType(__name__ + ".cudadrv",
+                               "numba.cuda.cudadrv's modules that simt provides")
+    package.devicearray, package.driver, package.devices = devicearray, driver, devices
+    return package
 
 
 DeviceNDArray = _devicearray.DeviceNDArray
@@ -44,14 +62,14 @@ class _Runtime:
     is for drivers of CUDA 12 and later: PTX ISA 6.3 to 7.8)."""
 
     def get_version(self):
-        return (12, 0)
+        return driver.CUDA_VERSION
 
     def is_supported_version(self):
         return True
 
     @property
     def supported_versions(self):
-        return ((12, 0),)
+        return (driver.CUDA_VERSION,)
 
 
 runtime = _Runtime()

@@ -6,21 +6,26 @@ verify_cuda_ndarray_interface)."""
 import numpy as np
 
 from .devicearray import *  # noqa: F401,F403
-from .devicearray import (DeviceNDArray, DeviceRecord, device_array_like, is_device_array,
-                          to_device)
+from .devicearray import (DeviceNDArray, DeviceRecord, as_cuda_array, device_array_like,
+                          sentry_contiguous, to_device)
 
 DeviceNDArrayBase = DeviceNDArray
 
 
 def auto_device(obj, stream=0, copy=True, user_explicit=False):
     """(a device array for `obj`, whether it was copied from the host), as Numba's auto_device:
-    a device array is passed as it is; anything else is made a device array, its data copied
-    when `copy`."""
-    if is_device_array(obj):
+    device memory (a device array, a mapped array) is passed as it is, another CUDA array
+    interface object as a device array over its memory; anything else is made a device array,
+    its data copied when `copy`. A host array must be one region of memory once its broadcast
+    dimensions are left out (sentry_contiguous: ValueError for `a[::2]`), as Numba's."""
+    if getattr(obj, "__cuda_memory__", False):
         return obj, False
+    if hasattr(obj, "__cuda_array_interface__"):
+        return as_cuda_array(obj), False
     if isinstance(obj, np.void):
         return (to_device(obj, stream) if copy else DeviceRecord(obj.dtype, stream)), True
     host = np.asarray(obj)
+    sentry_contiguous(host)
     if copy:
         return to_device(host, stream), True
     return device_array_like(host, stream), True

@@ -199,7 +199,13 @@ class DeviceNDArray:
         return self[item]
 
     def __setitem__(self, key, value):
-        self._host[key] = value._host if isinstance(value, DeviceNDArray) else value
+        """self[key] = value: a host array `value` is copied to the device first, as Numba's
+        auto_device does (ValueError where it is not one region of memory: sentry_contiguous)."""
+        if isinstance(value, DeviceNDArray):
+            value = value._host
+        elif isinstance(value, np.ndarray) and not getattr(value, "__cuda_memory__", False):
+            sentry_contiguous(value)
+        self._host[key] = value
         check.written_at(self._host, key)
 
     def setitem(self, key, value, stream=0):
@@ -229,6 +235,29 @@ class DeviceNDArray:
     @property
     def T(self):
         return self.transpose()
+
+    def squeeze(self, axis=None, stream=0):
+        """A view without axes of length one (those of `axis`, an int or a tuple of ints: a
+        ValueError for one longer than one), as Numba's (whose axes are compared as given: a
+        negative axis is checked but not removed), on `stream` (this array's where 0)."""
+        if axis is None:
+            kept = [i for i, length in enumerate(self.shape) if length != 1]
+        else:
+            if not isinstance(axis, tuple):
+                axis = (axis,)
+            for ax in axis:
+                if self.shape[ax] != 1:
+                    raise ValueError("cannot select an axis to squeeze out which has size not "
+                                     "equal to one")
+            kept = [i for i in range(self.ndim) if i not in axis]
+        host = np.lib.stride_tricks.as_strided(
+            self._host, tuple(self.shape[i] for i in kept), tuple(self.strides[i] for i in kept),
+            writeable=self._host.flags.writeable)
+        return self._view(host, self.stream if not stream else stream)
+
+    def as_cuda_arg(self):
+        """The device memory object passed as the argument (Numba's: gpu_data)."""
+        return self.gpu_data
 
     def view(self, dtype):
         view = self._view(self._host.view(dtype))

@@ -1,5 +1,7 @@
 """cuda.jit and the kernel Dispatcher: compile once per argument-type tuple, launch with
 `kernel[griddim, blockdim, stream, sharedmem](*args)` as numba.cuda does."""
+import collections
+import ctypes
 import enum
 import functools
 import inspect
@@ -17,7 +19,7 @@ from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
 from .device import get_context
-from .devicearray import DeviceNDArray, interchange_argument, to_device
+from .devicearray import DeviceNDArray, interchange_argument, sentry_contiguous, to_device
 from .errors import CompileError, fault_exception
 from .resolver import resolver_for
 from .source import CapturedSource
@@ -51,6 +53,25 @@ class _ArgumentWrapper:
 
     def to_device(self, retr, stream=0):
         return self.value
+
+
+def _sentry_host_arrays(args):
+    """Numba copies each host array a kernel takes to the device as one region of memory
+    (numba.cuda.args' hints call auto_device, also for arrays in tuples and in cuda.Out or
+    cuda.InOut): a host array that is not C- or F-contiguous once its broadcast dimensions are
+    left out (`a[::2]`, `a[::-1]`, `x[:, ::2]`) raises ValueError there, before the launch.
+    Device memory (device arrays and their views, mapped and managed arrays) is passed as it
+    is, whatever its strides."""
+    for value in args:
+        if isinstance(value, np.ndarray):
+            flags = value.flags
+            if not (flags.c_contiguous or flags.f_contiguous) and \
+                    not getattr(value, "__cuda_memory__", False):
+                sentry_contiguous(value)
+        elif isinstance(value, tuple):
+            _sentry_host_arrays(value)
+        elif isinstance(value, _ArgumentWrapper):
+            _sentry_host_arrays((value.value,))
 
 
 class In(_ArgumentWrapper):
@@ -139,6 +160,27 @@ def _argument_key(args):
         else:
             key.append(cls)
     return tuple(key)
+
+
+_INTEGER_TYPE_NAMES = frozenset(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                 "uint64"))
+
+
+def _check_integer_arguments(declared, values):
+    """Numba passes a value for an integer parameter of a kernel's signature as ctypes'
+    c_<type>(value) (numba/cuda/dispatcher.py, _prepare_args; tuples element by element),
+    which takes ints, bools and NumPy integers but refuses a float, also a NumPy float or one
+    of integral value: TypeError, as ctypes words it ("'float' object cannot be interpreted as
+    an integer" on Python 3.10 and later), where simt's conversion would truncate it. A boolean
+    parameter takes c_uint8(int(value)): a float NaN or infinity raises as int() does."""
+    for argtype, value in zip(declared, values):
+        if str(argtype) in _INTEGER_TYPE_NAMES:
+            if not isinstance(value, (numbers.Integral, np.integer, np.bool_)):
+                getattr(ctypes, "c_" + str(argtype))(value)
+        elif str(argtype) == "bool" and isinstance(value, (float, np.floating)):
+            int(value)
+        elif isinstance(argtype, simt_types.TupleType) and isinstance(value, tuple):
+            _check_integer_arguments(argtype.elems, value)
 
 
 def _bfloat16_bits_for(actual, declared):
@@ -255,6 +297,35 @@ class _Overloads(dict):
         return dict.get(self, self._key(key), default)
 
 
+class _SignatureCounter(collections.Counter):
+    """Counts by argument types (a Counter whose lookups also take Numba's type objects)."""
+
+    def __getitem__(self, key):
+        return collections.Counter.__getitem__(self, _Overloads._key(key))
+
+    def __contains__(self, key):
+        return collections.Counter.__contains__(self, _Overloads._key(key))
+
+    def get(self, key, default=None):
+        return collections.Counter.get(self, _Overloads._key(key), default)
+
+    def __repr__(self):
+        return repr(collections.Counter(self))
+
+
+# What Numba's dispatchers give as `stats` (numba.core.dispatcher._CompileStats).
+_CompileStats = collections.namedtuple("_CompileStats",
+                                       ("cache_path", "cache_hits", "cache_misses"))
+
+
+def _compile_cache_path():
+    """The directory of simt's compile cache (docs/user-guide.md), None where SIMT_CACHE=0."""
+    if os.environ.get("SIMT_CACHE", "1") == "0":
+        return None
+    return os.environ.get("SIMT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simt")
+
+
 class _LaunchConfiguration:
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         self.dispatcher = dispatcher
@@ -331,13 +402,17 @@ class Dispatcher:
         self._explicit = sigs is not None
         self._specialized = False
         self.specializations = {}  # argument types -> the dispatcher specialize() made for them
-        self.signatures = []
+        # Numba's counts of compiles per argument types: simt's disk cache is below the
+        # dispatcher (every compile of a new overload is a miss here, whether LLVM runs or not)
+        self._cache_hits = _SignatureCounter()
+        self._cache_misses = _SignatureCounter()
+        self._declared = []  # the signatures given to cuda.jit, as Signature objects
         for sig in sigs or ():
             argtypes, return_type = parse_signature(sig)
             if not device and return_type != simt_types.none:
                 raise TypeError("simt: a kernel returns void, not %s (%s)"
                                 % (return_type, py_func.__name__))
-            self.signatures.append(simt_types.Signature(return_type, argtypes))
+            self._declared.append(simt_types.Signature(return_type, argtypes))
             if not device:
                 self.compile(argtypes)
 
@@ -349,7 +424,7 @@ class Dispatcher:
     def __reduce__(self):
         return pickling.reduce(self, lambda: dict(
             py_func=self.py_func, source=pickling.source_lines(self._captured_source),
-            sigs=[signature_text(sig) for sig in self.signatures] if self._explicit else None,
+            sigs=[signature_text(sig) for sig in self._declared] if self._explicit else None,
             device=self.device, targetoptions=self.targetoptions))
 
     @classmethod
@@ -361,6 +436,33 @@ class Dispatcher:
     @property
     def definitions(self):
         return self.overloads
+
+    @property
+    def signatures(self):
+        """The argument types compiled for, as Numba's `list(self.overloads)`: a kernel's
+        overloads (declared or compiled at launches), a device function's declared signatures'
+        argument types (its other compiles happen inside the kernels that call it)."""
+        if self.device:
+            return [sig.args for sig in self._declared]
+        return list(self.overloads)
+
+    @property
+    def nopython_signatures(self):
+        """The Signature objects of `signatures` (Numba's `cres.signature` of each overload):
+        a kernel's return none, a device function's their declared return types."""
+        if self.device:
+            return list(self._declared)
+        return [simt_types.Signature(simt_types.none, argtypes) for argtypes in self.overloads]
+
+    @property
+    def stats(self):
+        """Numba's _CompileStats(cache_path, cache_hits, cache_misses): the cache directory
+        with cache=True (simt's compile cache; None without cache=True, as Numba's NullCache,
+        or with SIMT_CACHE=0), and the counts of compiles per argument types. simt's disk cache
+        is below the dispatcher, so each new overload counts as a miss."""
+        cache_path = _compile_cache_path() if self.targetoptions.get("cache") else None
+        return _CompileStats(cache_path=cache_path, cache_hits=self._cache_hits,
+                             cache_misses=self._cache_misses)
 
     @property
     def specialized(self):
@@ -398,6 +500,8 @@ class Dispatcher:
             self._variants[(argtypes, options, target)] = kernel
             if ptx_check.enabled():
                 ptx_check.check(self, argtypes)
+        if argtypes not in self.overloads:
+            self._cache_misses[argtypes] += 1
         self.overloads[argtypes] = kernel
         if compiled_now:
             _numba_dumps(self, argtypes, kernel)
@@ -485,11 +589,14 @@ class Dispatcher:
             return self.compile(argtypes)
         if argtypes in self.overloads:
             return self.overloads[argtypes]
-        return self._best_conversion(argtypes)
+        declared, kernel = self._best_conversion(argtypes)
+        _check_integer_arguments(declared, args)
+        return kernel
 
     def _best_conversion(self, argtypes):
-        """The overload the arguments convert to best, as Numba's dispatcher rates them: by the
-        count of unsafe, then safe, then promoting conversions; a tie is ambiguous."""
+        """(declared argument types, kernel) of the overload the arguments convert to best, as
+        Numba's dispatcher rates them: by the count of unsafe, then safe, then promoting
+        conversions; a tie is ambiguous."""
         rated = []
         for declared, kernel in self.overloads.items():
             if all(_converts(a, d) for a, d in zip(argtypes, declared)):
@@ -506,7 +613,7 @@ class Dispatcher:
             raise TypeError("Ambiguous overloading for %s (%s):\n%s"
                             % (self.py_func, ", ".join(str(t) for t in argtypes),
                                "\n".join("(%s) -> none" % ", ".join(map(str, d)) for d in tied)))
-        return next(kernel for rating, _, kernel in rated if rating == best)
+        return next((declared, kernel) for rating, declared, kernel in rated if rating == best)
 
     # -- launching ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -548,6 +655,7 @@ class Dispatcher:
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
         kernel = self._overload_for(args)
+        _sentry_host_arrays(args)
         if _numba_warns("CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"):
             _warn_implicit_copies(args)
         _flush_stdout()
@@ -660,8 +768,8 @@ class Dispatcher:
             return text_of(_compile_ptx(self.py_func, argtypes, llvm_ir=llvm_ir, **options))
         if signature is not None:
             return compiled(_simt_argtypes(tuple(getattr(signature, "args", signature))))
-        signatures = [sig.args for sig in self.signatures] if self.device else self.overloads
-        return _Overloads((tuple(argtypes), compiled(tuple(argtypes))) for argtypes in signatures)
+        return _Overloads((tuple(argtypes), compiled(tuple(argtypes)))
+                          for argtypes in self.signatures)
 
     def get_shared_mem_per_block(self, signature=None):
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)

@@ -831,6 +831,13 @@ class _Driver:
     def get_device_count(self):
         return 1
 
+    def get_version(self):
+        """The CUDA driver's version as (major, minor): CUDA 12.0, the version simt's PTX is
+        for (as cuda.runtime.get_version()). Initialises the driver first, as Numba's does
+        (CudaSupportError where CUDA is disabled)."""
+        self.initialize()
+        return CUDA_VERSION
+
     def list_devices(self):
         from .device import gpus
         return list(gpus)
@@ -959,8 +966,13 @@ def device_memset(dst, val, size, stream=0):
     ctypes.memset(_address(dst, True), val, size)
 
 
+# The CUDA version simt reports for the driver and the runtime (simt's PTX is for CUDA 12).
+CUDA_VERSION = (12, 0)
+
+
 def get_version():
-    return (12, 0)
+    """The driver's version as (major, minor), as Numba's driver.get_version()."""
+    return driver.get_version()
 
 
 def profile_start():

@@ -92,7 +92,7 @@ def _describe_function(dispatcher_or_func):
     name, source, file, first_line = function_source(dispatcher_or_func)
     declared = []
     if getattr(dispatcher_or_func, "_simt_dispatcher", False) and dispatcher_or_func.device:
-        declared = [signature_text(sig) for sig in dispatcher_or_func.signatures]
+        declared = [signature_text(sig) for sig in dispatcher_or_func._declared]
     return ("function", name, source, file, first_line, id(py_func), resolver_for(py_func),
             declared)
 

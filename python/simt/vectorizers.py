@@ -19,7 +19,8 @@ import numpy as np
 
 from . import pickling
 from . import types as simt_types
-from .devicearray import DeviceNDArray, as_cuda_array, is_cuda_array, to_device
+from .devicearray import (DeviceNDArray, as_cuda_array, check_array_compatibility,
+                          is_cuda_array, sentry_contiguous, to_device)
 from .dispatcher import parse_signature
 from .source import CapturedSource
 from .sourcegen import device_function, function_from_source
@@ -69,7 +70,10 @@ def _writable_view(ary, shape):
         view.shape = shape
     except AttributeError:
         return None
-    return ary._view(view) if isinstance(ary, DeviceNDArray) else view
+    if isinstance(ary, DeviceNDArray):
+        return ary._view(view)
+    # a kernel takes a host array as one region of memory (sentry_contiguous)
+    return view if view.flags.c_contiguous or view.flags.f_contiguous else None
 
 
 def _write_through(out, shape):
@@ -223,9 +227,12 @@ def _broadcast_to(ary, shape):
 
 
 def _flat(ary):
-    """The 1-d array of `ary`'s elements in C order (a view where possible)."""
+    """The 1-d array of `ary`'s elements in C order: a device array's view where possible, a
+    host array's ravel() (a copy unless its elements are one region, as Numba ravels them)."""
     if ary.ndim == 1:
         return ary
+    if not isinstance(ary, DeviceNDArray):
+        return np.ravel(ary)
     return _reshaped(ary, (ary.size,))
 
 
@@ -305,6 +312,10 @@ class CUDAUFuncDispatcher:
         arrays, formal = self._resolve(args)
         result_dtype, kernel = self.functions[formal]
         shape = _multi_broadcast([a.shape for a in arrays])
+        if len(shape) <= 1:  # Numba copies 1-d host arrays to the device as they are
+            for a in arrays:
+                if not isinstance(a, DeviceNDArray):
+                    sentry_contiguous(a)
         any_device = any(isinstance(a, DeviceNDArray) for a in arrays)
         inputs = [_flat(_broadcast_to(a, shape or (1,))) for a in arrays]
         size = int(np.prod(shape, dtype=np.int64))
@@ -323,6 +334,9 @@ class CUDAUFuncDispatcher:
         if out.dtype != result_dtype:
             raise TypeError("out has dtype %s; the result has dtype %s"
                             % (out.dtype, result_dtype))
+        if len(shape) <= 1 and not isinstance(out, DeviceNDArray):
+            # Numba copies a 1-d result into a host `out` as one region (copy_to_host)
+            check_array_compatibility(np.empty(out.shape, out.dtype), out)
         target, copy_back = _write_through(out, (size,))
         kernel.forall(size, stream=stream)(*inputs, target)
         copy_back()
@@ -339,8 +353,10 @@ class CUDAUFuncDispatcher:
             raise TypeError("Reduction on an empty array.")
         if n == 1:
             return arg[0]
-        host = arg._host if isinstance(arg, DeviceNDArray) else np.asarray(arg)
-        memory = to_device(np.ascontiguousarray(host), stream)
+        if isinstance(arg, DeviceNDArray):
+            memory = to_device(np.ascontiguousarray(arg._host), stream)
+        else:  # as Numba's cuda.to_device: ValueError for a host array that is not contiguous
+            memory = to_device(np.asarray(arg), stream)
         return self._reduce(memory, stream)[0]
 
     def _reduce(self, memory, stream):
@@ -563,6 +579,9 @@ class CUDAGeneralizedUFunc:
                     raise TypeError("compatible signature is possible by casting but {0} does "
                                     "not support .astype()".format(type(ary)))
                 inputs[i] = ary.astype(dtype)
+        for ary in inputs:  # Numba copies host inputs to the device as they are (to_device)
+            if not isinstance(ary, DeviceNDArray):
+                sentry_contiguous(ary)
 
         loopn = functools.reduce(operator.mul, loopdims, 1)
         odim = loopn if loopdims else 1

@@ -201,3 +201,52 @@ def test_getitem_and_setitem_take_a_stream():
         assert d.getitem(0, stream=stream) == 10
         assert d.getitem(slice(3, None), stream=stream).copy_to_host().tolist() == [7, 8]
     assert d.copy_to_host().tolist() == [10, 1, 2, 7, 8]
+
+
+def test_auto_device_and_setitem_copy_host_arrays_as_one_region():
+    # Numba's auto_device (numba.cuda.args' hints, setitem's value): device memory as it is,
+    # CUDA array interface objects viewed, host arrays copied after sentry_contiguous
+    from simt.cudadrv_devicearray import auto_device, errmsg_contiguous_buffer
+    a = np.arange(10.0)
+    d = cuda.to_device(a)
+    assert auto_device(d) == (d, False)
+    mapped = cuda.mapped_array(3)
+    assert auto_device(mapped)[0] is mapped and auto_device(mapped)[1] is False
+    copied, conv = auto_device(a)
+    assert conv and isinstance(copied, cuda.DeviceNDArray)
+    assert copied.copy_to_host().tolist() == a.tolist()
+    broadcast, _ = auto_device(np.broadcast_to(np.array([2.0]), (4,)))
+    assert broadcast.copy_to_host().tolist() == [2.0] * 4
+    for bad in (a[::2], a[::-1], np.zeros((4, 6))[:, ::2]):
+        for call in (lambda: auto_device(bad), lambda: auto_device(bad, copy=False),
+                     lambda: cuda.to_device(bad)):
+            with pytest.raises(ValueError) as info:
+                call()
+            assert str(info.value) == errmsg_contiguous_buffer
+    with pytest.raises(ValueError, match="non-contiguous buffer"):
+        d[:5] = a[::2]
+    assert d.copy_to_host().tolist() == a.tolist()
+    d[:5] = a[5:]
+    d[5:] = d[::2]  # device memory: any strides
+    d.setitem(0, 7.0)
+    assert d.copy_to_host().tolist() == [7, 6, 7, 8, 9, 5, 7, 9, 6, 8]
+
+
+def test_squeeze_and_as_cuda_arg_as_numbas():
+    # numba/cuda/cudadrv/devicearray.py: squeeze(axis=None, stream=0) is a view without axes of
+    # length one (dummyarray.squeeze's checks); as_cuda_arg() is gpu_data
+    d = cuda.to_device(np.arange(6.0).reshape(1, 6, 1))
+    s = d.squeeze()
+    assert isinstance(s, cuda.DeviceNDArray) and s.shape == (6,) and s.strides == (8,)
+    s[0] = 100.0  # a view of the same memory
+    assert d.copy_to_host().ravel().tolist() == [100.0, 1, 2, 3, 4, 5]
+    assert d.squeeze(axis=0).shape == (6, 1) and d.squeeze(axis=(0, 2)).shape == (6,)
+    assert d.squeeze(axis=-1).shape == (1, 6, 1)  # Numba checks a negative axis, keeps it
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out which has size "
+                                         "not equal to one"):
+        d.squeeze(axis=1)
+    stream = cuda.stream()
+    assert d.squeeze(stream=stream).stream is stream and d.squeeze().stream == 0
+    assert cuda.to_device(np.zeros((3, 4)))[:, ::2].squeeze().strides == (32, 16)
+    assert d.as_cuda_arg() is d.gpu_data
+    assert d[0].as_cuda_arg().device_pointer_value == d.gpu_data.device_pointer_value

@@ -238,3 +238,49 @@ def test_declared_signatures_refuse_compile_time_arguments_and_other_returns():
     with pytest.raises(CompileError, match=r"pair returns UniTuple\(int64 x 2\), not int64 as its "
                                            "signature declares"):
         pairs[1, 1](np.zeros(1))
+
+
+def test_signatures_nopython_signatures_and_stats_are_numbas(monkeypatch, tmp_path):
+    # numba/core/dispatcher.py: signatures is list(self.overloads) (argument-type tuples),
+    # nopython_signatures their Signature objects, stats _CompileStats(cache_path, cache_hits,
+    # cache_misses) with a miss per compiled overload (Numba's NullCache without cache=True)
+    import numba
+
+    def store(out, n):
+        out[0] = n
+
+    eager = cuda.jit("void(float64[:], int32)")(store)
+    assert eager.signatures == [tuple(eager.overloads)[0]]
+    assert [str(t) for t in eager.signatures[0]] == ["array(float64, 1d, A)", "int32"]
+    assert [str(s) for s in eager.nopython_signatures] == ["(array(float64, 1d, A), int32) -> none"]
+    assert eager.nopython_signatures[0].args == eager.signatures[0]
+    assert eager.stats.cache_path is None and not eager.stats.cache_hits
+    assert eager.stats.cache_misses[(numba.float64[:], numba.int32)] == 1
+    assert type(eager.stats).__name__ == "_CompileStats" and eager.stats._fields == (
+        "cache_path", "cache_hits", "cache_misses")
+
+    lazy = cuda.jit(store)
+    assert lazy.signatures == [] and lazy.nopython_signatures == []
+    assert not lazy.stats.cache_misses
+    out = np.zeros(1)
+    lazy[1, 1](out, 3)
+    lazy[1, 1](out, 4)  # the same overload: no new compile
+    lazy[1, 1](out, 4.5)
+    assert lazy.signatures == list(lazy.overloads)
+    assert [", ".join(map(str, sig)) for sig in lazy.signatures] == [
+        "array(float64, 1d, C), int64", "array(float64, 1d, C), float64"]
+    assert [str(s) for s in lazy.nopython_signatures] == [
+        "(array(float64, 1d, C), int64) -> none", "(array(float64, 1d, C), float64) -> none"]
+    assert dict(lazy.stats.cache_misses) == {sig: 1 for sig in lazy.signatures}
+    assert lazy.stats.cache_misses[(numba.float64[::1], numba.float64)] == 1
+    assert lazy.stats.cache_misses[(numba.float64[::1], numba.int8)] == 0
+
+    device = cuda.jit("float64(float64)", device=True)(lambda x: x)
+    assert [[str(t) for t in sig] for sig in device.signatures] == [["float64"]]
+    assert [str(s) for s in device.nopython_signatures] == ["(float64) -> float64"]
+    assert cuda.jit(device=True)(store).signatures == []
+    monkeypatch.setenv("SIMT_CACHE_DIR", str(tmp_path))  # cache=True: simt's compile cache
+    monkeypatch.delenv("SIMT_CACHE", raising=False)
+    assert cuda.jit(cache=True)(store).stats.cache_path == str(tmp_path)
+    monkeypatch.setenv("SIMT_CACHE", "0")
+    assert cuda.jit(cache=True)(store).stats.cache_path is None

@@ -269,3 +269,20 @@ def test_numba_disable_cuda_makes_the_device_unavailable():
                          check=True).stdout.splitlines()
     assert out[0] == "False" and out[2] == "True"
     assert "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1" in out[1]
+
+
+def test_driver_version_is_the_cuda_version_simt_reports():
+    # numba.cuda.cudadrv.driver.driver.get_version(): (major, minor), as cuda.runtime's
+    assert driver.driver.get_version() == driver.get_version() == cuda.runtime.get_version()
+    assert driver.get_version() == (12, 0)
+    code = textwrap.dedent("""
+        import os
+        os.environ["NUMBA_DISABLE_CUDA"] = "1"
+        from simt import driver
+        try:
+            driver.driver.get_version()
+        except ImportError as error:  # CudaSupportError, as Numba's driver gives
+            print("refused:", error)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "refused: CUDA is disabled" in proc.stdout, proc.stderr

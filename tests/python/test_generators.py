@@ -197,6 +197,24 @@ def test_vectorize_broadcasting_and_shapes():
         add(np.zeros(3), np.zeros(4))
 
 
+def test_non_contiguous_host_inputs_where_numba_copies_them_as_they_are():
+    # deviceufunc.py: 1-d host inputs and gufunc inputs go through cuda.to_device (ValueError
+    # unless one region), inputs of more dimensions are ravelled (copied) first
+    x = np.arange(10.0)
+    for call in (lambda: add(x[::2], x[1::2]), lambda: add(x[::-1], 1.0),
+                 lambda: add.reduce(x[::2]), lambda: sum_reduce(x[::2]),
+                 lambda: add_scalar(x[::2], 1.0), lambda: add_scalar(x.reshape(2, 5)[:, ::2], 1.0)):
+        with pytest.raises(ValueError, match="non-contiguous buffer"):
+            call()
+    m = np.arange(12.0).reshape(2, 6)
+    np.testing.assert_array_equal(add(m[:, ::2], m[:, 1::2]), m[:, ::2] + m[:, 1::2])
+    with pytest.raises(ValueError, match=r"incompatible strides: \(8,\) vs. \(16,\)"):
+        add(x[:5], x[5:], out=np.zeros(10)[::2])  # copy_to_host into a 1-d host out
+    np.testing.assert_array_equal(add_scalar(np.ascontiguousarray(x[::2]), 1.0), x[::2] + 1)
+    d = cuda.to_device(x)
+    np.testing.assert_array_equal(add(d[::2], d[1::2]).copy_to_host(), x[::2] + x[1::2])
+
+
 def test_vectorize_device_arrays_in_and_out():
     x = np.arange(8, dtype=np.float64)
     d_x = cuda.to_device(x)

@@ -86,3 +86,22 @@ def test_device_array_transpose_is_a_copy_as_numbas():
         d.transpose((0, 0))
     with pytest.raises(NotImplementedError):
         cuda.to_device(np.zeros((2, 2, 2))).T
+
+
+def test_cudadrv_is_an_attribute_of_cuda_without_an_import():
+    # Numba's cuda package imports numba.cuda.cudadrv with itself
+    _run("""
+import numpy as np
+from numba import cuda
+import sys
+assert "numba.cuda.cudadrv" not in sys.modules
+assert cuda.cudadrv.devicearray.DeviceNDArray is cuda.DeviceNDArray
+import numba.cuda.cudadrv
+assert cuda.cudadrv is numba.cuda.cudadrv is sys.modules["numba.cuda.cudadrv"]
+assert cuda.cudadrv.driver.driver.get_version() == cuda.runtime.get_version() == (12, 0)
+assert cuda.cudadrv.driver.get_version() == (12, 0)
+assert cuda.cudadrv.devices.get_context() is cuda.current_context()
+""")
+    # without the hook: simt's modules under the same names
+    assert cuda.cudadrv.devicearray.DeviceNDArray is cuda.DeviceNDArray
+    assert cuda.cudadrv.driver.driver.get_version() == (12, 0)

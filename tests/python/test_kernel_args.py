@@ -99,8 +99,10 @@ def test_explicit_signatures_with_tuple_types(sig):
     r = np.zeros(1)
     f[1, 1](r, (3, 4))
     assert r[0] == 12
-    f[1, 1](r, (np.int32(2), 2.9))  # converted as Numba converts scalars: 2.9 -> 2
+    f[1, 1](r, (np.int32(2), np.uint8(2)))  # converted as Numba converts scalars
     assert r[0] == 4
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        f[1, 1](r, (2, 2.9))  # Numba's ctypes.c_int64(2.9), element by element
     assert overload_types(f) == ["array(float64, 1d, A), UniTuple(int64 x 2)"]
     with pytest.raises(TypeError, match=r"No matching definition for argument type\(s\) "
                        r"array\(float64, 1d, C\), UniTuple\(int64 x 3\)"):
@@ -257,6 +259,77 @@ def test_foreign_record_arrays_keep_their_fields():
     recs = np.zeros(4, RECORD)
     d = cuda.as_cuda_array(cuda.to_device(recs))
     assert d.dtype == RECORD
+
+
+# -- host arrays are copied as one region of memory ---------------------------------------------
+@cuda.jit
+def increment(x):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] += 1
+
+
+@cuda.jit
+def increment_rows(x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        for j in range(x.shape[1]):
+            x[i, j] += 1
+
+
+@cuda.jit
+def total_of(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.add(out, 0, x[i])
+
+
+def test_non_contiguous_host_arrays_are_refused_as_numba_refuses_them():
+    # numba/cuda/cudadrv/devicearray.py: auto_device's sentry_contiguous, for each host array
+    # a kernel takes (also in tuples and argument hints), before anything runs
+    from simt.cudadrv_devicearray import errmsg_contiguous_buffer
+    a = np.arange(10.0)
+    x = np.zeros((4, 6))
+    for launch in (lambda: increment[1, 16](a[::2]), lambda: increment[1, 16](a[::-1]),
+                   lambda: increment_rows[1, 4](x[:, ::2]),
+                   lambda: total_of[1, 16](a[::2], np.zeros(1)),
+                   lambda: add[1, 4](a[:5], a[::2], np.zeros(5)),
+                   lambda: increment[1, 16](cuda.In(a[::2])),
+                   lambda: increment[1, 16](cuda.Out(a[::2])),
+                   lambda: increment[1, 16](cuda.InOut(a[::2]))):
+        with pytest.raises(ValueError) as info:
+            launch()
+        assert str(info.value) == errmsg_contiguous_buffer
+    assert a.tolist() == list(np.arange(10.0)) and not x.any()  # nothing ran
+
+    @cuda.jit
+    def first_of_pair(t):
+        t[0][0] = t[1][0]
+
+    with pytest.raises(ValueError, match="non-contiguous buffer"):
+        first_of_pair[1, 1]((a[::2], a[:2]))
+
+
+def test_host_arrays_of_one_region_and_device_views_are_taken_as_they_are():
+    # C- and F-contiguous host arrays, broadcast (stride 0) dimensions over one region
+    # (array_core), device arrays' non-contiguous views, mapped arrays' views: as Numba
+    x = np.zeros((3, 4))
+    increment_rows[1, 4](x.T)
+    assert (x == 1).all()
+    out = np.zeros(1)
+    total_of[1, 32](np.broadcast_to(np.array([3.0]), (5,)), out)
+    assert out[0] == 15.0
+    d = cuda.to_device(np.arange(10.0))
+    increment[1, 16](d[::2])
+    increment[1, 16](d[::-1])
+    assert d.copy_to_host().tolist() == [2, 2, 4, 4, 6, 6, 8, 8, 10, 10]
+    mapped = cuda.mapped_array(10)
+    mapped[:] = 0
+    increment[1, 16](mapped[::2])
+    assert mapped.tolist() == [1, 0] * 5
+    strided = ForeignArray(np.zeros(10)[::2])  # __cuda_array_interface__: device memory
+    increment[1, 16](strided)
+    assert strided.array.tolist() == [1.0] * 5
 
 
 # -- Ellipsis, tuples into slices ----------------------------------------------------------------

@@ -89,8 +89,9 @@ def test_explicit_string_signature_compiles_eagerly_and_converts():
     a = np.ones(8, np.float32)
     scale[1, 8](a, 3)
     scale[1, 8](a, np.int64(2))
-    scale[1, 8](a, 2.9)  # truncates to int32 as Numba's dispatcher does
-    np.testing.assert_array_equal(a, np.full(8, 12, np.float32))
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        scale[1, 8](a, 2.9)  # Numba's ctypes.c_int32(2.9)
+    np.testing.assert_array_equal(a, np.full(8, 6, np.float32))
     with pytest.raises(TypeError):
         scale[1, 8](np.ones(8), 3)
     with pytest.raises(TypeError):
