@@ -151,6 +151,7 @@ private:
   ir::ExprPtr tuple_item(ir::ExprPtr tuple, int i, ir::Loc loc); // tuple[i], i a constant
   ir::ExprPtr tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool equal, ir::Loc loc);
   // lhs < rhs (<=, >, >=) of tuples, as Python orders them
+  ir::ExprPtr transposed(ir::ExprPtr array, ir::Loc loc);                          // a.T
   ir::ExprPtr tuple_slice(ir::ExprPtr tuple, const ast::Expr &slice, ir::Loc loc); // t[1:]
   ir::ExprPtr tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op, ir::Loc loc);
   ir::ExprPtr tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc);

@@ -122,6 +122,10 @@ Value FunctionTyper::call(const ast::Expr &e) {
   if (base.kind == Value::Kind::Expr) {
     if (callee.id == "view" && base.expr->type.is_array())
       return expr_value(dtype_view(std::move(base.expr), e));
+    if (callee.id == "transpose" && base.expr->type.is_array()) {
+      call_args(e, "transpose", {}, 0);
+      return expr_value(transposed(std::move(base.expr), callee.loc));
+    }
     if (callee.id == "conjugate" && base.expr->type.is_scalar()) {
       call_args(e, "conjugate", {}, 0);
       return number_attribute(std::move(base.expr), "conjugate", callee.loc);
@@ -326,28 +330,59 @@ ir::ExprPtr FunctionTyper::min_max(bool is_max, const ast::Expr &e) {
   const char *fn = is_max ? "max" : "min";
   if (!e.keywords.empty())
     error(e.loc, std::string("simt: ") + fn + "() keyword arguments are not supported yet");
-  if (e.elts.size() < 3)
-    error(e.loc, std::string("simt: ") + fn + "() of fewer than 2 arguments is not supported yet");
+  if (e.elts.size() < 2)
+    error(e.loc, std::string(fn) + " expected at least 1 argument, got 0");
   std::vector<ir::ExprPtr> args;
-  Type type;
-  for (size_t i = 1; i < e.elts.size(); ++i) {
-    args.push_back(rvalue(*e.elts[i]));
-    if (!args.back()->type.is_scalar())
-      error(e.elts[i]->loc, std::string("simt: ") + fn + "() of " + args.back()->type.str() +
-                                " is not supported yet");
-    if (is_complex(args.back()->type.scalar))
-      error(e.elts[i]->loc, std::string("simt: ") + fn + "() of complex numbers is not supported");
-    if (i == 1)
-      type = args.back()->type;
-    else
-      unify(type, args.back()->type, type); // Numba unifies the arguments' types
+  std::vector<ir::Loc> locs;
+  if (e.elts.size() == 2) { // max(t): of a tuple's elements, as Numba's
+    ir::ExprPtr tuple = rvalue(*e.elts[1]);
+    if (!tuple->type.is_tuple())
+      error(e.elts[1]->loc, "simt: " + std::string(fn) + "() of one " + tuple->type.str() +
+                                " is not supported (a tuple's elements, or two or more values)");
+    if (tuple->type.elems.empty())
+      error(e.elts[1]->loc, std::string(fn) + "() arg is an empty sequence");
+    tuple = stable(std::move(tuple));
+    for (size_t k = 0; k < tuple->type.elems.size(); ++k) {
+      args.push_back(tuple_item(clone(*tuple), static_cast<int>(k), e.elts[1]->loc));
+      locs.push_back(e.elts[1]->loc);
+    }
+  } else {
+    for (size_t i = 1; i < e.elts.size(); ++i) {
+      args.push_back(rvalue(*e.elts[i]));
+      locs.push_back(e.elts[i]->loc);
+    }
   }
+  Type type;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i]->type.is_scalar())
+      error(locs[i],
+            std::string("simt: ") + fn + "() of " + args[i]->type.str() + " is not supported yet");
+    if (is_complex(args[i]->type.scalar))
+      error(locs[i], std::string("simt: ") + fn + "() of complex numbers is not supported");
+    if (i == 0)
+      type = args[i]->type;
+    else
+      unify(type, args[i]->type, type); // Numba unifies the arguments' types
+  }
+  // Numba's CUDA target computes max(x, y) of two floats as libdevice's fmax (a NaN operand
+  // gives the other); every other form is its generic one: v if v > acc else acc, argument by
+  // argument, which keeps a NaN accumulator and passes over a NaN argument (Python's order).
+  const bool two_floats =
+      args.size() == 2 && is_float(args[0]->type.scalar) && is_float(args[1]->type.scalar);
   // bfloat16s are compared as the float32s they are exactly (the result is one of them)
   const Type compared = type.scalar == Scalar::BF16 ? Type::scalar_of(Scalar::F32) : type;
   ir::ExprPtr result = cast(cast(std::move(args[0]), type), compared);
   for (size_t i = 1; i < args.size(); ++i) {
     ir::ExprPtr next = cast(cast(std::move(args[i]), type), compared);
     ir::ExprPtr combined;
+    if (is_float(compared.scalar) && !two_floats) {
+      result = stable(std::move(result));
+      next = stable(std::move(next));
+      ir::ExprPtr replaces =
+          make_compare(is_max ? ir::Op::Gt : ir::Op::Lt, clone(*next), clone(*result), e.loc);
+      result = make_select(std::move(replaces), std::move(next), std::move(result));
+      continue;
+    }
     if (type.scalar == Scalar::Bool) {
       combined = make_expr(ir::ExprKind::Binary, type, e.loc);
       combined->op = is_max ? ir::Op::BitOr : ir::Op::BitAnd;

@@ -552,6 +552,8 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
   }
   if (attr == "ndim")
     return expr_value(scalar_const(Scalar::I64, type.ndim, 0, loc));
+  if (attr == "T")
+    return expr_value(transposed(std::move(array), loc));
   if (attr == "dtype" && type.record)
     error(loc, "simt: the dtype of a record array is not supported as a value yet");
   if (attr == "dtype") {
@@ -759,7 +761,15 @@ ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
   u->op = e.op == "-" ? ir::Op::Neg : e.op == "+" ? ir::Op::Pos : ir::Op::Invert;
   if (e.op == "~" && sig->result == Scalar::Bool)
     u->op = ir::Op::Not; // Numba follows NumPy: ~ on a bool is logical not
-  u->args.push_back(cast(cast(std::move(operand), Type::scalar_of(sig->params[0])), result));
+  const Type param = Type::scalar_of(sig->params[0]);
+  if (is_integer(sig->params[0]) && u->op != ir::Op::Not) {
+    // Numba negates and inverts in the operand's width, then widens: ~uint8(1) is 254,
+    // -int8(-128) is -128
+    u->type = param;
+    u->args.push_back(cast(std::move(operand), param));
+    return cast(std::move(u), result);
+  }
+  u->args.push_back(cast(cast(std::move(operand), param), result));
   return u;
 }
 

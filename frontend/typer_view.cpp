@@ -256,6 +256,33 @@ ir::ExprPtr FunctionTyper::tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const s
   return result;
 }
 
+ir::ExprPtr FunctionTyper::transposed(ir::ExprPtr array, ir::Loc loc) {
+  // NumPy's a.T: the axes reversed over the same data (C order becomes F order); each axis's
+  // extent and stride replaced by its mirror's, as a dtype view replaces one axis's.
+  const int ndim = array->type.ndim;
+  if (ndim < 2)
+    return array;
+  array = stable(std::move(array));
+  Type type = array->type;
+  type.layout = type.layout == 'C' ? 'F' : type.layout == 'F' ? 'C' : 'A';
+  ir::ExprPtr view = clone(*array);
+  for (int axis = 0; axis < ndim; ++axis) {
+    auto mirror = [&](ir::ExprKind kind) {
+      auto part = make_expr(kind, Type::scalar_of(Scalar::I64), loc);
+      part->index = ndim - 1 - axis;
+      part->args.push_back(clone(*array));
+      return part;
+    };
+    auto step = make_expr(ir::ExprKind::DtypeView, type, loc);
+    step->args.push_back(std::move(view));
+    step->args.push_back(scalar_const(Scalar::I64, axis, 0, loc));
+    step->args.push_back(mirror(ir::ExprKind::ArrayShape));
+    step->args.push_back(mirror(ir::ExprKind::ArrayStride));
+    view = std::move(step);
+  }
+  return view;
+}
+
 // item in tuple: whether any element equals item.
 ir::ExprPtr FunctionTyper::tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc) {
   item = stable(std::move(item));

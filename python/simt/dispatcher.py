@@ -38,6 +38,12 @@ kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)
 FORALL_THREADS_PER_BLOCK = 256
 
 
+def _int_dims(dims):
+    """Whether launch dimensions are Python ints or tuples of them (a cached configuration's)."""
+    return all(type(d) is int or (type(d) is tuple and all(type(x) is int for x in d))
+               for d in dims)
+
+
 class _ArgumentWrapper:
     """cuda.In / cuda.Out / cuda.InOut: transfer hints. Device memory is host memory, so Out and
     InOut pass the array as is; In passes a copy (the kernel's writes are not copied back).
@@ -632,7 +638,8 @@ class Dispatcher:
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
             raise ValueError("must specify at least the griddim and blockdim")
         try:
-            launcher = self._configurations.get(config)
+            # only Python ints hit: 8.0 == 8 and hashes alike, but is refused as a dimension
+            launcher = self._configurations.get(config) if _int_dims(config[:2]) else None
         except TypeError:  # unhashable (lists): configure each time
             launcher = self.configure(*config)
         else:

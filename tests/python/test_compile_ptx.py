@@ -249,6 +249,26 @@ def test_float_min_max_are_numbas_fmin_fmax():
     assert "max.f64" in ptx and "min.f64" in ptx
 
 
+def test_other_min_max_forms_are_numbas_generic_ones():
+    # Two floats only are fmax/fmin; mixed with an integer, three or more values, or a tuple's
+    # elements, Numba's generic code keeps `v if v > acc else acc`: a NaN accumulator stays, a
+    # NaN argument is passed over (Python's order).
+    @cuda.jit
+    def k(x, out, m):
+        out[0] = min(x[0], 1)
+        out[1] = min(x[0], x[1], x[2])
+        out[2] = max(x[0], 1)
+        out[3] = max(1, x[0])
+        out[4] = max(x[1], x[0], x[2])
+        out[5] = min((3.0, x[1], 2.0))
+        out[6] = max(m.shape)
+        out[7] = max((x[1],))
+
+    out = np.zeros(8)
+    k[1, 1](np.array([np.nan, 1.0, 2.0]), out, np.zeros((2, 5)))
+    np.testing.assert_array_equal(out, [np.nan, np.nan, np.nan, 1.0, 2.0, 1.0, 5.0, 1.0])
+
+
 def test_print_without_optimisation(tmp_path):
     # print's packed arguments live in the entry block: an alloca elsewhere is dynamic, and at
     # -O0 inlining brackets it by stacksave/stackrestore, which LLVM 19's NVPTX backend cannot

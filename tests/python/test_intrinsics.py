@@ -455,3 +455,21 @@ def test_the_error_model_reaches_device_functions():
     with pytest.raises(ZeroDivisionError, match="division by zero"):
         k[1, 1](np.array([1.0, 0.0]), out)
     assert out[1] == 0
+
+
+def test_negation_and_inversion_of_narrow_integers_wrap_in_their_width():
+    # Numba negates and inverts in the operand's width, then widens to its 64-bit result type.
+    @cuda.jit
+    def k(u8, u32, i8, i16, out):
+        out[0] = ~u8[0]
+        out[1] = -u32[0]
+        out[2] = ~u32[0]
+        out[3] = -i8[0]
+        out[4] = -i16[0]
+        out[5] = ~i8[0]
+        out[6] = (~u8[0]) >> 4
+
+    out = np.zeros(7, np.int64)
+    k[1, 1](np.array([1], np.uint8), np.array([4000000000], np.uint32), np.array([-128], np.int8),
+            np.array([-32768], np.int16), out)
+    assert out.tolist() == [254, 294967296, 294967295, -128, -32768, 127, 15]

@@ -51,6 +51,18 @@ def test_values_of_other_types_are_type_errors(config, message):
         launch(config)
 
 
+def test_float_dimensions_are_refused_after_an_equal_int_launch():
+    @cuda.jit
+    def k(a):
+        a[0] += 1
+
+    a = np.zeros(1)
+    k[8, 128](a)
+    for config in [(8.0, 128), (8, 128.0), ((8.0,), 128)]:  # 8.0 == 8, and hashes alike
+        with pytest.raises(TypeError, match="must be a sequence of integers"):
+            k[config](a)
+
+
 def test_sequences_longer_than_three_are_value_errors():
     with pytest.raises(ValueError, match=r"griddim must be a sequence of 1, 2 or 3 integers"):
         launch(((1, 1, 1, 1), 4))

@@ -137,6 +137,25 @@ def test_tuples_order_and_slice_as_python_does():
                             5.5]
 
 
+def test_transposed_arrays_are_views():
+    @cuda.jit
+    def k(m, out, cube):
+        t = m.T
+        out[0] = t[2, 0]
+        out[1] = t.shape[0] * 10 + t.shape[1]
+        out[2] = m.transpose()[1, 1]
+        t[0, 1] = -1.0  # stores through to m[1, 0]
+        out[3] = cube.T[3, 2, 1]
+        out[4] = m[0].T[1]  # 1-D: the array itself
+
+    m = np.arange(6.0).reshape(2, 3)
+    cube = np.arange(24.0).reshape(2, 3, 4)
+    out = np.zeros(5)
+    k[1, 1](m, out, cube)
+    assert out.tolist() == [2.0, 32.0, 4.0, cube.T[3, 2, 1], 1.0]
+    assert m[1, 0] == -1.0
+
+
 def test_zero_slice_step_raises_value_error():
     @cuda.jit
     def k(a, step):
