@@ -157,6 +157,8 @@ private:
   llvm::Value *unary(const ir::Expr &e);
   llvm::Value *binary(const ir::Expr &e);
   llvm::Value *int_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where);
+  // x ** n for a float x and an integer n, as Numba's int_power (intrinsic PowInt).
+  llvm::Value *float_int_pow(llvm::Value *x, llvm::Value *n, bool n_signed, Scalar s);
   // x // y or x % y (Python's: floored) for a y that is not 0.
   llvm::Value *int_floor_div_or_mod(ir::Op op, bool is_signed, llvm::Value *x, llvm::Value *y);
   llvm::Value *float_binary(ir::Op op, Scalar s, llvm::Value *x, llvm::Value *y);
@@ -1725,6 +1727,53 @@ llvm::Value *FunctionLowering::int_floor_div_or_mod(ir::Op op, bool is_signed, l
   return b_.CreateSelect(adjust, b_.CreateAdd(r, y), r);
 }
 
+llvm::Value *FunctionLowering::float_int_pow(llvm::Value *x, llvm::Value *n, bool n_signed,
+                                             Scalar s) {
+  // Numba's int_power: r *= a for each set bit of |n|, a *= a; 1 / r for n < 0; pow(x, n)
+  // beyond 65536.
+  llvm::Type *ft = x->getType(), *it = n->getType();
+  llvm::Value *zero = llvm::ConstantInt::get(it, 0), *one = llvm::ConstantInt::get(it, 1);
+  llvm::Value *negative = n_signed ? b_.CreateICmpSLT(n, zero) : b_.getFalse();
+  llvm::Value *magnitude = b_.CreateSelect(negative, b_.CreateNeg(n), n);
+  llvm::Value *beyond = b_.CreateICmpUGT(magnitude, llvm::ConstantInt::get(it, 0x10000));
+  llvm::BasicBlock *entry = b_.GetInsertBlock();
+  auto *generic = llvm::BasicBlock::Create(ctx(), "pow.generic", fn_);
+  auto *loop = llvm::BasicBlock::Create(ctx(), "pow.loop", fn_);
+  auto *done = llvm::BasicBlock::Create(ctx(), "pow.done", fn_);
+  auto *after = llvm::BasicBlock::Create(ctx(), "pow.after", fn_);
+  llvm::Value *none = b_.CreateICmpEQ(magnitude, zero);
+  b_.CreateCondBr(beyond, generic, loop);
+  // the loop runs at least once; a zero exponent multiplies nothing in
+  b_.SetInsertPoint(loop);
+  llvm::PHINode *r = b_.CreatePHI(ft, 2), *a = b_.CreatePHI(ft, 2), *e = b_.CreatePHI(it, 2);
+  llvm::Value *odd = b_.CreateICmpNE(b_.CreateAnd(e, one), zero);
+  llvm::Value *r_next = b_.CreateSelect(odd, b_.CreateFMul(r, a), r);
+  llvm::Value *e_next = b_.CreateLShr(e, one);
+  llvm::Value *a_next = b_.CreateFMul(a, a);
+  r->addIncoming(llvm::ConstantFP::get(ft, 1.0), entry);
+  a->addIncoming(x, entry);
+  e->addIncoming(magnitude, entry);
+  r->addIncoming(r_next, loop);
+  a->addIncoming(a_next, loop);
+  e->addIncoming(e_next, loop);
+  b_.CreateCondBr(b_.CreateOr(none, b_.CreateICmpEQ(e_next, zero)), done, loop);
+  b_.SetInsertPoint(done);
+  llvm::Value *product = b_.CreateSelect(none, llvm::ConstantFP::get(ft, 1.0), r_next);
+  llvm::Value *looped =
+      b_.CreateSelect(negative, b_.CreateFDiv(llvm::ConstantFP::get(ft, 1.0), product), product);
+  b_.CreateBr(after);
+  b_.SetInsertPoint(generic);
+  llvm::Value *as_float = n_signed ? b_.CreateSIToFP(n, ft) : b_.CreateUIToFP(n, ft);
+  llvm::Value *general = target_.math(emitter_, ir::Intrinsic::Pow, {x, as_float}, s);
+  llvm::BasicBlock *generic_end = b_.GetInsertBlock();
+  b_.CreateBr(after);
+  b_.SetInsertPoint(after);
+  llvm::PHINode *result = b_.CreatePHI(ft, 2);
+  result->addIncoming(looped, done);
+  result->addIncoming(general, generic_end);
+  return result;
+}
+
 llvm::Value *FunctionLowering::int_pow(Scalar s, llvm::Value *x, llvm::Value *y, ir::Loc where) {
   if (!scalar_is_signed(s))
     return b_.CreateCall(m_.int_pow_helper(s), {x, y});
@@ -2061,6 +2110,8 @@ llvm::Value *FunctionLowering::number_intrinsic(const ir::Expr &e,
   }
   case I::Fma:
     return b_.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args);
+  case I::PowInt:
+    return float_int_pow(args[0], args[1], scalar_is_signed(e.args[1]->type.scalar), e.type.scalar);
   case I::Selp:
     return b_.CreateSelect(args[0], args[1], args[2]);
   case I::Frexp: {

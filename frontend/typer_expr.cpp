@@ -790,6 +790,12 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
   if (!sig)
     fail();
   Type result = Type::scalar_of(sig->result);
+  if (op == "**" && is_float(sig->result) && is_integer(sig->params[1])) {
+    auto power = make_intrinsic(ir::Intrinsic::PowInt, result, loc);
+    power->args.push_back(cast(std::move(lhs), result));
+    power->args.push_back(cast(std::move(rhs), Type::scalar_of(sig->params[1])));
+    return power;
+  }
   if (is_complex(sig->result) && (op == "/" || op == "**"))
     return complex_binary(binary_op(op), cast(std::move(lhs), result), cast(std::move(rhs), result),
                           loc);

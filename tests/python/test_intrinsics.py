@@ -473,3 +473,26 @@ def test_negation_and_inversion_of_narrow_integers_wrap_in_their_width():
     k[1, 1](np.array([1], np.uint8), np.array([4000000000], np.uint32), np.array([-128], np.int8),
             np.array([-32768], np.int16), out)
     assert out.tolist() == [254, 294967296, 294967295, -128, -32768, 127, 15]
+
+
+def power_by_integers(x, n, out):
+    for i in range(x.size):
+        out[i, 0] = x[i] ** n[i]
+        out[i, 1] = x[i] ** 7
+        out[i, 2] = x[i] ** -3
+        out[i, 3] = np.float32(x[i]) ** n[i]
+        out[i, 4] = x[i] ** np.uint64(5)
+        out[i, 5] = x[i] ** 70000  # beyond 65536: math.pow
+
+
+def test_float_to_integer_powers_are_numbas_square_and_multiply():
+    # Numba's int_power (what its GPU code computes), not pow(): 1-2 ulp apart for most x ** n.
+    numba = pytest.importorskip("numba")
+    rng = np.random.default_rng(1)
+    x, n = rng.uniform(0.5, 1.5, 500), rng.integers(-20, 20, 500)
+    out, expected = np.zeros((500, 6)), np.zeros((500, 6))
+    cuda.jit(power_by_integers)[1, 1](x, n, out)
+    numba.njit(power_by_integers)(x, n, expected)
+    np.testing.assert_array_equal(out, expected)
+    ptx, _ = cuda.compile_ptx(power_by_integers, "void(float64[:], int64[:], float64[:, :])")
+    assert ".visible .entry" in ptx

@@ -165,16 +165,24 @@ TEST_CASE("lowering a kernel gives a valid module with bounds checks on the cold
   CHECK(l.result.locations[0].function == "scale");
 }
 
-TEST_CASE("integer floor division raises on zero, float division does not") {
-  FunctionBuilder k("div", true);
-  int x = k.param("x", i64());
-  int y = k.param("y", f64());
-  int q = k.var("q", i64());
-  int r = k.var("r", f64());
-  k.f.body = block(assign(q, binary(Op::FloorDiv, k.get(x), k.get(x))),
-                   assign(r, binary(Op::TrueDiv, k.get(y), k.get(y))),
-                   assign(r, binary(Op::Mod, k.get(y), k.get(y))));
-  Lowered l(module_of(std::move(k.f)));
+TEST_CASE("integer floor division raises on zero in the Python error model, float division not") {
+  auto kernel = [] {
+    FunctionBuilder k("div", true);
+    int x = k.param("x", i64());
+    int y = k.param("y", f64());
+    int q = k.var("q", i64());
+    int r = k.var("r", f64());
+    k.f.body = block(assign(q, binary(Op::FloorDiv, k.get(x), k.get(x))),
+                     assign(r, binary(Op::TrueDiv, k.get(y), k.get(y))),
+                     assign(r, binary(Op::Mod, k.get(y), k.get(y))));
+    return module_of(std::move(k.f));
+  };
+  Lowered numpy_model(kernel());
+  CHECK_FALSE(numpy_model.has("raise.ZeroDivisionError")); // integer // 0 is 0
+  CHECK(numpy_model.has("sdiv i64"));
+  ir::Module python = kernel();
+  python.options.python_error_model = true;
+  Lowered l(python);
   CHECK(l.has("call void @target.raise.ZeroDivisionError"));
   CHECK(l.has("sdiv i64"));
   CHECK(l.has("fdiv double"));

@@ -360,7 +360,9 @@ TEST_CASE("a fault in a device function stops the caller; range step 0 is a Valu
   std::vector<int64_t> values(2, 0);
   ArrayArg va = ArrayArg::of(values);
   int64_t zero = 0;
-  auto fault = run(module_of(std::move(k.f), std::move(dev.f)), config(1, 1), {va.ptr(), &zero});
+  ir::Module module = module_of(std::move(k.f), std::move(dev.f));
+  module.options.python_error_model = true; // integer // 0 raises (debug=True)
+  auto fault = run(std::move(module), config(1, 1), {va.ptr(), &zero});
   REQUIRE(fault.has_value());
   CHECK(fault->exception == "ZeroDivisionError");
   CHECK(fault->where.function == "div_dev");
