@@ -325,8 +325,30 @@ class MappedNDArray(np.ndarray):
 
     @property
     def __cuda_array_interface__(self):
-        return DeviceNDArray._from_host(self.view(np.ndarray),
-                                        self.stream).__cuda_array_interface__
+        return self._device().__cuda_array_interface__
+
+    def _device(self):
+        """This memory as a DeviceNDArray: Numba's mapped and managed arrays are device arrays
+        too (DeviceNDArrayBase), with its methods where NumPy's ndarray has none."""
+        return DeviceNDArray._from_host(self.view(np.ndarray), self.stream)
+
+    def copy_to_host(self, ary=None, stream=0):
+        return self._device().copy_to_host(ary, stream)
+
+    def copy_to_device(self, ary, stream=0):
+        self._device().copy_to_device(ary, stream)
+
+    def bind(self, stream=0):
+        return self._device().bind(stream)
+
+    def split(self, section, stream=0):
+        return self._device().split(section, stream)
+
+    def as_cuda_arg(self):
+        return self.gpu_data
+
+    def get_ipc_handle(self):
+        return self._device().get_ipc_handle()
 
 
 def array_core(ary):

@@ -627,7 +627,7 @@ class Stream:
         self.synchronize()
 
     def add_callback(self, callback, arg=None):
-        callback(self, None, arg)
+        callback(self, 0, arg)  # the status: CUDA_SUCCESS, as Numba passes the driver's
 
     def async_done(self):
         """An asyncio future (of the running loop) whose result is this stream, set by the loop's

@@ -250,3 +250,22 @@ def test_squeeze_and_as_cuda_arg_as_numbas():
     assert cuda.to_device(np.zeros((3, 4)))[:, ::2].squeeze().strides == (32, 16)
     assert d.as_cuda_arg() is d.gpu_data
     assert d[0].as_cuda_arg().device_pointer_value == d.gpu_data.device_pointer_value
+
+
+def test_mapped_and_managed_arrays_are_device_arrays_too():
+    # Numba's MappedNDArray/ManagedNDArray derive from DeviceNDArrayBase: its copies, bind,
+    # split and as_cuda_arg work on them, beside NumPy's own methods.
+    for make in (cuda.mapped_array, cuda.managed_array):
+        a = make(4)
+        a[:] = [1, 2, 3, 4]
+        host = a.copy_to_host()
+        assert type(host) is np.ndarray and host.tolist() == [1, 2, 3, 4]
+        out = np.zeros(4)
+        a.copy_to_host(out)
+        assert out.tolist() == [1, 2, 3, 4]
+        a.copy_to_device(np.arange(4.0) * 10)
+        assert a.tolist() == [0, 10, 20, 30]
+        halves = a.split(2)
+        assert [h.copy_to_host().tolist() for h in halves] == [[0, 10], [20, 30]]
+        assert a.as_cuda_arg().device_pointer.value == a.device_ctypes_pointer.value
+        assert a.bind(cuda.stream()).copy_to_host().tolist() == [0, 10, 20, 30]

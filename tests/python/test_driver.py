@@ -286,3 +286,11 @@ def test_driver_version_is_the_cuda_version_simt_reports():
     """)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "refused: CUDA is disabled" in proc.stdout, proc.stderr
+
+
+def test_stream_callbacks_get_the_success_status():
+    seen = []
+    stream = cuda.stream()
+    stream.add_callback(lambda s, status, arg: seen.append((s is stream, status, arg)), "x")
+    stream.synchronize()
+    assert seen == [(True, 0, "x")]
