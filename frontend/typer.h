@@ -151,6 +151,8 @@ private:
   ir::ExprPtr tuple_item(ir::ExprPtr tuple, int i, ir::Loc loc); // tuple[i], i a constant
   ir::ExprPtr tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool equal, ir::Loc loc);
   // lhs < rhs (<=, >, >=) of tuples, as Python orders them
+  // The elements of `tuples` in order, all `times` times over: t1 + t2, t * 3 (a plain tuple).
+  ir::ExprPtr tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t times, ir::Loc loc);
   ir::ExprPtr transposed(ir::ExprPtr array, ir::Loc loc);                          // a.T
   ir::ExprPtr tuple_slice(ir::ExprPtr tuple, const ast::Expr &slice, ir::Loc loc); // t[1:]
   ir::ExprPtr tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op, ir::Loc loc);

@@ -783,6 +783,22 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
     error(loc, "simt: the @ operator is not supported yet");
   if (lhs->type.is_time() || rhs->type.is_time())
     return time_binary(op, std::move(lhs), std::move(rhs), loc);
+  if ((op == "+" && lhs->type.is_tuple() && rhs->type.is_tuple()) ||
+      (op == "*" && lhs->type.is_tuple() != rhs->type.is_tuple())) {
+    // concatenation, or repetition a constant number of times
+    std::optional<int64_t> times = 1;
+    std::vector<ir::ExprPtr> tuples;
+    if (op == "*") {
+      times = constant_int(lhs->type.is_tuple() ? *rhs : *lhs);
+      if (!times)
+        error(loc, "simt: a tuple is repeated a constant number of times only");
+      tuples.push_back(lhs->type.is_tuple() ? std::move(lhs) : std::move(rhs));
+    } else {
+      tuples.push_back(std::move(lhs));
+      tuples.push_back(std::move(rhs));
+    }
+    return tuple_repeat(std::move(tuples), *times, loc);
+  }
   if (!lhs->type.is_scalar() || !rhs->type.is_scalar() || lhs->type.is_plain_enum() ||
       rhs->type.is_plain_enum())
     fail();

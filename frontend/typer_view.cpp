@@ -283,6 +283,25 @@ ir::ExprPtr FunctionTyper::transposed(ir::ExprPtr array, ir::Loc loc) {
   return view;
 }
 
+ir::ExprPtr FunctionTyper::tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t times,
+                                        ir::Loc loc) {
+  std::vector<ir::ExprPtr> elems;
+  std::vector<Type> types;
+  for (ir::ExprPtr &tuple : tuples)
+    tuple = stable(std::move(tuple));
+  for (int64_t round = 0; round < times; ++round)
+    for (const ir::ExprPtr &tuple : tuples)
+      for (size_t k = 0; k < tuple->type.elems.size(); ++k) {
+        types.push_back(tuple->type.elems[k]);
+        elems.push_back(tuple_item(clone(*tuple), static_cast<int>(k), loc));
+      }
+  if (elems.size() > 4096)
+    error(loc, "simt: a tuple of more than 4096 elements");
+  auto made = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(std::move(types)), loc);
+  made->args = std::move(elems);
+  return made;
+}
+
 // item in tuple: whether any element equals item.
 ir::ExprPtr FunctionTyper::tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc) {
   item = stable(std::move(item));

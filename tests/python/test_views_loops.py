@@ -137,6 +137,25 @@ def test_tuples_order_and_slice_as_python_does():
                             5.5]
 
 
+REPEATS = 3
+
+
+def test_tuples_concatenate_and_repeat():
+    @cuda.jit
+    def k(out, a):
+        t = (a[0], a[1]) + (a[2], 4.0)
+        out[0] = t[3] + t[2] * 10 + len(t) * 100
+        ones = (1.0,) * REPEATS
+        out[1] = len(ones) + ones[2]
+        mixed = 2 * (a[0], 7)
+        out[2] = len(mixed) * 100 + mixed[3]
+        out[3] = len((a[0],) * 0)
+
+    out = np.zeros(4)
+    k[1, 1](out, np.array([1.0, 2.0, 3.0]))
+    assert out.tolist() == [434.0, 4.0, 407.0, 0.0]
+
+
 def test_transposed_arrays_are_views():
     @cuda.jit
     def k(m, out, cube):
