@@ -33,10 +33,12 @@ enum class ExprKind : uint8_t {
   List,      // [elts] (only for error messages and literal shapes; not a runtime value)
   Ellipsis,  // ... (only as an array index)
   Starred,   // *elts[0] (only as a call's positional argument)
+  Lambda,    // lambda params: body; `function` is it as `def <lambda>(params): return body`
 };
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct FunctionDef;
 
 struct Keyword {
   std::string name;
@@ -59,6 +61,7 @@ struct Expr {
   std::string text;
   std::vector<ExprPtr> elts; // operands, see ExprKind; Slice parts may be null
   std::vector<Keyword> keywords;
+  std::shared_ptr<const FunctionDef> function; // Lambda
 };
 
 enum class StmtKind : uint8_t {
@@ -76,7 +79,7 @@ enum class StmtKind : uint8_t {
   Return,      // value may be null
   Raise,       // value may be null (bare raise)
   Assert,      // test, msg (msg may be null)
-  FunctionDef, // nested def (unsupported in kernels, reported by the typer)
+  FunctionDef, // nested def: names[0] its name, `function` it (inlined where it is called)
   Global,      // names
   Nonlocal,    // names
   Del,         // targets
@@ -103,6 +106,7 @@ struct Stmt {
   std::vector<StmtPtr> body;
   std::vector<StmtPtr> orelse;
   std::vector<std::string> names;
+  std::shared_ptr<const FunctionDef> function; // FunctionDef
 };
 
 struct Param {

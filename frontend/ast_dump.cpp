@@ -99,6 +99,13 @@ public:
     case ExprKind::Starred:
       elts("Starred", *expr);
       break;
+    case ExprKind::Lambda:
+      out += "Lambda (params";
+      for (const Param &param : expr->function->params)
+        out += " " + param.name;
+      out += ")";
+      block("body", expr->function->body);
+      break;
     }
     out += ')';
   }
@@ -171,7 +178,7 @@ public:
       break;
     case StmtKind::FunctionDef:
       word("FunctionDef", stmt.names.at(0));
-      block("body", stmt.body);
+      block("body", stmt.function->body);
       break;
     case StmtKind::Global:
       names("Global", stmt.names);

@@ -270,11 +270,11 @@ private:
     parse_simple_statements(out);
   }
 
-  // A nested def is kept (without its signature) so that the typer can report it in context.
+  // A nested def: the typer inlines it where it is called (or reports it).
   static StmtPtr nested_def(ast::FunctionDef function) {
     StmtPtr stmt = make_stmt(StmtKind::FunctionDef, function.loc);
-    stmt->names.push_back(std::move(function.name));
-    stmt->body = std::move(function.body);
+    stmt->names.push_back(function.name);
+    stmt->function = std::make_shared<ast::FunctionDef>(std::move(function));
     return stmt;
   }
 
@@ -530,8 +530,11 @@ private:
     const Token &token = peek();
     if (token.kind == TokenKind::Op && token.text == "*")
       error(token, "simt: star expressions are not supported");
-    if (token.kind == TokenKind::Name && token.text == "lambda")
-      error(token, "simt: lambda expressions are not supported");
+    if (token.kind == TokenKind::Name && token.text == "lambda") {
+      ExprPtr lambda = make_expr(ExprKind::Lambda, token.loc);
+      lambda->function = std::make_shared<ast::FunctionDef>(parse_lambda_def());
+      return lambda;
+    }
     if (token.kind == TokenKind::Name && token.text == "yield")
       error(token, "simt: 'yield' is not supported");
     Loc loc = token.loc;

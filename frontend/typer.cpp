@@ -52,7 +52,6 @@ bool may_complete(const std::vector<ast::StmtPtr> &body) {
   }
 }
 
-
 FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source,
                              const std::vector<Type> &arg_types, bool is_kernel,
                              std::string unique_name, StaticArgs statics)
@@ -98,6 +97,7 @@ ir::Function FunctionTyper::type_function() {
   }
   collect_locals(def_.body);
   collect_string_constants();
+  collect_inner_functions(def_.body);
   // A round is redone only when it widened a local's (or the return) type. Types only widen, each
   // a few times at most, so valid code settles within this bound, however long a chain of
   // assignments feeding back through a loop (one round per step) may be.

@@ -39,6 +39,7 @@ struct Value {
     Exception,
     Overload,
     NamedTupleClass,
+    InnerFunction, // a nested def or lambda of the function: inlined where it is called
     None
   };
   Kind kind = Kind::None;
@@ -50,7 +51,9 @@ struct Value {
   std::shared_ptr<const ExternFunction> extern_function; // Extern
   std::string exception;                                 // Exception
   std::shared_ptr<const NominalClass> nominal;           // NamedTupleClass
-  std::vector<GlobalValue> defaults; // NamedTupleClass: the defaults of its last fields
+  std::vector<GlobalValue> defaults;             // NamedTupleClass: the defaults of its last fields
+  std::shared_ptr<const ast::FunctionDef> inner; // InnerFunction
+  bool nested_scope = false; // InnerFunction: a lambda written in the scope of the call
 };
 
 inline Value expr_value(ir::ExprPtr e) {
@@ -85,6 +88,8 @@ private:
   void collect_locals(const std::vector<ast::StmtPtr> &body);
   void collect_string_constants();                // string_constants_ from the locals
   bool binds_once(const std::string &name) const; // one plain `name = value` in the function
+  void collect_inner_functions(const std::vector<ast::StmtPtr> &body);
+  Value inline_call(const Value &fn, const ast::Expr &e); // a nested def's or lambda's call
   void collect_target(const ast::Expr &target);
 
   // statements (typer_stmt.cpp)
@@ -293,6 +298,11 @@ private:
   std::map<std::string, std::string> string_constants_;
   // Locals bound once, to None or to a call returning nothing: Numba's none-typed variables.
   std::set<std::string> none_names_;
+  // Nested defs and lambdas bound once to a name (inlined where called, as Numba's closures),
+  // and while one is inlined, its parameters' slots.
+  std::map<std::string, std::shared_ptr<const ast::FunctionDef>> inner_functions_;
+  std::map<std::string, int> inline_scope_;
+  int inline_depth_ = 0;
   bool is_kernel_;
   std::string unique_name_;
   ast::FunctionDef def_;

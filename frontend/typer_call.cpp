@@ -152,6 +152,8 @@ Value FunctionTyper::call_value(Value fn, const ast::Expr &e) {
     return expr_value(fn.dtype == Scalar::Bool ? to_bool(std::move(x))
                                                : cast(std::move(x), Type::scalar_of(fn.dtype)));
   }
+  case Value::Kind::InnerFunction:
+    return inline_call(fn, e);
   case Value::Kind::NamedTupleClass: { // Point(1.0, y=2.0): a tuple of its class
     const std::vector<std::string> &fields = fn.nominal->fields;
     auto args = call_args(e, fn.nominal->name, fields, fields.size() - fn.defaults.size());
@@ -180,6 +182,51 @@ Value FunctionTyper::call_value(Value fn, const ast::Expr &e) {
     break;
   }
   error(e.loc, "'" + fn.expr->type.str() + "' object is not callable");
+}
+
+Value FunctionTyper::inline_call(const Value &fn, const ast::Expr &e) {
+  // Numba inlines a closure where it is called; so does simt, for a nested def or lambda whose
+  // body is one return statement. Its other names are the enclosing function's.
+  const ast::FunctionDef &def = *fn.inner;
+  const ast::Stmt *ret = nullptr;
+  for (const auto &s : def.body)
+    if (!(s->kind == ast::StmtKind::Expr && s->value->kind == ast::ExprKind::String)) // docstring
+      ret = ret ? nullptr : s.get();
+  if (!ret || ret->kind != ast::StmtKind::Return || !ret->value || def.has_varargs)
+    error(def.loc, "simt: a nested function is inlined where it is called, and only one whose "
+                   "body is a single return statement is supported yet");
+  if (inline_depth_ >= 32)
+    error(e.loc, "simt: nested functions calling each other 32 deep (recursion?) are not "
+                 "supported");
+  std::vector<std::string> names;
+  for (const ast::Param &param : def.params)
+    names.push_back(param.name);
+  const std::string callee = def.name + "()";
+  auto args = call_args(e, callee, names, 0);
+  std::map<std::string, int> scope = fn.nested_scope ? inline_scope_ : std::map<std::string, int>{};
+  for (size_t i = 0; i < names.size(); ++i) {
+    const ast::Expr *given = args[i] ? args[i] : def.params[i].default_value.get();
+    if (!given)
+      error(e.loc, callee + " missing required argument '" + names[i] + "'");
+    ir::ExprPtr arg = rvalue(*given);
+    const int slot = new_temp(arg->type);
+    ir::Stmt bind = make_stmt(ir::StmtKind::Assign, given->loc);
+    bind.slot = slot;
+    bind.exprs.push_back(std::move(arg));
+    emit(std::move(bind));
+    scope[names[i]] = slot;
+  }
+  std::swap(scope, inline_scope_);
+  ++inline_depth_;
+  struct Restore {
+    FunctionTyper &typer;
+    std::map<std::string, int> &saved;
+    ~Restore() {
+      std::swap(saved, typer.inline_scope_);
+      --typer.inline_depth_;
+    }
+  } restore{*this, scope};
+  return value(*ret->value);
 }
 
 std::vector<const ast::Expr *> FunctionTyper::call_args(const ast::Expr &e, const std::string &fn,

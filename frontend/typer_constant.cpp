@@ -23,6 +23,7 @@ ast::ExprPtr copy_ast(const ast::Expr &e) {
   copy->imaginary = e.imaginary;
   copy->bytes = e.bytes;
   copy->text = e.text;
+  copy->function = e.function;
   for (const ast::ExprPtr &elt : e.elts)
     copy->elts.push_back(elt ? copy_ast(*elt) : nullptr);
   for (const ast::Keyword &k : e.keywords)
@@ -211,6 +212,36 @@ std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const as
     return arg;
   default:
     return std::nullopt;
+  }
+}
+
+void FunctionTyper::collect_inner_functions(const std::vector<ast::StmtPtr> &body) {
+  // (name, function, whether a def) of every nested def and `name = lambda ...` in `body`
+  std::vector<std::tuple<std::string, std::shared_ptr<const ast::FunctionDef>, bool>> found;
+  std::function<void(const std::vector<ast::StmtPtr> &)> visit = [&](const auto &stmts) {
+    for (const auto &s : stmts) {
+      if (s->kind == ast::StmtKind::FunctionDef)
+        found.emplace_back(s->names.at(0), s->function, true);
+      else if (s->kind == ast::StmtKind::Assign && s->targets.size() == 1 &&
+               s->targets[0]->kind == ast::ExprKind::Name &&
+               s->value->kind == ast::ExprKind::Lambda)
+        found.emplace_back(s->targets[0]->id, s->value->function, false);
+      visit(s->body);
+      visit(s->orelse);
+    }
+  };
+  visit(body);
+  for (const auto &[name, function, is_def] : found) {
+    // one definition, never rebound: the name always means it (a def counts no binding here)
+    int count = 0;
+    const ast::Expr *value = nullptr;
+    count_bindings(def_.body, name, count, value);
+    const auto same_name = [&](const auto &other) { return std::get<0>(other) == name; };
+    if (count == (is_def ? 0 : 1) && std::count_if(found.begin(), found.end(), same_name) == 1 &&
+        !local_types_.count(name)) {
+      inner_functions_[name] = function;
+      locals_.erase(name);
+    }
   }
 }
 

@@ -129,6 +129,13 @@ Value FunctionTyper::value(const ast::Expr &e) {
   switch (e.kind) {
   case ast::ExprKind::Name:
     return name(e);
+  case ast::ExprKind::Lambda: { // called where it is written: (lambda x: x + 1)(y)
+    Value v;
+    v.kind = Value::Kind::InnerFunction;
+    v.inner = e.function;
+    v.nested_scope = true;
+    return v;
+  }
   case ast::ExprKind::Int:
     if (e.int_uint64)
       return expr_value(scalar_const(Scalar::U64, e.int_value, 0, e.loc));
@@ -232,6 +239,8 @@ ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
     error(loc, "simt: exception classes are not supported as values");
   case Value::Kind::NamedTupleClass:
     error(loc, "simt: namedtuple classes are not supported as values (call one to make a tuple)");
+  case Value::Kind::InnerFunction:
+    error(loc, "simt: nested functions and lambdas are only supported called, not as values");
   }
   error(loc, "simt: this expression is not supported yet");
 }
@@ -290,6 +299,14 @@ Value FunctionTyper::name(const ast::Expr &e) {
     for (size_t slot = 0; slot < fn_.slots.size(); ++slot)
       if (fn_.slots[slot].name == e.id)
         return expr_value(local(static_cast<int>(slot), e.loc));
+  if (auto param = inline_scope_.find(e.id); param != inline_scope_.end())
+    return expr_value(local(param->second, e.loc));
+  if (auto inner = inner_functions_.find(e.id); inner != inner_functions_.end()) {
+    Value v;
+    v.kind = Value::Kind::InnerFunction;
+    v.inner = inner->second;
+    return v;
+  }
   if (none_names_.count(e.id))
     return Value{};
   if (locals_.count(e.id))

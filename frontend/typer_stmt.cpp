@@ -67,6 +67,12 @@ std::vector<ir::Stmt> FunctionTyper::block(const std::vector<ast::StmtPtr> &body
 void FunctionTyper::stmt(const ast::Stmt &s) {
   Nesting nesting(module_.nesting_depth());
   deeper(nesting, s.loc);
+  if (s.kind == ast::StmtKind::FunctionDef && inner_functions_.count(s.names.at(0)))
+    return; // inlined where it is called
+  if (s.kind == ast::StmtKind::Assign && s.targets.size() == 1 &&
+      s.targets[0]->kind == ast::ExprKind::Name && s.value->kind == ast::ExprKind::Lambda &&
+      inner_functions_.count(s.targets[0]->id))
+    return; // f = lambda ...: likewise
   if (const char *what = unsupported_statement(s.kind))
     error(s.loc, std::string("simt: ") + what + " are not supported yet");
   switch (s.kind) {
@@ -139,9 +145,9 @@ void FunctionTyper::stmt(const ast::Stmt &s) {
 }
 
 void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
-  const bool is_none = v.kind == Value::Kind::None ||
-                       (v.kind == Value::Kind::Expr && v.expr->type.is_none() &&
-                        v.expr->kind != ir::ExprKind::String);
+  const bool is_none =
+      v.kind == Value::Kind::None || (v.kind == Value::Kind::Expr && v.expr->type.is_none() &&
+                                      v.expr->kind != ir::ExprKind::String);
   if (is_none && target.kind == ast::ExprKind::Name && binds_once(target.id)) {
     // `r = fill(a)` of a function returning nothing, `r = None`: Numba's none-typed variable
     if (v.kind == Value::Kind::Expr) {
@@ -152,6 +158,8 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
     none_names_.insert(target.id);
     return;
   }
+  if (v.kind == Value::Kind::InnerFunction)
+    rvalue_of(std::move(v), loc); // its error
   if (v.kind != Value::Kind::Expr) {
     const char *what = v.kind == Value::Kind::None ? "None" : "a module, function or type";
     error(loc, std::string("simt: assigning ") + what + " to a variable is not supported yet");

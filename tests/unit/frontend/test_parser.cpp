@@ -187,6 +187,8 @@ TEST_CASE("parser: statements") {
       {"del a[0], b", "(Del (Subscript (Name a) (Int 0)) (Name b))"},
       {"pass; x = 1; y;", "(Pass) (Assign (Name x) = (Int 1)) (Expr (Name y))"},
       {"def g(a):\n    return a", "(FunctionDef g (body (Return (Name a))))"},
+      {"g = lambda x, y=1: x + y",
+       "(Assign (Name g) = (Lambda (params x y) (body (Return (BinOp + (Name x) (Name y))))))"},
       {"x = (1 +\n     2)  # comment\n\n# comment\ny = \\\n    3",
        "(Assign (Name x) = (BinOp + (Int 1) (Int 2))) (Assign (Name y) = (Int 3))"},
   };
@@ -376,7 +378,6 @@ TEST_CASE("parser: errors") {
       {"def f():\n    import math\n", "simt: 'import' statements are not supported @2:5"},
       {"def f():\n    from math import sqrt\n", "simt: 'import' statements are not supported @2:5"},
       {"def f():\n    class A: pass\n", "simt: class definitions are not supported @2:5"},
-      {"def f():\n    g = lambda x: x\n", "simt: lambda expressions are not supported @2:9"},
       {"def f():\n    a = [x for x in b]\n",
        "simt: comprehensions and generator expressions are not supported @2:12"},
       {"def f():\n    a = sum(x for x in b)\n",
