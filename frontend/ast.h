@@ -120,7 +120,10 @@ struct FunctionDef {
   Loc loc; // of the `def` keyword
   std::vector<ExprPtr> decorators;
   std::vector<Param> params;
-  bool has_varargs = false; // *args / **kwargs (unsupported; reported by the typer)
+  // *args: its name (a device function takes the extra positional arguments as a tuple)
+  std::string vararg;
+  // **kwargs, a bare * or parameters after *args (unsupported; reported by the typer)
+  bool has_varargs = false;
   std::vector<StmtPtr> body;
 };
 

@@ -222,6 +222,8 @@ public:
       expr(param.default_value.get());
       out += ')';
     }
+    if (!function.vararg.empty())
+      out += " *" + function.vararg;
     if (function.has_varargs)
       out += " *";
     out += ") (decorators";

@@ -179,8 +179,13 @@ private:
         // the positional-only marker changes nothing for kernels called positionally
       } else if (is_op("*") || is_op("**")) {
         // *args, **kwargs and the keyword-only marker '*' all leave the positional signature
+        const bool single = is_op("*");
         next();
-        function.has_varargs = true;
+        if (single && peek().kind == TokenKind::Name && function.vararg.empty() &&
+            !function.has_varargs)
+          function.vararg = peek().text;
+        else
+          function.has_varargs = true;
         if (peek().kind == TokenKind::Name) {
           expect_name();
           if (annotated && accept_op(":"))
@@ -201,6 +206,8 @@ private:
         } else if (seen_default && !function.has_varargs) {
           error(param.loc, "parameter without a default follows parameter with a default");
         }
+        if (!function.vararg.empty())
+          function.has_varargs = true; // keyword-only parameters
         function.params.push_back(std::move(param));
       }
       if (!accept_op(","))

@@ -45,7 +45,7 @@ struct ExternFunction {
 
 struct GlobalValue {
   enum class Kind : uint8_t {
-    Unknown,      // no such name
+    Unknown,      // no such name, or (member) why kernels cannot use the object it names
     Int,          // int_value (Python int, NumPy integer) of type `scalar`
     Float,        // float_value (Python float, NumPy float) of type `scalar`; for a complex
                   // `scalar` (Python complex, NumPy complex) the parts float_value, imag_value

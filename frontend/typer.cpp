@@ -61,6 +61,12 @@ FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source
   for (std::string line; std::getline(lines, line);)
     lines_.push_back(line);
   def_ = parse_function(source.source, source.file, source.first_line);
+  if (!def_.vararg.empty()) { // *args: a parameter holding a tuple (device_call_args packs it)
+    ast::Param rest;
+    rest.name = def_.vararg;
+    rest.loc = def_.loc;
+    def_.params.push_back(std::move(rest));
+  }
   split_redefined_parameters(def_, version_lines_);
 }
 

@@ -89,6 +89,7 @@ private:
   void collect_string_constants();                // string_constants_ from the locals
   bool binds_once(const std::string &name) const; // one plain `name = value` in the function
   void collect_inner_functions(const std::vector<ast::StmtPtr> &body);
+  void unrolled_for(const ast::Stmt &s);                  // for v in literal_unroll(t)
   Value inline_call(const Value &fn, const ast::Expr &e); // a nested def's or lambda's call
   void collect_target(const ast::Expr &target);
 

@@ -909,10 +909,21 @@ std::vector<ir::ExprPtr> FunctionTyper::device_call_args(const FunctionSource &f
   const std::vector<ast::Param> &params = def.params;
   std::string name = def.name + "()";
   size_t positional = e.elts.size() - 1;
-  if (positional > params.size())
+  if (positional > params.size() && def.vararg.empty())
     error(e.loc, name + " takes " + plural(params.size(), "positional argument") + " but " +
                      std::to_string(positional) + (positional == 1 ? " was" : " were") + " given");
   std::vector<ir::ExprPtr> args(params.size());
+  if (!def.vararg.empty()) { // *args: the positional arguments past the others, as a tuple
+    std::vector<ir::ExprPtr> rest;
+    std::vector<Type> types;
+    for (size_t i = params.size(); i < positional; ++i) {
+      rest.push_back(rvalue(*e.elts[i + 1]));
+      types.push_back(rest.back()->type);
+    }
+    auto tuple = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(std::move(types)), e.loc);
+    tuple->args = std::move(rest);
+    args.push_back(std::move(tuple));
+  }
   // A compile-time value binds its parameter (StaticArg); anything else is a runtime argument.
   auto argument = [&](size_t i, const ast::Expr &given) {
     Value v = value(given);

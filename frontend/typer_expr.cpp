@@ -63,6 +63,8 @@ bool is_known_path(const std::string &path) {
     return is_cmath_function(name);
   if (module == "operator") // call_operator reports the ones kernels cannot call
     return true;
+  if (path == "numba.literal_unroll") // only as a for loop's iterable (for_stmt)
+    return true;
   return find_math_function(module, name) != nullptr;
 }
 
@@ -342,6 +344,8 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
   }
   switch (g.kind) {
   case K::Unknown:
+    if (!g.member.empty())
+      error(loc, "simt: " + g.member);
     if (is_builtin_function(name))
       return path_value("builtins." + name);
     if (is_builtin_exception(name)) {

@@ -91,8 +91,6 @@ FunctionTyper::Iterable FunctionTyper::iterable(const ast::Expr &e) {
     it.kind = Iterable::Kind::Array;
   } else if (v->type.is_tuple()) {
     const std::vector<Type> &elems = v->type.elems;
-    if (elems.empty())
-      error(e.loc, "simt: iterating over an empty tuple is not supported yet");
     for (const Type &t : elems)
       if (t != elems.front())
         error(e.loc, "cannot iterate over " + v->type.str() +
@@ -204,6 +202,17 @@ ir::ExprPtr FunctionTyper::iteration_item(const Iterable &it, const ir::Expr &co
 void FunctionTyper::for_each(const ast::Stmt &s) {
   Iterable it = iterable(*s.iter);
   ir::Loc loc = s.iter->loc;
+  const auto empty_tuple = [](const Iterable &i) {
+    return i.kind == Iterable::Kind::Tuple && i.value->type.elems.empty();
+  };
+  if (empty_tuple(it)) { // no iteration (the body is not typed: nothing binds its variable)
+    for (ir::Stmt &after : block(s.orelse))
+      emit(std::move(after));
+    return;
+  }
+  for (const Iterable &part : it.parts)
+    if (empty_tuple(part))
+      error(loc, "simt: enumerate() or zip() of an empty tuple is not supported yet");
   ir::Stmt loop;
   loop.kind = ir::StmtKind::ForRange;
   loop.loc = s.loc;

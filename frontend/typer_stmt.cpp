@@ -2,6 +2,8 @@
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
+#include <algorithm>
+
 namespace simt {
 
 namespace {
@@ -461,6 +463,10 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
   if (iter.kind == ast::ExprKind::Call) {
     Value fn = value(*iter.elts[0]);
     is_range = fn.kind == Value::Kind::Path && fn.path == "builtins.range";
+    if (fn.kind == Value::Kind::Path && fn.path == "numba.literal_unroll") {
+      unrolled_for(s);
+      return;
+    }
   }
   if (!is_range || s.target->kind != ast::ExprKind::Name) {
     for_each(s);
@@ -521,6 +527,54 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
     throw Deferred{};
   loop.exprs = std::move(bounds);
   emit(std::move(loop));
+}
+
+namespace {
+
+// Whether `body` breaks or continues the loop it is the body of (not an inner loop).
+bool leaves_loop(const std::vector<ast::StmtPtr> &body) {
+  return std::any_of(body.begin(), body.end(), [](const ast::StmtPtr &s) {
+    if (s->kind == ast::StmtKind::Break || s->kind == ast::StmtKind::Continue)
+      return true;
+    if (s->kind == ast::StmtKind::For || s->kind == ast::StmtKind::While)
+      return leaves_loop(s->orelse);
+    return leaves_loop(s->body) || leaves_loop(s->orelse);
+  });
+}
+
+} // namespace
+
+void FunctionTyper::unrolled_for(const ast::Stmt &s) {
+  // Numba's literal_unroll: the body once per element of a tuple whose elements may differ in
+  // type, the loop variable each element in turn (its own temporary each time).
+  const ast::Expr &iter = *s.iter;
+  if (iter.elts.size() != 2 || !iter.keywords.empty())
+    error(iter.loc, "literal_unroll() takes one argument");
+  if (s.target->kind != ast::ExprKind::Name)
+    error(s.target->loc, "simt: a literal_unroll loop binds one name");
+  if (leaves_loop(s.body))
+    error(s.loc, "simt: break and continue in a literal_unroll loop are not supported yet");
+  ir::ExprPtr tuple = rvalue(*iter.elts[1]);
+  if (!tuple->type.is_tuple())
+    error(iter.elts[1]->loc, "simt: literal_unroll of " + tuple->type.str() +
+                                 " is not supported (a tuple's elements)");
+  tuple = stable(std::move(tuple));
+  const std::string &name = s.target->id;
+  const std::map<std::string, int> saved = inline_scope_;
+  for (size_t k = 0; k < tuple->type.elems.size(); ++k) {
+    ir::ExprPtr element = tuple_item(clone(*tuple), static_cast<int>(k), s.target->loc);
+    const int slot = new_temp(element->type);
+    ir::Stmt bind = make_stmt(ir::StmtKind::Assign, s.target->loc);
+    bind.slot = slot;
+    bind.exprs.push_back(std::move(element));
+    emit(std::move(bind));
+    inline_scope_[name] = slot;
+    for (ir::Stmt &body : block(s.body))
+      emit(std::move(body));
+  }
+  inline_scope_ = saved;
+  for (ir::Stmt &after : block(s.orelse))
+    emit(std::move(after));
 }
 
 void FunctionTyper::return_stmt(const ast::Stmt &s) {

@@ -60,6 +60,9 @@ GlobalValue global_value_from(py::handle description) {
   auto kind = fields[0].cast<std::string>();
   if (kind == "none") {
     value.kind = Kind::None;
+  } else if (kind == "unsupported") { // an object kernels cannot use, and why
+    value.kind = Kind::Unknown;
+    value.member = fields[1].cast<std::string>();
   } else if (kind == "str") {
     value.kind = Kind::String;
     value.member = fields[1].cast<std::string>();

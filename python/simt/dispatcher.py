@@ -395,9 +395,13 @@ class Dispatcher:
         self.targetoptions = dict(targetoptions or {})
         self.targetoptions["extensions"] = list(self.targetoptions.get("extensions") or ())
         params = inspect.signature(py_func).parameters.values()
-        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
-            raise CompileError("simt: kernel parameters must be plain positional parameters"
-                               " (%s)" % py_func.__name__)
+        plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        # a device function may take *args too (a tuple of the extra positional arguments)
+        allowed = plain + ((inspect.Parameter.VAR_POSITIONAL,) if device else ())
+        if any(p.kind not in allowed for p in params):
+            raise CompileError("simt: %s parameters must be plain positional parameters%s (%s)"
+                               % ("device function" if device else "kernel",
+                                  " or *args" if device else "", py_func.__name__))
         self._nparams = len(params)
         _ALL_DISPATCHERS.add(self)
         self.overloads = _Overloads()
@@ -637,16 +641,17 @@ class Dispatcher:
     def __getitem__(self, config):
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
             raise ValueError("must specify at least the griddim and blockdim")
+        # Only Python ints are cached (8.0 == 8 and hashes alike, but is refused as a dimension;
+        # lists do not hash): the others are configured, so checked, each time.
+        cacheable = _int_dims(config[:2])
         try:
-            # only Python ints hit: 8.0 == 8 and hashes alike, but is refused as a dimension
-            launcher = self._configurations.get(config) if _int_dims(config[:2]) else None
-        except TypeError:  # unhashable (lists): configure each time
+            launcher = self._configurations.get(config) if cacheable else None
+        except TypeError:  # an unhashable stream
+            launcher, cacheable = None, False
+        if launcher is None:
             launcher = self.configure(*config)
-        else:
-            if launcher is None:
-                launcher = self.configure(*config)
-                if len(self._configurations) < 128:
-                    self._configurations[config] = launcher
+            if cacheable and len(self._configurations) < 128:
+                self._configurations[config] = launcher
         if _numba_warns("CUDA_LOW_OCCUPANCY_WARNINGS", "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS"):
             _warn_low_occupancy(launcher.griddim)
         return launcher

@@ -112,6 +112,12 @@ def _module_member(value):
         return None
     if module in ("math", "cmath"):
         return ("member", module, name)
+    if module == "numba.misc.special" and name == "literal_unroll":
+        return ("member", "numba", name)
+    if type(value).__name__ == "_Intrinsic" and type(value).__module__ == "numba.core.extending":
+        return ("unsupported", "@intrinsic functions (numba.extending.intrinsic) build LLVM IR "
+                "with Numba's code generator, which simt does not use; '%s' is not supported "
+                "(write it in Python, or as an @overload)" % name)
     if module in ("operator", "_operator") and getattr(operator, name, None) is value:
         return ("member", "operator", name)
     # Numba's own stubs (`import numba.cuda.libdevice`; simt.cuda.libdevice under the hook)

@@ -73,3 +73,74 @@ def test_unsupported_nested_functions_are_compile_errors():
 
     with pytest.raises(CompileError, match=r"<lambda>\(\) missing required argument 'w'"):
         missing[1, 1](np.zeros(1))
+
+
+@cuda.jit(device=True)
+def total(*values):
+    s = 0
+    for v in values:
+        s += v
+    return s
+
+
+@cuda.jit(device=True)
+def weighted(weight, *values):
+    return weight * len(values) + total(*values)
+
+
+def test_device_functions_take_star_args_as_a_tuple():
+    @cuda.jit
+    def k(out, a):
+        out[0] = total(a[0], a[1], 10)
+        out[1] = total()
+        out[2] = weighted(3, 5.0, 6.0)
+        out[3] = weighted(3)
+
+    out = np.zeros(4)
+    k[1, 1](out, np.array([1, 2]))  # ints, as 10: a tuple of one type iterates (Numba's rule)
+    assert out.tolist() == [13.0, 0.0, 17.0, 0.0]
+
+
+def test_literal_unroll_runs_the_body_once_per_element_of_any_type():
+    from numba import literal_unroll
+
+    @cuda.jit
+    def k(out):
+        acc = 0.0
+        for v in literal_unroll((1, 2.5, np.float32(0.5), True)):
+            acc += v * 2
+        out[0] = acc
+        for w in literal_unroll((3, 4)):
+            out[w - 2] = w
+        else:
+            out[3] = 7
+
+    out = np.zeros(4)
+    k[1, 1](out)
+    assert out.tolist() == [10.0, 3.0, 4.0, 7.0]
+
+    @cuda.jit
+    def leaves(out):
+        for v in literal_unroll((1, 2.5)):
+            if v > 1:
+                break
+            out[0] = v
+
+    with pytest.raises(CompileError, match="break and continue in a literal_unroll loop"):
+        leaves[1, 1](np.zeros(1))
+
+
+def test_intrinsics_are_refused_naming_why():
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def add_one(typingctx, x):
+        raise AssertionError("not called")
+
+    @cuda.jit
+    def k(out):
+        out[0] = add_one(1)
+
+    with pytest.raises(CompileError, match=r"@intrinsic functions \(numba.extending.intrinsic\)"
+                                           r".*'add_one' is not supported"):
+        k[1, 1](np.zeros(1))
