@@ -324,6 +324,14 @@ std::vector<MathFunction> numpy_functions() {
 
 } // namespace
 
+std::optional<std::string> array_reduction_method(const std::string &name, bool numpy_function) {
+  if (name == "sum" || name == "prod" || name == "min" || name == "max" || name == "mean")
+    return name;
+  if (numpy_function && (name == "amin" || name == "amax"))
+    return name.substr(1);
+  return std::nullopt;
+}
+
 const MathFunction *find_math_function(const std::string &module, const std::string &name) {
   static const std::vector<MathFunction> math = math_functions();
   static const std::vector<MathFunction> numpy = numpy_functions();

@@ -31,6 +31,10 @@ ir::Op compare_op(const std::string &op);
 bool is_cache_hinted_load(const std::string &name);
 bool is_cache_hinted_store(const std::string &name);
 
+// Numba's reductions of an array: a method (a.sum()) or NumPy function (np.amax(a)) named
+// `name`, as the method it is ("sum", "prod", "min", "max", "mean"); nullopt for other names.
+std::optional<std::string> array_reduction_method(const std::string &name, bool numpy_function);
+
 // A function of `math` (or the NumPy ufunc with the same meaning) lowered to an intrinsic.
 struct MathFunction {
   std::string name; // Python name in its module

@@ -159,6 +159,11 @@ private:
   // lhs < rhs (<=, >, >=) of tuples, as Python orders them
   // The elements of `tuples` in order, all `times` times over: t1 + t2, t * 3 (a plain tuple).
   ir::ExprPtr tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t times, ir::Loc loc);
+  // a.sum(), a.prod(), a.min(), a.max(), a.mean() (and NumPy's functions of an array)
+  ir::ExprPtr array_reduction(const std::string &op, ir::ExprPtr array, ir::Loc loc);
+  ir::ExprPtr finish_reduction(const std::string &op, ir::ExprPtr array,
+                               const std::vector<int> &counters, std::vector<ir::Stmt> body,
+                               int acc, const Type &acc_type, ir::Loc loc);
   ir::ExprPtr transposed(ir::ExprPtr array, ir::Loc loc);                          // a.T
   ir::ExprPtr tuple_slice(ir::ExprPtr tuple, const ast::Expr &slice, ir::Loc loc); // t[1:]
   ir::ExprPtr tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op, ir::Loc loc);

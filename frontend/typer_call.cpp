@@ -122,6 +122,11 @@ Value FunctionTyper::call(const ast::Expr &e) {
   if (base.kind == Value::Kind::Expr) {
     if (callee.id == "view" && base.expr->type.is_array())
       return expr_value(dtype_view(std::move(base.expr), e));
+    if (base.expr->type.is_array())
+      if (std::optional<std::string> op = array_reduction_method(callee.id, false)) {
+        call_args(e, callee.id, {}, 0);
+        return expr_value(array_reduction(*op, std::move(base.expr), callee.loc));
+      }
     if (callee.id == "transpose" && base.expr->type.is_array()) {
       call_args(e, "transpose", {}, 0);
       return expr_value(transposed(std::move(base.expr), callee.loc));
@@ -269,6 +274,14 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
     return call_cmath(path.substr(6), e);
   if (path.rfind("math.", 0) == 0)
     return call_math("math", path.substr(5), e);
+  if (path.rfind("numpy.", 0) == 0)
+    if (std::optional<std::string> op = array_reduction_method(path.substr(6), true)) {
+      auto args = call_args(e, path, {"a"}, 1);
+      ir::ExprPtr array = rvalue(*args[0]);
+      if (!array->type.is_array())
+        error(args[0]->loc, "simt: " + path + " of " + array->type.str() + " is not supported");
+      return expr_value(array_reduction(*op, std::move(array), e.loc));
+    }
   if (path.rfind("numpy.", 0) == 0)
     return call_math("numpy", path.substr(6), e);
   if (path.rfind("operator.", 0) == 0)

@@ -59,6 +59,8 @@ bool is_known_path(const std::string &path) {
     return is_builtin_function(name);
   if (module == "numpy" && (name == "abs" || name == "absolute"))
     return true;
+  if (module == "numpy" && array_reduction_method(name, true))
+    return true;
   if (module == "cmath")
     return is_cmath_function(name);
   if (module == "operator") // call_operator reports the ones kernels cannot call

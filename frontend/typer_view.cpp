@@ -302,6 +302,128 @@ ir::ExprPtr FunctionTyper::tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t
   return made;
 }
 
+ir::ExprPtr FunctionTyper::array_reduction(const std::string &op, ir::ExprPtr array, ir::Loc loc) {
+  // Numba's array.sum/prod/min/max/mean: loops over the elements in C order into an
+  // accumulator of its result type (sums of integers in 64 bits, means of them in float64);
+  // min and max of an empty array raise ValueError, and return the first NaN they meet.
+  const Type &type = array->type;
+  if (type.record || type.ndim == 0)
+    error(loc, "simt: " + op + "() of " + type.str() + " is not supported");
+  const Scalar elem = type.scalar;
+  const bool integral = is_integer(elem) || elem == Scalar::Bool;
+  Scalar result = elem;
+  if (op == "sum" || op == "prod")
+    result = !integral ? elem : elem == Scalar::Bool || is_signed(elem) ? Scalar::I64 : Scalar::U64;
+  else if (op == "mean")
+    result = integral ? Scalar::F64 : elem;
+  const bool extreme = op == "min" || op == "max";
+  if (extreme && is_complex(elem))
+    error(loc, "simt: " + op + "() of complex arrays is not supported");
+  const Type acc_type = Type::scalar_of(result);
+  array = stable(std::move(array));
+  auto size = [&] {
+    auto n = make_expr(ir::ExprKind::ArraySize, Type::scalar_of(Scalar::I64), loc);
+    n->args.push_back(clone(*array));
+    return n;
+  };
+  auto element = [&](std::vector<ir::ExprPtr> indices) {
+    auto load = make_expr(ir::ExprKind::ArrayLoad, type.element(), loc);
+    load->args.push_back(clone(*array));
+    for (ir::ExprPtr &index : indices)
+      load->args.push_back(std::move(index));
+    return cast(std::move(load), acc_type);
+  };
+  const int acc = new_temp(acc_type);
+  ir::Stmt init = make_stmt(ir::StmtKind::Assign, loc);
+  init.slot = acc;
+  if (extreme) {
+    raise_if(make_compare(ir::Op::Eq, size(), scalar_const(Scalar::I64, 0, 0, loc), loc),
+             "ValueError",
+             std::string("zero-size array to reduction operation ") +
+                 (op == "min" ? "minimum" : "maximum") + " which has no identity",
+             loc);
+    std::vector<ir::ExprPtr> first;
+    for (int axis = 0; axis < type.ndim; ++axis)
+      first.push_back(scalar_const(Scalar::I64, 0, 0, loc));
+    init.exprs.push_back(element(std::move(first)));
+  } else {
+    init.exprs.push_back(cast(scalar_const(Scalar::I64, op == "prod" ? 1 : 0, 0, loc), acc_type));
+  }
+  emit(std::move(init));
+  // the innermost loop's body: acc = acc op a[i0, i1, ...]
+  std::vector<int> counters;
+  for (int axis = 0; axis < type.ndim; ++axis)
+    counters.push_back(new_temp(Type::scalar_of(Scalar::I64)));
+  std::vector<ir::ExprPtr> indices;
+  for (int counter : counters)
+    indices.push_back(local(counter, loc));
+  ir::ExprPtr value = element(std::move(indices));
+  ir::ExprPtr current = local(acc, loc);
+  ir::ExprPtr combined;
+  if (!extreme) {
+    combined = make_binary(op == "prod" ? ir::Op::Mul : ir::Op::Add, result, std::move(current),
+                           std::move(value), loc);
+  } else {
+    const ir::Op better = op == "min" ? ir::Op::Lt : ir::Op::Gt;
+    if (is_real(result) && result != Scalar::BF16) {
+      const int v = new_temp(acc_type);
+      ir::Stmt hold = make_stmt(ir::StmtKind::Assign, loc);
+      hold.slot = v;
+      hold.exprs.push_back(std::move(value));
+      value = local(v, loc);
+      // a NaN accumulator stays; a NaN element, or a better one, replaces it
+      ir::ExprPtr nan_acc = make_compare(ir::Op::Ne, clone(*current), clone(*current), loc);
+      auto take = make_expr(ir::ExprKind::Or, Type::scalar_of(Scalar::Bool), loc);
+      take->args.push_back(make_compare(ir::Op::Ne, clone(*value), clone(*value), loc));
+      take->args.push_back(make_compare(better, clone(*value), clone(*current), loc));
+      combined = make_select(std::move(nan_acc), clone(*current),
+                             make_select(std::move(take), std::move(value), clone(*current)));
+      ir::Stmt update = make_stmt(ir::StmtKind::Assign, loc);
+      update.slot = acc;
+      update.exprs.push_back(std::move(combined));
+      std::vector<ir::Stmt> body;
+      body.push_back(std::move(hold));
+      body.push_back(std::move(update));
+      return finish_reduction(op, std::move(array), counters, std::move(body), acc, acc_type, loc);
+    }
+    ir::ExprPtr take = make_compare(better, clone(*value), clone(*current), loc);
+    combined = make_select(std::move(take), std::move(value), std::move(current));
+  }
+  ir::Stmt update = make_stmt(ir::StmtKind::Assign, loc);
+  update.slot = acc;
+  update.exprs.push_back(std::move(combined));
+  std::vector<ir::Stmt> body;
+  body.push_back(std::move(update));
+  return finish_reduction(op, std::move(array), counters, std::move(body), acc, acc_type, loc);
+}
+
+ir::ExprPtr FunctionTyper::finish_reduction(const std::string &op, ir::ExprPtr array,
+                                            const std::vector<int> &counters,
+                                            std::vector<ir::Stmt> body, int acc,
+                                            const Type &acc_type, ir::Loc loc) {
+  // the loops over each axis, the last innermost
+  for (size_t axis = counters.size(); axis-- > 0;) {
+    ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, loc);
+    loop.slot = counters[axis];
+    auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
+    extent->index = static_cast<int>(axis);
+    extent->args.push_back(clone(*array));
+    loop.exprs.push_back(scalar_const(Scalar::I64, 0, 0, loc));
+    loop.exprs.push_back(std::move(extent));
+    loop.exprs.push_back(scalar_const(Scalar::I64, 1, 0, loc));
+    loop.body = std::move(body);
+    body.clear();
+    body.push_back(std::move(loop));
+  }
+  for (ir::Stmt &s : body)
+    emit(std::move(s));
+  if (op != "mean")
+    return local(acc, loc);
+  auto size = make_expr(ir::ExprKind::ArraySize, Type::scalar_of(Scalar::I64), loc);
+  size->args.push_back(std::move(array));
+  return cast(binary("/", local(acc, loc), std::move(size), loc), acc_type);
+}
+
 // item in tuple: whether any element equals item.
 ir::ExprPtr FunctionTyper::tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc) {
   item = stable(std::move(item));

@@ -1309,6 +1309,34 @@ def case_power_literals_and_mixed_types():
     e = ints(n, 0, 6, seed=6)
     return k, 1, TPB, (a, f, f32, e, np.zeros((n, 6)), np.zeros(n, np.float32)), 0
 
+def case_array_reductions_tuples_and_closures():
+    # Numba's array.sum/prod/min/max/mean and NumPy's functions of arrays, a.T, tuple order,
+    # slicing, concatenation and repetition, lambdas and nested defs inlined, generic min/max.
+    @cuda.jit
+    def k(a, m, u8, out):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            row = m[i % m.shape[0]]
+            square = lambda v: v * v  # noqa: E731
+
+            def shifted(v, by=1.0):
+                return v + by
+
+            out[i, 0] = row.sum() + row.prod() + row.min() * 10 + row.max() * 100
+            out[i, 1] = np.sum(m[:, i % m.shape[1]]) + np.amax(m) + m.mean()
+            out[i, 2] = m.T[i % m.shape[1], 0] + square(a[i]) + shifted(a[i], by=2.0)
+            t = (a[i], 2.0) + (3.0,) * 2
+            out[i, 3] = len(t) * 10 + t[1:][0] + t[::-1][0] + ((a[i], 1.0) < (a[i], 2.0))
+            out[i, 4] = min(a[i], 1) + max(a[i], 2.0, m[0, 0])
+            out[i, 5] = a[i] ** 3 + a[i] ** -2 + u8[0:4].mean()
+
+    n = 32
+    a = floats(n, lo=0.5, hi=3.0)
+    m = floats(12, seed=3, lo=-2.0, hi=2.0).reshape(3, 4)
+    u8 = ints(n, 0, 255, dtype=np.uint8)
+    return k, 1, TPB, (a, m, u8, np.zeros((n, 6))), 0
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 

@@ -252,3 +252,44 @@ def test_unsupported_iteration_is_a_compile_error():
 
     with pytest.raises(simt.CompileError, match="iterates only over tuples whose elements"):
         k[1, 1](np.zeros(1))
+
+
+def test_array_reductions_as_numba_computes_them():
+    @cuda.jit
+    def k(a, m, b, u8, out):
+        out[0] = a.sum()
+        out[1] = a.prod()
+        out[2] = a.min()
+        out[3] = a.max()
+        out[4] = a.mean()
+        out[5] = m.sum()
+        out[6] = m[1].mean()
+        out[7] = np.sum(m[:, 1])
+        out[8] = np.amax(m) + np.amin(m) * 10
+        out[9] = b.sum()
+        out[10] = u8.sum()  # in 64 bits, as Numba's (NumPy's uint8 sum would not wrap either)
+        out[11] = u8.mean()
+        local = cuda.local.array(4, np.float32)
+        for i in range(4):
+            local[i] = i * 0.5
+        out[12] = local.max() + local.sum()
+
+    a = np.array([3.0, 1.0, 4.0, 1.5])
+    m = np.arange(6.0).reshape(2, 3)
+    b = np.array([True, False, True])
+    u8 = np.array([200, 100, 250], np.uint8)
+    out = np.zeros(13)
+    k[1, 1](a, m, b, u8, out)
+    assert out.tolist() == [a.sum(), a.prod(), a.min(), a.max(), a.mean(), m.sum(), m[1].mean(),
+                            m[:, 1].sum(), m.max(), 2, 550, u8.mean(), 4.5]
+
+    @cuda.jit
+    def extremes(x, out):
+        out[0] = x.min()
+        out[1] = x.max()
+
+    out = np.zeros(2)
+    extremes[1, 1](np.array([1.0, np.nan, 0.5]), out)  # the first NaN met
+    assert np.isnan(out).all()
+    with pytest.raises(ValueError, match="zero-size array to reduction operation minimum"):
+        extremes[1, 1](np.zeros(0), out)
