@@ -439,6 +439,47 @@ private:
 // x ** y for integers of one type by repeated squaring; negative exponents (signed types) give
 // what Python's int(x ** y) would: 1 for x == 1, +-1 for x == -1, 0 otherwise (x == 0 is
 // checked by the caller, it raises).
+namespace {
+
+// base ** exponent (an unsigned magnitude) by square and multiply, as Numba's int_power: r *= a
+// for each set bit of the exponent, a *= a; 1 for a zero exponent. Integers or floats; leaves `b`
+// after the loop.
+llvm::Value *square_and_multiply(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *exponent) {
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext &ctx = fn->getContext();
+  llvm::Type *t = base->getType(), *it = exponent->getType();
+  const bool real = t->isFloatingPointTy();
+  llvm::Value *unit = real ? llvm::ConstantFP::get(t, 1.0) : llvm::ConstantInt::get(t, 1);
+  llvm::Value *zero = llvm::ConstantInt::get(it, 0), *one = llvm::ConstantInt::get(it, 1);
+  auto multiply = [&](llvm::Value *x, llvm::Value *y) {
+    return real ? b.CreateFMul(x, y) : b.CreateMul(x, y);
+  };
+  llvm::BasicBlock *entry = b.GetInsertBlock();
+  auto *loop = llvm::BasicBlock::Create(ctx, "pow.loop", fn);
+  auto *done = llvm::BasicBlock::Create(ctx, "pow.done", fn);
+  b.CreateCondBr(b.CreateICmpEQ(exponent, zero), done, loop);
+  b.SetInsertPoint(loop);
+  llvm::PHINode *r = b.CreatePHI(t, 2), *a = b.CreatePHI(t, 2), *e = b.CreatePHI(it, 2);
+  llvm::Value *odd = b.CreateICmpNE(b.CreateAnd(e, one), zero);
+  llvm::Value *r_next = b.CreateSelect(odd, multiply(r, a), r);
+  llvm::Value *e_next = b.CreateLShr(e, one);
+  llvm::Value *a_next = multiply(a, a);
+  r->addIncoming(unit, entry);
+  a->addIncoming(base, entry);
+  e->addIncoming(exponent, entry);
+  r->addIncoming(r_next, loop);
+  a->addIncoming(a_next, loop);
+  e->addIncoming(e_next, loop);
+  b.CreateCondBr(b.CreateICmpEQ(e_next, zero), done, loop);
+  b.SetInsertPoint(done);
+  llvm::PHINode *result = b.CreatePHI(t, 2);
+  result->addIncoming(unit, entry);
+  result->addIncoming(r_next, loop);
+  return result;
+}
+
+} // namespace
+
 llvm::Function *ModuleLowering::int_pow_helper(Scalar s) {
   auto found = int_pow_helpers.find(s);
   if (found != int_pow_helpers.end())
@@ -452,8 +493,6 @@ llvm::Function *ModuleLowering::int_pow_helper(Scalar s) {
   fn->addFnAttr(llvm::Attribute::AlwaysInline);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
   llvm::Value *base = fn->getArg(0), *exp = fn->getArg(1);
-  auto *loop = llvm::BasicBlock::Create(ctx, "loop", fn);
-  auto *done = llvm::BasicBlock::Create(ctx, "done", fn);
   llvm::ConstantInt *zero = llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(t), 0);
   llvm::ConstantInt *one = llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(t), 1);
   if (scalar_is_signed(s)) {
@@ -469,26 +508,7 @@ llvm::Function *ModuleLowering::int_pow_helper(Scalar s) {
     b.CreateRet(result);
     b.SetInsertPoint(positive);
   }
-  llvm::BasicBlock *entry = b.GetInsertBlock();
-  b.CreateCondBr(b.CreateICmpEQ(exp, zero), done, loop);
-  b.SetInsertPoint(loop);
-  llvm::PHINode *r = b.CreatePHI(t, 2), *a = b.CreatePHI(t, 2), *e = b.CreatePHI(t, 2);
-  llvm::Value *odd = b.CreateICmpNE(b.CreateAnd(e, one), zero);
-  llvm::Value *r_next = b.CreateSelect(odd, b.CreateMul(r, a), r);
-  llvm::Value *e_next = b.CreateLShr(e, one);
-  llvm::Value *a_next = b.CreateMul(a, a);
-  r->addIncoming(one, entry);
-  a->addIncoming(base, entry);
-  e->addIncoming(exp, entry);
-  r->addIncoming(r_next, loop);
-  a->addIncoming(a_next, loop);
-  e->addIncoming(e_next, loop);
-  b.CreateCondBr(b.CreateICmpEQ(e_next, zero), done, loop);
-  b.SetInsertPoint(done);
-  llvm::PHINode *result = b.CreatePHI(t, 2);
-  result->addIncoming(one, entry);
-  result->addIncoming(r_next, loop);
-  b.CreateRet(result);
+  b.CreateRet(square_and_multiply(b, base, exp));
   int_pow_helpers[s] = fn;
   return fn;
 }
@@ -1729,38 +1749,21 @@ llvm::Value *FunctionLowering::int_floor_div_or_mod(ir::Op op, bool is_signed, l
 
 llvm::Value *FunctionLowering::float_int_pow(llvm::Value *x, llvm::Value *n, bool n_signed,
                                              Scalar s) {
-  // Numba's int_power: r *= a for each set bit of |n|, a *= a; 1 / r for n < 0; pow(x, n)
-  // beyond 65536.
+  // Numba's int_power: square and multiply by |n|, 1 / that for n < 0; pow(x, n) beyond 65536.
   llvm::Type *ft = x->getType(), *it = n->getType();
-  llvm::Value *zero = llvm::ConstantInt::get(it, 0), *one = llvm::ConstantInt::get(it, 1);
+  llvm::Value *zero = llvm::ConstantInt::get(it, 0);
   llvm::Value *negative = n_signed ? b_.CreateICmpSLT(n, zero) : b_.getFalse();
   llvm::Value *magnitude = b_.CreateSelect(negative, b_.CreateNeg(n), n);
   llvm::Value *beyond = b_.CreateICmpUGT(magnitude, llvm::ConstantInt::get(it, 0x10000));
-  llvm::BasicBlock *entry = b_.GetInsertBlock();
   auto *generic = llvm::BasicBlock::Create(ctx(), "pow.generic", fn_);
-  auto *loop = llvm::BasicBlock::Create(ctx(), "pow.loop", fn_);
-  auto *done = llvm::BasicBlock::Create(ctx(), "pow.done", fn_);
+  auto *looped = llvm::BasicBlock::Create(ctx(), "pow.looped", fn_);
   auto *after = llvm::BasicBlock::Create(ctx(), "pow.after", fn_);
-  llvm::Value *none = b_.CreateICmpEQ(magnitude, zero);
-  b_.CreateCondBr(beyond, generic, loop);
-  // the loop runs at least once; a zero exponent multiplies nothing in
-  b_.SetInsertPoint(loop);
-  llvm::PHINode *r = b_.CreatePHI(ft, 2), *a = b_.CreatePHI(ft, 2), *e = b_.CreatePHI(it, 2);
-  llvm::Value *odd = b_.CreateICmpNE(b_.CreateAnd(e, one), zero);
-  llvm::Value *r_next = b_.CreateSelect(odd, b_.CreateFMul(r, a), r);
-  llvm::Value *e_next = b_.CreateLShr(e, one);
-  llvm::Value *a_next = b_.CreateFMul(a, a);
-  r->addIncoming(llvm::ConstantFP::get(ft, 1.0), entry);
-  a->addIncoming(x, entry);
-  e->addIncoming(magnitude, entry);
-  r->addIncoming(r_next, loop);
-  a->addIncoming(a_next, loop);
-  e->addIncoming(e_next, loop);
-  b_.CreateCondBr(b_.CreateOr(none, b_.CreateICmpEQ(e_next, zero)), done, loop);
-  b_.SetInsertPoint(done);
-  llvm::Value *product = b_.CreateSelect(none, llvm::ConstantFP::get(ft, 1.0), r_next);
-  llvm::Value *looped =
+  b_.CreateCondBr(beyond, generic, looped);
+  b_.SetInsertPoint(looped);
+  llvm::Value *product = square_and_multiply(b_, x, magnitude);
+  llvm::Value *power =
       b_.CreateSelect(negative, b_.CreateFDiv(llvm::ConstantFP::get(ft, 1.0), product), product);
+  llvm::BasicBlock *looped_end = b_.GetInsertBlock();
   b_.CreateBr(after);
   b_.SetInsertPoint(generic);
   llvm::Value *as_float = n_signed ? b_.CreateSIToFP(n, ft) : b_.CreateUIToFP(n, ft);
@@ -1769,7 +1772,7 @@ llvm::Value *FunctionLowering::float_int_pow(llvm::Value *x, llvm::Value *n, boo
   b_.CreateBr(after);
   b_.SetInsertPoint(after);
   llvm::PHINode *result = b_.CreatePHI(ft, 2);
-  result->addIncoming(looped, done);
+  result->addIncoming(power, looped_end);
   result->addIncoming(general, generic_end);
   return result;
 }
