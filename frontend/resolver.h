@@ -19,6 +19,7 @@ class Resolver;
 struct FunctionSignature {
   Type return_type;
   std::vector<Type> params;
+  bool return_inferred = false; // argument types alone were declared: Numba infers the return
 };
 
 // The source of a Python function the frontend may compile (a kernel or a device function).

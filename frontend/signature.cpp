@@ -71,7 +71,7 @@ private:
   }
   Scalar scalar(const std::string &name) {
     Scalar s;
-    if (!parse_scalar_name(name, s))
+    if (!parse_numba_type_name(name, s))
       fail("unknown type '" + name + "'");
     return s;
   }

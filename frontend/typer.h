@@ -22,6 +22,9 @@ ast::ExprPtr copy_ast(const ast::Expr &e);
 // once from them: `N + 2`, `N // 2`, `W * H`), as Python computes it; nothing when it is not one
 // or overflows int64.
 std::optional<int64_t> constant_int(const ir::Expr &x);
+// The truth of a condition of constants (`a.ndim == 2`, `len(t) > 1 and not FLAG`), as Numba's
+// dead branch pruning knows it; nothing when it is not one.
+std::optional<bool> constant_truth(const ir::Expr &x);
 // Whether running `body` may reach its end (rather than return or raise on every path).
 bool may_complete(const std::vector<ast::StmtPtr> &body);
 
@@ -55,6 +58,23 @@ struct Value {
   std::shared_ptr<const ast::FunctionDef> inner; // InnerFunction
   bool nested_scope = false; // InnerFunction: a lambda written in the scope of the call
 };
+
+// A copy of a value that holds no expression (what names of compile-time values hold).
+inline Value copy_of(const Value &v) {
+  Value copy;
+  copy.kind = v.kind;
+  copy.path = v.path;
+  copy.dtype = v.dtype;
+  copy.record = v.record;
+  copy.function = v.function;
+  copy.extern_function = v.extern_function;
+  copy.exception = v.exception;
+  copy.nominal = v.nominal;
+  copy.defaults = v.defaults;
+  copy.inner = v.inner;
+  copy.nested_scope = v.nested_scope;
+  return copy;
+}
 
 inline Value expr_value(ir::ExprPtr e) {
   Value v;
@@ -164,7 +184,9 @@ private:
   ir::ExprPtr finish_reduction(const std::string &op, ir::ExprPtr array,
                                const std::vector<int> &counters, std::vector<ir::Stmt> body,
                                int acc, const Type &acc_type, ir::Loc loc);
-  ir::ExprPtr transposed(ir::ExprPtr array, ir::Loc loc);                          // a.T
+  ir::ExprPtr transposed(ir::ExprPtr array, ir::Loc loc); // a.T
+  ir::ExprPtr tuple_display(const ast::Expr &e);          // (a, b): a TupleMake
+  ir::ExprPtr iterated(const ast::Expr &e); // an iterable or `in` operand (lists as tuples)
   ir::ExprPtr tuple_slice(ir::ExprPtr tuple, const ast::Expr &slice, ir::Loc loc); // t[1:]
   ir::ExprPtr tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op, ir::Loc loc);
   ir::ExprPtr tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc);
@@ -302,8 +324,9 @@ private:
   // Locals bound once, to a string literal: names of the constant (msg = "..."; raise E(msg)),
   // as Numba's literal strings.
   std::map<std::string, std::string> string_constants_;
-  // Locals bound once, to None or to a call returning nothing: Numba's none-typed variables.
-  std::set<std::string> none_names_;
+  // Locals bound once to what is no run-time value: None (or a call returning nothing: Numba's
+  // none-typed variables), a dtype (`dtype = a.dtype`), a function or module: names for it.
+  std::map<std::string, Value> value_names_;
   // Nested defs and lambdas bound once to a name (inlined where called, as Numba's closures),
   // and while one is inlined, its parameters' slots.
   std::map<std::string, std::shared_ptr<const ast::FunctionDef>> inner_functions_;

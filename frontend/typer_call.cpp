@@ -655,6 +655,58 @@ std::optional<int64_t> constant_int(const ir::Expr &x) {
   }
 }
 
+std::optional<bool> constant_truth(const ir::Expr &x) {
+  switch (x.kind) {
+  case ir::ExprKind::Const:
+    return x.type.is_scalar() && (is_integer(x.type.scalar) || x.type.scalar == Scalar::Bool)
+               ? std::optional<bool>(x.int_value != 0)
+               : std::nullopt;
+  case ir::ExprKind::Cast:
+    return x.type == Type::scalar_of(Scalar::Bool) ? constant_truth(*x.args[0]) : std::nullopt;
+  case ir::ExprKind::Unary: {
+    if (x.op != ir::Op::Not)
+      return std::nullopt;
+    const std::optional<bool> a = constant_truth(*x.args[0]);
+    return a ? std::optional<bool>(!*a) : std::nullopt;
+  }
+  case ir::ExprKind::Compare: {
+    const std::optional<int64_t> a = constant_int(*x.args[0]), b = constant_int(*x.args[1]);
+    if (!a || !b || !is_signed(x.args[0]->type.scalar))
+      return std::nullopt;
+    switch (x.op) {
+    case ir::Op::Eq:
+      return *a == *b;
+    case ir::Op::Ne:
+      return *a != *b;
+    case ir::Op::Lt:
+      return *a < *b;
+    case ir::Op::Le:
+      return *a <= *b;
+    case ir::Op::Gt:
+      return *a > *b;
+    case ir::Op::Ge:
+      return *a >= *b;
+    default:
+      return std::nullopt;
+    }
+  }
+  case ir::ExprKind::And:
+  case ir::ExprKind::Or: {
+    const bool is_and = x.kind == ir::ExprKind::And;
+    for (const ir::ExprPtr &arg : x.args) {
+      const std::optional<bool> a = constant_truth(*arg);
+      if (!a)
+        return std::nullopt;
+      if (*a != is_and) // a false operand of `and`, a true one of `or`, decides
+        return *a;
+    }
+    return is_and;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
   ir::ExprPtr v = rvalue(*constant_definition(e));
   std::vector<int64_t> shape;
@@ -789,7 +841,7 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
   auto call = make_expr(ir::ExprKind::Call, *returns, e.loc);
   call->index = index;
   call->args = std::move(args);
-  if (declared && *returns != declared->return_type) {
+  if (declared && !declared->return_inferred && *returns != declared->return_type) {
     if (!returns->is_scalar() || !declared->return_type.is_scalar())
       error(e.loc, "simt: " + fn->name + " returns " + returns->str() + ", not " +
                        declared->return_type.str() + " as its signature declares");
@@ -808,11 +860,16 @@ const FunctionSignature &FunctionTyper::declared_signature(const FunctionSource 
   auto accepts = [](const Type &param, const Type &arg) {
     if (param == arg)
       return true;
-    if (!param.is_array() || !arg.is_array() || param.layout != 'A')
+    if (!param.is_array() || !arg.is_array())
       return false;
-    Type any_layout = arg;
-    any_layout.layout = 'A';
-    return any_layout == param;
+    // an array of the dtype and dimensions, in any memory (shared, local, const), and of any
+    // layout for an 'A' parameter
+    Type relaxed = arg;
+    relaxed.space = param.space;
+    relaxed.readonly = param.readonly;
+    if (param.layout == 'A')
+      relaxed.layout = 'A';
+    return relaxed == param;
   };
   std::vector<Scalar> scalars;
   for (const ir::ExprPtr &a : args)

@@ -160,17 +160,8 @@ Value FunctionTyper::value(const ast::Expr &e) {
     s->int_value = e.bytes;
     return expr_value(std::move(s));
   }
-  case ast::ExprKind::Tuple: {
-    std::vector<ir::ExprPtr> elems;
-    std::vector<Type> types;
-    for (const auto &elt : e.elts) {
-      elems.push_back(rvalue(*elt));
-      types.push_back(elems.back()->type);
-    }
-    auto t = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(types), e.loc);
-    t->args = std::move(elems);
-    return expr_value(std::move(t));
-  }
+  case ast::ExprKind::Tuple:
+    return expr_value(tuple_display(e));
   case ast::ExprKind::UnaryOp:
     return expr_value(unary(e));
   case ast::ExprKind::BinOp: {
@@ -220,6 +211,24 @@ ir::ExprPtr FunctionTyper::python_folded(const ast::Expr &e) const {
 }
 
 ir::ExprPtr FunctionTyper::rvalue(const ast::Expr &e) { return rvalue_of(value(e), e.loc); }
+
+ir::ExprPtr FunctionTyper::tuple_display(const ast::Expr &e) {
+  std::vector<ir::ExprPtr> elems;
+  std::vector<Type> types;
+  for (const auto &elt : e.elts) {
+    elems.push_back(rvalue(*elt));
+    types.push_back(elems.back()->type);
+  }
+  auto t = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(types), e.loc);
+  t->args = std::move(elems);
+  return t;
+}
+
+ir::ExprPtr FunctionTyper::iterated(const ast::Expr &e) {
+  // CPython compiles a list display that is only iterated or searched (`for x in [a, b]`,
+  // `x in [3, 4]`) to a tuple, and Numba compiles what CPython did
+  return e.kind == ast::ExprKind::List ? tuple_display(e) : rvalue(e);
+}
 
 ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
   switch (v.kind) {
@@ -311,8 +320,8 @@ Value FunctionTyper::name(const ast::Expr &e) {
     v.inner = inner->second;
     return v;
   }
-  if (none_names_.count(e.id))
-    return Value{};
+  if (auto named = value_names_.find(e.id); named != value_names_.end())
+    return copy_of(named->second);
   if (locals_.count(e.id))
     return expr_value(local(slot_for(e.id, e.loc), e.loc));
   if (auto bound = statics_.find(e.id); bound != statics_.end())
@@ -465,6 +474,8 @@ Value FunctionTyper::attribute(const ast::Expr &e) {
 Value FunctionTyper::attribute_of(Value base, const std::string &attr, ir::Loc loc) {
   if (base.kind == Value::Kind::Path)
     return path_attribute(base.path + "." + attr, loc);
+  if (base.kind == Value::Kind::Dtype && attr == "type") // a.dtype.type: the scalar class
+    return base;
   if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
     return array_attribute(std::move(base.expr), attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_thread_block())
@@ -524,7 +535,8 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
   }
   Scalar dtype;
   // (bfloat16 is numba.cuda.types.bfloat16 and numba.cuda.bf16.bfloat16 only)
-  if ((owner == "numpy" || owner == "numba") && parse_scalar_name(attr, dtype) &&
+  if (((owner == "numpy" && parse_scalar_name(attr, dtype)) ||
+       (owner == "numba" && parse_numba_type_name(attr, dtype))) &&
       dtype != Scalar::BF16) {
     Value v;
     v.kind = Value::Kind::Dtype;
@@ -870,7 +882,8 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
   auto all = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
   ir::ExprPtr lhs = rvalue(*e.elts[0]);
   for (size_t i = 0; i < e.ops.size(); ++i) {
-    ir::ExprPtr rhs = rvalue(*e.elts[i + 1]);
+    const bool membership = e.ops[i] == "in" || e.ops[i] == "not in";
+    ir::ExprPtr rhs = membership ? iterated(*e.elts[i + 1]) : rvalue(*e.elts[i + 1]);
     bool last = i + 1 == e.ops.size();
     if (!last)
       rhs = stable(std::move(rhs)); // the middle operand is evaluated once
@@ -959,6 +972,8 @@ ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
 
 ir::ExprPtr FunctionTyper::if_exp(const ast::Expr &e) {
   ir::ExprPtr test = condition(*e.elts[0]);
+  if (const std::optional<bool> truth = constant_truth(*test)) // the other one is not typed
+    return rvalue(*e.elts[*truth ? 1 : 2]);
   // Optionals stay optional here: their values are checked where the chosen one is used.
   auto branch = [&](const ast::Expr &x) {
     Value v = value(x);

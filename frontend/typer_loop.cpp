@@ -84,7 +84,7 @@ FunctionTyper::Iterable FunctionTyper::iterable(const ast::Expr &e) {
       return it;
     }
   }
-  ir::ExprPtr v = rvalue(e);
+  ir::ExprPtr v = iterated(e);
   if (v->type.is_array()) {
     if (v->type.ndim == 0)
       error(e.loc, "iteration over a 0-d array");

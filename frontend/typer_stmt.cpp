@@ -147,17 +147,20 @@ void FunctionTyper::stmt(const ast::Stmt &s) {
 }
 
 void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
-  const bool is_none =
-      v.kind == Value::Kind::None || (v.kind == Value::Kind::Expr && v.expr->type.is_none() &&
-                                      v.expr->kind != ir::ExprKind::String);
-  if (is_none && target.kind == ast::ExprKind::Name && binds_once(target.id)) {
-    // `r = fill(a)` of a function returning nothing, `r = None`: Numba's none-typed variable
-    if (v.kind == Value::Kind::Expr) {
+  const bool returns_nothing =
+      v.kind == Value::Kind::Expr && v.expr->type.is_none() && v.expr->kind != ir::ExprKind::String;
+  const bool compile_time = v.kind != Value::Kind::Expr && v.kind != Value::Kind::InnerFunction;
+  if ((returns_nothing || compile_time) && target.kind == ast::ExprKind::Name &&
+      binds_once(target.id)) {
+    // `r = fill(a)` of a function returning nothing, `r = None` (Numba's none-typed variables),
+    // `dtype = a.dtype`, `f = math.sqrt`: the name means the value
+    if (returns_nothing) {
       ir::Stmt eval = make_stmt(ir::StmtKind::Eval, loc);
       eval.exprs.push_back(std::move(v.expr));
       emit(std::move(eval));
+      v = Value{};
     }
-    none_names_.insert(target.id);
+    value_names_[target.id] = std::move(v);
     return;
   }
   if (v.kind == Value::Kind::InnerFunction)
@@ -378,10 +381,10 @@ void FunctionTyper::if_stmt(const ast::Stmt &s) {
     test = condition(*s.test);
   } catch (const Deferred &) {
   }
-  if (test && test->kind == ir::ExprKind::Const) {
-    // A constant condition (a global flag, a literal argument): only the branch it takes is
-    // typed and compiled, as Numba's dead branch pruning does.
-    const std::vector<ast::StmtPtr> &branch = test->int_value != 0 ? s.body : s.orelse;
+  if (const std::optional<bool> truth = test ? constant_truth(*test) : std::nullopt) {
+    // A constant condition (a global flag, a literal argument, `a.ndim == 2`, `len(t) == 3`):
+    // only the branch it takes is typed and compiled, as Numba's dead branch pruning does.
+    const std::vector<ast::StmtPtr> &branch = *truth ? s.body : s.orelse;
     for (ir::Stmt &taken : block(branch))
       emit(std::move(taken));
     // `if bias is None: return x` ends the block: what follows is not typed either

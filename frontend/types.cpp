@@ -196,6 +196,19 @@ bool parse_scalar_name(const std::string &name, Scalar &out) {
   return true;
 }
 
+bool parse_numba_type_name(const std::string &name, Scalar &out) {
+  static const std::map<std::string, Scalar> numba_only = {
+      {"byte", Scalar::U8},     {"float_", Scalar::F32}, {"size_t", Scalar::U64},
+      {"ssize_t", Scalar::I64}, {"char", Scalar::I8},    {"uchar", Scalar::U8},
+      {"long_", Scalar::I64},   {"ulong", Scalar::U64},
+  };
+  if (auto it = numba_only.find(name); it != numba_only.end()) {
+    out = it->second;
+    return true;
+  }
+  return parse_scalar_name(name, out);
+}
+
 int Record::field_index(const std::string &name) const {
   for (size_t i = 0; i < fields.size(); ++i)
     if (fields[i].name == name)

@@ -263,9 +263,13 @@ uint16_t bfloat16_bits(double value);
 // The value of a bfloat16 bit pattern.
 double bfloat16_value(uint16_t bits);
 std::string scalar_name(Scalar s); // "bool", "int8", ... "float64", "complex128" (Numba's)
-// Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...). False if
-// unknown.
+// Parses Numba/NumPy names ("int32", "float", "f4", "uint8", "bool_", "intp", ...), NumPy's
+// meaning where the two differ (byte is int8, float_ float64). False if unknown.
 bool parse_scalar_name(const std::string &name, Scalar &out);
+// The same for names in numba.types' namespace (numba.X, signature strings): Numba's C-style
+// aliases too (size_t, ssize_t, char, uchar, long_, ulong), and its own meanings of byte (uint8)
+// and float_ (float32).
+bool parse_numba_type_name(const std::string &name, Scalar &out);
 
 // Numba's rules for the result type of mixing two scalar operands in arithmetic:
 // int op int -> at least int64 (uint64 when both unsigned; int64 with uint64 -> int64),

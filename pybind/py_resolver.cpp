@@ -153,9 +153,11 @@ GlobalValue global_value_from(py::handle description) {
     source->identity = fields[5].cast<uint64_t>();
     source->resolver = std::make_shared<PyResolver>(py::reinterpret_borrow<py::object>(fields[6]));
     if (fields.size() > 7)
-      for (py::handle text : fields[7]) {
+      for (py::handle declared : fields[7]) { // (signature text, whether its return is inferred)
+        auto pair = declared.cast<py::tuple>();
         FunctionSignature sig;
-        sig.params = parse_signature(text.cast<std::string>(), &sig.return_type);
+        sig.params = parse_signature(pair[0].cast<std::string>(), &sig.return_type);
+        sig.return_inferred = pair[1].cast<bool>();
         source->signatures.push_back(std::move(sig));
       }
     value.function = std::move(source);

@@ -417,7 +417,12 @@ class Dispatcher:
         self._cache_hits = _SignatureCounter()
         self._cache_misses = _SignatureCounter()
         self._declared = []  # the signatures given to cuda.jit, as Signature objects
+        # a device function's signatures given as argument types alone (Numba infers the
+        # return type): their places in _declared
+        self._inferred_returns = set()
         for sig in sigs or ():
+            if device and isinstance(sig, (tuple, list)):
+                self._inferred_returns.add(len(self._declared))
             argtypes, return_type = parse_signature(sig)
             if not device and return_type != simt_types.none:
                 raise TypeError("simt: a kernel returns void, not %s (%s)"
@@ -434,7 +439,8 @@ class Dispatcher:
     def __reduce__(self):
         return pickling.reduce(self, lambda: dict(
             py_func=self.py_func, source=pickling.source_lines(self._captured_source),
-            sigs=[signature_text(sig) for sig in self._declared] if self._explicit else None,
+            sigs=[sig.args if k in self._inferred_returns else signature_text(sig)
+                  for k, sig in enumerate(self._declared)] if self._explicit else None,
             device=self.device, targetoptions=self.targetoptions))
 
     @classmethod

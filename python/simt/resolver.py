@@ -92,7 +92,9 @@ def _describe_function(dispatcher_or_func):
     name, source, file, first_line = function_source(dispatcher_or_func)
     declared = []
     if getattr(dispatcher_or_func, "_simt_dispatcher", False) and dispatcher_or_func.device:
-        declared = [signature_text(sig) for sig in dispatcher_or_func._declared]
+        # (text, whether the return type is inferred: argument types alone were declared)
+        declared = [(signature_text(sig), k in dispatcher_or_func._inferred_returns)
+                    for k, sig in enumerate(dispatcher_or_func._declared)]
     return ("function", name, source, file, first_line, id(py_func), resolver_for(py_func),
             declared)
 

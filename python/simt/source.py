@@ -264,6 +264,12 @@ def _spells(segment, kind, value):
             literal = ast.literal_eval(segment.strip())
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return True  # not a literal alone: a folded expression or compiler-made
+        # `x in [3, 4]`, `for v in {1, 2}`: CPython folds the display to a constant tuple or
+        # frozenset
+        if type(literal) is list and type(value) is tuple:
+            literal = tuple(literal)
+        elif type(literal) is set and type(value) is frozenset:
+            literal = frozenset(literal)
         return type(literal) is type(value) and literal == value
     if kind == _OPERATOR:
         return value in segment

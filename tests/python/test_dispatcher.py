@@ -1,9 +1,11 @@
 """cuda.jit and the Dispatcher's host-side behaviour: decorator forms, launch configurations and
 their errors (these need no compiled kernel: they fail before anything compiles)."""
+import pickle
+
 import numpy as np
 import pytest
 
-from simt import cuda
+from simt import cuda, float32
 from simt.dispatcher import Dispatcher
 from simt.errors import CompileError
 
@@ -284,3 +286,30 @@ def test_signatures_nopython_signatures_and_stats_are_numbas(monkeypatch, tmp_pa
     assert cuda.jit(cache=True)(store).stats.cache_path == str(tmp_path)
     monkeypatch.setenv("SIMT_CACHE", "0")
     assert cuda.jit(cache=True)(store).stats.cache_path is None
+
+
+@cuda.jit((float32, float32), device=True)
+def add_pair(a, b):  # argument types alone: Numba infers the return type
+    return a + b
+
+
+@cuda.jit(float32(float32, float32[:]), device=True)
+def plus_first(a, w):
+    return a + w[0]
+
+
+def test_declared_device_signatures_infer_returns_and_take_arrays_of_any_memory():
+    @cuda.jit
+    def k(inp, out, w):
+        out[0] = add_pair(inp[0], inp[1])
+        shared = cuda.shared.array(2, float32)
+        shared[0] = w[0]
+        out[1] = plus_first(np.float32(1.0), shared)
+        local = cuda.local.array(2, float32)
+        local[0] = 5
+        out[2] = plus_first(np.float32(1.0), local)
+
+    out = np.zeros(3, np.float32)
+    k[1, 1](np.array([1, 0.5], np.float32), out, np.array([2, 3], np.float32))
+    assert out.tolist() == [1.5, 3.0, 6.0]
+    assert pickle.loads(pickle.dumps(add_pair))._inferred_returns == {0}

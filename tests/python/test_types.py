@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import simt
-from simt import types
+from simt import cuda, types
 
 
 def test_scalar_types_print_like_numba():
@@ -87,3 +87,22 @@ def test_from_dtype():
     assert simt.from_dtype(np.float32) is simt.float32
     assert simt.from_dtype(np.dtype("i8")) is simt.int64
     assert simt.from_dtype(np.bool_) is simt.boolean
+
+
+def test_numba_type_aliases_mean_what_numba_means():
+    import numba
+
+    @cuda.jit
+    def k(out):
+        sizes = cuda.local.array(2, dtype=numba.size_t)
+        sizes[0] = 7
+        out[0] = sizes[0]
+        out[1] = numba.types.ssize_t(-3)
+        out[2] = numba.byte(300)  # Numba's byte is uint8 (NumPy's is int8)
+        out[3] = numba.float_(0.1) == np.float32(0.1)  # Numba's float_ is float32
+        out[4] = np.float_(0.1) == 0.1  # NumPy's float64
+        out[5] = numba.char(200) + numba.uchar(300) + numba.long_(1) + numba.ulong(1)
+
+    out = np.zeros(6, np.int64)
+    k[1, 1](out)
+    assert out.tolist() == [7, -3, 44, 1, 1, -56 + 44 + 2]

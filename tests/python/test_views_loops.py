@@ -1,6 +1,8 @@
 """End-to-end: array views, for loops over iterables, loop else clauses, tuple indexing and
 device-function keyword/default arguments (the cases Numba's simulator also runs are in
 diff_cases.py)."""
+import math
+
 import numpy as np
 import pytest
 
@@ -293,3 +295,56 @@ def test_array_reductions_as_numba_computes_them():
     assert np.isnan(out).all()
     with pytest.raises(ValueError, match="zero-size array to reduction operation minimum"):
         extremes[1, 1](np.zeros(0), out)
+
+
+def test_list_displays_iterated_or_searched_are_tuples_as_cpython_compiles_them():
+    @cuda.jit
+    def k(grid, out, t):
+        x = cuda.grid(1)
+        if x < grid.size:
+            if grid[x] not in [3, 4]:
+                out[x] = 1
+            if grid[x] in [t[0], t[1]]:
+                out[x] += 10
+            for v in [1, 2]:
+                out[x] += v * 100
+
+    out = np.zeros(4)
+    k[1, 4](np.arange(4), out, (0, 1))
+    assert out.tolist() == [311, 311, 301, 300]
+
+
+def test_branches_on_constant_conditions_are_pruned_as_numba_prunes_them():
+    @cuda.jit
+    def k(a, out, t):
+        if a.ndim == 2:
+            out[0] = a.shape[1]  # not typed for a 1-D a
+        else:
+            out[0] = a.shape[0]
+        if len(t) == 3 and not False:
+            out[1] = t[2]  # not typed for a 2-tuple
+        else:
+            out[1] = t[0]
+        out[2] = a.shape[1] if a.ndim > 1 else -1
+
+    out = np.zeros(3)
+    k[1, 1](np.zeros(5), out, (7, 8))
+    assert out.tolist() == [5, 7, -1]
+
+
+def test_compile_time_values_bound_to_names():
+    @cuda.jit
+    def k(a, out):
+        dtype = a.dtype
+        root = math.sqrt
+        error = ValueError
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = dtype.type(0.25) * root(a[i]) + a.dtype.type(1)
+            if out[i] < 0:
+                raise error("negative")
+
+    a = np.full(4, 4.0, np.float32)
+    out = np.zeros(4, np.float32)
+    k[1, 4](a, out)
+    assert out.tolist() == [1.5] * 4
