@@ -96,8 +96,8 @@ def test_jit_functions_describe_their_source():
     def typed(x, values):
         return x + values[0]
 
-    assert describe(typed)[7] == ["int32(int32, array(float32, 1d, A))",
-                                  "float64(float64, array(float64, 1d, C))"]
+    assert describe(typed)[7] == [("int32(int32, array(float32, 1d, A))", False),
+                                  ("float64(float64, array(float64, 1d, C))", False)]
 
 
 def test_numba_cpu_jit_functions_are_functions():
