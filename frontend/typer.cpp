@@ -2,6 +2,7 @@
 
 #include "frontend/ir_build.h"
 #include "frontend/param_versions.h"
+#include "frontend/variable_webs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,6 +69,7 @@ FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source
     def_.params.push_back(std::move(rest));
   }
   split_redefined_parameters(def_, version_lines_);
+  split_variable_webs(def_, version_lines_);
 }
 
 ir::Function FunctionTyper::run() {

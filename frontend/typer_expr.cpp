@@ -65,7 +65,7 @@ bool is_known_path(const std::string &path) {
     return is_cmath_function(name);
   if (module == "operator") // call_operator reports the ones kernels cannot call
     return true;
-  if (path == "numba.literal_unroll") // only as a for loop's iterable (for_stmt)
+  if (path == "numba.literal_unroll" || path == "numba.prange") // for loops' iterables only
     return true;
   return find_math_function(module, name) != nullptr;
 }

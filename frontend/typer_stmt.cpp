@@ -465,7 +465,9 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
   bool is_range = false;
   if (iter.kind == ast::ExprKind::Call) {
     Value fn = value(*iter.elts[0]);
-    is_range = fn.kind == Value::Kind::Path && fn.path == "builtins.range";
+    // numba.prange is range in CUDA code, as Numba types and lowers it
+    is_range = fn.kind == Value::Kind::Path &&
+               (fn.path == "builtins.range" || fn.path == "numba.prange");
     if (fn.kind == Value::Kind::Path && fn.path == "numba.literal_unroll") {
       unrolled_for(s);
       return;

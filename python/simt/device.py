@@ -16,11 +16,19 @@ __all__ = ["Device", "Context", "Stream", "Event", "gpus", "get_current_device",
            "profile_stop", "profiling", "cuda_error", "is_bfloat16_supported"]
 
 
+class _DeviceName(str):
+    """A device's name: a str, as numba-cuda gives it, that also decodes as the bytes of Numba
+    0.56's ctypes binding (`get_current_device().name.decode()`, a common idiom)."""
+
+    def decode(self, encoding="utf-8", errors="strict"):
+        return str(self)
+
+
 class Device:
     """A simulated device with the properties Numba reports for a compute capability 8.0 GPU."""
 
     id = 0
-    name = "simt"
+    name = _DeviceName("simt")
     uuid = "GPU-00000000-0000-0000-0000-000000000000"
     compute_capability = (8, 0)
     MAX_THREADS_PER_BLOCK = 1024

@@ -38,6 +38,14 @@ kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)
 FORALL_THREADS_PER_BLOCK = 256
 
 
+def _argument_types_alone(sig):
+    """Whether a signature gives argument types without a return type (`(float32, float32)`,
+    "(float32[:], int32)"): Numba infers a device function's return type then."""
+    if isinstance(sig, str):
+        return sig.strip().startswith("(")
+    return isinstance(sig, (tuple, list))
+
+
 def _int_dims(dims):
     """Whether launch dimensions are Python ints or tuples of them (a cached configuration's)."""
     return all(type(d) is int or (type(d) is tuple and all(type(x) is int for x in d))
@@ -421,7 +429,7 @@ class Dispatcher:
         # return type): their places in _declared
         self._inferred_returns = set()
         for sig in sigs or ():
-            if device and isinstance(sig, (tuple, list)):
+            if device and _argument_types_alone(sig):
                 self._inferred_returns.add(len(self._declared))
             argtypes, return_type = parse_signature(sig)
             if not device and return_type != simt_types.none:

@@ -182,6 +182,8 @@ def installed():
 
 def install():
     """Makes numba.cuda simt's cuda module from now on (idempotent)."""
+    from . import exec_source  # kernels exec()'d before numba.cuda is imported keep their text
+    exec_source.install()
     if not installed():
         sys.meta_path.insert(0, _FINDER)
     for name, patch in _PATCHED.items():

@@ -114,7 +114,7 @@ def _module_member(value):
         return None
     if module in ("math", "cmath"):
         return ("member", module, name)
-    if module == "numba.misc.special" and name == "literal_unroll":
+    if module == "numba.misc.special" and name in ("literal_unroll", "prange"):
         return ("member", "numba", name)
     if type(value).__name__ == "_Intrinsic" and type(value).__module__ == "numba.core.extending":
         return ("unsupported", "@intrinsic functions (numba.extending.intrinsic) build LLVM IR "

@@ -111,3 +111,9 @@ def test_the_device_initialises_without_error():
     """cuda.cuda_error(): Numba's record of a failed driver initialisation (Numba's test_init
     reads it in a child process, which must return for the parent not to wait forever)."""
     assert cuda.cuda_error() is None and cuda.is_available()
+
+
+def test_device_name_is_a_str_that_decodes_like_numba_056s_bytes():
+    name = cuda.get_current_device().name
+    assert isinstance(name, str) and name == "simt"
+    assert name.decode() == "simt"  # `get_current_device().name.decode()` in Numba 0.56 code

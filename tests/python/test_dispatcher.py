@@ -298,6 +298,11 @@ def plus_first(a, w):
     return a + w[0]
 
 
+@cuda.jit("(float32[:], float32[:])", device=True)
+def first_difference(a, b):  # a signature string without a return type: inferred too
+    return a[0] - b[0]
+
+
 def test_declared_device_signatures_infer_returns_and_take_arrays_of_any_memory():
     @cuda.jit
     def k(inp, out, w):
@@ -308,8 +313,9 @@ def test_declared_device_signatures_infer_returns_and_take_arrays_of_any_memory(
         local = cuda.local.array(2, float32)
         local[0] = 5
         out[2] = plus_first(np.float32(1.0), local)
+        out[3] = first_difference(w, inp)
 
-    out = np.zeros(3, np.float32)
+    out = np.zeros(4, np.float32)
     k[1, 1](np.array([1, 0.5], np.float32), out, np.array([2, 3], np.float32))
-    assert out.tolist() == [1.5, 3.0, 6.0]
+    assert out.tolist() == [1.5, 3.0, 6.0, 1.0]
     assert pickle.loads(pickle.dumps(add_pair))._inferred_returns == {0}

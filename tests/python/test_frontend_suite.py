@@ -175,16 +175,28 @@ def test_locals_assigned_once_are_constant_shapes():
     np.testing.assert_array_equal(out, np.arange(15, -1, -1) + 2.0)
 
 
-def test_reassigned_local_is_not_a_constant_shape():
+def test_a_shape_is_the_definition_reaching_it():
     @cuda.jit
-    def kernel(out):
+    def rebound(out):
         n = 4
-        n = 8
+        n = 8  # Numba's SSA: the shape reads this definition alone, a constant
+        sm = cuda.shared.array(n, np.int32)
+        out[0] = sm.size
+
+    out = np.zeros(1)
+    rebound[1, 1](out)
+    assert out[0] == 8
+
+    @cuda.jit
+    def either(out):
+        n = 4
+        if out[0] > 0:
+            n = 8  # both definitions reach the shape: not a constant
         sm = cuda.shared.array(n, np.int32)
         out[0] = sm.size
 
     with pytest.raises(CompileError, match="array shapes must be constant integers"):
-        kernel[1, 1](np.zeros(1))
+        either[1, 1](np.zeros(1))
 
 
 CONST_RECORDS = np.array(

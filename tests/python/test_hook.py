@@ -146,3 +146,21 @@ def test_simt_cuda_works_without_numba(tmp_path):
     proc = run_python([script])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
+
+
+def test_kernels_exec_d_before_numba_cuda_is_imported_keep_their_source(tmp_path):
+    # exec(open(script).read()) of a script that imports numba.cuda itself: the hook wraps exec
+    # at start-up, so the kernel's text is kept though simt.cuda was not imported yet.
+    script = _script(tmp_path, """
+        import simt.hook
+        simt.hook.install()
+        import numpy as np
+        source = "from numba import cuda\\n@cuda.jit\\ndef k(a):\\n    a[0] = 1\\n"
+        exec(source)
+        a = np.zeros(1)
+        k[1, 1](a)
+        print(a[0])
+        """)
+    proc = run_python([script])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "1.0"

@@ -348,3 +348,19 @@ def test_compile_time_values_bound_to_names():
     out = np.zeros(4, np.float32)
     k[1, 4](a, out)
     assert out.tolist() == [1.5] * 4
+
+
+def test_prange_is_range_in_kernels():
+    import numba
+    from numba import prange
+
+    @cuda.jit
+    def k(out):
+        for i in numba.prange(3):
+            out[i] = i
+        for j in prange(3, 5):
+            out[j] = j * 10
+
+    out = np.zeros(5)
+    k[1, 1](out)
+    assert out.tolist() == [0, 1, 2, 30, 40]
