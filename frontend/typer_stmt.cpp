@@ -466,8 +466,8 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
   if (iter.kind == ast::ExprKind::Call) {
     Value fn = value(*iter.elts[0]);
     // numba.prange is range in CUDA code, as Numba types and lowers it
-    is_range = fn.kind == Value::Kind::Path &&
-               (fn.path == "builtins.range" || fn.path == "numba.prange");
+    is_range =
+        fn.kind == Value::Kind::Path && (fn.path == "builtins.range" || fn.path == "numba.prange");
     if (fn.kind == Value::Kind::Path && fn.path == "numba.literal_unroll") {
       unrolled_for(s);
       return;
