@@ -29,8 +29,9 @@ std::optional<bool> constant_truth(const ir::Expr &x);
 bool may_complete(const std::vector<ast::StmtPtr> &body);
 
 // What an expression denotes at compile time: a typed run-time value (an ir::Expr), or a module,
-// function, dtype, exception class or None that only calls and attributes can use.
-struct Value {
+// function, dtype, exception class or None that only calls and attributes can use. The parts
+// other than the expression (CompileTimeValue) copy, so names can stand for them.
+struct CompileTimeValue {
   // Overload: a function with @overload implementations, by the global name in `path`.
   // NamedTupleClass: a namedtuple class, called to make one.
   enum class Kind : uint8_t {
@@ -46,7 +47,6 @@ struct Value {
     None
   };
   Kind kind = Kind::None;
-  ir::ExprPtr expr;           // Expr
   std::string path;           // Path: "cuda", "cuda.atomic.add", "math.sin", "builtins.len", ...
   Scalar dtype = Scalar::F64; // Dtype
   std::shared_ptr<const Record> record;     // Dtype of a structured dtype (then `dtype` is moot)
@@ -59,21 +59,15 @@ struct Value {
   bool nested_scope = false; // InnerFunction: a lambda written in the scope of the call
 };
 
-// A copy of a value that holds no expression (what names of compile-time values hold).
-inline Value copy_of(const Value &v) {
-  Value copy;
-  copy.kind = v.kind;
-  copy.path = v.path;
-  copy.dtype = v.dtype;
-  copy.record = v.record;
-  copy.function = v.function;
-  copy.extern_function = v.extern_function;
-  copy.exception = v.exception;
-  copy.nominal = v.nominal;
-  copy.defaults = v.defaults;
-  copy.inner = v.inner;
-  copy.nested_scope = v.nested_scope;
-  return copy;
+struct Value : CompileTimeValue {
+  ir::ExprPtr expr; // Expr
+};
+
+// A value of the compile-time parts alone (what names of compile-time values stand for).
+inline Value value_of(const CompileTimeValue &parts) {
+  Value v;
+  static_cast<CompileTimeValue &>(v) = parts;
+  return v;
 }
 
 inline Value expr_value(ir::ExprPtr e) {
@@ -326,7 +320,7 @@ private:
   std::map<std::string, std::string> string_constants_;
   // Locals bound once to what is no run-time value: None (or a call returning nothing: Numba's
   // none-typed variables), a dtype (`dtype = a.dtype`), a function or module: names for it.
-  std::map<std::string, Value> value_names_;
+  std::map<std::string, CompileTimeValue> value_names_;
   // Nested defs and lambdas bound once to a name (inlined where called, as Numba's closures),
   // and while one is inlined, its parameters' slots.
   std::map<std::string, std::shared_ptr<const ast::FunctionDef>> inner_functions_;

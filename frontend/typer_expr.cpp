@@ -321,7 +321,7 @@ Value FunctionTyper::name(const ast::Expr &e) {
     return v;
   }
   if (auto named = value_names_.find(e.id); named != value_names_.end())
-    return copy_of(named->second);
+    return value_of(named->second);
   if (locals_.count(e.id))
     return expr_value(local(slot_for(e.id, e.loc), e.loc));
   if (auto bound = statics_.find(e.id); bound != statics_.end())

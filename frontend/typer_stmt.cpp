@@ -160,7 +160,7 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
       emit(std::move(eval));
       v = Value{};
     }
-    value_names_[target.id] = std::move(v);
+    value_names_[target.id] = static_cast<const CompileTimeValue &>(v);
     return;
   }
   if (v.kind == Value::Kind::InnerFunction)
