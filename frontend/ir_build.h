@@ -70,4 +70,12 @@ inline ir::Stmt make_stmt(ir::StmtKind kind, ir::Loc loc) {
   return s;
 }
 
+// slot = value
+inline ir::Stmt make_assign(int slot, ir::ExprPtr value, ir::Loc loc) {
+  ir::Stmt s = make_stmt(ir::StmtKind::Assign, loc);
+  s.slot = slot;
+  s.exprs.push_back(std::move(value));
+  return s;
+}
+
 } // namespace simt

@@ -433,15 +433,15 @@ bool is_stable(const ir::Expr &e) {
 ir::ExprPtr FunctionTyper::stable(ir::ExprPtr e) {
   if (is_stable(*e))
     return e;
-  ir::Loc loc = e->loc;
-  int slot = new_temp(e->type);
-  ir::Stmt s;
-  s.kind = ir::StmtKind::Assign;
-  s.loc = loc;
-  s.slot = slot;
-  s.exprs.push_back(std::move(e));
-  emit(std::move(s));
-  return local(slot, loc);
+  const ir::Loc loc = e->loc;
+  return local(temp_holding(std::move(e)), loc);
+}
+
+int FunctionTyper::temp_holding(ir::ExprPtr e) {
+  const int slot = new_temp(e->type);
+  const ir::Loc loc = e->loc;
+  emit(make_assign(slot, std::move(e), loc));
+  return slot;
 }
 
 int FunctionTyper::slot_for(const std::string &name, ir::Loc loc) {

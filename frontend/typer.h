@@ -175,9 +175,6 @@ private:
   ir::ExprPtr tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t times, ir::Loc loc);
   // a.sum(), a.prod(), a.min(), a.max(), a.mean() (and NumPy's functions of an array)
   ir::ExprPtr array_reduction(const std::string &op, ir::ExprPtr array, ir::Loc loc);
-  ir::ExprPtr finish_reduction(const std::string &op, ir::ExprPtr array,
-                               const std::vector<int> &counters, std::vector<ir::Stmt> body,
-                               int acc, const Type &acc_type, ir::Loc loc);
   ir::ExprPtr transposed(ir::ExprPtr array, ir::Loc loc); // a.T
   ir::ExprPtr tuple_display(const ast::Expr &e);          // (a, b): a TupleMake
   ir::ExprPtr iterated(const ast::Expr &e); // an iterable or `in` operand (lists as tuples)
@@ -305,6 +302,7 @@ private:
   ir::ExprPtr local(int slot, ir::Loc loc) const;
   ir::ExprPtr clone(const ir::Expr &e) const;
   ir::ExprPtr stable(ir::ExprPtr e); // a copy-safe expr: itself if pure and cheap, else a temp
+  int temp_holding(ir::ExprPtr e);   // a new temporary assigned `e` (emitted): its slot
   int slot_for(const std::string &name, ir::Loc loc);
   int new_temp(const Type &type);
   void merge_props(const ir::Properties &p);

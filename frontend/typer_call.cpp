@@ -197,9 +197,12 @@ Value FunctionTyper::inline_call(const Value &fn, const ast::Expr &e) {
   for (const auto &s : def.body)
     if (!(s->kind == ast::StmtKind::Expr && s->value->kind == ast::ExprKind::String)) // docstring
       ret = ret ? nullptr : s.get();
-  if (!ret || ret->kind != ast::StmtKind::Return || !ret->value || def.has_varargs)
+  if (!ret || ret->kind != ast::StmtKind::Return || !ret->value)
     error(def.loc, "simt: a nested function is inlined where it is called, and only one whose "
                    "body is a single return statement is supported yet");
+  if (def.has_varargs || !def.vararg.empty())
+    error(def.loc, "simt: nested functions and lambdas with *args or **kwargs are not supported "
+                   "yet");
   if (inline_depth_ >= 32)
     error(e.loc, "simt: nested functions calling each other 32 deep (recursion?) are not "
                  "supported");
@@ -213,13 +216,7 @@ Value FunctionTyper::inline_call(const Value &fn, const ast::Expr &e) {
     const ast::Expr *given = args[i] ? args[i] : def.params[i].default_value.get();
     if (!given)
       error(e.loc, callee + " missing required argument '" + names[i] + "'");
-    ir::ExprPtr arg = rvalue(*given);
-    const int slot = new_temp(arg->type);
-    ir::Stmt bind = make_stmt(ir::StmtKind::Assign, given->loc);
-    bind.slot = slot;
-    bind.exprs.push_back(std::move(arg));
-    emit(std::move(bind));
-    scope[names[i]] = slot;
+    scope[names[i]] = temp_holding(rvalue(*given));
   }
   std::swap(scope, inline_scope_);
   ++inline_depth_;

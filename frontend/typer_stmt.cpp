@@ -567,13 +567,8 @@ void FunctionTyper::unrolled_for(const ast::Stmt &s) {
   const std::string &name = s.target->id;
   const std::map<std::string, int> saved = inline_scope_;
   for (size_t k = 0; k < tuple->type.elems.size(); ++k) {
-    ir::ExprPtr element = tuple_item(clone(*tuple), static_cast<int>(k), s.target->loc);
-    const int slot = new_temp(element->type);
-    ir::Stmt bind = make_stmt(ir::StmtKind::Assign, s.target->loc);
-    bind.slot = slot;
-    bind.exprs.push_back(std::move(element));
-    emit(std::move(bind));
-    inline_scope_[name] = slot;
+    inline_scope_[name] =
+        temp_holding(tuple_item(clone(*tuple), static_cast<int>(k), s.target->loc));
     for (ir::Stmt &body : block(s.body))
       emit(std::move(body));
   }

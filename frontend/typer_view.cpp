@@ -334,8 +334,6 @@ ir::ExprPtr FunctionTyper::array_reduction(const std::string &op, ir::ExprPtr ar
     return cast(std::move(load), acc_type);
   };
   const int acc = new_temp(acc_type);
-  ir::Stmt init = make_stmt(ir::StmtKind::Assign, loc);
-  init.slot = acc;
   if (extreme) {
     raise_if(make_compare(ir::Op::Eq, size(), scalar_const(Scalar::I64, 0, 0, loc), loc),
              "ValueError",
@@ -345,11 +343,11 @@ ir::ExprPtr FunctionTyper::array_reduction(const std::string &op, ir::ExprPtr ar
     std::vector<ir::ExprPtr> first;
     for (int axis = 0; axis < type.ndim; ++axis)
       first.push_back(scalar_const(Scalar::I64, 0, 0, loc));
-    init.exprs.push_back(element(std::move(first)));
+    emit(make_assign(acc, element(std::move(first)), loc));
   } else {
-    init.exprs.push_back(cast(scalar_const(Scalar::I64, op == "prod" ? 1 : 0, 0, loc), acc_type));
+    emit(make_assign(acc, cast(scalar_const(Scalar::I64, op == "prod" ? 1 : 0, 0, loc), acc_type),
+                     loc));
   }
-  emit(std::move(init));
   // the innermost loop's body: acc = acc op a[i0, i1, ...]
   std::vector<int> counters;
   for (int axis = 0; axis < type.ndim; ++axis)
@@ -359,48 +357,33 @@ ir::ExprPtr FunctionTyper::array_reduction(const std::string &op, ir::ExprPtr ar
     indices.push_back(local(counter, loc));
   ir::ExprPtr value = element(std::move(indices));
   ir::ExprPtr current = local(acc, loc);
-  ir::ExprPtr combined;
-  if (!extreme) {
-    combined = make_binary(op == "prod" ? ir::Op::Mul : ir::Op::Add, result, std::move(current),
-                           std::move(value), loc);
-  } else {
-    const ir::Op better = op == "min" ? ir::Op::Lt : ir::Op::Gt;
-    if (is_real(result) && result != Scalar::BF16) {
-      const int v = new_temp(acc_type);
-      ir::Stmt hold = make_stmt(ir::StmtKind::Assign, loc);
-      hold.slot = v;
-      hold.exprs.push_back(std::move(value));
-      value = local(v, loc);
-      // a NaN accumulator stays; a NaN element, or a better one, replaces it
-      ir::ExprPtr nan_acc = make_compare(ir::Op::Ne, clone(*current), clone(*current), loc);
-      auto take = make_expr(ir::ExprKind::Or, Type::scalar_of(Scalar::Bool), loc);
-      take->args.push_back(make_compare(ir::Op::Ne, clone(*value), clone(*value), loc));
-      take->args.push_back(make_compare(better, clone(*value), clone(*current), loc));
-      combined = make_select(std::move(nan_acc), clone(*current),
-                             make_select(std::move(take), std::move(value), clone(*current)));
-      ir::Stmt update = make_stmt(ir::StmtKind::Assign, loc);
-      update.slot = acc;
-      update.exprs.push_back(std::move(combined));
-      std::vector<ir::Stmt> body;
-      body.push_back(std::move(hold));
-      body.push_back(std::move(update));
-      return finish_reduction(op, std::move(array), counters, std::move(body), acc, acc_type, loc);
-    }
-    ir::ExprPtr take = make_compare(better, clone(*value), clone(*current), loc);
-    combined = make_select(std::move(take), std::move(value), std::move(current));
-  }
-  ir::Stmt update = make_stmt(ir::StmtKind::Assign, loc);
-  update.slot = acc;
-  update.exprs.push_back(std::move(combined));
   std::vector<ir::Stmt> body;
-  body.push_back(std::move(update));
-  return finish_reduction(op, std::move(array), counters, std::move(body), acc, acc_type, loc);
-}
-
-ir::ExprPtr FunctionTyper::finish_reduction(const std::string &op, ir::ExprPtr array,
-                                            const std::vector<int> &counters,
-                                            std::vector<ir::Stmt> body, int acc,
-                                            const Type &acc_type, ir::Loc loc) {
+  if (!extreme) {
+    body.push_back(make_assign(acc,
+                               make_binary(op == "prod" ? ir::Op::Mul : ir::Op::Add, result,
+                                           std::move(current), std::move(value), loc),
+                               loc));
+  } else if (is_real(result) && result != Scalar::BF16) {
+    // a NaN accumulator stays; a NaN element, or a better one, replaces it
+    const int v = new_temp(acc_type);
+    body.push_back(make_assign(v, std::move(value), loc));
+    value = local(v, loc);
+    ir::ExprPtr nan_acc = make_compare(ir::Op::Ne, clone(*current), clone(*current), loc);
+    auto take = make_expr(ir::ExprKind::Or, Type::scalar_of(Scalar::Bool), loc);
+    take->args.push_back(make_compare(ir::Op::Ne, clone(*value), clone(*value), loc));
+    take->args.push_back(
+        make_compare(op == "min" ? ir::Op::Lt : ir::Op::Gt, clone(*value), clone(*current), loc));
+    body.push_back(
+        make_assign(acc,
+                    make_select(std::move(nan_acc), clone(*current),
+                                make_select(std::move(take), std::move(value), clone(*current))),
+                    loc));
+  } else {
+    ir::ExprPtr take =
+        make_compare(op == "min" ? ir::Op::Lt : ir::Op::Gt, clone(*value), clone(*current), loc);
+    body.push_back(
+        make_assign(acc, make_select(std::move(take), std::move(value), std::move(current)), loc));
+  }
   // the loops over each axis, the last innermost
   for (size_t axis = counters.size(); axis-- > 0;) {
     ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, loc);
@@ -419,9 +402,7 @@ ir::ExprPtr FunctionTyper::finish_reduction(const std::string &op, ir::ExprPtr a
     emit(std::move(s));
   if (op != "mean")
     return local(acc, loc);
-  auto size = make_expr(ir::ExprKind::ArraySize, Type::scalar_of(Scalar::I64), loc);
-  size->args.push_back(std::move(array));
-  return cast(binary("/", local(acc, loc), std::move(size), loc), acc_type);
+  return cast(binary("/", local(acc, loc), size(), loc), acc_type);
 }
 
 // item in tuple: whether any element equals item.

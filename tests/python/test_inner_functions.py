@@ -74,6 +74,14 @@ def test_unsupported_nested_functions_are_compile_errors():
     with pytest.raises(CompileError, match=r"<lambda>\(\) missing required argument 'w'"):
         missing[1, 1](np.zeros(1))
 
+    @cuda.jit
+    def star(out):
+        f = lambda *v: v[0]  # noqa: E731
+        out[0] = f(1)
+
+    with pytest.raises(CompileError, match=r"lambdas with \*args or \*\*kwargs are not supported"):
+        star[1, 1](np.zeros(1))
+
 
 @cuda.jit(device=True)
 def total(*values):
