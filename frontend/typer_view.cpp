@@ -285,6 +285,13 @@ ir::ExprPtr FunctionTyper::transposed(ir::ExprPtr array, ir::Loc loc) {
 
 ir::ExprPtr FunctionTyper::tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t times,
                                         ir::Loc loc) {
+  constexpr int64_t kMaxElements = 4096;
+  int64_t per_round = 0;
+  for (const ir::ExprPtr &tuple : tuples)
+    per_round += static_cast<int64_t>(tuple->type.elems.size());
+  // checked before building: `t * 10**9` is refused at once
+  if (per_round > 0 && times > kMaxElements / per_round)
+    error(loc, "simt: a tuple of more than 4096 elements");
   std::vector<ir::ExprPtr> elems;
   std::vector<Type> types;
   for (ir::ExprPtr &tuple : tuples)
@@ -295,8 +302,6 @@ ir::ExprPtr FunctionTyper::tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t
         types.push_back(tuple->type.elems[k]);
         elems.push_back(tuple_item(clone(*tuple), static_cast<int>(k), loc));
       }
-  if (elems.size() > 4096)
-    error(loc, "simt: a tuple of more than 4096 elements");
   auto made = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(std::move(types)), loc);
   made->args = std::move(elems);
   return made;

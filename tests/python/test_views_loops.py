@@ -157,6 +157,13 @@ def test_tuples_concatenate_and_repeat():
     k[1, 1](out, np.array([1.0, 2.0, 3.0]))
     assert out.tolist() == [434.0, 4.0, 407.0, 0.0]
 
+    @cuda.jit
+    def huge(out):
+        out[0] = len((1.0, 2.0) * 10**9)  # refused before it is built
+
+    with pytest.raises(simt.CompileError, match="a tuple of more than 4096 elements"):
+        huge[1, 1](np.zeros(1))
+
 
 def test_transposed_arrays_are_views():
     @cuda.jit
