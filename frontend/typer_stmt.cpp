@@ -163,9 +163,9 @@ void FunctionTyper::assign(const ast::Expr &target, Value v, ir::Loc loc) {
     value_names_[target.id] = static_cast<const CompileTimeValue &>(v);
     return;
   }
-  if (v.kind == Value::Kind::InnerFunction)
-    rvalue_of(std::move(v), loc); // its error
   if (v.kind != Value::Kind::Expr) {
+    if (target.kind != ast::ExprKind::Name || v.kind == Value::Kind::InnerFunction)
+      rvalue_of(std::move(v), loc); // stored, or a function: the value's own error
     const char *what = v.kind == Value::Kind::None ? "None" : "a module, function or type";
     error(loc, std::string("simt: assigning ") + what + " to a variable is not supported yet");
   }

@@ -300,3 +300,37 @@ def test_unusable_user_module_members_are_reported():
 
     with pytest.raises(CompileError, match=r"'module' object is not callable"):
         calls_module[1, 1](np.zeros(1))
+
+
+ERROR_PAIR = __import__("collections").namedtuple("ERROR_PAIR", ["x", "y"])
+NOT_A_STRING = 3
+
+
+@pytest.mark.parametrize("body, message", [
+    ("raise ValueError(NOT_A_STRING)", "exception arguments other than one constant string"),
+    ("raise ValueError('a', 'b')", "exception arguments other than one constant string"),
+    ("assert out[0] == 0, NOT_A_STRING", "assert messages other than a constant string"),
+    ("t = (1, 2, 3)\n    out[0] = t[:out.size][0]", "a tuple is sliced by constant integers only"),
+    ("out[0] = len((1, 2) * out.size)", "a tuple is repeated a constant number of times only"),
+    ("for v in literal_unroll((1, 2), (3,)):\n        out[0] = v",
+     r"literal_unroll\(\) takes one argument"),
+    ("for v, w in literal_unroll(((1, 2), (3, 4))):\n        out[0] = v",
+     "a literal_unroll loop binds one name"),
+    ("for v in literal_unroll(out):\n        out[0] = v", "literal_unroll of array"),
+    ("for i, v in enumerate(()):\n        out[0] = v",
+     r"enumerate\(\) or zip\(\) of an empty tuple"),
+    ("f = lambda v: g(v)\n    g = lambda v: f(v)\n    out[0] = f(1)",
+     "nested functions calling each other 32 deep"),
+    ("out[0] = ERROR_PAIR", "namedtuple classes are not supported as values"),
+    ("out[0] = max(out)", r"max\(\) of one array\(float64, 1d, C\) is not supported"),
+    ("out[0] = min(())", r"min\(\) arg is an empty sequence"),
+    ("c = cuda.local.array(2, np.complex128)\n    out[0] = c.max().real",
+     r"max\(\) of complex arrays is not supported"),
+])
+def test_compile_errors_of_the_newer_constructs_name_the_rule(body, message):
+    source = "@cuda.jit\ndef kernel(out):\n    %s\n" % body
+    scope = {"cuda": cuda, "np": np, "ERROR_PAIR": ERROR_PAIR, "NOT_A_STRING": NOT_A_STRING,
+             "literal_unroll": __import__("numba").literal_unroll}
+    exec(compile(source, "<errors>", "exec"), scope)
+    with pytest.raises(CompileError, match=message):
+        scope["kernel"][1, 1](np.zeros(1))
