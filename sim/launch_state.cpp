@@ -4,7 +4,10 @@
 #include "sim/fiber_switch.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <utility>
 
 std::atomic<int32_t> simt_rt_stop_requests{0};
@@ -24,6 +27,8 @@ std::atomic<uint32_t> interrupts{0};        // interrupt_launches() calls so far
 std::atomic<int32_t> interrupt_requests{0}; // their share of simt_rt_stop_requests
 std::mutex running_mutex;
 uint64_t running_launches = 0; // guarded by running_mutex
+std::condition_variable none_running;
+std::atomic<bool> exiting_flag{false}; // stop_launches_at_exit() was called
 
 void withdraw_interrupt_requests() {
   simt_rt_stop_requests.fetch_sub(interrupt_requests.exchange(0));
@@ -37,6 +42,28 @@ void after_fork_launch_registry(bool in_child) {
   if (in_child)
     running_launches = 0; // the parent's launches run on threads the child does not have
   running_mutex.unlock();
+}
+
+void stop_launches_at_exit(std::chrono::milliseconds patience) {
+  exiting_flag.store(true);
+  interrupt_launches();
+  std::unique_lock lock(running_mutex);
+  if (!none_running.wait_for(lock, patience, [] { return running_launches == 0; })) {
+    std::fprintf(stderr,
+                 "simt: %llu kernel launch(es) still running at exit did not stop within"
+                 " %lld ms; ending the process\n",
+                 static_cast<unsigned long long>(running_launches),
+                 static_cast<long long>(patience.count()));
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+}
+
+bool exiting() { return exiting_flag.load(); }
+
+void park_until_exit() {
+  for (;;)
+    std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
 void interrupt_launches() noexcept {
@@ -56,6 +83,10 @@ LaunchState::LaunchState(const KernelCode &kernel, const LaunchConfig &config, v
   if (running_launches++ == 0)
     withdraw_interrupt_requests(); // an interrupt that came between launches stops nothing
   interrupts_at_start_ = interrupts.load();
+  if (exiting_flag.load()) { // stopped as an interrupted launch is: it reports KeyboardInterrupt
+    interrupted_.store(true);
+    stop();
+  }
 }
 
 KernelEntry LaunchState::entry() {
@@ -73,8 +104,10 @@ LaunchState::~LaunchState() {
   if (stopped_.load())
     simt_rt_stop_requests.fetch_sub(1);
   std::lock_guard lock(running_mutex);
-  if (--running_launches == 0)
+  if (--running_launches == 0) {
     withdraw_interrupt_requests();
+    none_running.notify_all();
+  }
 }
 
 bool LaunchState::stopped() {

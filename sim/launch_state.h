@@ -6,6 +6,7 @@
 #include "sim/observer.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -115,6 +116,20 @@ private:
 // it faulted first. Async-signal-safe (it only updates lock-free atomics): a SIGINT handler calls
 // it.
 void interrupt_launches() noexcept;
+
+// The process is exiting (Python's atexit, before static objects are destroyed: the JIT's code
+// and the worker pool go then): stops every running launch, makes launches that start later stop
+// at once, and waits until none runs. A launch that does not stop within `patience` (one stuck in
+// a link= library's code, which never polls) ends the process with a message: returning would
+// let exit() unmap code that is still running.
+void stop_launches_at_exit(std::chrono::milliseconds patience);
+// Whether stop_launches_at_exit() was called.
+bool exiting();
+// For a (daemon) thread whose launch stopped at exit: it never returns. Taking the GIL back would
+// print the stop as an exception in the thread or, once the interpreter is finalizing, end the
+// thread by unwinding it through destructors that cannot be unwound (std::terminate); parked, the
+// thread ends with the process, as Python's own daemon threads do.
+[[noreturn]] void park_until_exit();
 
 // fork() (sim/worker_pool.cpp's pthread_atfork handlers): the registry of running launches is
 // locked across it, so no other thread holds it then; the child starts with no running launch.

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -86,12 +88,28 @@ void check_private_directory(int fd, const std::string &name) {
     throw Refused(name + " is writable by other users (mode " + octal_mode(info.st_mode) + ")");
 }
 
+// Opens the folder `name` in `parent`, creating it with mode 0700 (private whatever the umask:
+// mkdir's mode is only ever narrowed by it) where it is missing. `created` says whether it was.
+UniqueFd open_or_create_folder(int parent, const std::string &name, const std::string &shown,
+                               bool &created) {
+  const int flags = O_DIRECTORY | O_RDONLY | O_CLOEXEC;
+  UniqueFd next(::openat(parent, name.c_str(), flags));
+  created = next.get() < 0 && errno == ENOENT;
+  if (created) {
+    if (::mkdirat(parent, name.c_str(), 0700) != 0 && errno != EEXIST)
+      throw Refused(system_error("cannot create " + shown));
+    next = UniqueFd(::openat(parent, name.c_str(), flags | O_NOFOLLOW));
+  }
+  if (next.get() < 0)
+    throw Refused(system_error(shown));
+  return next;
+}
+
 // Opens `path`, creating missing directories with mode 0700. Every directory created here and
 // the cache directory itself must be private; existing parents (such as /tmp) may be shared, as
 // everything later happens relative to the returned descriptor.
 UniqueFd open_cache_directory(const std::string &path) {
-  const int flags = O_DIRECTORY | O_RDONLY | O_CLOEXEC;
-  UniqueFd directory(::open(path.front() == '/' ? "/" : ".", flags));
+  UniqueFd directory(::open(path.front() == '/' ? "/" : ".", O_DIRECTORY | O_RDONLY | O_CLOEXEC));
   if (directory.get() < 0)
     throw Refused(system_error(path));
   llvm::SmallVector<llvm::StringRef> parts;
@@ -100,21 +118,35 @@ UniqueFd open_cache_directory(const std::string &path) {
   for (llvm::StringRef name : parts) {
     const std::string part = name.str();
     reached += (reached.empty() || reached.back() == '/' ? "" : "/") + part;
-    UniqueFd next(::openat(directory.get(), part.c_str(), flags));
-    const bool created = next.get() < 0 && errno == ENOENT;
-    if (created) {
-      if (::mkdirat(directory.get(), part.c_str(), 0700) != 0 && errno != EEXIST)
-        throw Refused(system_error("cannot create " + reached));
-      next = UniqueFd(::openat(directory.get(), part.c_str(), flags | O_NOFOLLOW));
-    }
-    if (next.get() < 0)
-      throw Refused(system_error(reached));
+    bool created = false;
+    UniqueFd next = open_or_create_folder(directory.get(), part, reached, created);
     if (created)
       check_private_directory(next.get(), reached);
     directory = std::move(next);
   }
   check_private_directory(directory.get(), path);
   return directory;
+}
+
+// A cache's own folder in the cache directory (never a link), private as the directory is.
+UniqueFd open_kind_folder(UniqueFd root, const CacheKind &kind, const std::string &path) {
+  if (*kind.folder == '\0')
+    return root;
+  const std::string shown = path + "/" + kind.folder;
+  bool created = false;
+  UniqueFd folder = open_or_create_folder(root.get(), kind.folder, shown, created);
+  struct stat info;
+  if (::fstatat(root.get(), kind.folder, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(info.st_mode))
+    throw Refused(shown + " is not a directory");
+  check_private_directory(folder.get(), shown);
+  return folder;
+}
+
+// Keys name files: only letters, digits, '_' and '-' (no '/', no "..").
+bool valid_key(const std::string &key) {
+  return !key.empty() && key.size() <= 128 && std::all_of(key.begin(), key.end(), [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '-';
+  });
 }
 
 bool read_all(int fd, char *data, size_t size) {
@@ -204,7 +236,14 @@ Sha256Digest load_or_create_secret(int directory) {
   return read_secret(directory);
 }
 
-std::string entry_name(const std::string &key) { return key + ".o"; }
+// Caches are opened more than once (link= libraries per compile): each warning is said once.
+void warn_once(const std::string &warning) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (said.insert(warning).second)
+    llvm::errs() << warning;
+}
 
 } // namespace
 
@@ -234,17 +273,18 @@ Sha256Digest hmac_sha256(llvm::ArrayRef<uint8_t> secret,
   return outer.final();
 }
 
-ObjectCache::ObjectCache() : debug_(env("SIMT_CACHE_DEBUG") == "1") {
+ObjectCache::ObjectCache(const CacheKind &kind)
+    : kind_(kind), debug_(env("SIMT_CACHE_DEBUG") == "1") {
   const std::string path = cache_directory();
   if (path.empty())
     return;
   try {
-    UniqueFd directory = open_cache_directory(path);
-    secret_ = load_or_create_secret(directory.get());
-    directory_ = directory.release();
+    UniqueFd root = open_cache_directory(path);
+    secret_ = load_or_create_secret(root.get());
+    directory_ = open_kind_folder(std::move(root), kind, path).release();
   } catch (const Refused &refused) {
-    llvm::errs() << "simt: warning: not using the compile cache in " << path << ": "
-                 << refused.what() << "; kernels are compiled without it\n";
+    warn_once("simt: warning: not using the " + std::string(kind.description) + " in " + path +
+              ": " + refused.what() + "; compiling without it\n");
   }
 }
 
@@ -254,13 +294,14 @@ ObjectCache::~ObjectCache() {
 }
 
 Sha256Digest ObjectCache::tag(const std::string &key, llvm::StringRef object) const {
-  // The key is signed too, so a valid entry cannot stand in for another kernel's.
-  return hmac_sha256(secret_, {key, llvm::StringRef("\0", 1), object});
+  // The kind and key are signed too, so a valid entry cannot stand in for another's.
+  const llvm::StringRef separator("\0", 1);
+  return hmac_sha256(secret_, {kind_.suffix, separator, key, separator, object});
 }
 
 void ObjectCache::note(const std::string &what) const {
   if (debug_)
-    llvm::errs() << "simt: compile cache: " << what << "\n";
+    llvm::errs() << "simt: " << kind_.description << ": " << what << "\n";
 }
 
 void ObjectCache::reject(const std::string &key, const std::string &why) const {
@@ -268,9 +309,9 @@ void ObjectCache::reject(const std::string &key, const std::string &why) const {
 }
 
 std::unique_ptr<llvm::MemoryBuffer> ObjectCache::load(const std::string &key) const {
-  if (!enabled())
+  if (!enabled() || !valid_key(key))
     return nullptr;
-  const std::string name = entry_name(key);
+  const std::string name = key + kind_.suffix;
   // No links, and a FIFO or device opens without blocking so fstat can turn it away.
   UniqueFd file(::openat(directory_, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (file.get() < 0) {
@@ -302,8 +343,10 @@ std::unique_ptr<llvm::MemoryBuffer> ObjectCache::load(const std::string &key) co
     return nullptr;
   }
   const llvm::StringRef contents(object->getBufferStart(), object->getBufferSize());
-  if (llvm::identify_magic(contents) != llvm::file_magic::elf_relocatable) {
-    reject(key, "not an ELF object");
+  if (llvm::identify_magic(contents) != kind_.magic) {
+    reject(key,
+           std::string("not an ELF ") +
+               (kind_.magic == llvm::file_magic::elf_relocatable ? "object" : "shared library"));
     return nullptr;
   }
   const Sha256Digest expected = tag(key, contents);
@@ -319,12 +362,12 @@ std::unique_ptr<llvm::MemoryBuffer> ObjectCache::load(const std::string &key) co
 }
 
 void ObjectCache::store(const std::string &key, llvm::MemoryBufferRef object) {
-  if (!enabled() || object.getBufferSize() > kMaxObjectBytes)
+  if (!enabled() || !valid_key(key) || object.getBufferSize() > kMaxObjectBytes)
     return; // an unwritable cache only costs the next run its compile time
   const Sha256Digest signature = tag(key, object.getBuffer());
   llvm::StringRef signature_bytes(reinterpret_cast<const char *>(signature.data()),
                                   signature.size());
-  if (publish(directory_, entry_name(key), {object.getBuffer(), signature_bytes},
+  if (publish(directory_, key + kind_.suffix, {object.getBuffer(), signature_bytes},
               /*replace=*/true))
     note("stored " + key);
 }

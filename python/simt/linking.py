@@ -6,8 +6,12 @@ system's C++ compiler ($CXX, else c++) into a shared library, which the simulato
 with its symbols global so the kernel's JIT code finds them (sim/host_backend.h). That works for plain C-like device functions: the CUDA
 qualifiers (__device__, __host__, __forceinline__, ...) are defined away by a prelude, and CUDA's
 built-in variables and intrinsics are not there, so a source that uses them fails to compile and
-is reported (NotImplementedError naming the file). Libraries are cached by content under
-$SIMT_CACHE_DIR/link (default ~/.cache/simt/link). PTX and GPU binaries cannot run on the host.
+is reported (NotImplementedError naming the file). Libraries are cached under $SIMT_CACHE_DIR/link
+(default ~/.cache/simt/link), keyed by the preprocessed source (so an edited #include'd header
+compiles anew) and the compiler, by the cache that holds compiled kernels (sim/object_cache.h:
+private folders, signed entries, anything else recompiled). A library is loaded from a copy in
+memory of the verified bytes, so what runs is what was checked. PTX and GPU binaries cannot run
+on the host.
 
 On the GPU, PTX files (.ptx) are linked as they are, CUDA sources compiled to PTX by the
 toolkit's nvcc (found on the PATH or in $CUDA_HOME/bin) for the device's compute capability."""
@@ -56,42 +60,61 @@ def _check(path):
     return path, extension
 
 
-def _cache_folder():
-    root = os.environ.get("SIMT_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simt")
-    folder = os.path.join(root, "link")
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    return folder
+_COMPILE_FLAGS = ["-x", "c++", "-std=c++17", "-O2", "-fPIC", "-shared"]
+
+# Loaded libraries by cache key: each stays loaded (and its memory file open) for the process.
+_loaded = {}
+
+
+def _run_compiler(compiler, arguments, path):
+    try:
+        run = subprocess.run([compiler] + arguments, capture_output=True)
+    except OSError as e:
+        raise NotImplementedError("simt: %s: linking CUDA C/C++ on the simulator needs a C++"
+                                  " compiler (%s: %s)" % (path, compiler, e)) from None
+    if run.returncode != 0:
+        errors = "\n".join(run.stderr.decode(errors="replace").strip().splitlines()[:12])
+        raise NotImplementedError(
+            "simt: %s: the simulator compiles linked CUDA C/C++ for the host with %s, which"
+            " only works for plain C-like device functions; it failed:\n%s"
+            % (path, compiler, errors))
+    return run.stdout
+
+
+def _in_memory(key, library):
+    """A path dlopen() loads `library` (bytes) from: an anonymous memory file, never a file in
+    the cache that another process could change after it was verified."""
+    if key not in _loaded:
+        fd = os.memfd_create("simt-link-" + key)
+        with open(fd, "wb", closefd=False) as f:
+            f.write(library)
+        _loaded[key] = "/proc/self/fd/%d" % fd
+    return _loaded[key]
 
 
 def _host_library(path):
+    from . import _simt
     compiler = os.environ.get("CXX", "c++")
-    with open(path, "rb") as f:
-        text = f.read()
-    key = hashlib.sha256(compiler.encode() + b"\0" + _PRELUDE.encode() + b"\0" + text)
-    library = os.path.join(_cache_folder(), key.hexdigest()[:24] + ".so")
-    if os.path.exists(library):
-        return library
     with tempfile.TemporaryDirectory() as scratch:
         prelude = os.path.join(scratch, "simt_cuda_prelude.h")
         with open(prelude, "w") as f:
             f.write(_PRELUDE)
-        output = os.path.join(scratch, "link.so")
-        command = [compiler, "-x", "c++", "-std=c++17", "-O2", "-fPIC", "-shared",
-                   "-include", prelude, path, "-o", output]
-        try:
-            run = subprocess.run(command, capture_output=True, text=True)
-        except OSError as e:
-            raise NotImplementedError("simt: %s: linking CUDA C/C++ on the simulator needs a C++"
-                                      " compiler (%s: %s)" % (path, compiler, e)) from None
-        if run.returncode != 0:
-            errors = "\n".join(run.stderr.strip().splitlines()[:12])
-            raise NotImplementedError(
-                "simt: %s: the simulator compiles linked CUDA C/C++ for the host with %s, which"
-                " only works for plain C-like device functions; it failed:\n%s"
-                % (path, compiler, errors))
-        os.replace(output, library)  # atomic: concurrent processes may race to fill the cache
-    return library
+        include = ["-include", prelude, path]
+        # The key covers every header the source includes, as the compiler sees them (without
+        # line markers, which name the prelude's temporary folder).
+        source = _run_compiler(compiler, _COMPILE_FLAGS[:3] + ["-E", "-P"] + include, path)
+        key = hashlib.sha256(b"\0".join([compiler.encode(), " ".join(_COMPILE_FLAGS).encode(),
+                                         _PRELUDE.encode(), source])).hexdigest()[:32]
+        if key in _loaded:
+            return _loaded[key]
+        library = _simt.link_cache_load(key)
+        if library is None:
+            output = os.path.join(scratch, "link.so")
+            _run_compiler(compiler, _COMPILE_FLAGS + include + ["-o", output], path)
+            with open(output, "rb") as f:
+                library = f.read()
+            _simt.link_cache_store(key, library)
+    return _in_memory(key, library)
 
 
 def libraries_for_simulator(paths):
