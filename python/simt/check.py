@@ -9,6 +9,7 @@ exit status. Release kernels are untouched."""
 import atexit
 import json
 import linecache
+import operator
 import os
 import random
 import sys
@@ -38,6 +39,36 @@ def tool_names(text):
         if tool not in tools:
             tools.append(tool)
     return tools
+
+
+SEED_RANGE = "an integer from 0 to 2**64 - 1"  # the Checker's random schedule takes 64 bits
+
+
+def seed_value(seed):
+    """The random schedule's seed given as an int or its decimal text; ValueError unless
+    SEED_RANGE holds it."""
+    try:
+        value = int(seed) if isinstance(seed, str) else operator.index(seed)
+        if 0 <= value < 2 ** 64:
+            return value
+    except (TypeError, ValueError):
+        pass
+    raise ValueError("simt: the check seed is %s, not %r" % (SEED_RANGE, seed))
+
+
+def writable_report(path):
+    """`path`, once found that the report can be written there: before the run, whose report
+    would be lost after it."""
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as error:
+        raise OSError("simt: cannot write the report to %s: %s" % (path, error.strerror)) \
+            from None
+    if not existed:
+        os.unlink(path)
+    return path
 
 
 def parse_suppressions(path):
@@ -70,9 +101,10 @@ class Session:
         if schedule not in SCHEDULES:
             raise ValueError("simt: unknown schedule %r (%s)" % (schedule, ", ".join(SCHEDULES)))
         self.schedule = schedule
-        self.seed = int(seed) if seed is not None else random.SystemRandom().randrange(2 ** 32)
+        self.seed = seed_value(seed) if seed is not None else \
+            random.SystemRandom().randrange(2 ** 32)
         self.suppressions = list(suppressions)
-        self.report = report
+        self.report = writable_report(report) if report else None
         self.stream = stream
         self.quiet = quiet
         self.checker = _simt.Checker(self.tools, schedule, self.seed)

@@ -49,8 +49,14 @@ def debug(argv):
         if option == "--batch":
             batch = True
         elif option == "-x" and argv:
-            with open(argv.pop(0)) as f:
-                commands += [line.rstrip("\n") for line in f if line.strip()]
+            path = argv.pop(0)
+            try:
+                with open(path) as f:
+                    commands += [line.rstrip("\n") for line in f if line.strip()]
+            except OSError as error:
+                print("simt debug: cannot read the commands of -x %s: %s"
+                      % (path, error.strerror), file=sys.stderr)
+                return 2
         else:
             print(USAGE, file=sys.stderr)
             return 2
@@ -86,14 +92,21 @@ def check(argv):
         print(USAGE, file=sys.stderr)
         return 2
     from . import check as checking
+    seed = options["seed"]
+    if seed is not None:
+        try:
+            seed = checking.seed_value(seed)
+        except ValueError:
+            print("simt check: --seed is %s, not %r" % (checking.SEED_RANGE, seed),
+                  file=sys.stderr)
+            return 2
     try:
         tools = checking.tool_names(",".join(options["tool"]))
         exit_code = int(options["error-exitcode"])
-        seed = int(options["seed"]) if options["seed"] is not None else None
         session = checking.enable(tools, options["schedule"], seed, options["suppress"],
                                   options["report"])
     except (ValueError, OSError) as e:
-        print("simt check: %s" % e, file=sys.stderr)
+        print("simt check: %s" % str(e).removeprefix("simt: "), file=sys.stderr)
         return 2
     # Processes the script starts are checked alike.
     os.environ["SIMT_CHECK"] = ",".join(tools)

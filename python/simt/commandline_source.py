@@ -47,7 +47,9 @@ def command_lines(py_func):
         return None
     if _COMMAND_LINES[0] is None:
         text = _command_text()
-        _COMMAND_LINES[0] = text.splitlines(keepends=True) if text is not None else []
+        if text is None:  # unreadable now (no file descriptor left): read again next time
+            return None
+        _COMMAND_LINES[0] = text.splitlines(keepends=True)
     lines = _COMMAND_LINES[0]
     if not 0 < code.co_firstlineno <= len(lines) or \
             not _defines(lines[code.co_firstlineno - 1], py_func):

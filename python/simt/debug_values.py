@@ -148,7 +148,14 @@ def write(address, desc, value):
         from .types import bfloat16_bits
         np.frombuffer(_memory(address, 2), np.uint16)[0] = bfloat16_bits(value)
         return
-    target = np.frombuffer(_memory(address, _size_align(desc)[0]), _scalar_dtype(desc[1]))
+    dtype = np.dtype(_scalar_dtype(desc[1]))
+    if dtype.kind in "iu" and isinstance(value, (int, float, np.integer, np.floating)):
+        # NumPy raises for an int out of range, or stores an unspecified value for a float
+        limits = np.iinfo(dtype)
+        if not limits.min <= value <= limits.max:
+            raise ValueError("%s does not fit %s (%d to %d)"
+                             % (value, dtype.name, limits.min, limits.max))
+    target = np.frombuffer(_memory(address, _size_align(desc)[0]), dtype)
     target[0] = value
 
 

@@ -661,7 +661,7 @@ class Session:
                 if slot == target:
                     try:
                         values.write(address, desc, value)
-                    except (TypeError, ValueError) as error:
+                    except (TypeError, ValueError, OverflowError) as error:
                         raise DebugError(str(error)) from None
                     return
             raise DebugError("No symbol %s in current context." % target)

@@ -1,6 +1,7 @@
 """Device arrays. simt's device memory is host memory: a DeviceNDArray wraps a private NumPy array
 (`_host`) that kernels read and write in place, so copies happen exactly where Numba copies."""
 import contextlib
+import operator
 
 import numpy as np
 
@@ -25,15 +26,19 @@ class DeviceNDArray:
     __cuda_ndarray__ = True
 
     def __init__(self, shape, strides, dtype, stream=0, gpu_data=None):
-        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+        shape = _shape(shape)
         strides = (strides,) if isinstance(strides, (int, np.integer)) else tuple(strides)
-        dtype = np.dtype(dtype)
+        dtype = _device_dtype(dtype)
         if len(strides) != len(shape):
             raise ValueError("strides not match ndim")
         extent = memory_size_from_info(shape, strides, dtype.itemsize)
         allocated = gpu_data is None
         if allocated:
             gpu_data = _memalloc(extent)
+        elif extent > gpu_data.size:  # the array would reach past the memory's end
+            raise ValueError("simt: an array of shape %s, strides %s and dtype %s spans %d "
+                             "bytes; its gpu_data holds %d"
+                             % (shape, strides, dtype, extent, gpu_data.size))
         offset = -sum((n - 1) * s for n, s in zip(shape, strides) if s < 0 and n > 0)
         host = np.ndarray(shape, dtype, buffer=_memory_bytes(gpu_data, extent), offset=offset,
                           strides=strides)
@@ -474,11 +479,29 @@ def _start_address(host):
     return np.byte_bounds(host)[0] if host.size else host.__array_interface__["data"][0]
 
 
+def _shape(shape):
+    """An array's shape as a tuple, refused as NumPy's constructors refuse it."""
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    if any(operator.index(n) < 0 for n in shape):
+        raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def _device_dtype(dtype):
+    """The dtype of an array in device memory, which holds values, not Python objects: an
+    object array over memory written as bytes would hold stray pointers."""
+    dtype = np.dtype(dtype)
+    if dtype.hasobject:
+        raise TypeError("simt: device memory cannot hold Python objects (dtype %s): use a "
+                        "numeric, boolean or record dtype" % dtype)
+    return dtype
+
+
 def _empty(shape, dtype, order="C", strides=None, memory=_buffer):
     """An uninitialised array for device memory: np.empty's, large ones page-aligned; its bytes
     from memory(nbytes)."""
-    dtype = np.dtype(dtype)
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    dtype = _device_dtype(dtype)
+    shape = _shape(shape)
     if strides is None and not all(shape):  # no memory: NumPy's strides for the shape
         return np.empty(shape, dtype=dtype, order=order)
     if strides is None:
@@ -563,11 +586,14 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     tuple of ints, as `bytes(ipc_handle.handle)`), from `offset` bytes into the exported
     allocation; C-contiguous where `strides` is None. The handle is closed at the exit."""
     from .device import get_context
-    from .driver import IpcHandle, _ipc_mem_handle
-    dtype = np.dtype(dtype)
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    size = int(np.prod(shape)) * dtype.itemsize
-    ipc_handle = IpcHandle(None, _ipc_mem_handle(*handle), size, offset=offset)
+    from .driver import IpcHandle, _ipc_mem_handle_of
+    dtype = _device_dtype(dtype)
+    shape = _shape(shape)
+    if strides is None:
+        strides = _contiguous_strides(shape, dtype.itemsize, "C")
+    strides = (strides,) if isinstance(strides, (int, np.integer)) else tuple(strides)
+    size = memory_size_from_info(shape, strides, dtype.itemsize)  # what the array spans
+    ipc_handle = IpcHandle(None, _ipc_mem_handle_of(handle), size, offset=offset)
     array = ipc_handle.open_array(get_context(), shape, dtype, strides)
     try:
         yield array

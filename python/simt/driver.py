@@ -13,6 +13,7 @@ import collections
 import contextlib
 import ctypes
 import importlib
+import operator
 import os
 import sys
 import weakref
@@ -260,7 +261,18 @@ ManagedOwnedPointer = _owned_with_buffer(type("ManagedOwnedPointer", (OwnedPoint
 # -- memory managers (External Memory Management plugins) -------------------------------------
 
 # Numba's cu_ipc_mem_handle (CUDA's cudaIpcMemHandle_t): 64 bytes, naming simt's shared memory.
-_ipc_mem_handle = ctypes.c_byte * 64
+_IPC_HANDLE_BYTES = 64
+_ipc_mem_handle = ctypes.c_byte * _IPC_HANDLE_BYTES
+
+
+def _ipc_mem_handle_of(handle):
+    """The cu_ipc_mem_handle of a handle given as its bytes (bytes, or the ints of
+    tuple(ipc_handle.handle))."""
+    handle = tuple(handle)
+    if len(handle) > _IPC_HANDLE_BYTES:
+        raise ValueError("simt: a CUDA IPC handle is %d bytes, not %d"
+                         % (_IPC_HANDLE_BYTES, len(handle)))
+    return _ipc_mem_handle(*handle)
 
 
 class _DirectIpc:
@@ -308,6 +320,10 @@ class IpcHandle:
     `base` is the exported memory in the exporting process, None where unpickled elsewhere."""
 
     def __init__(self, base, handle, size, source_info=None, offset=0):
+        for name, value in (("size", size), ("offset", offset)):
+            if operator.index(value) < 0:
+                raise ValueError("simt: an IPC handle's %s is a count of bytes, not %d"
+                                 % (name, value))
         self.base = base
         self.handle = handle
         self.size = size
@@ -366,7 +382,7 @@ class IpcHandle:
 
 
 def _rebuild_ipc_handle(cls, handle, size, source_info, offset):
-    return cls(None, _ipc_mem_handle(*handle), size, source_info, offset)
+    return cls(None, _ipc_mem_handle_of(handle), size, source_info, offset)
 
 
 class _PendingDeallocs:
@@ -602,6 +618,31 @@ def _memory_manager_class():
     return _memory_manager
 
 
+def _checked_memory(manager, method, size, memory, pointer_name="device_pointer"):
+    """`memory`, what the memory manager's `method` returned for `size` bytes, once checked to be
+    a memory object (Numba's EMM interface: a pointer attribute and `size`) of `size` bytes or
+    more: kernels and copies address it through the pointer, up to the size asked for, so a
+    smaller allocation would corrupt whatever lies past it."""
+    def refuse(error, needed):
+        return error("simt: the EMM plugin %s.%s(%d) returned %r: %s"
+                     % (type(manager).__name__, method, size, memory, needed))
+
+    pointer = getattr(memory, pointer_name, None)
+    if isinstance(pointer, ctypes._SimpleCData):
+        pointer = pointer.value or 0
+    held = getattr(memory, "size", None)
+    if not isinstance(pointer, int) or isinstance(held, bool) or \
+            not isinstance(held, (int, np.integer)):
+        raise refuse(TypeError, "a memory object with `%s` (a ctypes pointer or int) and "
+                                "`size` in bytes was needed, as Numba's MemoryPointer"
+                     % pointer_name)
+    if held < size:
+        raise refuse(ValueError, "%d bytes of memory, where %d were needed" % (held, size))
+    if size and not pointer:
+        raise refuse(ValueError, "a null pointer, where %d bytes of memory were needed" % size)
+    return memory
+
+
 # -- contexts, streams, events ----------------------------------------------------------------
 
 class Stream:
@@ -719,16 +760,22 @@ class Context:
         pass
 
     def memalloc(self, bytesize):
-        return self.memory_manager.memalloc(bytesize)
+        return _checked_memory(self.memory_manager, "memalloc", bytesize,
+                               self.memory_manager.memalloc(bytesize))
 
     def memallocmanaged(self, bytesize, attach_global=True):
-        return self.memory_manager.memallocmanaged(bytesize, attach_global)
+        return _checked_memory(self.memory_manager, "memallocmanaged", bytesize,
+                               self.memory_manager.memallocmanaged(bytesize, attach_global))
 
     def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
-        return self.memory_manager.memhostalloc(bytesize, mapped, portable, wc)
+        return _checked_memory(self.memory_manager, "memhostalloc", bytesize,
+                               self.memory_manager.memhostalloc(bytesize, mapped, portable, wc),
+                               "device_pointer" if mapped else "host_pointer")
 
     def mempin(self, owner, pointer, size, mapped=False):
-        return self.memory_manager.mempin(owner, pointer, size, mapped)
+        return _checked_memory(self.memory_manager, "mempin", size,
+                               self.memory_manager.mempin(owner, pointer, size, mapped),
+                               "device_pointer" if mapped else "host_pointer")
 
     def get_ipc_handle(self, memory):
         if not sys.platform.startswith("linux"):

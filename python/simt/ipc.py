@@ -82,43 +82,62 @@ class _Run:
         self.number = next(self._numbers)
         self.name = _shm_name(os.getpid(), self.number)
         self.users = 0
-        path = os.path.join(_SHM_FOLDER, self.name)
         resource_tracker.register("/" + self.name, "shared_memory")
         try:
-            self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
         except BaseException:
             resource_tracker.unregister("/" + self.name, "shared_memory")
             raise
+        # The file is closed once mapped, and opened again by name where needed: a descriptor
+        # held per export would run a process that exports much out of them (ulimit -n).
         try:
-            os.ftruncate(self.fd, end - start)
+            os.ftruncate(fd, end - start)
             pages = memoryview(host_bytes(start, end - start))
             written = 0
             while written < len(pages):
-                written += os.pwrite(self.fd, pages[written:], written)
-            _map(start, end - start, mmap.MAP_SHARED | _MAP_FIXED, self.fd)
+                written += os.pwrite(fd, pages[written:], written)
+            _map(start, end - start, mmap.MAP_SHARED | _MAP_FIXED, fd)
         except BaseException:
-            os.close(self.fd)
-            os.unlink(path)
+            os.unlink(self.path)
             resource_tracker.unregister("/" + self.name, "shared_memory")
             raise
+        finally:
+            os.close(fd)
+
+    @property
+    def path(self):
+        return os.path.join(_SHM_FOLDER, self.name)
 
     def make_private(self, keep_bytes):
         """Maps the pages privately again: a copy-on-write view of the file where they must keep
         their bytes (other buffers' bytes, or at exit), else fresh memory."""
-        if keep_bytes:
-            _map(self.start, self.end - self.start, mmap.MAP_PRIVATE | _MAP_FIXED, self.fd)
-        else:
+        if not keep_bytes:
             _map(self.start, self.end - self.start,
                  mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_FIXED)
-        os.close(self.fd)
+            return
+        fd = os.open(self.path, os.O_RDWR)
+        try:
+            _map(self.start, self.end - self.start, mmap.MAP_PRIVATE | _MAP_FIXED, fd)
+        finally:
+            os.close(fd)
+
+    def copy_private(self):
+        """Maps the pages privately again, keeping their bytes by copying them: in a forked
+        child, whose only thread is this one, where the parent may have unlinked the file."""
+        pages = host_bytes(self.start, self.end - self.start).copy()
+        _map(self.start, self.end - self.start,
+             mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_FIXED)
+        host_bytes(self.start, self.end - self.start)[:] = pages
 
     def release(self, keep_bytes):
-        self.make_private(keep_bytes or not self.isolated)
         try:
-            os.unlink(os.path.join(_SHM_FOLDER, self.name))
-        except FileNotFoundError:  # /dev/shm cleaned by someone else
-            pass
-        resource_tracker.unregister("/" + self.name, "shared_memory")
+            self.make_private(keep_bytes or not self.isolated)
+        finally:
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:  # /dev/shm cleaned by someone else
+                pass
+            resource_tracker.unregister("/" + self.name, "shared_memory")
 
 
 class _Export:
@@ -220,7 +239,7 @@ def _forget_after_fork():
     global _lock
     _lock = threading.RLock()
     for run in _runs.values():
-        run.make_private(keep_bytes=True)
+        run.copy_private()
     for exported in _exports.values():
         exported.finalizer.detach()
     _runs.clear()
@@ -245,12 +264,33 @@ def _parse(handle):
     try:
         if len(fields) < 4 or fields[0] != _MAGIC:
             raise ValueError
+        offset, pid = int(fields[1], 16), int(fields[2], 16)
         segments = [tuple(int(value, 16) for value in field.split(":")) for field in fields[3:]]
-        if any(len(segment) != 3 for segment in segments):
+        if not (0 <= offset < _PAGE and pid > 0) or any(
+                len(segment) != 3 or min(segment) < 0 or segment[2] == 0
+                for segment in segments):
             raise ValueError
-        return int(fields[1], 16), int(fields[2], 16), segments
+        return offset, pid, segments
     except ValueError:
         raise ValueError("simt: %r is not a simt CUDA IPC handle" % (bytes(handle),)) from None
+
+
+def _open_run_file(pid, number, first_page, pages):
+    """A descriptor of the file of the exporter's run `number`, checked to hold the pages the
+    handle names: pages past its end would be mapped, and touching them kills the process
+    (SIGBUS)."""
+    try:
+        fd = os.open(os.path.join(_SHM_FOLDER, _shm_name(pid, number)), os.O_RDWR)
+    except FileNotFoundError:
+        raise ValueError("simt: the IPC handle's memory is gone: its process (pid %d) freed "
+                         "it or exited" % pid) from None
+    held = os.fstat(fd).st_size // _PAGE
+    if first_page + pages > held:
+        os.close(fd)
+        raise ValueError("simt: the IPC handle names pages %d to %d of shared memory file %d of "
+                         "process %d, past the file's end (%d pages): the handle was altered"
+                         % (first_page, first_page + pages - 1, number, pid, held))
+    return fd
 
 
 def open_shared(handle, size):
@@ -258,22 +298,22 @@ def open_shared(handle, size):
     which `size` bytes are used."""
     offset, pid, segments = _parse(handle)
     total = sum(pages for _, _, pages in segments) * _PAGE
-    if offset + size > total:
+    if size < 0 or offset + size > total:
         raise ValueError("simt: %d bytes do not fit the IPC handle's memory (%d bytes)"
                          % (size, total - offset))
-    # Reserve the address range, then map each run's pages over it, in order.
-    address = _map(None, total, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, protection=_PROT_NONE)
-    mapping = _Mapping(address, total)
-    position = address
-    for number, first_page, pages in segments:
-        try:
-            fd = os.open(os.path.join(_SHM_FOLDER, _shm_name(pid, number)), os.O_RDWR)
-        except FileNotFoundError:
-            raise ValueError("simt: the IPC handle's memory is gone: its process (pid %d) freed "
-                             "it or exited" % pid) from None
-        try:
+    fds = []
+    try:
+        for number, first_page, pages in segments:
+            fds.append(_open_run_file(pid, number, first_page, pages))
+        # Reserve the address range, then map each run's pages over it, in order.
+        address = _map(None, total, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                       protection=_PROT_NONE)
+        mapping = _Mapping(address, total)
+        position = address
+        for fd, (_, first_page, pages) in zip(fds, segments):
             _map(position, pages * _PAGE, mmap.MAP_SHARED | _MAP_FIXED, fd, first_page * _PAGE)
-        finally:
+            position += pages * _PAGE
+    finally:
+        for fd in fds:
             os.close(fd)
-        position += pages * _PAGE
     return mapping, address + offset

@@ -11,8 +11,10 @@ file that had already changed when it was captured: a clear CompileError rather 
 mixing two versions."""
 import ast
 import dis
+import errno
 import inspect
 import linecache
+import os
 import re
 import sys
 import types as pytypes
@@ -74,6 +76,7 @@ class CapturedSource:
                 self.lines = _CAPTURED_LINES[code.co_filename] = lines
                 same = True
         if not self.lines:
+            _refuse_if_out_of_files(py_func)
             raise _compile_error("simt: cannot read the source of %r (could not get source code);"
                                  " kernels must be defined in a source file"
                                  % py_func.__name__, code)
@@ -101,6 +104,19 @@ class CapturedSource:
         end = _block_end(self.lines, index, last)
         block = self.lines[index:end] if end else inspect.getblock(self.lines[index:])
         return "".join(block), index + 1
+
+
+def _refuse_if_out_of_files(py_func):
+    """OSError naming the cause where the process has no file descriptor left: linecache (and
+    the command line's reader) take a file they cannot open for one without source."""
+    try:
+        os.close(os.open(os.devnull, os.O_RDONLY))
+    except OSError as error:
+        if error.errno in (errno.EMFILE, errno.ENFILE):
+            raise OSError(error.errno, "simt: cannot read the source of %r: too many open files "
+                                       "(the limit is `ulimit -n`): close files or raise the "
+                                       "limit" % py_func.__name__) from None
+        raise
 
 
 def _last_line(code):
