@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <malloc.h>
 #include <cstdio>
 #include <cstring>
 #include <numeric>
@@ -209,6 +210,18 @@ unsigned watched_states(const CheckOptions &options, bool device) {
          (options.mem && device ? 1u << InitTracker::Freed : 0u);
 }
 
+// "512.0 MiB": `bytes` in the unit that suits it.
+std::string size_text(uint64_t bytes) {
+  char text[32];
+  if (bytes < (uint64_t(1) << 20))
+    std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024);
+  else if (bytes < (uint64_t(1) << 30))
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+  else
+    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(1 << 30));
+  return text;
+}
+
 // Whether an access of an element of `array` (laid out as `global`) may miss the alignment a GPU
 // needs: a record's fields, or data or strides that are not multiples of a scalar's alignment.
 bool may_misalign(const sim::NamedArray &array, uintptr_t data,
@@ -239,10 +252,58 @@ void Checker::watch_alignment(const GlobalArray &global) {
   if (!options_.mem || !may_misalign(*global.array, global.data, global.strides))
     return;
   const uintptr_t page_size = uintptr_t(1) << sim::WatchedPages::kPageBits;
-  for (uintptr_t page = global.low & ~(page_size - 1); page < global.high; page += page_size) {
+  const uintptr_t first = global.low & ~(page_size - 1);
+  // Room first: a page watched is a page recorded, to be unwatched, even when memory runs out.
+  alignment_watched_.reserve(alignment_watched_.size() + (global.high - first) / page_size + 1);
+  for (uintptr_t page = first; page < global.high; page += page_size) {
     watched_.watch(page);
     alignment_watched_.push_back(page);
   }
+}
+
+template <typename Work> void Checker::run(Tool tool, Work &&work) noexcept {
+  if (out_of_memory_.load(std::memory_order_relaxed))
+    return;
+  try {
+    work();
+  } catch (const std::bad_alloc &) {
+    ran_out(tool);
+  }
+}
+
+void Checker::ran_out(Tool tool) noexcept {
+  if (out_of_memory_.exchange(true))
+    return;
+  uint64_t arrays = kernel_ != nullptr ? shared_bytes() : 0;
+  for (const GlobalArray &global : globals_)
+    arrays += global.high - global.low;
+  // Racecheck keeps Shadow::kCells 8-byte cells per 8-byte granule of memory.
+  shortage_ = {tool, tool == Tool::Race ? Shadow::kCells * arrays : 0,
+               tool == Tool::Race ? races_.shadow_bytes() : device_.bytes() + scratch_.bytes(),
+               arrays};
+}
+
+void Checker::throw_if_out_of_memory(const std::string &kernel) {
+  if (!out_of_memory_.exchange(false))
+    return;
+  std::string doing = "in kernel `" + kernel + "`";
+  if (shortage_.needed != 0)
+    doing += " (its arrays: " + size_text(shortage_.arrays) + ")";
+  throw ShadowOutOfMemory(out_of_memory_text(shortage_.tool, doing, shortage_.needed,
+                                             shortage_.held,
+                                             " The kernel ran to its end, unchecked from there."));
+}
+
+std::string Checker::out_of_memory_text(Tool tool, const std::string &doing, uint64_t needed,
+                                        uint64_t held, const char *then) {
+  std::string text = std::string("simt check: ") + tool_name(tool) + " ran out of memory " + doing;
+  if (needed != 0)
+    text += ", which needs " + size_text(needed) + " of shadow memory (" +
+            (tool == Tool::Race ? "4 bytes per byte of memory kernels access"
+                                : "a byte per byte of memory it tracks") +
+            ")";
+  return text + "; it held " + size_text(held) + " when an allocation failed." + then +
+         " Give the process more memory, check smaller arrays, or fewer tools at once (--tool).";
 }
 
 sim::LaunchHooks Checker::hooks() {
@@ -257,15 +318,29 @@ sim::LaunchHooks Checker::hooks() {
 
 void Checker::allocated(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_t itemsize,
                         bool host_scanned) {
-  device_.track(address, bytes, dtype, itemsize, host_scanned);
+  try {
+    device_.track(address, bytes, dtype, itemsize, host_scanned);
+  } catch (const std::bad_alloc &) {
+    device_.forget(address, bytes); // what it tracked of it: nothing of it is tracked
+    throw ShadowOutOfMemory(
+        out_of_memory_text(options_.mem && !options_.init ? Tool::Mem : Tool::Init,
+                           "tracking a device array of " + size_text(bytes),
+                           InitTracker::bytes_for(bytes), device_.bytes()));
+  }
 }
 
 void Checker::written(uintptr_t address, uint64_t bytes) { device_.written(address, bytes); }
 
 void Checker::freed(uintptr_t address, uint64_t bytes) {
   any_freed_ = true;
-  device_.set(address, bytes, InitTracker::Freed);
   races_.forget(address, bytes, kernel_ == nullptr);
+  try {
+    device_.set(address, bytes, InitTracker::Freed);
+  } catch (const std::bad_alloc &) {
+    throw ShadowOutOfMemory(
+        out_of_memory_text(Tool::Mem, "marking " + size_text(bytes) + " of device memory freed",
+                           InitTracker::bytes_for(bytes), device_.bytes()));
+  }
 }
 
 void Checker::forget(uintptr_t address, uint64_t bytes) {
@@ -287,6 +362,16 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
   records_.clear();
   blocks_.clear();
   scratch_.clear();
+  // The arguments' layouts serve every tool's reports.
+  run(options_.race   ? Tool::Race
+      : options_.init ? Tool::Init
+                      : Tool::Mem,
+      [&] { note_arguments(kernel, args); });
+  if (options_.race)
+    run(Tool::Race, [&] { races_.launch_started(config); });
+}
+
+void Checker::note_arguments(const sim::KernelCode &kernel, void *const *args) {
   for (const sim::NamedArray &array : kernel.arrays) {
     if (array.space != MemSpace::Global)
       continue;
@@ -295,8 +380,8 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
         &array, uintptr_t(header->data), uintptr_t(header->data), uintptr_t(header->data), {}, {}};
     if (array.ndim == 0) { // a record argument: the GPU gets a copy of it, suitably aligned
       global.high = global.low + uint64_t(array.itemsize);
-      watch_alignment(global);
-      records_.push_back(std::move(global));
+      records_.push_back(global);
+      run(Tool::Mem, [&] { watch_alignment(global); });
       continue;
     }
     bool empty = false;
@@ -312,23 +397,27 @@ void Checker::launch_started(const sim::KernelCode &kernel, const sim::LaunchCon
       continue;
     global.low = global.data + low;
     global.high = global.data + high;
+    globals_.push_back(global);
     if (options_.init)
-      device_.notice_host_writes(global.low, global.high - global.low);
-    watch_alignment(global);
-    globals_.push_back(std::move(global));
+      run(Tool::Init, [&] { device_.notice_host_writes(global.low, global.high - global.low); });
+    run(Tool::Mem, [&] { watch_alignment(global); });
   }
-  if (options_.race)
-    races_.launch_started(config);
 }
 
 void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
   peak_shadow_bytes_ = std::max(peak_shadow_bytes_, races_.shadow_bytes());
   if (options_.sync && !fault && barrier_released_ && kernel_->thread_dependent_barrier.line > 0)
-    add(nullptr, Tool::Sync, Severity::Warning, "barrier under a thread-dependent branch",
-        "in kernel `" + kernel_->name +
-            "`: every thread of each block reached it in this run, but on a GPU a block whose "
-            "threads do not all reach a barrier hangs or misbehaves",
-        {Side{"branch", {}, {}, kernel_->thread_dependent_barrier, ""}});
+    run(Tool::Sync, [&] {
+      add(nullptr, Tool::Sync, Severity::Warning, "barrier under a thread-dependent branch",
+          "in kernel `" + kernel_->name +
+              "`: every thread of each block reached it in this run, but on a GPU a block whose "
+              "threads do not all reach a barrier hangs or misbehaves",
+          {Side{"branch", {}, {}, kernel_->thread_dependent_barrier, ""}});
+    });
+  if (out_of_memory_.load()) { // what it held back for the process (its records: stale now)
+    races_.clear_shadow();
+    malloc_trim(0); // the pages' memory, back to the system
+  }
   scratch_.clear();
   blocks_.clear();
   for (uintptr_t page : alignment_watched_)
@@ -340,7 +429,7 @@ void Checker::launch_finished(const std::optional<sim::Fault> &fault) {
 void Checker::block_started(const sim::ThreadContext &block) {
   if (options_.race) {
     const std::unique_lock turn = take_turn();
-    races_.block_started(block, shared_bytes());
+    run(Tool::Race, [&] { races_.block_started(block, shared_bytes()); });
   }
   if (!options_.init)
     return;
@@ -368,10 +457,12 @@ void Checker::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
   if (!options_.sync)
     return;
   const std::unique_lock turn = take_turn();
-  Block &mine = block(ctx);
-  if (mine.waiting.empty())
-    mine.waiting.assign(config_.block.count(), Wait{});
-  mine.waiting[linear_thread(ctx)] = Wait{loc, mine.barriers_released};
+  run(Tool::Sync, [&] {
+    Block &mine = block(ctx);
+    if (mine.waiting.empty())
+      mine.waiting.assign(config_.block.count(), Wait{});
+    mine.waiting[linear_thread(ctx)] = Wait{loc, mine.barriers_released};
+  });
 }
 
 void Checker::barrier_released(const sim::ThreadContext &block, int32_t, bool grid) {
@@ -379,86 +470,95 @@ void Checker::barrier_released(const sim::ThreadContext &block, int32_t, bool gr
     return; // racecheck orders accesses by barriers, synccheck names where threads wait
   const std::unique_lock turn = take_turn();
   barrier_released_ = true;
-  ++this->block(block).barriers_released;
-  if (options_.race)
-    races_.barrier_released(block, grid);
+  run(options_.race ? Tool::Race : Tool::Sync, [&] {
+    ++this->block(block).barriers_released;
+    if (options_.race)
+      races_.barrier_released(block, grid);
+  });
 }
 
 void Checker::warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask, int32_t) {
   const std::unique_lock turn = take_turn();
   if (options_.race)
-    races_.warp_arrived(ctx, op, mask);
+    run(Tool::Race, [&] { races_.warp_arrived(ctx, op, mask); });
 }
 
 bool Checker::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
   using codegen::FaultKind;
   const std::unique_lock turn = take_turn();
-  const std::string block = "in block " + ids(dim3(ctx.ctaid));
-  std::string message = fault.message;
-  if (message.starts_with("simt: "))
-    message.erase(0, 6);
-  if (fault.kind == FaultKind::Barrier && options_.sync) {
-    // One thread per barrier the block's threads wait at.
-    std::vector<Side> sides;
-    std::set<int32_t> seen;
-    const Block &mine = this->block(ctx);
-    for (size_t thread = 0; thread < mine.waiting.size(); ++thread)
-      if (mine.waiting[thread].release == mine.barriers_released &&
-          seen.insert(mine.waiting[thread].loc).second)
-        sides.push_back(Side{"barrier", unravel(thread, config_.block), dim3(ctx.ctaid),
-                             location(mine.waiting[thread].loc), ""});
-    if (sides.size() < 2)
-      sides = {Side{"barrier", fault.tid, fault.ctaid, fault.where, ""}};
-    add(&ctx, Tool::Sync, Severity::Error, "divergent barrier",
-        block + ": its threads wait at different barriers", std::move(sides));
-  } else if ((fault.kind == FaultKind::Warp || fault.kind == FaultKind::Deadlock) &&
-             options_.sync) {
-    add(&ctx, Tool::Sync, Severity::Error,
-        fault.kind == FaultKind::Warp ? "invalid warp synchronisation" : "deadlock",
-        block + ": " + message, {Side{"call", fault.tid, fault.ctaid, fault.where, ""}});
-  } else if (fault.kind == FaultKind::Bounds && options_.mem) {
-    add(&ctx, Tool::Mem, Severity::Error, "out-of-bounds access", block + ": " + message,
-        {Side{"access", fault.tid, fault.ctaid, fault.where, ""}});
-  }
+  run(fault.kind == FaultKind::Bounds ? Tool::Mem : Tool::Sync, [&] {
+    const std::string block = "in block " + ids(dim3(ctx.ctaid));
+    std::string message = fault.message;
+    if (message.starts_with("simt: "))
+      message.erase(0, 6);
+    if (fault.kind == FaultKind::Barrier && options_.sync) {
+      // One thread per barrier the block's threads wait at.
+      std::vector<Side> sides;
+      std::set<int32_t> seen;
+      const Block &mine = this->block(ctx);
+      for (size_t thread = 0; thread < mine.waiting.size(); ++thread)
+        if (mine.waiting[thread].release == mine.barriers_released &&
+            seen.insert(mine.waiting[thread].loc).second)
+          sides.push_back(Side{"barrier", unravel(thread, config_.block), dim3(ctx.ctaid),
+                               location(mine.waiting[thread].loc), ""});
+      if (sides.size() < 2)
+        sides = {Side{"barrier", fault.tid, fault.ctaid, fault.where, ""}};
+      add(&ctx, Tool::Sync, Severity::Error, "divergent barrier",
+          block + ": its threads wait at different barriers", std::move(sides));
+    } else if ((fault.kind == FaultKind::Warp || fault.kind == FaultKind::Deadlock) &&
+               options_.sync) {
+      add(&ctx, Tool::Sync, Severity::Error,
+          fault.kind == FaultKind::Warp ? "invalid warp synchronisation" : "deadlock",
+          block + ": " + message, {Side{"call", fault.tid, fault.ctaid, fault.where, ""}});
+    } else if (fault.kind == FaultKind::Bounds && options_.mem) {
+      add(&ctx, Tool::Mem, Severity::Error, "out-of-bounds access", block + ": " + message,
+          {Side{"access", fault.tid, fault.ctaid, fault.where, ""}});
+    }
+  });
   return false;
 }
 
 bool Checker::memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
+  if (out_of_memory_.load(std::memory_order_relaxed))
+    return false; // the checking stopped
   const std::unique_lock turn = take_turn();
   switch (access.kind) {
   case AccessKind::Fence:
     if (options_.race)
-      races_.fence(ctx, int64_t(access.value));
+      run(Tool::Race, [&] { races_.fence(ctx, int64_t(access.value)); });
     return false;
-  case AccessKind::LocalArray: {
-    const int function = int(access.value >> 32), index = int(access.value & 0xffffffff);
-    const sim::NamedArray *array = nullptr;
-    int seen = 0;
-    for (const sim::NamedArray &candidate : kernel_->arrays)
-      if (candidate.space == MemSpace::Local && candidate.function == function && seen++ == index)
-        array = &candidate;
-    if (array == nullptr)
-      return false;
-    std::vector<LocalArray> &mine = block(ctx).locals[linear_thread(ctx)];
-    std::erase_if(mine, [&](const LocalArray &old) {
-      return old.address < uintptr_t(access.address) + access.size &&
-             uintptr_t(access.address) < old.address + old.bytes;
-    });
-    mine.push_back(LocalArray{uintptr_t(access.address), access.size, array});
-    if (options_.init)
-      scratch_.track(uintptr_t(access.address), access.size, array->dtype);
+  case AccessKind::LocalArray:
+    run(options_.init ? Tool::Init : Tool::Mem, [&] { note_local_array(ctx, access); });
     return false;
-  }
   default:
     break;
   }
   if (options_.mem)
-    check_memory(ctx, access);
+    run(Tool::Mem, [&] { check_memory(ctx, access); });
   if (options_.init)
-    check_init(ctx, access);
+    run(Tool::Init, [&] { check_init(ctx, access); });
   if (options_.race && (access.space == MemSpace::Shared || access.space == MemSpace::Global))
-    check_race(ctx, access);
+    run(Tool::Race, [&] { check_race(ctx, access); });
   return false;
+}
+
+void Checker::note_local_array(const sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
+  const int function = int(access.value >> 32), index = int(access.value & 0xffffffff);
+  const sim::NamedArray *array = nullptr;
+  int seen = 0;
+  for (const sim::NamedArray &candidate : kernel_->arrays)
+    if (candidate.space == MemSpace::Local && candidate.function == function && seen++ == index)
+      array = &candidate;
+  if (array == nullptr)
+    return;
+  std::vector<LocalArray> &mine = block(ctx).locals[linear_thread(ctx)];
+  std::erase_if(mine, [&](const LocalArray &old) {
+    return old.address < uintptr_t(access.address) + access.size &&
+           uintptr_t(access.address) < old.address + old.bytes;
+  });
+  mine.push_back(LocalArray{uintptr_t(access.address), access.size, array});
+  if (options_.init)
+    scratch_.track(uintptr_t(access.address), access.size, array->dtype);
 }
 
 void Checker::check_memory(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {

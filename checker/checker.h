@@ -12,9 +12,11 @@
 #include "checker/spin_lock.h"
 #include "sim/observer.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -28,6 +30,17 @@ struct CheckOptions {
   uint64_t seed = 0;
 };
 
+// A checker could not allocate its shadow memory: a std::bad_alloc (Python's MemoryError) whose
+// message names the tool and the memory it needed.
+class ShadowOutOfMemory : public std::bad_alloc {
+public:
+  explicit ShadowOutOfMemory(std::string message) : message_(std::move(message)) {}
+  const char *what() const noexcept override { return message_.c_str(); }
+
+private:
+  std::string message_;
+};
+
 class Checker final : public sim::Observer {
 public:
   explicit Checker(const CheckOptions &options);
@@ -38,6 +51,8 @@ public:
   // Device memory the host allocated for kernels (device_array and its kin): poisoned and
   // tracked by initcheck until freed(); use after freed() is a memcheck error until forgotten.
   // `itemsize`: the elements' (records': dtype U8); `host_scanned`: see InitTracker::track.
+  // allocated() and freed() throw ShadowOutOfMemory when the tracking's memory runs out
+  // (allocated() then tracks nothing of it).
   void allocated(uintptr_t address, uint64_t bytes, Scalar dtype, uint64_t itemsize,
                  bool host_scanned);
   // The host wrote [address, address + bytes) of device memory (a copy to the device).
@@ -48,6 +63,10 @@ public:
   const Findings &findings() const { return findings_; }
   // The most shadow memory racecheck has held at once, in bytes.
   uint64_t peak_shadow_bytes() const { return peak_shadow_bytes_; }
+  // After a launch of `kernel`: throws ShadowOutOfMemory when a checker ran out of memory during
+  // it. Hooks cannot throw (they run in the launch's workers): the checking stopped there, the
+  // kernel ran to its end, and racecheck's shadow was given back.
+  void throw_if_out_of_memory(const std::string &kernel);
 
   bool stops_threads() const override { return false; }
   // Without racecheck (whose shadow one worker keeps), blocks may run on several workers.
@@ -101,6 +120,19 @@ private:
   void check_race(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
   // Memcheck: watches the pages of an argument whose accesses may be misaligned.
   void watch_alignment(const GlobalArray &global);
+  // At a launch's start: the layouts of its array and record arguments (globals_, records_).
+  void note_arguments(const sim::KernelCode &kernel, void *const *args);
+  // A call made a local array (AccessKind::LocalArray): initcheck tracks it.
+  void note_local_array(const sim::ThreadContext &ctx, const sim::MemoryAccess &access);
+  // Runs `work`, a part of `tool`'s checking, unless the checking stopped; a std::bad_alloc in
+  // it stops the launch's checking (ran_out).
+  template <typename Work> void run(Tool tool, Work &&work) noexcept;
+  // Records what `tool` held and needed when it ran out of memory (allocating nothing).
+  void ran_out(Tool tool) noexcept;
+  // The message of `tool` running out of memory while `doing`, which needs `needed` bytes of
+  // shadow memory (0: unknown), holding `held`; `then` says what happened next.
+  static std::string out_of_memory_text(Tool tool, const std::string &doing, uint64_t needed,
+                                        uint64_t held, const char *then = "");
 
   CheckOptions options_;
   Schedule schedule_;
@@ -115,6 +147,12 @@ private:
   InitTracker scratch_;                      // local arrays, for one launch
   uint64_t peak_shadow_bytes_ = 0;
   bool any_freed_ = false; // device memory was freed: accesses are looked up
+  // A checker ran out of memory in this launch: checking stopped (ran_out).
+  std::atomic<bool> out_of_memory_{false};
+  struct {
+    Tool tool = Tool::Race;
+    uint64_t needed = 0, held = 0, arrays = 0; // `arrays`: the bytes the launch's arrays span
+  } shortage_;
 
   const sim::KernelCode *kernel_ = nullptr;
   sim::LaunchConfig config_;

@@ -84,10 +84,16 @@ void InitTracker::change(uintptr_t key, Page &page, size_t first, size_t count, 
   const uint32_t before = page.watched_bytes;
   uint8_t *const begin = page.states + first, *const end = begin + count;
   if constexpr (std::is_same_v<Applies, std::true_type>) { // every byte: counted, then set
+    uint32_t after = before;
     for (const uint8_t *byte = begin; byte < end; ++byte)
-      page.watched_bytes -= uint32_t(is_watched(*byte));
+      after -= uint32_t(is_watched(*byte));
+    after += is_watched(state) ? uint32_t(count) : 0;
+    if (before == 0 && after != 0) // first: it may throw std::bad_alloc, with nothing changed
+      watched_.watch(key << kPageBits);
     std::memset(begin, state, count);
-    page.watched_bytes += is_watched(state) ? uint32_t(count) : 0;
+    page.watched_bytes = after;
+    if (before != 0 && after == 0)
+      watched_.unwatch(key << kPageBits);
   } else {
     for (uint8_t *byte = begin; byte < end; ++byte) {
       if (!applies(*byte) || *byte == state)
@@ -95,12 +101,12 @@ void InitTracker::change(uintptr_t key, Page &page, size_t first, size_t count, 
       page.watched_bytes += uint32_t(is_watched(state)) - uint32_t(is_watched(*byte));
       *byte = state;
     }
-  }
-  if ((before == 0) != (page.watched_bytes == 0)) {
-    if (before == 0)
-      watched_.watch(key << kPageBits);
-    else
-      watched_.unwatch(key << kPageBits);
+    if ((before == 0) != (page.watched_bytes == 0)) {
+      if (before == 0)
+        watched_.watch(key << kPageBits);
+      else
+        watched_.unwatch(key << kPageBits);
+    }
   }
 }
 

@@ -51,6 +51,9 @@ public:
   void clear();
   // Device arrays: freed memory is marked Freed until forget() (its owner is gone).
   void forget(uintptr_t address, uint64_t bytes);
+  // Bytes of state allocated, and what tracking `bytes` more (on pages of their own) takes.
+  uint64_t bytes() const { return pages_.size() * sizeof(Page); }
+  static uint64_t bytes_for(uint64_t bytes) { return ((bytes >> kPageBits) + 1) * sizeof(Page); }
 
 private:
   static constexpr unsigned kPageBits = sim::WatchedPages::kPageBits;

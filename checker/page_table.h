@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 namespace simt::checker {
@@ -38,9 +39,10 @@ public:
     if (leaf == nullptr)
       leaf = sim::zeroed_array<Page *>(kLeafSize);
     Page *&page = leaf[leaf_index(address)];
-    if (page == nullptr) {
-      page = new Page();
+    if (page == nullptr) { // either allocation may throw std::bad_alloc: then nothing changed
+      auto made = std::make_unique<Page>();
       pages_.push_back(address & ~(kPageSize - 1));
+      page = made.release();
     }
     return *page;
   }

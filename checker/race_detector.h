@@ -104,6 +104,8 @@ public:
   std::span<const Conflict> record(const sim::ThreadContext &ctx, uintptr_t address, uint32_t size,
                                    AccessType type, int32_t loc);
   uint64_t shadow_bytes() const { return shadow_.bytes(); }
+  // Gives back every page of shadow (between launches: their records are stale).
+  void clear_shadow() { shadow_.clear_all(); }
 
 private:
   struct Epoch {

@@ -122,6 +122,8 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
     if (module_.props.uses_print)
       std::fflush(stdout);
   }
+  if (checker != nullptr) // a MemoryError naming the checker and the memory it needed
+    checker->throw_if_out_of_memory(module_.kernel().python_name);
   if (debugger != nullptr && debugger->controller.killed())
     throw std::runtime_error("simt: kernel " + module_.kernel().python_name +
                              " killed in the debugger");

@@ -20,14 +20,25 @@
 namespace simt::sim {
 
 struct TierUp final : CodeUpgrade, std::enable_shared_from_this<TierUp> {
-  TierUp(UnoptimisedModule kernel, const KernelCode &quick, std::chrono::nanoseconds after)
-      : kernel(std::move(kernel)), after(after), full(quick) {}
+  // Takes over what keeps `quick`'s code mapped (quick_code, made before `full` copies the rest):
+  // it is freed once the full code replaces it.
+  TierUp(UnoptimisedModule kernel, KernelCode &quick, std::chrono::nanoseconds after)
+      : kernel(std::move(kernel)), after(after), quick_code(std::move(quick.keep_alive)),
+        full(quick) {}
   const UnoptimisedModule kernel;       // compiled again at its full level
   const std::chrono::nanoseconds after; // of launches at the Quick tier before the recompile
   std::atomic<int64_t> run_ns{0};       // of the launches that have finished
   std::atomic<bool> queued{false};
-  KernelCode full; // the Quick code's, its entry and tier replaced before `ready` is set
+  std::mutex quick_mutex;
+  std::shared_ptr<const void> quick_code; // null once `ready`; launches of it hold a copy
+  KernelCode full; // the Quick code's, its entry, tier and code replaced before `ready` is set
   std::atomic<bool> ready{false};
+
+  // The Quick code for a launch to hold while it runs, or null once the full code replaced it.
+  std::shared_ptr<const void> pin_quick() {
+    std::lock_guard<std::mutex> lock(quick_mutex);
+    return quick_code;
+  }
 
   // Queues the recompile on the background thread, once.
   void queue();
@@ -122,10 +133,16 @@ public:
   // Compiles `job` at its full level (queued once: TierUp::queue).
   static void recompile(TierUp &job) {
     try {
-      const KernelEntry entry = jit_compile_full(job.kernel);
-      job.full.entry() = entry;
+      FullCode code = jit_compile_full(job.kernel);
+      job.full.entry() = code.entry;
+      job.full.keep_alive = std::move(code.keep_alive);
       job.full.tier = Tier::Full;
       job.ready.store(true, std::memory_order_release);
+      std::shared_ptr<const void> quick; // freed out of the lock, unless a launch still runs it
+      {
+        std::lock_guard<std::mutex> lock(job.quick_mutex);
+        quick.swap(job.quick_code);
+      }
     } catch (const std::exception &error) {
       // The Quick code stays: it gives the same results.
       std::fprintf(stderr, "simt: warning: recompiling kernel %s at its full level failed: %s\n",
@@ -149,7 +166,8 @@ private:
       queue_.pop_front();
       busy_ = true;
       lock.unlock();
-      recompile(*job);
+      if (job.use_count() > 1) // else the kernel is gone
+        recompile(*job);
       job.reset();
       lock.lock();
       busy_ = false;
@@ -196,6 +214,9 @@ std::optional<Fault> HostExecutable::launch(const LaunchConfig &config, void **a
   constexpr uint64_t kRecompileAtOnceThreads = uint64_t(1) << 20;
   if (config.grid.count() * config.block.count() >= kRecompileAtOnceThreads)
     tier_up_->queue();
+  const std::shared_ptr<const void> quick = tier_up_->pin_quick(); // mapped while this runs
+  if (quick == nullptr) // the full code replaced it since code()
+    return sim::launch(tier_up_->full, config, args, hooks);
   LaunchHooks upgrading = hooks;
   upgrading.upgrade = tier_up_.get();
   const auto start = std::chrono::steady_clock::now();

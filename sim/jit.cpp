@@ -28,6 +28,9 @@
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <link.h>
 #include <map>
@@ -160,39 +163,74 @@ public:
         code.thread_dependent_barrier = SourceLocation{module.kernel().file, branch.line,
                                                        branch.col, module.kernel().python_name};
     }
-    Entry entry = find(key, entry_symbol, tier);
-    if (entry.address == nullptr) {
+    Entry entry = find(key, entry_symbol, tier, code.name);
+    if (entry == nullptr) {
       if (!lowered)
         lowered = lower_unoptimised(module, ctx);
       entry = compile_new(key, entry_symbol, *lowered, module.options.opt_level, tier, code.name);
     }
-    (fibers ? code.thread_entry : code.block_entry) = entry.address;
-    code.tier = entry.tier;
-    code.locations = *entry.locations;
-    if (unoptimised != nullptr && entry.tier == Tier::Quick)
+    (fibers ? code.thread_entry : code.block_entry) = entry->address;
+    code.tier = entry->tier;
+    code.locations = entry->locations;
+    code.keep_alive = entry;
+    if (unoptimised != nullptr && entry->tier == Tier::Quick)
       *unoptimised = UnoptimisedModule{code.name, key, entry_symbol,
                                        std::make_shared<const ir::Module>(ir::clone(module))};
     return code;
   }
 
-  KernelEntry compile_full(const UnoptimisedModule &kernel) {
-    if (Entry found = find(kernel.key, kernel.entry_symbol, Tier::Full); found.address != nullptr)
-      return found.address;
-    llvm::LLVMContext ctx;
-    codegen::LoweredModule lowered = lower_unoptimised(*kernel.module, ctx);
-    return compile_new(kernel.key, kernel.entry_symbol, lowered, kernel.module->options.opt_level,
-                       Tier::Full, kernel.name)
-        .address;
+  FullCode compile_full(const UnoptimisedModule &kernel) {
+    Entry entry = find(kernel.key, kernel.entry_symbol, Tier::Full, kernel.name);
+    if (entry == nullptr) {
+      llvm::LLVMContext ctx;
+      codegen::LoweredModule lowered = lower_unoptimised(*kernel.module, ctx);
+      entry = compile_new(kernel.key, kernel.entry_symbol, lowered,
+                          kernel.module->options.opt_level, Tier::Full, kernel.name);
+    }
+    return FullCode{entry->address, entry};
+  }
+
+  size_t alive() const { return alive_.load(std::memory_order_relaxed); }
+
+  // The Jit is gone (static destruction at exit): code released later is left to the process's
+  // end.
+  static inline std::atomic<bool> destroyed{false};
+  ~Jit() { destroyed.store(true); }
+
+  // Removes `dylib`, whose code no KernelCode holds any more, unmapping its memory. Called
+  // without mutex_ (the last reference may go while a thread holds it): the ExecutionSession
+  // locks what it shares, and no other thread uses this dylib.
+  void release(llvm::orc::JITDylib &dylib) {
+    alive_.fetch_sub(1, std::memory_order_relaxed);
+    llvm::orc::ExecutionSession &session = jit_->getExecutionSession();
+    if (llvm::Error error = session.removeJITDylib(dylib))
+      std::fprintf(stderr, "simt: warning: freeing a kernel's code failed: %s\n",
+                   llvm::toString(std::move(error)).c_str());
+    // Symbol names stay interned until swept: kernels of ever new names would pile them up.
+    constexpr uint64_t kSweepEvery = 1024;
+    if (released_.fetch_add(1, std::memory_order_relaxed) % kSweepEvery == kSweepEvery - 1)
+      session.getSymbolStringPool()->clearDeadEntries();
   }
 
 private:
-  struct Entry {
+  // One kernel's code, linked into a JITDylib of its own: removed with it when the last
+  // KernelCode holding it goes (KernelCode::keep_alive).
+  struct LinkedCode {
     KernelEntry address = nullptr;
     Tier tier = Tier::Quick;
     // The kernel's runtime-call locations, read from its object (where they are kept, so a
     // kernel found in a cache needs no lowering).
-    std::shared_ptr<const std::vector<SourceLocation>> locations;
+    std::vector<SourceLocation> locations;
+    llvm::orc::JITDylib *dylib = nullptr;
+    LinkedCode() = default;
+    LinkedCode(const LinkedCode &) = delete;
+    LinkedCode &operator=(const LinkedCode &) = delete;
+    ~LinkedCode() {
+      if (dylib != nullptr && !destroyed.load())
+        instance().release(*dylib);
+    }
   };
+  using Entry = std::shared_ptr<const LinkedCode>;
 
   Jit() {
     llvm::InitializeNativeTarget();
@@ -210,10 +248,22 @@ private:
     data_layout_ = full_.target->createDataLayout().getStringRepresentation();
     cpu_ = full_.target->getTargetCPU().str() + " " + full_.target->getTargetFeatureString().str();
     build_ = build_identity();
+    // No platform: kernels have no initialisers, and the generic one adds an IR module (an
+    // LLVMContext) to every JITDylib and keeps state for each until the session ends.
     jit_ = take("creating the JIT", llvm::orc::LLJITBuilder()
                                         .setJITTargetMachineBuilder(builder)
                                         .setCompileFunctionCreator(no_ir_compiler)
+                                        .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
                                         .create());
+    // Linking errors reach the session's reporter, the lookup only "failed to materialize":
+    // add_object takes them into the error it returns.
+    jit_->getExecutionSession().setErrorReporter([](llvm::Error error) {
+      std::string text = llvm::toString(std::move(error));
+      if (reported_errors != nullptr)
+        *reported_errors += (reported_errors->empty() ? "" : "; ") + text;
+      else
+        std::fprintf(stderr, "simt: JIT session error: %s\n", text.c_str());
+    });
     llvm::orc::JITDylib &main = jit_->getMainJITDylib();
     main.addGenerator(take("opening the process's symbols",
                            llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -308,34 +358,100 @@ private:
                              llvm::GlobalValue::ExternalLinkage, locations, kLocationsSymbol);
     std::unique_ptr<llvm::MemoryBuffer> object = emit_object(module, level, tier);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto known = entries_.find(key);
-    if (known != entries_.end() && known->second.tier >= tier)
-      return known->second; // another thread compiled it meanwhile
+    if (Entry known = live(key); known != nullptr && known->tier >= tier)
+      return known; // another thread compiled it meanwhile
     cache_.store(key, object->getMemBufferRef());
-    Entry entry = take("compiling " + name, add_object(key, entry_symbol, std::move(object)));
-    entry.tier = tier;
-    return entries_[key] = entry;
+    llvm::Expected<Entry> entry = add_object(key, entry_symbol, std::move(object), tier);
+    if (!entry)
+      throw_link_failure(name, entry.takeError());
+    remember(key, *entry);
+    return *entry;
   }
 
   // The kernel's code when this process or the on-disk cache has it at `tier` or better; else
-  // a null address.
-  Entry find(const std::string &key, const std::string &entry_symbol, Tier tier) {
+  // null.
+  Entry find(const std::string &key, const std::string &entry_symbol, Tier tier,
+             const std::string &name) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (auto known = entries_.find(key); known != entries_.end())
-      return known->second.tier >= tier ? known->second : Entry{};
+    if (Entry known = live(key))
+      return known->tier >= tier ? known : nullptr;
     std::unique_ptr<llvm::MemoryBuffer> object = cache_.load(key);
     if (!object)
-      return {};
+      return nullptr;
     const Tier cached = tier_of(object->getMemBufferRef());
     if (cached < tier)
-      return {};
-    llvm::Expected<Entry> entry = add_object(key, entry_symbol, std::move(object));
+      return nullptr;
+    llvm::Expected<Entry> entry = add_object(key, entry_symbol, std::move(object), cached);
     if (!entry) {
-      cache_.reject(key, llvm::toString(entry.takeError()));
-      return {};
+      std::string why = llvm::toString(entry.takeError());
+      if (out_of_memory(why))
+        throw_link_failure(name, llvm::createStringError(why)); // the entry is sound
+      cache_.reject(key, why);
+      return nullptr;
     }
-    entry->tier = cached;
-    return entries_[key] = *entry;
+    remember(key, *entry);
+    return *entry;
+  }
+
+  // The code of `key` some KernelCode still holds, else null. The caller holds mutex_.
+  Entry live(const std::string &key) const {
+    auto known = entries_.find(key);
+    return known != entries_.end() ? known->second.lock() : nullptr;
+  }
+
+  // Records `entry` as the best code of `key`, and forgets the keys whose code is gone once
+  // they are as many as those alive. The caller holds mutex_.
+  void remember(const std::string &key, const Entry &entry) {
+    entries_[key] = entry;
+    if (entries_.size() < sweep_at_)
+      return;
+    std::erase_if(entries_, [](const auto &known) { return known.second.expired(); });
+    sweep_at_ = std::max<size_t>(1024, 2 * entries_.size());
+  }
+
+  static bool out_of_memory(const std::string &why) {
+    return why.find(std::strerror(ENOMEM)) != std::string::npos;
+  }
+
+  // Throws JitOutOfMemory when the code could not be mapped, else std::runtime_error.
+  [[noreturn]] void throw_link_failure(const std::string &name, llvm::Error error) const {
+    std::string why = llvm::toString(std::move(error));
+    if (!out_of_memory(why))
+      throw std::runtime_error("simt: compiling " + name + ": " + why);
+    throw JitOutOfMemory(
+        "simt: out of memory for the code of kernel " + name + " (" + std::strerror(ENOMEM) +
+        "): the code of " + std::to_string(alive()) + " kernels is alive, and the process has " +
+        memory_maps() +
+        ". Likely cause: a program that defines new @cuda.jit kernels again and again (a "
+        "function that makes a kernel each call, a kernel defined in a loop) and keeps them "
+        "referenced, as each kernel's code stays mapped while its dispatcher lives: define each "
+        "kernel once and reuse it, or drop the references to kernels no longer used");
+  }
+
+  // "N memory mappings (vm.max_map_count: M)", from /proc.
+  static std::string memory_maps() {
+    auto lines = [](const char *path) -> std::optional<size_t> {
+      std::FILE *file = std::fopen(path, "r");
+      if (file == nullptr)
+        return std::nullopt;
+      size_t count = 0;
+      for (int c; (c = std::fgetc(file)) != EOF;)
+        count += c == '\n';
+      std::fclose(file);
+      return count;
+    };
+    std::string text = "?";
+    if (std::optional<size_t> maps = lines("/proc/self/maps"))
+      text = std::to_string(*maps);
+    text += " memory mappings (vm.max_map_count: ";
+    std::FILE *file = std::fopen("/proc/sys/vm/max_map_count", "r");
+    long limit = -1;
+    if (file != nullptr) {
+      if (std::fscanf(file, "%ld", &limit) != 1)
+        limit = -1;
+      std::fclose(file);
+    }
+    return text + (limit >= 0 ? std::to_string(limit) : "?") + ")";
   }
 
   // The locations as the object keeps them: a count, then each one's line, column, file and
@@ -394,30 +510,38 @@ private:
     return Tier::Full;
   }
 
-  // Links one kernel's object into a JITDylib of its own and looks up its entry. On any failure
-  // the JITDylib is removed with everything in it, so the kernel can be added again.
+  // Links one kernel's object at `tier` into a JITDylib of its own and looks up its entry. On
+  // any failure the JITDylib is removed with everything in it, so the kernel can be added again.
   llvm::Expected<Entry> add_object(const std::string &key, const std::string &entry_symbol,
-                                   std::unique_ptr<llvm::MemoryBuffer> object) {
-    // A kernel recompiled at a better tier gets a JITDylib beside its first one, which stays:
-    // launches may still be running its code.
+                                   std::unique_ptr<llvm::MemoryBuffer> object, Tier tier) {
+    auto code = std::make_shared<LinkedCode>(); // before linking: nothing to undo if it throws
+    code->tier = tier;
+    // A kernel recompiled at a better tier gets a JITDylib beside its first one, which stays
+    // while launches may still be running its code (they hold its KernelCode).
     auto dylib = jit_->createJITDylib("simt." + key + "." + std::to_string(dylibs_++));
     if (!dylib)
       return dylib.takeError();
     dylib->addToLinkOrder(jit_->getMainJITDylib()); // the runtime and the process's symbols
+    std::string reported;
+    reported_errors = &reported;
     llvm::Error error = jit_->addObjectFile(*dylib, std::move(object));
     if (!error) {
       auto address = jit_->lookup(*dylib, entry_symbol);
       auto locations = jit_->lookup(*dylib, kLocationsSymbol);
       if (address && locations) {
-        Entry entry;
-        entry.address = address->toPtr<KernelEntry>();
-        entry.locations = std::make_shared<const std::vector<SourceLocation>>(
-            decode(locations->toPtr<const char *>()));
-        return entry;
+        reported_errors = nullptr;
+        code->address = address->toPtr<KernelEntry>();
+        code->locations = decode(locations->toPtr<const char *>());
+        code->dylib = &*dylib;
+        alive_.fetch_add(1, std::memory_order_relaxed);
+        return code;
       }
       error = llvm::joinErrors(address ? llvm::Error::success() : address.takeError(),
                                locations ? llvm::Error::success() : locations.takeError());
     }
+    reported_errors = nullptr;
+    if (!reported.empty()) // the cause first
+      error = llvm::joinErrors(llvm::createStringError(reported), std::move(error));
     return llvm::joinErrors(std::move(error), jit_->getExecutionSession().removeJITDylib(*dylib));
   }
 
@@ -491,9 +615,15 @@ private:
   std::string build_;
   ObjectCache cache_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  std::mutex mutex_;                     // guards the JIT's contents, entries_ and dylibs_
-  std::map<std::string, Entry> entries_; // by cache key: the best tier this process has
+  std::mutex mutex_; // guards adding to the JIT, entries_, sweep_at_ and dylibs_
+  // By cache key: the best tier this process has, while a KernelCode holds it.
+  std::map<std::string, std::weak_ptr<const LinkedCode>> entries_;
+  size_t sweep_at_ = 1024; // entries_'s size that has remember() forget the expired ones
   uint64_t dylibs_ = 0;
+  std::atomic<size_t> alive_{0};      // LinkedCode holding a JITDylib
+  std::atomic<uint64_t> released_{0}; // JITDylibs removed
+  // Where the session's reporter puts the errors of the add_object running on this thread.
+  static inline thread_local std::string *reported_errors = nullptr;
 };
 
 } // namespace
@@ -502,9 +632,11 @@ KernelCode jit_compile(const ir::Module &module, Tier tier, UnoptimisedModule *u
   return Jit::instance().compile(module, tier, unoptimised);
 }
 
-KernelEntry jit_compile_full(const UnoptimisedModule &kernel) {
+FullCode jit_compile_full(const UnoptimisedModule &kernel) {
   return Jit::instance().compile_full(kernel);
 }
+
+size_t jit_kernels_alive() { return Jit::instance().alive(); }
 
 std::string host_llvm_ir(const ir::Module &module) {
   llvm::LLVMContext ctx;

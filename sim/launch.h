@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -55,6 +56,9 @@ struct KernelCode {
   // The one of the two entries the kernel has.
   KernelEntry &entry() { return block_entry != nullptr ? block_entry : thread_entry; }
   KernelEntry entry() const { return block_entry != nullptr ? block_entry : thread_entry; }
+  // Keeps the JIT's code of the entries mapped (sim/jit.h): it is freed when the last copy goes.
+  // Null for code not from the JIT.
+  std::shared_ptr<const void> keep_alive;
   int64_t static_shared_bytes = 0;
   // A thread's worst-case local arrays: its own plus those of the deepest chain of device
   // functions it calls (sim/local_frame.h). Sizes fiber stacks, and the stack a flat kernel runs

@@ -436,7 +436,9 @@ TEST_CASE("a Quick compile and its Full recompile run the same kernel") {
   REQUIRE(quick.tier == sim::Tier::Quick);
   CHECK(unoptimised.entry_symbol.ends_with(".block"));
   sim::KernelCode full = quick;
-  full.block_entry = sim::jit_compile_full(unoptimised);
+  sim::FullCode recompiled_code = sim::jit_compile_full(unoptimised);
+  full.block_entry = recompiled_code.entry;
+  full.keep_alive = recompiled_code.keep_alive;
   const bool recompiled = full.block_entry != quick.block_entry;
   CHECK(recompiled);
   // Once this process has Full code, a Quick request gets it too.
@@ -513,4 +515,64 @@ TEST_CASE("a launch switches to better code between blocks once an upgrade has i
     for (size_t b = 0; b < 512; ++b)
       CHECK(std::count(out.begin() + b * 32, out.begin() + (b + 1) * 32, out[b * 32]) == 32);
   }
+}
+
+namespace {
+
+// The process's memory mappings (/proc/self/maps lines).
+size_t memory_mappings() {
+  std::ifstream maps("/proc/self/maps");
+  size_t count = 0;
+  for (std::string line; std::getline(maps, line);)
+    ++count;
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("a kernel's code is freed when the last KernelCode holding it goes") {
+  const double value = 1000.0 + getpid();
+  const size_t before = sim::jit_kernels_alive();
+  {
+    sim::KernelCode code = sim::jit_compile(fill_kernel("fill_freed", value, false));
+    CHECK(sim::jit_kernels_alive() == before + 1);
+    // An equal module gets the same code while it lives.
+    sim::KernelCode again = sim::jit_compile(fill_kernel("fill_freed", value, false));
+    CHECK(bool(again.block_entry == code.block_entry));
+    CHECK(sim::jit_kernels_alive() == before + 1);
+    code = sim::KernelCode{};
+    CHECK(sim::jit_kernels_alive() == before + 1); // `again` holds it
+    std::vector<double> out(64, 0.0);
+    ArrayArg aout = ArrayArg::of(out);
+    std::vector<void *> args{aout.ptr()};
+    CHECK_FALSE(sim::launch(again, config(2, 32), args.data()).has_value());
+    CHECK(out[63] == value);
+  }
+  CHECK(sim::jit_kernels_alive() == before);
+}
+
+TEST_CASE("a Quick kernel's code and its Full recompile's are freed apart") {
+  const double value = 2000.0 + getpid();
+  const size_t before = sim::jit_kernels_alive();
+  sim::UnoptimisedModule unoptimised;
+  sim::KernelCode quick = sim::jit_compile(fill_kernel("fill_tiers_freed", value, false),
+                                           sim::Tier::Quick, &unoptimised);
+  REQUIRE(quick.tier == sim::Tier::Quick);
+  sim::FullCode full = sim::jit_compile_full(unoptimised);
+  CHECK(sim::jit_kernels_alive() == before + 2);
+  quick = sim::KernelCode{};
+  CHECK(sim::jit_kernels_alive() == before + 1);
+  full = sim::FullCode{};
+  CHECK(sim::jit_kernels_alive() == before);
+}
+
+TEST_CASE("compiling and dropping many kernels keeps the memory mappings bounded") {
+  const double base = 3000.0 + getpid();
+  sim::KernelCode warm = sim::jit_compile(fill_kernel("fill_many", base, false));
+  const size_t before = memory_mappings();
+  for (int k = 1; k <= 300; ++k)
+    sim::KernelCode code =
+        sim::jit_compile(fill_kernel("fill_many", base + k, false), sim::Tier::Quick);
+  // Each kept kernel would take two mappings.
+  CHECK(memory_mappings() < before + 100);
 }
