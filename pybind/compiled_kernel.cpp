@@ -1,6 +1,8 @@
 #include "pybind/compiled_kernel.h"
+#include "pybind/compile_section.h"
 
 #include "frontend/compile.h"
+#include "frontend/compile_interrupt.h"
 #include "frontend/ir_fission.h"
 #include "pybind/marshal.h"
 #include "pybind/own_stack.h"
@@ -55,8 +57,10 @@ void on_interrupt(int signal, siginfo_t *info, void *context) {
     controller->request_interrupt();
     return;
   }
-  if (controller == nullptr)
+  if (controller == nullptr) {
     sim::interrupt_launches();
+    request_compile_interrupt();
+  }
   interrupt_handler.call_replaced(signal, info, context);
 }
 
@@ -77,13 +81,17 @@ void on_interrupt(int signal, siginfo_t *info, void *context) {
 
 } // namespace
 
+void install_interrupt_handler() { interrupt_handler.ensure_installed(); }
+
 CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> arg_types,
                                const CompileOptions &options, codegen::Backend &backend,
                                const std::vector<std::string> &link)
     : arg_types_(std::move(arg_types)), target_(backend.name()) {
+  const CompileInProgress compiling;
+  install_interrupt_handler();
   run_on_compile_stack([&] {
     module_ = compile_kernel(source, arg_types_, options);
-    py::gil_scoped_release release;
+    const CompileSection backend_part;
     executable_ = backend.compile(module_, link);
   });
 }
@@ -121,6 +129,8 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
     debugged_launch.store(nullptr);
     if (module_.props.uses_print)
       std::fflush(stdout);
+    if (sim::exiting())
+      sim::park_until_exit();
   }
   if (checker != nullptr) // a MemoryError naming the checker and the memory it needed
     checker->throw_if_out_of_memory(module_.kernel().python_name);
@@ -201,7 +211,7 @@ std::vector<std::pair<std::string, std::string>> CompiledKernel::local_types() c
 }
 
 std::string CompiledKernel::llvm_ir() const {
-  py::gil_scoped_release release;
+  const CompileSection lowering;
   return sim::host_llvm_ir(module_);
 }
 

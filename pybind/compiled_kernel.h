@@ -21,6 +21,10 @@
 
 namespace simt::bindings {
 
+// simt's SIGINT handler (Ctrl-C stops running launches and compiles, then Python's handler
+// runs), installed again where something replaced it.
+void install_interrupt_handler();
+
 class CompiledKernel {
 public:
   // Compiles `source` for `arg_types` (frontend, then `backend`, with `link`: see

@@ -1,10 +1,12 @@
 #include "pybind/own_stack.h"
 
 #include "sim/asan_fibers.h"
+#include "sim/launch_state.h"
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
 
+#include <cxxabi.h>
 #include <exception>
 #include <utility>
 
@@ -44,6 +46,11 @@ void run_on_compile_stack(const std::function<void()> &work) {
 #endif
         try {
           work();
+        } catch (const abi::__forced_unwind &) {
+          // The thread is ending (a daemon thread that took the GIL while Python finalizes calls
+          // pthread_exit): its unwinding cannot cross back to the caller's stack, and swallowing
+          // it aborts the process, so the thread stays here until the process ends.
+          sim::park_until_exit();
         } catch (...) {
           failure = std::current_exception();
         }

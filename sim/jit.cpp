@@ -1,5 +1,6 @@
 #include "sim/jit.h"
 
+#include "codegen/interruptible_passes.h"
 #include "codegen/lower.h"
 #include "frontend/ir_fission.h"
 #include "sim/host_target.h"
@@ -562,7 +563,10 @@ private:
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder passes((tier == Tier::Quick ? quick_ : full_).target.get());
+    llvm::PassInstrumentationCallbacks instrumentation;
+    codegen::skip_passes_once_interrupted(instrumentation);
+    llvm::PassBuilder passes((tier == Tier::Quick ? quick_ : full_).target.get(),
+                             llvm::PipelineTuningOptions(), std::nullopt, &instrumentation);
     passes.registerModuleAnalyses(mam);
     passes.registerCGSCCAnalyses(cgam);
     passes.registerFunctionAnalyses(fam);
@@ -605,6 +609,7 @@ private:
       pipeline = passes.buildPerModuleDefaultPipeline(levels[std::min(level, 3) - 1]);
     }
     pipeline.run(module, mam);
+    poll_compile_interrupt(); // code of skipped passes is never kept
   }
 
   Machine quick_; // CodeGenOptLevel::None: the fast instruction selector and register allocator

@@ -71,9 +71,11 @@ class Cache:
         return self.directory / (key + ".o")
 
     def sign(self, key, obj, secret=None):
-        """An entry as simt writes it: the object, then HMAC-SHA256(secret, key NUL object)."""
+        """An entry as simt writes it: the object, then HMAC-SHA256(secret, ".o" NUL key NUL object)."""
         secret = secret or (self.directory / "hmac.key").read_bytes()
-        return obj + hmac.new(secret, key.encode() + b"\0" + obj, hashlib.sha256).digest()
+        # The entry kind's suffix, the key and the object, as sim/object_cache.cpp signs them.
+        signed = b".o\0" + key.encode() + b"\0" + obj
+        return obj + hmac.new(secret, signed, hashlib.sha256).digest()
 
 
 @pytest.fixture
