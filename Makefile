@@ -56,20 +56,25 @@ test-ptx: build
 	$(PTX_ENV) $(PYTHON) -m simt.ptx_check $(PTX_REPORT) || status=1; \
 	exit $$status
 
-# The frontend fuzzer (tests/fuzz): built with clang-19's libFuzzer, ASan and UBSan in its own
-# folder. The smoke run replays every input that once crashed (tests/fuzz/regressions), then
-# mutates the seed corpus FUZZ_RUNS times (new finds go to a scratch folder, not the tree).
+# The fuzzers (tests/fuzz): built with clang-19's libFuzzer, ASan and UBSan in their own folder.
+# The smoke run replays every input that once crashed (tests/fuzz/regressions, ptx_regressions),
+# then mutates the seed corpora FUZZ_RUNS / FUZZ_PTX_RUNS times (new finds go to a scratch folder,
+# not the tree): the frontend's, then the PTX path's (each run there goes through LLVM).
 FUZZ_BUILD := build-fuzz
 FUZZ_RUNS := 20000
+FUZZ_PTX_RUNS := 5000
 fuzz-build: deps
 	cmake -S tests/fuzz -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=None
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 
 fuzz-smoke: fuzz-build
 	$(FUZZ_BUILD)/frontend_fuzzer tests/fuzz/regressions/*
-	scratch=$$(mktemp -d) && \
+	$(FUZZ_BUILD)/ptx_fuzzer tests/fuzz/ptx_regressions/*
+	scratch=$$(mktemp -d) && mkdir $$scratch/frontend $$scratch/ptx && \
 	$(FUZZ_BUILD)/frontend_fuzzer -runs=$(FUZZ_RUNS) -seed=1 -max_len=4096 -timeout=10 \
-		-rss_limit_mb=2048 $$scratch tests/fuzz/corpus; \
+		-rss_limit_mb=2048 $$scratch/frontend tests/fuzz/corpus && \
+	$(FUZZ_BUILD)/ptx_fuzzer -runs=$(FUZZ_PTX_RUNS) -seed=1 -max_len=4096 -timeout=20 \
+		-rss_limit_mb=4096 $$scratch/ptx tests/fuzz/ptx_corpus; \
 	status=$$?; rm -rf $$scratch; exit $$status
 
 # The unit tests and the whole pytest suite, in one Python process, against an ASan + UBSan build

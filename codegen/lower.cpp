@@ -5,6 +5,7 @@
 #include "codegen/lower_bf16.h"
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
+#include "codegen/symbol_name.h"
 #include "frontend/ir_fission.h"
 #include "frontend/param_versions.h"
 
@@ -366,7 +367,8 @@ private:
         f.is_kernel ? llvm::Type::getInt1Ty(ctx) : register_type(ctx, f.return_type);
     auto *type = llvm::FunctionType::get(result, params, false);
     auto *fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                                      prefix + f.name + (f.is_kernel ? ".body" : ""), *module);
+                                      prefix + symbol_name(f.name) + (f.is_kernel ? ".body" : ""),
+                                      *module);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
     // The kernel body is inlined into each entry point; device functions are left to LLVM.
     fn->addFnAttr(f.is_kernel ? llvm::Attribute::AlwaysInline : llvm::Attribute::InlineHint);
@@ -2521,7 +2523,7 @@ LoweredModule lower(const ir::Module &module, Target &target, llvm::LLVMContext 
 }
 
 std::string kernel_symbol(const ir::Module &module, const std::string &prefix) {
-  return prefix + module.kernel().name;
+  return prefix + symbol_name(module.kernel().name);
 }
 
 // ---- records ----

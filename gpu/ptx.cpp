@@ -1,6 +1,8 @@
 #include "gpu/ptx.h"
 
+#include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
+#include "codegen/symbol_name.h"
 #include "gpu/nvptx_target.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -20,6 +22,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 namespace simt::gpu {
@@ -113,27 +116,39 @@ void link_libdevice(llvm::Module &module) {
     throw std::runtime_error("simt: linking libdevice failed");
 }
 
-void optimise(llvm::Module &module, llvm::TargetMachine &machine, const std::string &entry,
-              bool opt) {
-  // Everything but the kernel's entry is internal, so unused libdevice code goes away.
-  for (llvm::Function &fn : module)
-    if (!fn.isDeclaration() && fn.getName() != entry)
-      fn.setLinkage(llvm::GlobalValue::InternalLinkage);
-  // NVVMReflect must run even unoptimised: libdevice branches on __nvvm_reflect.
+// Every LLVM object one compile makes: after an LLVM fatal error all of them are leaked, none
+// destroyed (codegen/llvm_errors.h says why). Members go in reverse order: the pass managers
+// before the module, the module before its context.
+struct PtxJob {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> module;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder passes(&machine); // NVPTX adds NVVMReflect and its address-space passes
-  passes.registerModuleAnalyses(mam);
-  passes.registerCGSCCAnalyses(cgam);
-  passes.registerFunctionAnalyses(fam);
-  passes.registerLoopAnalyses(lam);
-  passes.crossRegisterProxies(lam, fam, cgam, mam);
-  if (opt)
-    passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
-  else
-    passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, mam);
+  std::optional<llvm::PassBuilder> passes;
+  llvm::ModulePassManager pipeline;
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream ptx_out{ptx};
+  llvm::legacy::PassManager emit;
+};
+
+void optimise(PtxJob &job, const std::string &entry, bool opt) {
+  // Everything but the kernel's entry is internal, so unused libdevice code goes away.
+  for (llvm::Function &fn : *job.module)
+    if (!fn.isDeclaration() && fn.getName() != entry)
+      fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // NVVMReflect must run even unoptimised: libdevice branches on __nvvm_reflect.
+  llvm::PassBuilder &passes = job.passes.emplace(job.machine.get()); // NVPTX adds NVVMReflect
+  passes.registerModuleAnalyses(job.mam);
+  passes.registerCGSCCAnalyses(job.cgam);
+  passes.registerFunctionAnalyses(job.fam);
+  passes.registerLoopAnalyses(job.lam);
+  passes.crossRegisterProxies(job.lam, job.fam, job.cgam, job.mam);
+  job.pipeline = opt ? passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+                     : passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+  job.pipeline.run(*job.module, job.mam);
 }
 
 // A value of no bits: a thread group (an empty struct), or an aggregate of such.
@@ -185,33 +200,49 @@ void check_selectable(const llvm::Module &module) {
   }
 }
 
-std::string emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
-  check_selectable(module);
-  llvm::SmallString<0> text;
-  llvm::raw_svector_ostream out(text);
-  llvm::legacy::PassManager emit;
-  if (machine.addPassesToEmitFile(emit, out, nullptr, llvm::CodeGenFileType::AssemblyFile))
+std::string emit_ptx(PtxJob &job) {
+  check_selectable(*job.module);
+  if (job.machine->addPassesToEmitFile(job.emit, job.ptx_out, nullptr,
+                                       llvm::CodeGenFileType::AssemblyFile))
     throw std::runtime_error("simt: LLVM cannot emit PTX");
-  emit.run(module);
-  return std::string(text.str());
+  job.emit.run(*job.module);
+  return std::string(job.ptx.str());
 }
 
-} // namespace
+// What compile_ptx refuses before LLVM sees it: names PTX cannot spell that the user chose, so
+// that simt must not change them (LLVM's NVPTX backend would end the process).
+void check_names(const ir::Module &module, const EntryAbi &abi) {
+  auto refuse = [](const std::string &what, const std::string &name) {
+    throw std::invalid_argument("simt: " + what + " '" + name +
+                                "' is not a PTX identifier (letters, digits, '_' and '$', not "
+                                "starting with a digit; '_' or '$' alone is none)");
+  };
+  if (!abi.name.empty() && !codegen::is_symbol_name(abi.name))
+    refuse("abi_info's abi_name", abi.name);
+  for (const ExternFunction &fn : module.externs)
+    if (!codegen::is_symbol_name(fn.name))
+      refuse("the external device function (cuda.declare_device)", fn.name);
+}
 
-CompiledPtx compile_ptx(const ir::Module &module, const PtxOptions &options) {
-  if (module.options.instrumentation != Instrumentation::None)
-    throw std::runtime_error("simt: the debugger's instrumentation is not available on the GPU");
+// "compiling kernel 'k' (k.py:3) for sm_75", for LLVM's fatal errors.
+std::string task_name(const ir::Module &module, const PtxOptions &options) {
+  const ir::Function &f = module.kernel();
+  return std::string("compiling ") + (options.abi.device ? "device function" : "kernel") + " '" +
+         f.python_name + "' (" + f.file + ":" + std::to_string(f.first_line) + ") for " +
+         options.cc;
+}
+
+CompiledPtx compile(PtxJob &job, const ir::Module &module, const PtxOptions &options) {
   const bool fastmath = module.options.fastmath;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      target_machine(options.cc, fastmath, module.options.debug_info);
-  llvm::LLVMContext ctx;
+  job.machine = target_machine(options.cc, fastmath, module.options.debug_info);
   EntryAbi abi = options.abi;
   if (abi.name.empty())
-    abi.name = module.kernel().python_name;
-  NvptxTarget target(machine->createDataLayout().getStringRepresentation(),
+    abi.name = codegen::symbol_name(module.kernel().python_name);
+  NvptxTarget target(job.machine->createDataLayout().getStringRepresentation(),
                      module.static_shared_bytes, abi, fastmath, sm_number(options.cc));
-  codegen::LoweredModule lowered = codegen::lower(module, target, ctx, "simt_");
-  llvm::Module &m = *lowered.module;
+  codegen::LoweredModule lowered = codegen::lower(module, target, job.ctx, "simt_");
+  job.module = std::move(lowered.module);
+  llvm::Module &m = *job.module;
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", fastmath ? 1 : 0);
   if (calls_libdevice(m))
     link_libdevice(m);
@@ -224,14 +255,53 @@ CompiledPtx compile_ptx(const ir::Module &module, const PtxOptions &options) {
   if (llvm::verifyModule(m, &errors))
     throw std::runtime_error("simt: LLVM rejected the NVPTX kernel: " + problems);
   inline_empty_signatures(m);
-  optimise(m, *machine, abi.name, options.opt);
+  optimise(job, abi.name, options.opt);
   CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), ""};
   if (options.llvm_ir) {
     llvm::raw_string_ostream text(compiled.llvm_ir);
     m.print(text, nullptr);
   }
-  compiled.ptx = emit_ptx(m, *machine);
+  compiled.ptx = emit_ptx(job);
   return compiled;
+}
+
+// work(job) as a recoverable LlvmTask `what`: after an LLVM fatal error in it, the job's LLVM
+// objects are leaked (PtxJob) and the error goes on as LlvmFatalError (or std::bad_alloc).
+template <class Work> auto recoverably(const std::string &what, Work work) {
+  auto job = std::make_unique<PtxJob>();
+  codegen::LlvmTask task(what, /*recoverable=*/true);
+  try {
+    return work(*job);
+  } catch (...) {
+    if (task.failed())
+      (void)job.release();
+    throw;
+  }
+}
+
+} // namespace
+
+CompiledPtx compile_ptx(const ir::Module &module, const PtxOptions &options) {
+  if (module.options.instrumentation != Instrumentation::None)
+    throw std::runtime_error("simt: the debugger's instrumentation is not available on the GPU");
+  check_names(module, options.abi);
+  return recoverably(task_name(module, options),
+                     [&](PtxJob &job) { return compile(job, module, options); });
+}
+
+std::string empty_function_ptx_for_tests(const std::string &name, const std::string &cc) {
+  return recoverably("compiling kernel '" + name + "' for simt's tests", [&](PtxJob &job) {
+    job.machine = target_machine(cc, false, DebugInfo::None);
+    job.module = std::make_unique<llvm::Module>("simt_test", job.ctx);
+    job.module->setDataLayout(job.machine->createDataLayout());
+    job.module->setTargetTriple(triple);
+    auto *fn =
+        llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(job.ctx), false),
+                               llvm::GlobalValue::ExternalLinkage, name, *job.module);
+    llvm::ReturnInst::Create(job.ctx, llvm::BasicBlock::Create(job.ctx, "entry", fn));
+    optimise(job, name, true);
+    return emit_ptx(job);
+  });
 }
 
 } // namespace simt::gpu

@@ -32,8 +32,16 @@ struct CompiledPtx {
 // to emit line tables or DWARF (debug_info) and fast math (fast-math flags, flush-to-zero in
 // libdevice by nvvm-reflect-ftz, approximate division, square root and math functions). Throws
 // std::runtime_error for what the GPU target cannot compile yet, or when libdevice is needed but
-// not found
-// ($SIMT_LIBDEVICE, else $CUDA_HOME or /usr/local/cuda's nvvm/libdevice/libdevice.10.bc).
+// not found ($SIMT_LIBDEVICE, else $CUDA_HOME or /usr/local/cuda's nvvm/libdevice/libdevice.10.bc),
+// std::invalid_argument for an abi_name or external function's name that PTX cannot spell, and
+// codegen::LlvmFatalError when LLVM reports a fatal error anyway (with the handler the Python
+// module installs: pybind/fatal_error.h). The entry's name is the Python name as
+// codegen::symbol_name writes it (`<lambda>`: `$3clambda$3e`) unless abi.name gives one.
 CompiledPtx compile_ptx(const ir::Module &module, const PtxOptions &options);
+
+// Tests of LLVM's fatal errors only: the PTX of an empty function named `name` as it is, compiled
+// as compile_ptx compiles (a name PTX cannot spell is a fatal error in LLVM's NVPTX backend, which
+// compile_ptx's names never are): LlvmFatalError (codegen/llvm_errors.h) when the handler is in.
+std::string empty_function_ptx_for_tests(const std::string &name, const std::string &cc);
 
 } // namespace simt::gpu

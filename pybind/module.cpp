@@ -9,6 +9,7 @@
 #include "pybind/compiled_kernel.h"
 #include "pybind/debugger_binding.h"
 #include "pybind/describe_type.h"
+#include "pybind/fatal_error.h"
 #include "pybind/own_stack.h"
 #include "pybind/py_resolver.h"
 #include "sim/host_backend.h"
@@ -196,6 +197,7 @@ PYBIND11_MODULE(_simt, m) {
   using namespace simt::bindings;
   m.doc() = "simt's compiler and simulator";
   install_abort_log();
+  install_fatal_error_handler(m);
   py::register_exception_translator(translate_compile_error);
 
   m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
