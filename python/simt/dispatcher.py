@@ -180,21 +180,30 @@ _INTEGER_TYPE_NAMES = frozenset(("int8", "int16", "int32", "int64", "uint8", "ui
                                  "uint64"))
 
 
-def _check_integer_arguments(declared, values):
-    """Numba passes a value for an integer parameter of a kernel's signature as ctypes'
-    c_<type>(value) (numba/cuda/dispatcher.py, _prepare_args; tuples element by element),
-    which takes ints, bools and NumPy integers but refuses a float, also a NumPy float or one
-    of integral value: TypeError, as ctypes words it ("'float' object cannot be interpreted as
-    an integer" on Python 3.10 and later), where simt's conversion would truncate it. A boolean
-    parameter takes c_uint8(int(value)): a float NaN or infinity raises as int() does."""
-    for argtype, value in zip(declared, values):
-        if str(argtype) in _INTEGER_TYPE_NAMES:
+def _as_numba_passes(declared, values):
+    """The scalar arguments `values` as Numba passes them for the parameters `declared` of a
+    kernel's signature (numba/cuda/dispatcher.py, _prepare_args; tuples element by element).
+    Numba converts an integer parameter's value with ctypes' c_<type>(value), which takes ints,
+    bools and NumPy integers but refuses a float, also a NumPy float or one of integral value:
+    TypeError, as ctypes words it ("'float' object cannot be interpreted as an integer" on
+    Python 3.10 and later), where simt's conversion would truncate it. A boolean parameter takes
+    c_uint8(int(value)): a float is truncated first (0.5 is false), and NaN or infinity raises as
+    int() does. Checked at every call: the overload found for the argument types is cached."""
+    converted = None
+    for i, (argtype, value) in enumerate(zip(declared, values)):
+        name = str(argtype)
+        if name in _INTEGER_TYPE_NAMES:
             if not isinstance(value, (numbers.Integral, np.integer, np.bool_)):
-                getattr(ctypes, "c_" + str(argtype))(value)
-        elif str(argtype) == "bool" and isinstance(value, (float, np.floating)):
-            int(value)
+                getattr(ctypes, "c_" + name)(value)
+        elif name == "bool" and isinstance(value, (float, np.floating)):
+            converted = converted or list(values)
+            converted[i] = int(value) != 0
         elif isinstance(argtype, simt_types.TupleType) and isinstance(value, tuple):
-            _check_integer_arguments(argtype.elems, value)
+            inner = _as_numba_passes(argtype.elems, value)
+            if inner is not value:
+                converted = converted or list(values)
+                converted[i] = inner
+    return values if converted is None else tuple(converted)
 
 
 def _bfloat16_bits_for(actual, declared):
@@ -596,26 +605,29 @@ class Dispatcher:
         return specialization
 
     def _overload_for(self, args):
+        """(kernel, args as the kernel takes them) for a launch with `args`."""
         key = (_argument_key(args), debug_mode(), check.checked_fibers(),
                fission_enabled())
-        kernel = self._by_key.get(key)
-        if kernel is None:
-            kernel = self._resolve_overload(args)
-            self._by_key[key] = kernel
-        return kernel
+        found = self._by_key.get(key)
+        if found is None:
+            found = self._by_key[key] = self._resolve_overload(args)
+        kernel, declared = found
+        if declared is not None:
+            args = _as_numba_passes(declared, args)
+        return kernel, args
 
     def _resolve_overload(self, args):
+        """(kernel, its declared argument types, or None where the kernel was compiled for the
+        arguments' own types)."""
         if len(args) != self._nparams:
             raise TypeError("kernel %s takes %d arguments, %d given"
                             % (self.py_func.__name__, self._nparams, len(args)))
         argtypes = tuple(typeof(a) for a in args)
         if not self._explicit:
-            return self.compile(argtypes)
-        if argtypes in self.overloads:
-            return self.overloads[argtypes]
-        declared, kernel = self._best_conversion(argtypes)
-        _check_integer_arguments(declared, args)
-        return kernel
+            return self.compile(argtypes), None
+        if argtypes in self.overloads:  # the declared types themselves: nothing to convert
+            return self.overloads[argtypes], None
+        return self._best_conversion(argtypes)[::-1]
 
     def _best_conversion(self, argtypes):
         """(declared argument types, kernel) of the overload the arguments convert to best, as
@@ -680,7 +692,7 @@ class Dispatcher:
             args = tuple(interchange_argument(a) for a in args)  # DLPack, StridedMemoryView
         if self.targetoptions["extensions"] or any(type(a) is In for a in args):
             args = tuple(self._prepare_arg(a, stream, retr) for a in args)
-        kernel = self._overload_for(args)
+        kernel, args = self._overload_for(args)
         _sentry_host_arrays(args)
         if _numba_warns("CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"):
             _warn_implicit_copies(args)

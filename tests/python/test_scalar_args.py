@@ -137,10 +137,11 @@ def test_float_parameters_round_as_numpy_and_refuse_ints_beyond_64_bits():
         stored(cuda.jit("void(float64[:], float64)")(_store), 2**1030)
 
 
-def test_boolean_parameters_take_the_truth_of_the_value():
+def test_boolean_parameters_take_int_of_the_value():
+    # Numba passes c_uint8(int(value)) (numba/cuda/dispatcher.py): 0.5 is false.
     store = cuda.jit("void(float64[:], boolean)")(_store)
-    assert [stored(store, v) for v in (3, 0.5, float("nan"), 0, 0.0, np.int8(0))] == \
-        [1, 1, 1, 0, 0, 0]
+    assert [stored(store, v) for v in (3, 0.5, 1.5, 0, 0.0, np.int8(0))] == \
+        [1, 0, 1, 0, 0, 0]
 
 
 def test_complex_arguments_need_complex_parameters():
@@ -221,3 +222,33 @@ def test_scalar_values_are_typed_as_numba_types_them():
             numba.typeof(value)
         with pytest.raises(OverflowError):
             typeof(value)
+
+
+def test_a_float_for_a_declared_boolean_is_converted_as_numba_converts_it_at_every_call():
+    # Numba passes c_uint8(int(value)): 0.5 is false, NaN raises; also once the argument types'
+    # overload is known (it was checked only at the first call).
+    @cuda.jit("void(boolean, int32[:])")
+    def flag(b, out):
+        out[0] = 1 if b else 0
+
+    out = np.zeros(1, np.int32)
+    for value, expected in ((0.5, 0), (1.5, 1), (2.0, 1), (0.0, 0), (-0.7, 0)):
+        flag[1, 1](value, out)
+        assert out[0] == expected, value
+    with pytest.raises(ValueError):
+        flag[1, 1](float("nan"), out)
+    with pytest.raises(OverflowError):
+        flag[1, 1](float("inf"), out)
+
+
+def test_a_float_for_a_declared_integer_raises_at_every_call():
+    @cuda.jit("void(int32, int32[:])")
+    def store(v, out):
+        out[0] = v
+
+    out = np.zeros(1, np.int32)
+    for _ in range(2):
+        with pytest.raises(TypeError):
+            store[1, 1](1.0, out)
+    store[1, 1](np.int64(3), out)
+    assert out[0] == 3
