@@ -50,6 +50,13 @@ def _(a):
     a[0] = 7
 
 
+triple = cuda.jit(device=True)(lambda x: x * 3)
+
+
+def calls_a_lambda(a):
+    a[0] = triple(a[0])
+
+
 def test_compile_ptx_of_a_lambda_as_docs_gpu_md_shows(tmp_path):
     ptx, resty = cuda.compile_ptx(lambda a, b: a + b, (float32, float32), device=True)
     assert resty == float32
@@ -96,6 +103,15 @@ def test_unicode_named_kernels_run_on_the_simulator_and_inspect_asm():
     for kernel, entry in ((k, "k$c3$b1"), (p, "$cf$80"), (u, "$5f")):
         (asm,) = kernel.inspect_asm().values()
         assert ".visible .entry %s(" % entry in asm
+
+
+def test_lambda_device_functions_on_the_simulator_and_in_ptx(tmp_path):
+    a = np.ones(2)
+    cuda.jit(calls_a_lambda)[1, 1](a)
+    assert a.tolist() == [3, 1]
+    ptx, _resty = cuda.compile_ptx(calls_a_lambda, (float64[:],), opt=False)
+    assert "simt_$3clambda$3e$241(" in ptx  # `<lambda>`, its first signature
+    assert_ptxas_accepts(ptx, tmp_path)
 
 
 def test_names_the_user_chose_that_ptx_cannot_spell_are_refused():
