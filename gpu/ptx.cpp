@@ -1,5 +1,6 @@
 #include "gpu/ptx.h"
 
+#include "codegen/interruptible_passes.h"
 #include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
 #include "codegen/symbol_name.h"
@@ -127,6 +128,7 @@ struct PtxJob {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
+  llvm::PassInstrumentationCallbacks instrumentation; // Ctrl-C skips the remaining passes
   std::optional<llvm::PassBuilder> passes;
   llvm::ModulePassManager pipeline;
   llvm::SmallString<0> ptx;
@@ -140,7 +142,10 @@ void optimise(PtxJob &job, const std::string &entry, bool opt) {
     if (!fn.isDeclaration() && fn.getName() != entry)
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
   // NVVMReflect must run even unoptimised: libdevice branches on __nvvm_reflect.
-  llvm::PassBuilder &passes = job.passes.emplace(job.machine.get()); // NVPTX adds NVVMReflect
+  codegen::skip_passes_once_interrupted(job.instrumentation);
+  llvm::PassBuilder &passes = job.passes.emplace(job.machine.get(), llvm::PipelineTuningOptions(),
+                                                 std::nullopt, &job.instrumentation);
+  // (NVPTX adds NVVMReflect.)
   passes.registerModuleAnalyses(job.mam);
   passes.registerCGSCCAnalyses(job.cgam);
   passes.registerFunctionAnalyses(job.fam);
@@ -149,6 +154,7 @@ void optimise(PtxJob &job, const std::string &entry, bool opt) {
   job.pipeline = opt ? passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
                      : passes.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
   job.pipeline.run(*job.module, job.mam);
+  poll_compile_interrupt(); // before code generation, outside LLVM's frames
 }
 
 // A value of no bits: a thread group (an empty struct), or an aggregate of such.

@@ -1,6 +1,7 @@
 #include "sim/jit.h"
 
 #include "codegen/interruptible_passes.h"
+#include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
 #include "frontend/ir_fission.h"
 #include "sim/host_target.h"
@@ -347,6 +348,10 @@ private:
   Entry compile_new(const std::string &key, const std::string &entry_symbol,
                     codegen::LoweredModule &lowered, int level, Tier tier,
                     const std::string &name) {
+    // A fatal error here ends the process (the JIT's target machines and session are shared:
+    // nothing can be leaked alone), with a message naming the kernel.
+    const codegen::LlvmTask task("compiling kernel '" + name + "' for the simulator",
+                                 /*recoverable=*/false);
     llvm::Module &module = *lowered.module;
     llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
     if (tier == Tier::Quick)
