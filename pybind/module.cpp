@@ -1,11 +1,14 @@
 // simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
 #include "frontend/bf16.h"
 #include "frontend/compile.h"
+#include "frontend/compile_interrupt.h"
 #include "frontend/libdevice.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/ptx.h"
 #include "pybind/abort_log.h"
+#include "pybind/cache_binding.h"
 #include "pybind/checker_binding.h"
+#include "pybind/compile_section.h"
 #include "pybind/compiled_kernel.h"
 #include "pybind/debugger_binding.h"
 #include "pybind/describe_type.h"
@@ -14,6 +17,7 @@
 #include "pybind/py_resolver.h"
 #include "sim/host_backend.h"
 #include "sim/launch.h"
+#include "sim/launch_state.h"
 
 #include <pybind11/stl.h>
 
@@ -81,12 +85,14 @@ py::dict compile_ptx(std::string name, std::string source, std::string file, int
   ptx_options.llvm_ir = llvm_ir;
   gpu::CompiledPtx compiled;
   std::string return_type;
+  const CompileInProgress compiling;
+  install_interrupt_handler();
   run_on_compile_stack([&] {
     const std::vector<Type> arg_types = parse_signature(signature);
     ir::Module module = device ? compile_device_function(function, arg_types, options)
                                : compile_kernel(function, arg_types, options);
     return_type = module.kernel().return_type.str();
-    py::gil_scoped_release release;
+    const CompileSection backend_part;
     compiled = gpu::compile_ptx(module, ptx_options);
   });
   py::list locations, raised;
@@ -186,6 +192,11 @@ void translate_compile_error(std::exception_ptr error) {
     py::object cls = py::module_::import("simt.errors").attr("CompileError");
     py::object exc = cls(e.what(), e.file, e.line, e.col, e.message, e.source_line);
     PyErr_SetObject(cls.ptr(), exc.ptr());
+  } catch (const CompileInterrupted &e) {
+    // Python's handler runs now (the main thread's raises KeyboardInterrupt); elsewhere, or when
+    // a handler returns, the compile still did not finish.
+    if (PyErr_CheckSignals() == 0)
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
   }
 }
 
@@ -296,10 +307,12 @@ PYBIND11_MODULE(_simt, m) {
            "function).");
   bind_debugger(m);
   bind_checker(m);
-  // A recompile running at exit must end before C++ static objects are destroyed: Python's atexit
-  // handlers run before them.
+  bind_link_cache(m);
+  // Launches still running at exit (on daemon threads) and a recompile in progress must end before
+  // C++ static objects are destroyed: Python's atexit handlers run before them.
   py::module_::import("atexit").attr("register")(py::cpp_function([] {
     py::gil_scoped_release release;
+    simt::sim::stop_launches_at_exit(std::chrono::seconds(10));
     simt::sim::stop_tier_ups();
   }));
 }
