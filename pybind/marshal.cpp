@@ -1,5 +1,6 @@
 #include "pybind/marshal.h"
 
+#include "pybind/numpy_descr.h"
 #include "sim/abi.h"
 
 #include <pybind11/numpy.h>
@@ -213,23 +214,22 @@ bool record_fields_are(py::handle dtype, const Record &record) {
 }
 
 bool record_dtype_is(PyObject *array, const Record &record) {
-  auto *descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(array)->descr);
-  if (descr->elsize != record.size)
+  if (array_descr(array).elsize != record.size)
     return false;
   return record_fields_are(py::handle(array).attr("dtype"), record);
 }
 
 bool dtype_is(PyObject *array, Scalar scalar) {
-  auto *descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(array)->descr);
-  if (descr->byteorder == '>')
+  const ArrayDescr descr = array_descr(array);
+  if (descr.byteorder == '>')
     return false;
   if (scalar == Scalar::BF16) // ml_dtypes' bfloat16, or its storage: int16 / uint16 bits
-    return descr->elsize == 2 &&
-           (descr->kind == 'i' || descr->kind == 'u' ||
-            (descr->kind == 'V' &&
+    return descr.elsize == 2 &&
+           (descr.kind == 'i' || descr.kind == 'u' ||
+            (descr.kind == 'V' &&
              py::str(py::handle(array).attr("dtype").attr("name")).cast<std::string>() ==
                  "bfloat16"));
-  return descr->kind == dtype_kind(scalar) && descr->elsize == byte_size(scalar);
+  return descr.kind == dtype_kind(scalar) && descr.elsize == byte_size(scalar);
 }
 
 // datetime64/timedelta64 arrays and scalars: NumPy spells their dtypes as simt spells the types
