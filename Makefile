@@ -5,11 +5,11 @@ SANITIZE_BUILD := build-sanitize
 JOBS := $(shell nproc)
 DEBIAN_PACKAGES := llvm-19-dev libzstd-dev libboost-context-dev pybind11-dev doctest-dev \
 	python3-dev python3-numpy libreadline-dev cmake g++ python3-numba python3-pytest clang-format \
-	clang-19 libclang-rt-19-dev
+	clang-19 libclang-rt-19-dev python3-venv ccache
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build install demo test unit pytest test-ptx fuzz-build fuzz-smoke test-sanitize \
-	format-check bench clean
+.PHONY: deps build install demo test unit pytest test-ptx test-pip fuzz-build fuzz-smoke \
+	test-sanitize format-check bench clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -55,6 +55,21 @@ test-ptx: build
 	echo "== examples and tests/python:"; \
 	$(PTX_ENV) $(PYTHON) -m simt.ptx_check $(PTX_REPORT) || status=1; \
 	exit $$status
+
+# The pip route (pyproject.toml) as a user takes it: a new virtual environment of $(PYTHON) with a
+# pinned Numba and numba-cuda, `pip install .` into it (scikit-build-core builds in
+# build/pip-<wheel tag>, where ccache serves `make build`'s objects), then tests/install run by that
+# environment's Python: the README's commands, the `simt` command and the pytest plugin.
+PIP_VENV := $(CURDIR)/$(BUILD)/venv-pip
+# NumPy 1 for now: simt's launches do not take NumPy 2's arrays yet (with NumPy 2, pip's choice for
+# this Numba, the array descriptors pybind11 2.10 reads have another layout).
+PIP_TEST_PACKAGES := numba==0.68.1 numba-cuda==0.30.4 numpy==1.26.4 pytest==9.2.0
+test-pip: deps
+	rm -rf $(PIP_VENV)
+	$(PYTHON) -m venv $(PIP_VENV)
+	$(PIP_VENV)/bin/pip install -q --disable-pip-version-check $(PIP_TEST_PACKAGES)
+	$(PIP_VENV)/bin/pip install -q --disable-pip-version-check .
+	$(PIP_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/install
 
 # The fuzzers (tests/fuzz): built with clang-19's libFuzzer, ASan and UBSan in their own folder.
 # The smoke run replays every input that once crashed (tests/fuzz/regressions, ptx_regressions),

@@ -1,7 +1,8 @@
-"""pytest plugin (registered by simt's entry point, so it loads with simt installed): runs tests'
-kernels under `simt check`.
+"""pytest plugin (registered by simt's entry point, so it loads with simt installed): serves
+numba.cuda by simt and runs tests' kernels under `simt check`.
 
-`pytest --simt-check` checks every test; `@pytest.mark.simt_check` one test, with the options of
+`pytest --simt` makes `from numba import cuda` simt's, as SIMT_ENABLE=1 does. `pytest --simt-check`
+does that too and checks every test; `@pytest.mark.simt_check` one test, with the options of
 simt.check.enable (`@pytest.mark.simt_check(tools="race,init", schedule="random", seed=1)`). A
 checked test whose kernels show an error fails, with the reports; warnings and info do not fail
 it. Nothing is imported until a test is checked."""
@@ -10,11 +11,22 @@ import pytest
 
 def pytest_addoption(parser):
     group = parser.getgroup("simt")
+    group.addoption("--simt", action="store_true", default=False,
+                    help="serve numba.cuda by simt (as SIMT_ENABLE=1 does), so tests' kernels run "
+                         "on the simulator")
     group.addoption("--simt-check", action="store_true", default=False,
                     help="run every test's kernels under simt's checkers (racecheck, initcheck, "
-                         "synccheck, memcheck); an error fails the test")
+                         "synccheck, memcheck); an error fails the test. Implies --simt")
     group.addoption("--simt-check-tools", default="all",
                     help="the checkers --simt-check runs, e.g. race,init (default: all)")
+
+
+def pytest_load_initial_conftests(early_config):
+    """Before any conftest.py, which may import numba.cuda."""
+    options = early_config.known_args_namespace
+    if options.simt or options.simt_check:
+        from simt import hook
+        hook.install()
 
 
 def pytest_configure(config):
