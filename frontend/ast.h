@@ -55,6 +55,7 @@ struct Expr {
   int64_t int_value = 0;
   bool int_overflow = false; // an integer literal too large for int64 (an error when used)
   bool int_uint64 = false;   // ... but not for uint64: then int_value holds its bits, typed uint64
+                             // (when it does not fit uint64 either, `text` holds its digits)
   double float_value = 0;
   bool imaginary = false; // Float: an imaginary literal (2j)
   bool bytes = false;     // String: a bytes literal (b'...')

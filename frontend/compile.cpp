@@ -50,8 +50,9 @@ int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
   const int index = static_cast<int>(module_.functions.size()) - 1;
   specializations_[key] = index;
   std::string name = source->name + "$" + std::to_string(next_suffix_++);
-  FunctionTyper typer(*this, *source, arg_types, false, name, statics);
-  in_progress_[index] = &typer;
+  // On the heap: device functions calling each other nest their typings on the stack.
+  auto typer = std::make_unique<FunctionTyper>(*this, *source, arg_types, false, name, statics);
+  in_progress_[index] = typer.get();
   typing_.push_back(index);
   struct Done { // on every path, errors too
     ModuleBuilder &builder;
@@ -60,14 +61,14 @@ int ModuleBuilder::specialize(const std::shared_ptr<FunctionSource> &source,
       builder.typing_.pop_back();
     }
   } done{*this};
-  ir::Function fn = typer.run();
+  ir::Function fn = typer->run();
   // Each thread's local arrays have one place per function (sim/local_frame.cpp): activations
   // of a recursive function would share it.
   fn.recursive = recursive_.count(index) != 0;
   if (fn.recursive && !fn.local_arrays.empty())
-    typer.error_at_definition("simt: local arrays in recursive device functions are not "
-                              "supported yet ('" +
-                              source->name + "')");
+    typer->error_at_definition("simt: local arrays in recursive device functions are not "
+                               "supported yet ('" +
+                               source->name + "')");
   module_.functions[size_t(index)] = std::move(fn);
   return index;
 }

@@ -178,9 +178,34 @@ private:
     block(fn.body, 1);
   }
 
+  // Statements in order, each line then the blocks it holds, from a work list rather than by
+  // recursion: an elif chain nests its Ifs as deep as it is long (see frontend/nesting.h).
   void block(const std::vector<Stmt> &body, int depth) {
-    for (const Stmt &s : body)
-      stmt(s, depth);
+    struct Pending {
+      const Stmt *stmt;
+      int depth;
+      bool else_line; // the "else:" of stmt's orelse, not stmt itself
+    };
+    std::vector<Pending> work;
+    auto push_block = [&](const std::vector<Stmt> &stmts, int at) {
+      for (auto it = stmts.rbegin(); it != stmts.rend(); ++it)
+        work.push_back({&*it, at, false});
+    };
+    push_block(body, depth);
+    while (!work.empty()) {
+      const Pending next = work.back();
+      work.pop_back();
+      if (next.else_line) {
+        line(*next.stmt, next.depth, "else:");
+        continue;
+      }
+      stmt(*next.stmt, next.depth);
+      if (!next.stmt->orelse.empty()) {
+        push_block(next.stmt->orelse, next.depth + 1);
+        work.push_back({next.stmt, next.depth, true});
+      }
+      push_block(next.stmt->body, next.depth + 1);
+    }
   }
 
   void line(const Stmt &s, int depth, const std::string &text) {
@@ -189,6 +214,7 @@ private:
     out_ << prefix << std::string(depth * 2, ' ') << text << "\n";
   }
 
+  // The line of `s` (block() dumps the blocks it holds).
   void stmt(const Stmt &s, int depth) {
     switch (s.kind) {
     case StmtKind::Assign: {
@@ -208,23 +234,14 @@ private:
       return;
     case StmtKind::If:
       line(s, depth, "if " + expr(*s.exprs[0]) + ":");
-      block(s.body, depth + 1);
-      if (!s.orelse.empty()) {
-        line(s, depth, "else:");
-        block(s.orelse, depth + 1);
-      }
       return;
     case StmtKind::While:
       line(s, depth, "while " + expr(*s.exprs[0]) + ":");
-      block(s.body, depth + 1);
-      loop_else(s, depth);
       return;
     case StmtKind::ForRange:
       line(s, depth,
            "for " + function_->slots[s.slot].name + " in range(" + expr(*s.exprs[0]) + ", " +
                expr(*s.exprs[1]) + ", " + expr(*s.exprs[2]) + "):");
-      block(s.body, depth + 1);
-      loop_else(s, depth);
       return;
     case StmtKind::Break:
       line(s, depth, "break");
@@ -251,13 +268,6 @@ private:
       line(s, depth, field(*s.exprs[0], s.field) + " = " + expr(*s.exprs[1]));
       return;
     }
-  }
-
-  void loop_else(const Stmt &s, int depth) {
-    if (s.orelse.empty())
-      return;
-    line(s, depth, "else:");
-    block(s.orelse, depth + 1);
   }
 
   std::string field(const Expr &record, int index) {
@@ -297,85 +307,141 @@ private:
     return scalar_name(e.type.scalar) + "(" + text + ")";
   }
 
+  // A part of an expression's text: a subexpression, or text.
+  struct Piece {
+    const Expr *expr = nullptr;
+    std::string text;
+  };
+
+  // The text of `e`, written from a work list of pieces rather than by recursion: a long chain's
+  // IR is as deep as the chain is long (see frontend/nesting.h).
   std::string expr(const Expr &e) {
+    std::string out;
+    std::vector<Piece> work{{&e, ""}};
+    while (!work.empty()) {
+      Piece next = std::move(work.back());
+      work.pop_back();
+      if (!next.expr) {
+        out += next.text;
+        continue;
+      }
+      std::vector<Piece> parts = pieces(*next.expr);
+      for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+        work.push_back(std::move(*it));
+    }
+    return out;
+  }
+
+  // `prefix`, then the args in parentheses: add(a, b)
+  static std::vector<Piece> call(std::string prefix, const Expr &e) {
+    std::vector<Piece> parts{{nullptr, std::move(prefix) + "("}};
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      if (i)
+        parts.push_back({nullptr, ", "});
+      parts.push_back({e.args[i].get(), ""});
+    }
+    parts.push_back({nullptr, ")"});
+    return parts;
+  }
+
+  // args[0], then the other args in brackets: a[i, j]
+  static std::vector<Piece> indexed(const Expr &e) {
+    std::vector<Piece> parts{{e.args[0].get(), ""}, {nullptr, "["}};
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      if (i > 1)
+        parts.push_back({nullptr, ", "});
+      parts.push_back({e.args[i].get(), ""});
+    }
+    parts.push_back({nullptr, "]"});
+    return parts;
+  }
+
+  // args[0], then `suffix`: a.size
+  static std::vector<Piece> suffixed(const Expr &e, std::string suffix) {
+    return {{e.args[0].get(), ""}, {nullptr, std::move(suffix)}};
+  }
+
+  // args[i] and the texts between them, in turn: a:b:c
+  static std::vector<Piece> joined(const Expr &e, const std::vector<std::string> &between) {
+    std::vector<Piece> parts;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      parts.push_back({e.args[i].get(), ""});
+      if (i < between.size())
+        parts.push_back({nullptr, between[i]});
+    }
+    return parts;
+  }
+
+  static std::string bracketed(int index) {
+    return std::string(1, '[') + std::to_string(index) + "]";
+  }
+
+  std::vector<Piece> pieces(const Expr &e) {
     switch (e.kind) {
     case ExprKind::Const:
-      return constant(e);
+      return {{nullptr, constant(e)}};
     case ExprKind::String:
-      return quoted(e.name);
+      return {{nullptr, quoted(e.name)}};
     case ExprKind::Local:
-      return function_->slots[e.index].name;
+      return {{nullptr, function_->slots[e.index].name}};
     case ExprKind::Unary:
     case ExprKind::Binary:
     case ExprKind::Compare:
-      return std::string(op_name(e.op)) + args(e.args, 0);
-    case ExprKind::And:
-      return "and" + args(e.args, 0);
-    case ExprKind::Or:
-      return "or" + args(e.args, 0);
-    case ExprKind::Select:
-      return "select" + args(e.args, 0);
-    case ExprKind::Cast:
-      return e.type.str() + "(" + expr(*e.args[0]) + ")";
-    case ExprKind::Special: {
-      std::string name = op_name(e.op);
-      if (e.op == Op::LaneId || e.op == Op::WarpSize)
-        return name;
-      return name + "." + std::string(1, "xyz"[e.index]);
-    }
-    case ExprKind::ArrayLoad: {
-      std::string out = expr(*e.args[0]) + "[";
-      for (size_t i = 1; i < e.args.size(); ++i)
-        out += (i > 1 ? ", " : "") + expr(*e.args[i]);
-      return out + "]";
-    }
-    case ExprKind::ArrayShape:
-      return expr(*e.args[0]) + ".shape[" + std::to_string(e.index) + "]";
-    case ExprKind::ArrayStride:
-      return expr(*e.args[0]) + ".strides[" + std::to_string(e.index) + "]";
-    case ExprKind::ArraySize:
-      return expr(*e.args[0]) + ".size";
-    case ExprKind::TupleMake:
-      return "tuple" + args(e.args, 0);
-    case ExprKind::TupleGet:
-      return expr(*e.args[0]) + "[" + std::to_string(e.index) + "]";
-    case ExprKind::Call:
-      return "call " + module_.functions[e.index].name + args(e.args, 0);
-    case ExprKind::ExternCall:
-      return "extern " + module_.externs[e.index].name + args(e.args, 0);
-    case ExprKind::Intrinsic:
-      return std::string("@") + intrinsic_name(e.intrinsic) + args(e.args, 0);
-    case ExprKind::SharedArray:
-      return "shared[" + std::to_string(e.index) + "]";
-    case ExprKind::LocalArray:
-      return "local[" + std::to_string(e.index) + "]";
-    case ExprKind::ConstArray:
-      return "const[" + std::to_string(e.index) + "]";
     case ExprKind::Atomic:
-      return std::string(op_name(e.op)) + args(e.args, 0);
-    case ExprKind::ArrayView: {
-      std::string out = expr(*e.args[0]) + "[";
-      for (size_t i = 1; i < e.args.size(); ++i)
-        out += (i > 1 ? ", " : "") + expr(*e.args[i]);
-      return out + "]";
-    }
+      return call(op_name(e.op), e);
+    case ExprKind::And:
+      return call("and", e);
+    case ExprKind::Or:
+      return call("or", e);
+    case ExprKind::Select:
+      return call("select", e);
+    case ExprKind::Cast:
+      return call(e.type.str(), e);
+    case ExprKind::Special:
+      if (e.op == Op::LaneId || e.op == Op::WarpSize)
+        return {{nullptr, op_name(e.op)}};
+      return {{nullptr, std::string(op_name(e.op)) + "." + "xyz"[e.index]}};
+    case ExprKind::ArrayLoad:
+    case ExprKind::ArrayView:
+      return indexed(e);
+    case ExprKind::ArrayShape:
+      return suffixed(e, ".shape" + bracketed(e.index));
+    case ExprKind::ArrayStride:
+      return suffixed(e, ".strides" + bracketed(e.index));
+    case ExprKind::ArraySize:
+      return suffixed(e, ".size");
+    case ExprKind::TupleMake:
+      return call("tuple", e);
+    case ExprKind::TupleGet:
+      return suffixed(e, bracketed(e.index));
+    case ExprKind::Call:
+      return call("call " + module_.functions[e.index].name, e);
+    case ExprKind::ExternCall:
+      return call("extern " + module_.externs[e.index].name, e);
+    case ExprKind::Intrinsic:
+      return call(std::string("@") + intrinsic_name(e.intrinsic), e);
+    case ExprKind::SharedArray:
+      return {{nullptr, "shared" + bracketed(e.index)}};
+    case ExprKind::LocalArray:
+      return {{nullptr, "local" + bracketed(e.index)}};
+    case ExprKind::ConstArray:
+      return {{nullptr, "const" + bracketed(e.index)}};
     case ExprKind::DtypeView:
-      return expr(*e.args[0]) + ".view(" + e.type.str() + ", axis " + expr(*e.args[1]) +
-             ": extent " + expr(*e.args[2]) + ", stride " + expr(*e.args[3]) + ")";
+      return joined(e, {".view(" + e.type.str() + ", axis ", ": extent ", ", stride ", ")"});
     case ExprKind::FieldView:
-      return expr(*e.args[0]) + ".field(" + e.type.str() + ", +" + std::to_string(e.index) + ")";
+      return suffixed(e, ".field(" + e.type.str() + ", +" + std::to_string(e.index) + ")");
     case ExprKind::Slice:
-      return expr(*e.args[0]) + ":" + expr(*e.args[1]) + ":" + expr(*e.args[2]);
+      return joined(e, {":", ":"});
     case ExprKind::TupleIndex:
-      return expr(*e.args[0]) + "[" + expr(*e.args[1]) + "]";
+      return joined(e, {"[", "]"});
     case ExprKind::RecordField:
-      return field(*e.args[0], e.index);
+      return suffixed(e, "." + e.args[0]->type.record->fields[e.index].name);
     case ExprKind::Libdevice:
-      return std::string("@libdevice.") + libdevice_name(Libdevice(e.index)) + args(e.args, 0);
+      return call(std::string("@libdevice.") + libdevice_name(Libdevice(e.index)), e);
     case ExprKind::Bf16:
-      return std::string("@bf16.") + bf16_name(Bf16Fn(e.index)) + args(e.args, 0);
+      return call(std::string("@bf16.") + bf16_name(Bf16Fn(e.index)), e);
     }
-    return "?";
+    return {{nullptr, "?"}};
   }
 
   const Module &module_;

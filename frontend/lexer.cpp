@@ -372,6 +372,8 @@ private:
     token.int_value = static_cast<int64_t>(value);
     token.int_overflow = overflow || value > static_cast<uint64_t>(INT64_MAX);
     token.int_uint64 = !overflow && value > static_cast<uint64_t>(INT64_MAX);
+    if (overflow) // its value, for CPython's folding and messages (frontend/python_int.h)
+      token.text = (base == 16 ? "0x" : base == 8 ? "0o" : base == 2 ? "0b" : "") + digits;
   }
 
   // Lexes a string literal whose prefix starts at pos_ and whose opening quote is at `quote_pos`.

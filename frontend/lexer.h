@@ -51,6 +51,7 @@ struct Token {
   ir::Loc loc;
   std::string text;
   int64_t int_value = 0;     // the literal's low 64 bits when int_overflow
+                             // (past uint64, `text` holds its digits with their base's prefix)
   bool int_overflow = false; // the literal does not fit int64
   bool int_uint64 = false;   // it does fit uint64 (Numba types such a literal uint64)
   double float_value = 0;

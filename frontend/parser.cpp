@@ -114,11 +114,16 @@ private:
     source_.error(loc, message);
   }
 
-  // Every recursion of the parser goes one level deeper here, as does each operator of a
-  // left-associative chain (a + b + c nests as (a + b) + c), so the tree it builds is never much
-  // deeper than kMaxNesting.
+  // Every recursion of the parser goes one level deeper here, so it never recurses much deeper
+  // than kMaxNesting.
   void deeper(Nesting &nesting, Loc loc) {
     nesting.enter([&] { error(loc, too_deeply_nested()); });
+  }
+  // Each operator of a left-associative chain (a + b + c nests as (a + b) + c) and each elif
+  // nests the tree one level deeper, with no recursion: the tree is never much deeper than
+  // kMaxNesting + kMaxChainDepth.
+  void longer(Nesting &chain, Loc loc) {
+    chain.enter([&] { error(loc, chain_too_long()); });
   }
 
   // ---- definitions
@@ -285,19 +290,29 @@ private:
     return stmt;
   }
 
+  // if ... elif ... else: each elif is an If nested as the only statement of the orelse before
+  // it, as in CPython's tree, but parsed in a loop: a chain, not nesting.
   StmtPtr parse_if() {
-    Nesting nesting(depth_); // an elif nests in its if
-    deeper(nesting, peek().loc);
-    const Token &keyword = next(); // if / elif
-    StmtPtr stmt = make_stmt(StmtKind::If, keyword.loc);
-    std::string what = "'" + keyword.text + "' statement";
-    stmt->test = parse_test();
-    stmt->body = parse_suite(what, keyword.loc);
-    if (is_keyword("elif"))
-      stmt->orelse.push_back(parse_if());
-    else
-      parse_else(stmt->orelse);
-    return stmt;
+    StmtPtr first;
+    std::vector<StmtPtr> *link = nullptr; // where the next elif goes
+    Nesting chain(chain_depth_, kMaxChainDepth);
+    do {
+      const Token &keyword = next(); // if / elif
+      if (link)
+        longer(chain, keyword.loc);
+      StmtPtr stmt = make_stmt(StmtKind::If, keyword.loc);
+      std::string what = "'" + keyword.text + "' statement";
+      stmt->test = parse_test();
+      stmt->body = parse_suite(what, keyword.loc);
+      std::vector<StmtPtr> *orelse = &stmt->orelse;
+      if (link)
+        link->push_back(std::move(stmt));
+      else
+        first = std::move(stmt);
+      link = orelse;
+    } while (is_keyword("elif"));
+    parse_else(*link);
+    return first;
   }
 
   void parse_else(std::vector<StmtPtr> &orelse) {
@@ -633,13 +648,13 @@ private:
   ExprPtr parse_binary(std::initializer_list<const char *> ops, ExprPtr (Parser::*operand)()) {
     Loc loc = peek().loc;
     ExprPtr left = (this->*operand)();
-    Nesting chain(depth_);
+    Nesting chain(chain_depth_, kMaxChainDepth);
     while (true) {
       const Token &token = peek();
       if (token.kind != TokenKind::Op ||
           std::none_of(ops.begin(), ops.end(), [&](const char *op) { return token.text == op; }))
         return left;
-      deeper(chain, token.loc);
+      longer(chain, token.loc);
       ExprPtr expr = make_expr(ExprKind::BinOp, loc);
       expr->op = next().text;
       expr->elts.push_back(std::move(left));
@@ -790,6 +805,7 @@ private:
       expr->int_value = token.int_value;
       expr->int_overflow = token.int_overflow;
       expr->int_uint64 = token.int_uint64;
+      expr->text = token.text;
       next();
       return expr;
     }
@@ -884,7 +900,8 @@ private:
   const SourceText &source_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
-  int depth_ = 0; // the levels of nesting entered (see deeper)
+  int depth_ = 0;       // the levels of nesting entered (see deeper)
+  int chain_depth_ = 0; // the levels of chains entered (see longer)
 };
 
 } // namespace

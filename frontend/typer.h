@@ -9,6 +9,7 @@
 #include "frontend/compile.h"
 #include "frontend/module_builder.h"
 #include "frontend/nesting.h"
+#include "frontend/python_int.h"
 
 #include <map>
 #include <optional>
@@ -125,8 +126,11 @@ private:
 
   // expressions (typer_expr.cpp)
   Value value(const ast::Expr &e);
-  // The constant CPython folds the operator expression `e` into, or null (typer_expr.cpp).
-  ir::ExprPtr python_folded(const ast::Expr &e) const;
+  // The int constant `value` that `e` (an int literal, or an operator expression CPython folds)
+  // is, or a CompileError when Numba could not type it (past uint64, or below int64).
+  ir::ExprPtr int_constant(const FoldedInt &value, const ast::Expr &e) const;
+  // The left-associative chain of operators whose outermost is `e` (a BinOp), typed in a loop.
+  ir::ExprPtr binary_chain(const ast::Expr &e);
   ir::ExprPtr rvalue(const ast::Expr &e);
   ir::ExprPtr rvalue_of(Value v, ir::Loc loc); // `v` as a value, or an error at `loc`
   // Numba's OptionalType: the value of `e` (TypeError when it is None), and None of type `t`.

@@ -2,6 +2,7 @@
 #include "frontend/builtins.h"
 #include "frontend/conversion.h"
 #include "frontend/ir_build.h"
+#include "frontend/python_int.h"
 #include "frontend/typer.h"
 
 #include <algorithm>
@@ -706,18 +707,21 @@ std::optional<bool> constant_truth(const ir::Expr &x) {
 
 std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
   ir::ExprPtr v = rvalue(*constant_definition(e));
-  std::vector<int64_t> shape;
-  if (std::optional<int64_t> extent = constant_int(*v)) {
-    shape.push_back(*extent);
-  } else if (v->kind == ir::ExprKind::TupleMake && !v->args.empty()) {
-    for (const auto &x : v->args) {
-      const std::optional<int64_t> axis = constant_int(*x);
-      if (!axis)
-        error(e.loc, "array shapes must be constant integers or tuples of them");
-      shape.push_back(*axis);
-    }
-  } else {
+  auto extent = [&](const ir::Expr &x) {
+    const std::optional<int64_t> extent = constant_int(x);
+    if (extent)
+      return *extent;
+    if (const std::optional<std::string> value = overflowing_constant(x)) // 2 ** 70: constant
+      error(e.loc, "array extent " + (value->empty() ? "" : *value + " ") +
+                       "is too large (extents are int64)");
     error(e.loc, "array shapes must be constant integers or tuples of them");
+  };
+  std::vector<int64_t> shape;
+  if (v->kind == ir::ExprKind::TupleMake && !v->args.empty()) {
+    for (const auto &x : v->args)
+      shape.push_back(extent(*x));
+  } else {
+    shape.push_back(extent(*v));
   }
   for (int64_t d : shape)
     if (d < 0)

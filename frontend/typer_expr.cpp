@@ -2,6 +2,7 @@
 #include "frontend/builtins.h"
 #include "frontend/complex_prelude.h"
 #include "frontend/ir_build.h"
+#include "frontend/python_int.h"
 #include "frontend/typer.h"
 
 #include <algorithm>
@@ -82,35 +83,6 @@ std::string canonical_module(const std::string &name) {
   return name;
 }
 
-// The value of an operator expression on int literals as CPython computes it when it folds the
-// expression before compiling (so before Numba sees it): with unbounded ints, here up to the 128
-// bits past which CPython stops folding too; nullopt where CPython leaves the expression alone
-// (a name, a float or bool operand, a division by zero, a negative shift or exponent).
-std::optional<__int128> python_folded_int(const ast::Expr &e) {
-  using I = __int128;
-  if (e.kind == ast::ExprKind::Int)
-    return e.int_overflow
-               ? std::nullopt
-               : std::optional<I>(e.int_uint64 ? I(uint64_t(e.int_value)) : I(e.int_value));
-  if (e.kind == ast::ExprKind::UnaryOp && e.op != "not") {
-    auto x = python_folded_int(*e.elts[0]);
-    if (!x)
-      return std::nullopt;
-    I r = *x;
-    if (e.op == "-" && __builtin_sub_overflow(I(0), *x, &r))
-      return std::nullopt;
-    return e.op == "~" ? ~*x : r;
-  }
-  if (e.kind != ast::ExprKind::BinOp)
-    return std::nullopt;
-  auto a = python_folded_int(*e.elts[0]);
-  auto b = a ? python_folded_int(*e.elts[1]) : std::nullopt;
-  if (!b)
-    return std::nullopt;
-  // '/' folds to a float that typing gives alike; '@' is an error
-  return python_int_binary(binary_op(e.op), *a, *b);
-}
-
 ir::Op special_register(const std::string &name) {
   if (name == "threadIdx")
     return ir::Op::ThreadIdx;
@@ -141,11 +113,7 @@ Value FunctionTyper::value(const ast::Expr &e) {
     return v;
   }
   case ast::ExprKind::Int:
-    if (e.int_uint64)
-      return expr_value(scalar_const(Scalar::U64, e.int_value, 0, e.loc));
-    if (e.int_overflow)
-      error(e.loc, "integer literal too large for uint64");
-    return expr_value(scalar_const(Scalar::I64, e.int_value, 0, e.loc));
+    return expr_value(int_constant(*python_folded_int(e), e));
   case ast::ExprKind::Float:
     if (e.imaginary)
       return expr_value(complex_const(Scalar::C128, 0, e.float_value, e.loc));
@@ -164,12 +132,8 @@ Value FunctionTyper::value(const ast::Expr &e) {
     return expr_value(tuple_display(e));
   case ast::ExprKind::UnaryOp:
     return expr_value(unary(e));
-  case ast::ExprKind::BinOp: {
-    if (ir::ExprPtr folded = python_folded(e))
-      return expr_value(std::move(folded));
-    ir::ExprPtr lhs = rvalue(*e.elts[0]);
-    return expr_value(binary(e.op, std::move(lhs), rvalue(*e.elts[1]), e.loc));
-  }
+  case ast::ExprKind::BinOp:
+    return expr_value(binary_chain(e));
   case ast::ExprKind::BoolOp:
     return expr_value(bool_op(e));
   case ast::ExprKind::Compare:
@@ -194,20 +158,43 @@ Value FunctionTyper::value(const ast::Expr &e) {
   error(e.loc, "simt: this expression is not supported yet");
 }
 
-ir::ExprPtr FunctionTyper::python_folded(const ast::Expr &e) const {
-  if (e.op == "**") { // int ** negative int is a float in Python: 2 ** -1 == 0.5
-    auto base = python_folded_int(*e.elts[0]);
-    auto exponent = base ? python_folded_int(*e.elts[1]) : std::nullopt;
-    if (exponent && *exponent < 0 && *base != 0)
-      return scalar_const(Scalar::F64, 0, std::pow(double(*base), double(*exponent)), e.loc);
+ir::ExprPtr FunctionTyper::int_constant(const FoldedInt &value, const ast::Expr &e) const {
+  if (!value.fits) {
+    const std::string folded = e.kind == ast::ExprKind::Int
+                                   ? ""
+                                   : ", the one constant CPython folds " + int_expression_text(e) +
+                                         " into before Numba sees it";
+    error(e.loc, "int value is too large: " + value.decimal + folded +
+                     " (Numba's int constants are int64 or uint64)");
   }
-  auto value = python_folded_int(e);
-  if (!value || *value < std::numeric_limits<int64_t>::min() ||
-      *value > std::numeric_limits<uint64_t>::max())
-    return nullptr;
-  if (*value > std::numeric_limits<int64_t>::max()) // a literal past int64 is a uint64
-    return scalar_const(Scalar::U64, int64_t(uint64_t(*value)), 0, e.loc);
-  return scalar_const(Scalar::I64, int64_t(*value), 0, e.loc);
+  return scalar_const(value.is_uint64 ? Scalar::U64 : Scalar::I64, value.bits, 0, e.loc);
+}
+
+ir::ExprPtr FunctionTyper::binary_chain(const ast::Expr &e) {
+  // (a + b) + c ...: typed from the innermost operator out in a loop, so that however long the
+  // chain, it takes no stack (see nesting.h). Its innermost operators are one constant where
+  // CPython folds them into one.
+  const std::vector<const ast::Expr *> spine = left_spine(e);
+  const FoldedChain folded = python_folded_chain(spine);
+  size_t next = spine.size() - folded.links; // spine[next - 1]: the innermost operator left
+  ir::ExprPtr lhs;
+  if (folded.value && next > 0 && spine[next - 1]->op == "**") {
+    // int ** negative int is a float CPython folds: 2 ** -1 == 0.5
+    const ast::Expr &power = *spine[next - 1];
+    const std::optional<FoldedInt> exponent = python_folded_int(*power.elts[1]);
+    if (exponent && exponent->negative && folded.value->decimal != "0") {
+      lhs =
+          scalar_const(Scalar::F64, 0, std::pow(folded.value->approx, exponent->approx), power.loc);
+      --next;
+    }
+  }
+  if (!lhs)
+    lhs = folded.links ? int_constant(*folded.value, *spine[next]) : rvalue(*spine.back()->elts[0]);
+  for (size_t i = next; i-- > 0;) {
+    const ast::Expr &link = *spine[i];
+    lhs = binary(link.op, std::move(lhs), rvalue(*link.elts[1]), link.loc);
+  }
+  return lhs;
 }
 
 ir::ExprPtr FunctionTyper::rvalue(const ast::Expr &e) { return rvalue_of(value(e), e.loc); }
@@ -777,6 +764,17 @@ ir::ExprPtr FunctionTyper::zero_d_index(ir::ExprPtr index) {
 }
 
 ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
+  // An int constant past int64 is folded as CPython folds it: -9223372036854775808 is an int64,
+  // ~(2 ** 64) too large, not 2 ** 64 False. (Within int64 the operation gives the same.)
+  const ast::Expr *innermost = e.elts[0].get();
+  while (innermost->kind == ast::ExprKind::UnaryOp && innermost->op != "not")
+    innermost = innermost->elts[0].get();
+  if (innermost->kind == ast::ExprKind::Int || innermost->kind == ast::ExprKind::BinOp) {
+    const std::optional<FoldedInt> folded = python_folded_int(*e.elts[0]);
+    if (folded && (!folded->fits || folded->is_uint64))
+      return e.op == "not" ? scalar_const(Scalar::Bool, 0, 0, e.loc)
+                           : int_constant(*python_folded_int(e), e);
+  }
   ir::ExprPtr operand = rvalue(*e.elts[0]);
   if (e.op == "not") {
     auto n = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), e.loc);

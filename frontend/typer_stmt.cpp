@@ -1,4 +1,5 @@
 // Statements -> ir::Stmt.
+#include "frontend/compile_interrupt.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
 
@@ -9,6 +10,11 @@ namespace simt {
 namespace {
 
 bool is_string(const ast::Expr *e) { return e && e->kind == ast::ExprKind::String; }
+
+// The If of an elif: the one statement of an orelse that is an If.
+const ast::Stmt *elif_in(const std::vector<ast::StmtPtr> &orelse) {
+  return orelse.size() == 1 && orelse[0]->kind == ast::StmtKind::If ? orelse[0].get() : nullptr;
+}
 
 // Evaluating it later gives the same value: constants and thread/block ids only.
 bool is_constant_tree(const ir::Expr &e) {
@@ -67,6 +73,7 @@ std::vector<ir::Stmt> FunctionTyper::block(const std::vector<ast::StmtPtr> &body
 }
 
 void FunctionTyper::stmt(const ast::Stmt &s) {
+  poll_compile_interrupt();
   Nesting nesting(module_.nesting_depth());
   deeper(nesting, s.loc);
   if (s.kind == ast::StmtKind::FunctionDef && inner_functions_.count(s.names.at(0)))
@@ -376,28 +383,50 @@ void FunctionTyper::aug_assign(const ast::Stmt &s) {
 }
 
 void FunctionTyper::if_stmt(const ast::Stmt &s) {
-  ir::ExprPtr test;
-  try {
-    test = condition(*s.test);
-  } catch (const Deferred &) {
+  // The elifs of an if are typed in a loop, each an If in the orelse of the one before (as the
+  // syntax tree nests them), so that a chain of any length takes no stack (see nesting.h).
+  std::vector<ir::Stmt> *const enclosing = out_;
+  std::vector<ir::Stmt> *into = enclosing; // where the current link's statements go
+  std::optional<bool> rest_unreachable;    // the first constant test in `enclosing` decides it
+  bool waits = false;                      // a test waits for a type: typed again next round
+  for (const ast::Stmt *link = &s; link;) {
+    ir::ExprPtr test;
+    out_ = into; // what the test needs runs after the tests before it
+    try {
+      test = condition(*link->test);
+    } catch (const Deferred &) {
+      waits = true;
+    }
+    out_ = enclosing;
+    const ast::Stmt *next = elif_in(link->orelse);
+    if (const std::optional<bool> truth = test ? constant_truth(*test) : std::nullopt) {
+      // A constant condition (a global flag, a literal argument, `a.ndim == 2`, `len(t) == 3`):
+      // only the branch it takes is typed and compiled, as Numba's dead branch pruning does.
+      const std::vector<ast::StmtPtr> &branch = *truth ? link->body : link->orelse;
+      // `if bias is None: return x` ends the block: what follows is not typed either
+      if (into == enclosing && !rest_unreachable)
+        rest_unreachable = !may_complete(branch);
+      if (!*truth && next) {
+        link = next;
+        continue;
+      }
+      for (ir::Stmt &taken : block(branch))
+        into->push_back(std::move(taken));
+      break;
+    }
+    ir::Stmt out = make_stmt(ir::StmtKind::If, link->loc);
+    out.body = block(link->body);
+    if (!next)
+      out.orelse = block(link->orelse);
+    if (test)
+      out.exprs.push_back(std::move(test));
+    into->push_back(std::move(out));
+    into = &into->back().orelse; // nothing else goes into `into` (no reallocation)
+    link = next;
   }
-  if (const std::optional<bool> truth = test ? constant_truth(*test) : std::nullopt) {
-    // A constant condition (a global flag, a literal argument, `a.ndim == 2`, `len(t) == 3`):
-    // only the branch it takes is typed and compiled, as Numba's dead branch pruning does.
-    const std::vector<ast::StmtPtr> &branch = *truth ? s.body : s.orelse;
-    for (ir::Stmt &taken : block(branch))
-      emit(std::move(taken));
-    // `if bias is None: return x` ends the block: what follows is not typed either
-    rest_unreachable_ = !may_complete(branch);
-    return;
-  }
-  ir::Stmt out = make_stmt(ir::StmtKind::If, s.loc);
-  out.body = block(s.body);
-  out.orelse = block(s.orelse);
-  if (!test)
+  rest_unreachable_ = rest_unreachable.value_or(false);
+  if (waits)
     throw Deferred{};
-  out.exprs.push_back(std::move(test));
-  emit(std::move(out));
 }
 
 void FunctionTyper::while_stmt(const ast::Stmt &s) {

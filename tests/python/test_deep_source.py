@@ -1,8 +1,10 @@
 """Deep and long kernel source never crashes the compiler: chains CPython compiles (a 9,000-term
-comparison, 20,000-term and/or) compile and run correctly; nesting past simt's limit (a long
-left-associative sum, a 2,000-deep chain of device functions) is a CompileError naming the limit.
-Every probe runs in one subprocess, on a Python thread with a 256 KiB stack (simt compiles on a
-stack of its own), so a crash is an exit status, never the test process."""
+comparison, 20,000-term and/or, a 10,000-term sum, a 1,001-branch elif) compile and run correctly,
+as does a 1,500-deep chain of device functions; nesting past simt's limit (a 4,000-deep chain of
+device functions) is a CompileError naming the limit. The modules load on the main thread (CPython
+compiles long chains only under a raised recursion limit); every kernel then compiles on a Python
+thread with a 256 KiB stack (simt compiles on a stack of its own), all in one subprocess, so a
+crash is an exit status, never the test process."""
 import json
 import textwrap
 
@@ -14,10 +16,12 @@ PROBES = textwrap.dedent('''
     import simt.hook; simt.hook.install()
     from numba import cuda
 
+    sys.setrecursionlimit(100000)
+
     def load(name, source):
         path = os.path.join(sys.argv[1], name + ".py")
         with open(path, "w") as f:
-            f.write("from numba import cuda\\n" + source)
+            f.write("from numba import cuda\\nimport numpy as np\\n" + source)
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -34,26 +38,43 @@ PROBES = textwrap.dedent('''
     def chain(operand, op, terms):
         return (" %s " % op).join([operand] * terms)
 
+    def device_chain(name, depth):
+        source = "@cuda.jit(device=True)\\ndef %s0(x):\\n    return x + 1\\n" % name
+        for i in range(1, depth):
+            source += ("@cuda.jit(device=True)\\ndef %s%d(x):\\n    return %s%d(x) + 1\\n"
+                       % (name, i, name, i - 1))
+        return source + "@cuda.jit\\ndef k(out, x):\\n    out[0] = %s%d(x)\\n" % (name, depth - 1)
+
+    def elif_chain(branches):
+        source = "@cuda.jit\\ndef k(out, x):\\n    if x == 0:\\n        out[0] = 7\\n"
+        for i in range(1, branches):
+            source += "    elif x == %d:\\n        out[0] = %d\\n" % (i, i * 3)
+        return source + "    else:\\n        out[0] = -1\\n"
+
+    # loaded here, on the main thread: CPython's compiler recurses once per operator and elif
+    modules = {
+        # x < y > x < y > ... : true exactly when x < y, each middle operand read once
+        "cmp": load("cmp", "@cuda.jit\\ndef k(out, x, y):\\n    out[0] = " +
+                    chain("x < y", ">", 4500) + "\\n"),
+        "andor": load("andor", "@cuda.jit\\ndef k(out, x, y):\\n    out[0] = " +
+                      chain("x", "and", 20000) + " and y\\n    out[1] = " +
+                      chain("x", "or", 20000) + " or y\\n"),
+        "sum": load("sum", "@cuda.jit\\ndef k(out, x):\\n    out[0] = " + chain("x", "+", 10000) +
+                    "\\n    out[1] = (" + chain("x", "-", 9999) + ") * 3\\n"),
+        "elif": load("elif", elif_chain(1001)),
+        "calls": load("calls", device_chain("f", 1500)),
+        "calls_deep": load("calls_deep", device_chain("g", 4000)),
+    }
+
     def probes():
         results = {}
-        # x < y > x < y > ... : true exactly when x < y, each middle operand read once
-        m = load("cmp", "@cuda.jit\\ndef k(out, x, y):\\n    out[0] = " +
-                 chain("x < y", ">", 4500) + "\\n")
-        results["cmp"] = [launch(m.k, 1, 2), launch(m.k, 2, 1)]
-        m = load("andor", "@cuda.jit\\ndef k(out, x, y):\\n    out[0] = " + chain("x", "and", 20000) +
-                 " and y\\n    out[1] = " + chain("x", "or", 20000) + " or y\\n")
-        results["andor"] = [launch(m.k, 3, 5), launch(m.k, 0, 5)]
-        m = load("sum_ok", "@cuda.jit\\ndef k(out, x):\\n    out[0] = " + chain("x", "+", 900) + "\\n")
-        results["sum_ok"] = launch(m.k, 2)
-        m = load("sum_deep", "@cuda.jit\\ndef k(out, x):\\n    out[0] = " + chain("x", "+", 1500) + "\\n")
-        results["sum_deep"] = launch(m.k, 2)
-        devices = "@cuda.jit(device=True)\\ndef f0(x):\\n    return x + 1\\n"
-        for i in range(1, 2000):
-            devices += "@cuda.jit(device=True)\\ndef f%d(x):\\n    return f%d(x) + 1\\n" % (i, i - 1)
-        m = load("calls", devices + "@cuda.jit\\ndef k(out, x):\\n    out[0] = f1999(x)\\n"
-                 "@cuda.jit\\ndef k100(out, x):\\n    out[0] = f99(x)\\n")
-        results["calls_deep"] = launch(m.k, 0)
-        results["calls_100"] = launch(m.k100, 0)
+        m = modules
+        results["cmp"] = [launch(m["cmp"].k, 1, 2), launch(m["cmp"].k, 2, 1)]
+        results["andor"] = [launch(m["andor"].k, 3, 5), launch(m["andor"].k, 0, 5)]
+        results["sum"] = launch(m["sum"].k, 2)
+        results["elif"] = [launch(m["elif"].k, x)[0] for x in (0, 1, 999, 1000, 1001, -5)]
+        results["calls"] = launch(m["calls"].k, 2)
+        results["calls_deep"] = launch(m["calls_deep"].k, 0)
         print(json.dumps(results))
 
     threading.stack_size(256 << 10)
@@ -83,17 +104,21 @@ def test_long_and_or_chains_compile_and_run(results):
     assert results["andor"] == [[5, 3], [0, 5]]
 
 
-def test_long_sum_within_the_limit_compiles(results):
-    assert results["sum_ok"] == [1800, 0]
+def test_long_sum_compiles_and_runs(results):
+    # 10,000 x's; x - x - ... (9,999 terms) is x - 9,998 x
+    assert results["sum"] == [20000, (2 - 9998 * 2) * 3]
+
+
+def test_long_elif_chain_compiles_and_runs(results):
+    assert results["elif"] == [7, 3, 2997, 3000, -1, -1]
+
+
+def test_long_device_function_chain_compiles_and_runs(results):
+    assert results["calls"] == [1502, 0]
 
 
 def test_nesting_past_the_limit_is_a_compile_error(results):
-    for key in ("sum_deep", "calls_deep"):
-        message = results[key]
-        assert message.startswith("CompileError: "), message
-        assert "too deeply nested (more than 1000 levels" in message, message
-        assert ".py:" in message and "^" in message, message
-
-
-def test_device_function_chain_within_the_limit_runs(results):
-    assert results["calls_100"] == [100, 0]
+    message = results["calls_deep"]
+    assert message.startswith("CompileError: "), message
+    assert "too deeply nested (more than 6000 levels" in message, message
+    assert "calls_deep.py:" in message and "^" in message, message

@@ -48,7 +48,8 @@ TEST_CASE("integer literals beyond int64 are uint64, as Numba types them") {
   CHECK(slot_type(module.kernel(), "x") == "uint64");
   CHECK(ir::dump(module).find("x: uint64 = uint64(11400714819323198485)") != std::string::npos);
   CHECK(error_of("def k(out):\n    out[0] = 0x1_0000_0000_0000_0000\n", "(uint64[:],)") ==
-        "2:14: integer literal too large for uint64");
+        "2:14: int value is too large: 18446744073709551616 (Numba's int constants are int64 "
+        "or uint64)");
 }
 
 TEST_CASE("a parameter redefined first thing is a new variable, typed on its own") {

@@ -1,13 +1,18 @@
 // What the frontend's typer tests share: a table of global names, compiling a kernel from text,
-// reading a slot's type, and the text of the CompileError a kernel raises.
+// reading a slot's type, the text of the CompileError a kernel raises, and a stack as large as
+// the one simt compiles on.
 #pragma once
 
 #include "frontend/compile.h"
 
 #include <doctest/doctest.h>
 
+#include <pthread.h>
+
+#include <exception>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -66,6 +71,38 @@ template <typename Compile> std::string error_text(Compile &&compile) {
     return std::to_string(e.line) + ":" + std::to_string(e.col) + ": " + e.message;
   }
   return "no error";
+}
+
+// Runs `work` on a thread with a stack as large as the one pybind compiles on (64 MiB,
+// pybind/own_stack.cpp), rethrowing what it throws: compiling the deepest programs simt takes
+// needs more than the 8 MiB of a main thread (about 6 KiB a level of device-function calls).
+template <typename Work> void on_compile_stack(Work &&work) {
+  struct Call {
+    Work &work;
+    std::exception_ptr failure;
+  } call{work, nullptr};
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, size_t(64) << 20);
+  pthread_t thread;
+  const int failed = pthread_create(
+      &thread, &attributes,
+      [](void *argument) -> void * {
+        Call &c = *static_cast<Call *>(argument);
+        try {
+          c.work();
+        } catch (...) {
+          c.failure = std::current_exception();
+        }
+        return nullptr;
+      },
+      &call);
+  pthread_attr_destroy(&attributes);
+  if (failed)
+    throw std::runtime_error("cannot start a thread for the compile");
+  pthread_join(thread, nullptr);
+  if (call.failure)
+    std::rethrow_exception(call.failure);
 }
 
 } // namespace simt::test
