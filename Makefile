@@ -61,9 +61,7 @@ test-ptx: build
 # build/pip-<wheel tag>, where ccache serves `make build`'s objects), then tests/install run by that
 # environment's Python: the README's commands, the `simt` command and the pytest plugin.
 PIP_VENV := $(CURDIR)/$(BUILD)/venv-pip
-# NumPy 1 for now: simt's launches do not take NumPy 2's arrays yet (with NumPy 2, pip's choice for
-# this Numba, the array descriptors pybind11 2.10 reads have another layout).
-PIP_TEST_PACKAGES := numba==0.68.1 numba-cuda==0.30.4 numpy==1.26.4 pytest==9.2.0
+PIP_TEST_PACKAGES := numba==0.68.1 numba-cuda==0.30.4 numpy==2.4.6 pytest==9.2.0
 test-pip: deps
 	rm -rf $(PIP_VENV)
 	$(PYTHON) -m venv $(PIP_VENV)
