@@ -24,7 +24,8 @@ def __getattr__(name):
     """cuda.libdevice and cuda.bf16, made at their first use from the compiler's tables (which
     loads LLVM); cuda.cudadrv, which Numba's cuda package imports with itself: under the import
     hook Numba's numba.cuda.cudadrv (with simt's devicearray, driver and devices modules), else
-    a package of simt's three modules."""
+    a package of simt's three modules. Under numba-cuda, the names its package defines that its
+    own modules import from it (simt/host.py)."""
     if name == "cudadrv":
         cudadrv = _cudadrv_package()
         globals()["cudadrv"] = cudadrv
@@ -37,7 +38,17 @@ def __getattr__(name):
         from . import bf16
         globals()["bf16"] = bf16
         return bf16
-    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    import sys
+    submodule = sys.modules.get("numba.cuda." + name)
+    if submodule is not None:  # `from numba.cuda import x` while numba.cuda.x is still loading
+        return submodule
+    from . import host
+    try:
+        value = host.package_attribute(name)
+    except AttributeError:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name)) from None
+    globals()[name] = value
+    return value
 
 
 def _cudadrv_package():

@@ -29,18 +29,11 @@ import sys
 __all__ = ["install", "installed"]
 
 
-def _numba_cuda_folder():
-    spec = importlib.util.find_spec("numba") if "numba" not in sys.modules else \
-        sys.modules["numba"].__spec__
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return os.path.join(list(spec.submodule_search_locations)[0], "cuda")
-
-
 def _simt_cuda():
     from simt import cuda
     if not hasattr(cuda, "__path__"):
-        folder = _numba_cuda_folder()
+        from simt import host
+        folder = host.cuda_folder()
         cuda.__path__ = [folder] if folder else []
     return cuda
 
@@ -99,8 +92,16 @@ def _register_argument_hints(args_module):
     """Makes cuda.In / Out / InOut Numba argument hints, so numba.cuda.args.wrap_arg (which
     Numba's argument handler extensions call) leaves them as they are."""
     from simt import dispatcher
-    for hint in (dispatcher.In, dispatcher.Out, dispatcher.InOut):
-        args_module.ArgHint.register(hint)
+    hints = (dispatcher.In, dispatcher.Out, dispatcher.InOut)
+    if hasattr(args_module.ArgHint, "register"):  # Numba 0.56's ArgHint is an ABC
+        for hint in hints:
+            args_module.ArgHint.register(hint)
+        return
+    numba_wrap_arg = args_module.wrap_arg  # numba-cuda's is a plain class: wrap_arg learns them
+
+    def wrap_arg(value, default=args_module.InOut):
+        return value if isinstance(value, hints) else numba_wrap_arg(value, default)
+    args_module.wrap_arg = wrap_arg
 
 
 def _patch_nvvm(nvvm_module):
@@ -148,8 +149,23 @@ class _PatchingLoader(importlib.abc.Loader):
         self._patch(module)
 
 
+def _serve_numba_cuda_mlir():
+    from simt import hosts
+    cuda = _simt_cuda()
+    hosts.add_numba_cuda_mlir_names(cuda)
+    return cuda
+
+
 class _Finder(importlib.abc.MetaPathFinder):
+    served = frozenset()  # the hosts' cuda module names simt.cuda stands in for (simt.hosts)
+
     def find_spec(self, fullname, path, target=None):
+        if "numba_cuda_mlir.cuda" in self.served:
+            spec = self._numba_cuda_mlir_spec(fullname)
+            if spec is not None:
+                return spec
+        if "numba.cuda" not in self.served:
+            return None
         # `from numba.cuda import testing` imports Numba's file as simt.cuda.testing (the name
         # of the module numba.cuda is), so both names get the same treatment.
         numba_name = "numba." + fullname[len("simt."):] if fullname.startswith("simt.cuda.") \
@@ -160,6 +176,19 @@ class _Finder(importlib.abc.MetaPathFinder):
         if numba_name in _PATCHED:
             return self._patched_spec(fullname, path, target, _PATCHED[numba_name])
         return None
+
+    @staticmethod
+    def _numba_cuda_mlir_spec(fullname):
+        from simt import hosts
+        name = fullname
+        if fullname.startswith("simt.cuda.") and \
+                sys.modules.get("numba_cuda_mlir.cuda") is sys.modules.get("simt.cuda"):
+            name = "numba_cuda_mlir." + fullname[len("simt."):]  # `from ... import` of a name
+        replacement = _serve_numba_cuda_mlir if name == "numba_cuda_mlir.cuda" else \
+            hosts.NUMBA_CUDA_MLIR_MODULES.get(name)
+        if replacement is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _Loader(fullname, replacement))
 
     def _patched_spec(self, fullname, path, target, patch):
         for finder in sys.meta_path:
@@ -180,12 +209,31 @@ def installed():
     return _FINDER in sys.meta_path
 
 
-def install():
-    """Makes numba.cuda simt's cuda module from now on (idempotent)."""
+def install_for_environment():
+    """What simt-enable.pth runs at start-up: install() for the hosts that SIMT_ENABLE,
+    SIMT_CHECK and NUMBA_ENABLE_CUDASIM ask simt to serve (simt.hosts), or nothing."""
+    from . import hosts
+    served = hosts.served_by_environment()
+    if served:
+        install(served)
+
+
+def install(cuda_modules=None):
+    """Makes numba.cuda (and numba-cuda-mlir's numba_cuda_mlir.cuda) simt's cuda module from
+    now on (idempotent); `cuda_modules` names the hosts' modules served (default: all)."""
     from . import exec_source  # kernels exec()'d before numba.cuda is imported keep their text
+    from . import hosts
     exec_source.install()
+    if cuda_modules is None:
+        cuda_modules = hosts.cuda_modules()
+    _FINDER.served = _FINDER.served | frozenset(cuda_modules)
     if not installed():
         sys.meta_path.insert(0, _FINDER)
+    if "numba_cuda_mlir.cuda" in _FINDER.served and "numba_cuda_mlir.cuda" in sys.modules:
+        sys.modules["numba_cuda_mlir.cuda"] = sys.modules["numba_cuda_mlir"].cuda = \
+            _serve_numba_cuda_mlir()
+    if "numba.cuda" not in _FINDER.served:
+        return
     for name, patch in _PATCHED.items():
         if name in sys.modules:
             patch(sys.modules[name])

@@ -13,6 +13,10 @@ pass there but not on simt are listed.
     tests/numba_suite/run.py test_atomics test_print
     tests/numba_suite/run.py --stage build/python --timeout 300 test_math
     tests/numba_suite/run.py --one-process --compare   # numba.runtests in one process
+    tests/numba_suite/run.py --python /tmp/venv-nc/bin/python --folders cudadrv --compare
+
+--python runs another interpreter's host (a venv of scripts/host_venv.sh): with numba-cuda, its
+numba_cuda/numba/cuda/tests, compared with numba-cuda's simulator.
 """
 import argparse
 import glob
@@ -28,13 +32,26 @@ PYTHON = "/usr/bin/python3"
 COUNTS = ("passed", "failed", "errors", "skipped", "xfailed")
 HOOK = "import simt.hook\nsimt.hook.install()\n"
 FOLDERS = ("cudapy", "cudadrv", "doc_examples", "cudasim", "nocuda")
+NUMBA_CUDA_FOLDERS = FOLDERS + ("core", "nrt")
+SUITE_DIR = os.path.dirname(os.path.abspath(__file__))
 OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+::\S+)")
 
 
-def numba_tests_folder():
-    out = subprocess.run([PYTHON, "-c", "import numba, os; print(os.path.dirname(numba.__file__))"],
-                         capture_output=True, text=True, check=True).stdout.strip()
-    return os.path.join(out, "cuda", "tests")
+def host_of(stage):
+    """(the host's numba.cuda tests folder, whether the host is numba-cuda), as simt.host finds
+    them under PYTHON."""
+    script = ("import sys, os; sys.path.insert(0, sys.argv[1]); from simt import host; "
+              "print(os.path.join(host.cuda_folder(), 'tests')); print(host.is_numba_cuda())")
+    out = subprocess.run([PYTHON, "-c", script, stage], capture_output=True, text=True,
+                         check=True).stdout.split()
+    return out[0], out[1] == "True"
+
+
+def pytest_options(numba_cuda):
+    """numba-cuda's test files live inside its package, beside no conftest.py: they import as
+    modules of numba.cuda.tests (not as top-level modules of a folder pytest adds to sys.path)
+    with the plugin that stands in for numba-cuda's conftest.py."""
+    return ["--import-mode=importlib", "-p", "numba_cuda_plugin"] if numba_cuda else []
 
 
 def test_files(names, tests, folders):
@@ -67,24 +84,26 @@ def summary_counts(output):
 
 def environment(run_dir, stage, simulator):
     """The environment of a run on simt (the hook in run_dir, the package in stage) or on
-    Numba's simulator."""
+    Numba's simulator (with this folder's pytest plugins importable)."""
     env = dict(os.environ)
+    for name in ("SIMT_ENABLE", "SIMT_CHECK"):
+        env.pop(name, None)
+    folders = [run_dir, stage, SUITE_DIR] if not simulator else [SUITE_DIR]
     if simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
     else:
-        env["PYTHONPATH"] = os.pathsep.join([run_dir, stage, env.get("PYTHONPATH", "")]).rstrip(
-            os.pathsep)
         env.pop("NUMBA_ENABLE_CUDASIM", None)
+    env["PYTHONPATH"] = os.pathsep.join(folders + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
 
 
-def run_file(path, run_dir, stage, timeout, simulator=False, log=None):
+def run_file(path, run_dir, stage, timeout, simulator=False, log=None, options=()):
     """(counts, seconds, note, {test id in the file: outcome}) of one test file: on simt (the
     hook in run_dir), or on Numba's simulator (run_dir without it). pytest's output goes to the
     file log too, where one is named."""
     env = environment(run_dir, stage, simulator)
     command = [PYTHON, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "--rootdir",
-               run_dir, "-c", os.devnull, "--confcutdir", run_dir, path]
+               run_dir, "-c", os.devnull, "--confcutdir", run_dir, *options, path]
     start = time.monotonic()
     outcomes = {}
     try:
@@ -171,24 +190,32 @@ def one_process(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", help="test file names (test_atomics) or paths")
+    parser.add_argument("--python", default="/usr/bin/python3",
+                        help="the interpreter whose numba.cuda host runs (default: %(default)s)")
     parser.add_argument("--stage", default=os.path.join(REPO, "build", "python"),
                         help="the folder holding the built simt package")
     parser.add_argument("--timeout", type=int, default=600, help="seconds per file")
-    parser.add_argument("--folders", default=",".join(FOLDERS),
-                        help="folders of numba/cuda/tests (default: %(default)s)")
+    parser.add_argument("--folders",
+                        help="folders of numba/cuda/tests (default: %s; numba-cuda's also %s)"
+                        % (",".join(FOLDERS), ",".join(NUMBA_CUDA_FOLDERS[len(FOLDERS):])))
     parser.add_argument("--compare", action="store_true",
                         help="also run each file under Numba's simulator")
     parser.add_argument("--logs", help="a folder to keep each file's pytest output in (simt's)")
     parser.add_argument("--one-process", action="store_true",
                         help="run numba.runtests numba.cuda.tests in one process instead")
     args = parser.parse_args()
+    global PYTHON
+    PYTHON = args.python
     if args.one_process:
         one_process(args)
         return
     if args.logs:
         os.makedirs(args.logs, exist_ok=True)
 
-    paths = test_files(args.files, numba_tests_folder(), args.folders.split(","))
+    tests, numba_cuda = host_of(os.path.abspath(args.stage))
+    folders = args.folders or ",".join(NUMBA_CUDA_FOLDERS if numba_cuda else FOLDERS)
+    paths = test_files(args.files, tests, folders.split(","))
+    options = pytest_options(numba_cuda)
     totals = dict.fromkeys(COUNTS, 0)
     simulator_passed = 0
     only_simulator = []  # tests that pass on Numba's simulator but not on simt
@@ -206,13 +233,15 @@ def main():
                                 os.path.basename(path)[:-3])
             log = os.path.join(args.logs, name.replace(os.sep, ".") + ".log") if args.logs else None
             counts, seconds, note, outcomes = run_file(path, hook_dir, os.path.abspath(args.stage),
-                                                       args.timeout, log=log)
+                                                       args.timeout, log=log, options=options)
             for c in COUNTS:
                 totals[c] += counts[c]
             line = "%-40s" % name + "".join("%9d" % counts[c] for c in COUNTS) + "%9.1f" % seconds
             if args.compare:
+                sim_log = log and log[:-len(".log")] + ".sim.log"
                 sim_counts, _, _, sim_outcomes = run_file(path, plain_dir, None, args.timeout,
-                                                          simulator=True)
+                                                          simulator=True, log=sim_log,
+                                                          options=options)
                 simulator_passed += sim_counts["passed"]
                 only_simulator += sorted(
                     name + "::" + test for test, outcome in sim_outcomes.items()

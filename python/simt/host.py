@@ -1,0 +1,115 @@
+"""The numba.cuda host simt runs under, in one place: Numba's built-in CUDA target (Numba 0.56's
+numba/cuda folder) or numba-cuda (its numba_cuda/numba/cuda folder, which numba-cuda's import
+redirector makes numba.cuda even where Numba still ships its own numba/cuda).
+
+simt.cuda stands in for the host's numba.cuda package; the host's pure-Python submodules
+(numba.cuda.testing, numba.cuda.random, numba-cuda's numba.cuda.core) load from the host's folder
+and import a few names from the package itself that simt.cuda lends from the host's modules."""
+import importlib
+import importlib.util
+import os
+import sys
+
+
+def _spec(name):
+    module = sys.modules.get(name)
+    if module is not None:
+        return module.__spec__
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
+def _package_folder(name):
+    spec = _spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return list(spec.submodule_search_locations)[0]
+
+
+def is_numba_cuda():
+    """Whether numba-cuda provides numba.cuda (its redirector is installed with it)."""
+    return _package_folder("numba_cuda") is not None
+
+
+def cuda_folder():
+    """The folder of the host's numba.cuda package, or None without Numba."""
+    numba_cuda = _package_folder("numba_cuda")
+    if numba_cuda is not None:
+        return os.path.join(numba_cuda, "numba", "cuda")
+    numba = _package_folder("numba")
+    return os.path.join(numba, "cuda") if numba else None
+
+
+def _numba_cuda_types():
+    return importlib.import_module("numba.cuda.types")
+
+
+# Names numba-cuda's modules import from the numba.cuda package (`from numba.cuda import config`),
+# which its __init__ defines: what each is.
+_NUMBA_CUDA_PACKAGE_NAMES = {
+    "config": lambda: importlib.import_module("numba.cuda.core.config"),
+    "HAS_NUMBA": lambda: _spec("numba") is not None,
+    "types": _numba_cuda_types,
+    "implementation": lambda: "NVIDIA",
+}
+
+
+def package_attribute(name):
+    """A name of the host's numba.cuda package that simt.cuda does not define itself (numba-cuda's
+    package re-exports numba.cuda.types' names); AttributeError where the host has none."""
+    if name.startswith("__") or not is_numba_cuda():
+        raise AttributeError(name)
+    if name in _NUMBA_CUDA_PACKAGE_NAMES:
+        return _NUMBA_CUDA_PACKAGE_NAMES[name]()
+    types = _numba_cuda_types()
+    if name in getattr(types, "__all__", ()):
+        return getattr(types, name)
+    raise AttributeError(name)
+
+
+class CudaAPIError(Exception):
+    """numba-cuda's driver error (code, message), which its tests import from the driver."""
+
+    def __init__(self, code, msg):
+        self.code, self.msg = code, msg
+        super().__init__(code, msg)
+
+    def __str__(self):
+        return "[%s] %s" % (self.code, self.msg)
+
+
+def _no_driver_library(*args, **kwargs):
+    """numba-cuda's locate_driver_and_loader / load_driver: simt loads no CUDA driver library."""
+    from .driver import _support_error
+    raise _support_error("simt simulates CUDA: it loads no CUDA driver library")
+
+
+# Names numba-cuda's modules and tests import from numba.cuda.cudadrv.driver (simt.driver) that
+# Numba 0.56's driver lacks: what each is on simt.
+_NUMBA_CUDA_DRIVER_NAMES = {
+    "CudaAPIError": CudaAPIError,
+    "locate_driver_and_loader": _no_driver_library,
+    "load_driver": _no_driver_library,
+    "_have_nvjitlink": lambda: False,  # link= takes no LTO-IR: simt links Python device code
+    "_to_core_stream": _no_driver_library,
+}
+
+
+def _driver_linker():
+    from .driver import Linker
+    return Linker
+
+
+# The same, where simt.driver has the object under Numba 0.56's name.
+_NUMBA_CUDA_DRIVER_RENAMES = {"_Linker": _driver_linker}
+
+
+def driver_attribute(name):
+    """A numba-cuda name of numba.cuda.cudadrv.driver that simt.driver does not define itself."""
+    if name in _NUMBA_CUDA_DRIVER_NAMES and is_numba_cuda():
+        return _NUMBA_CUDA_DRIVER_NAMES[name]
+    if name in _NUMBA_CUDA_DRIVER_RENAMES and is_numba_cuda():
+        return _NUMBA_CUDA_DRIVER_RENAMES[name]()
+    raise AttributeError("module 'simt.driver' has no attribute %r" % name)
