@@ -19,7 +19,11 @@ and numba.cuda.testing, after Numba's loader runs it, gets simt's device for its
 capability checks (simt.testing_patch), numba.cuda.cudadrv.nvvm describes LLVM's NVPTX
 backend instead of loading libNVVM (simt.gpu.patch_nvvm), and numba.cuda.compiler's compile_ptx
 functions are simt's. numba-cuda's bfloat16 module numba.cuda.bf16 is simt.bf16 (its own
-loads CUDA's headers), and numba.cuda.types gets numba-cuda's `bfloat16`, simt's type."""
+loads CUDA's headers), and numba.cuda.types gets numba-cuda's `bfloat16`, simt's type.
+
+numba-cuda-mlir's numba_cuda_mlir.cuda is served the same way, its submodules from simt.hosts'
+table. Which hosts' modules are served follows the environment (simt.hosts): all under
+SIMT_ENABLE=1, only those without a simulator of their own under NUMBA_ENABLE_CUDASIM=1."""
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -149,8 +153,23 @@ class _PatchingLoader(importlib.abc.Loader):
         self._patch(module)
 
 
+def _serve_numba_cuda_mlir():
+    from simt import hosts
+    cuda = _simt_cuda()
+    hosts.add_numba_cuda_mlir_names(cuda)
+    return cuda
+
+
 class _Finder(importlib.abc.MetaPathFinder):
+    served = frozenset()  # the hosts' cuda module names simt.cuda stands in for (simt.hosts)
+
     def find_spec(self, fullname, path, target=None):
+        if "numba_cuda_mlir.cuda" in self.served:
+            spec = self._numba_cuda_mlir_spec(fullname)
+            if spec is not None:
+                return spec
+        if "numba.cuda" not in self.served:
+            return None
         # `from numba.cuda import testing` imports Numba's file as simt.cuda.testing (the name
         # of the module numba.cuda is), so both names get the same treatment.
         numba_name = "numba." + fullname[len("simt."):] if fullname.startswith("simt.cuda.") \
@@ -161,6 +180,19 @@ class _Finder(importlib.abc.MetaPathFinder):
         if numba_name in _PATCHED:
             return self._patched_spec(fullname, path, target, _PATCHED[numba_name])
         return None
+
+    @staticmethod
+    def _numba_cuda_mlir_spec(fullname):
+        from simt import hosts
+        name = fullname
+        if fullname.startswith("simt.cuda.") and \
+                sys.modules.get("numba_cuda_mlir.cuda") is sys.modules.get("simt.cuda"):
+            name = "numba_cuda_mlir." + fullname[len("simt."):]  # `from ... import` of a name
+        replacement = _serve_numba_cuda_mlir if name == "numba_cuda_mlir.cuda" else \
+            hosts.NUMBA_CUDA_MLIR_MODULES.get(name)
+        if replacement is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _Loader(fullname, replacement))
 
     def _patched_spec(self, fullname, path, target, patch):
         for finder in sys.meta_path:
@@ -181,12 +213,31 @@ def installed():
     return _FINDER in sys.meta_path
 
 
-def install():
-    """Makes numba.cuda simt's cuda module from now on (idempotent)."""
+def install_for_environment():
+    """What simt-enable.pth runs at start-up: install() for the hosts that SIMT_ENABLE,
+    SIMT_CHECK and NUMBA_ENABLE_CUDASIM ask simt to serve (simt.hosts), or nothing."""
+    from . import hosts
+    served = hosts.served_by_environment()
+    if served:
+        install(served)
+
+
+def install(cuda_modules=None):
+    """Makes numba.cuda (and numba-cuda-mlir's numba_cuda_mlir.cuda) simt's cuda module from
+    now on (idempotent); `cuda_modules` names the hosts' modules served (default: all)."""
     from . import exec_source  # kernels exec()'d before numba.cuda is imported keep their text
+    from . import hosts
     exec_source.install()
+    if cuda_modules is None:
+        cuda_modules = hosts.cuda_modules()
+    _FINDER.served = _FINDER.served | frozenset(cuda_modules)
     if not installed():
         sys.meta_path.insert(0, _FINDER)
+    if "numba_cuda_mlir.cuda" in _FINDER.served and "numba_cuda_mlir.cuda" in sys.modules:
+        sys.modules["numba_cuda_mlir.cuda"] = sys.modules["numba_cuda_mlir"].cuda = \
+            _serve_numba_cuda_mlir()
+    if "numba.cuda" not in _FINDER.served:
+        return
     for name, patch in _PATCHED.items():
         if name in sys.modules:
             patch(sys.modules[name])

@@ -1,0 +1,112 @@
+"""The packages whose CUDA module simt stands in for (its hosts), in one table, and what simt.cuda
+adds when it serves numba-cuda-mlir's module.
+
+Which hosts the import hook serves follows the environment: SIMT_ENABLE=1 (or SIMT_CHECK, unless
+SIMT_ENABLE=0) serves every host; NUMBA_ENABLE_CUDASIM=1 serves only the hosts without a simulator
+of their own (numba-cuda-mlir deleted numba-cuda's), so a project whose CI sets that variable runs
+on simt unchanged, while Numba and numba-cuda keep running it on their own simulator;
+SIMT_ENABLE=0 serves none."""
+import collections
+import importlib
+import importlib.util
+import os
+
+__all__ = ["Host", "HOSTS", "cuda_modules", "served_by_environment", "NUMBA_CUDA_MLIR_MODULES",
+           "add_numba_cuda_mlir_names"]
+
+Host = collections.namedtuple("Host", "distribution package cuda_module has_simulator")
+
+HOSTS = (
+    Host("numba", "numba", "numba.cuda", True),  # Numba's built-in CUDA target (Numba 0.56)
+    Host("numba-cuda", "numba_cuda", "numba.cuda", True),  # NVIDIA's numba-cuda (0.30)
+    Host("numba-cuda-mlir", "numba_cuda_mlir", "numba_cuda_mlir.cuda", False),  # (0.6)
+)
+
+
+def _flag(environ, name):
+    return environ.get(name, "") not in ("", "0")
+
+
+def _installed(package):
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def cuda_modules(hosts=HOSTS):
+    """The hosts' CUDA module names, each once."""
+    return tuple(dict.fromkeys(host.cuda_module for host in hosts))
+
+
+def served_by_environment(environ=None):
+    """The CUDA module names the import hook serves simt.cuda for in this environment (empty:
+    install no hook). Hosts without a simulator count only when installed, so that
+    NUMBA_ENABLE_CUDASIM=1 without one changes nothing."""
+    environ = os.environ if environ is None else environ
+    if environ.get("SIMT_ENABLE") == "0":
+        return ()
+    if _flag(environ, "SIMT_ENABLE") or _flag(environ, "SIMT_CHECK"):
+        return cuda_modules()
+    if _flag(environ, "NUMBA_ENABLE_CUDASIM"):
+        return cuda_modules([host for host in HOSTS
+                             if not host.has_simulator and _installed(host.package)])
+    return ()
+
+
+def _cudadrv_package():
+    """simt.cuda.cudadrv, made a package so its modules import by name under numba-cuda-mlir's."""
+    from simt import cuda
+    package = cuda.cudadrv
+    if not hasattr(package, "__path__"):
+        package.__path__ = []
+    return package
+
+
+def _module(name):
+    return lambda: importlib.import_module(name)
+
+
+# numba-cuda-mlir's submodules that users import, and simt's modules that serve them.
+NUMBA_CUDA_MLIR_MODULES = {
+    "numba_cuda_mlir.cuda.libdevice": _module("simt.libdevice"),
+    "numba_cuda_mlir.cuda.cudadrv": _cudadrv_package,
+    "numba_cuda_mlir.cuda.cudadrv.driver": _module("simt.driver"),
+    "numba_cuda_mlir.cuda.cudadrv.devicearray": _module("simt.cudadrv_devicearray"),
+    "numba_cuda_mlir.cuda.cudadrv.devices": _module("simt.device"),
+    "numba_cuda_mlir.cuda.types": _module("simt.types"),
+}
+
+# simt.types' names that numba-cuda-mlir's cuda package re-exports (`cuda.float32`).
+_TYPE_NAMES = ("void", "none", "boolean", "bool_", "b1", "int8", "int16", "int32", "int64",
+               "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64",
+               "complex64", "complex128", "bfloat16", "intp", "uintp", "byte", "char", "uchar",
+               "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
+               "float_", "double", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4",
+               "f8", "c8", "c16")
+
+
+def _needs_the_gpu_toolchain(name):
+    def unavailable(*args, **kwargs):
+        raise NotImplementedError(
+            "simt: cuda.%s compiles with NVIDIA's toolchain, which the simulator does not use "
+            "(cuda.compile_ptx gives PTX; kernels run with kernel[blocks, threads](...))" % name)
+    unavailable.__name__ = name
+    return unavailable
+
+
+def add_numba_cuda_mlir_names(cuda):
+    """Gives simt.cuda the names of numba-cuda-mlir's cuda package that simt.cuda lacks and the
+    simulator can provide."""
+    from simt import types, vectorizers
+    for name in _TYPE_NAMES:
+        setattr(cuda, name, getattr(types, name))
+    cuda.HAS_NUMBA = False  # numba-cuda-mlir never imports Numba
+    cuda.implementation = "NVIDIA"
+    cuda.local_array = cuda.local.array
+    cuda.shared_array = cuda.shared.array
+    cuda.vectorize, cuda.guvectorize = vectorizers.vectorize, vectorizers.guvectorize
+    cuda.is_float16_supported = lambda: True
+    cuda.is_fp8_supported = lambda: False
+    for name in ("compile_cubin", "compile_mlir"):
+        setattr(cuda, name, _needs_the_gpu_toolchain(name))

@@ -1,0 +1,199 @@
+"""numba-cuda-mlir (NVIDIA's successor of numba-cuda, without a simulator) as a host of simt:
+`from numba_cuda_mlir import cuda` gives simt's module under SIMT_ENABLE=1, and under
+NUMBA_ENABLE_CUDASIM=1 too, where Numba keeps its own simulator. The hook's logic runs against a
+small stand-in package with numba-cuda-mlir's layout; the last tests need the real one."""
+import importlib.util
+import os
+import textwrap
+
+import pytest
+
+from conftest import STAGE
+
+START_UP = "import site; site.addsitedir(%r)\n" % STAGE  # runs simt-enable.pth as pip's would
+
+# The stand-in: numba_cuda_mlir/cuda is a package, as numba-cuda-mlir 0.6's.
+FAKE_PACKAGE = {
+    "numba_cuda_mlir/__init__.py": "__all__ = ['cuda']\n",
+    "numba_cuda_mlir/cuda/__init__.py": "IS_NUMBA_CUDA_MLIR = True\n",
+    "numba_cuda_mlir/cuda/libdevice.py": "IS_NUMBA_CUDA_MLIR = True\n",
+}
+
+SERVED = """
+import sys
+from numba_cuda_mlir import cuda
+import numba_cuda_mlir.cuda
+from simt import cuda as simt_cuda
+assert cuda is simt_cuda and numba_cuda_mlir.cuda is simt_cuda, cuda
+assert not hasattr(cuda, "IS_NUMBA_CUDA_MLIR")
+"""
+
+NOT_SERVED = """
+from numba_cuda_mlir import cuda
+assert cuda.IS_NUMBA_CUDA_MLIR and "simt.cuda" not in __import__("sys").modules
+"""
+
+
+@pytest.fixture
+def fake_host(tmp_path):
+    """PYTHONPATH for a process in which numba_cuda_mlir is the stand-in."""
+    for name, text in FAKE_PACKAGE.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return {"PYTHONPATH": str(tmp_path) + os.pathsep + STAGE}
+
+
+def _run(python, code, env):
+    proc = python(["-c", START_UP + textwrap.dedent(code)], env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_simt_enable_serves_numba_cuda_mlir_cuda(python, fake_host):
+    _run(python, SERVED, dict(fake_host, SIMT_ENABLE="1"))
+
+
+def test_numba_enable_cudasim_serves_it_as_it_has_no_simulator(python, fake_host):
+    _run(python, SERVED, dict(fake_host, NUMBA_ENABLE_CUDASIM="1"))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="Numba is not installed")
+def test_numba_enable_cudasim_leaves_numba_cuda_to_numbas_simulator(python, fake_host):
+    _run(python, SERVED + """
+from numba import cuda as numba_cuda
+assert numba_cuda is not simt_cuda and numba_cuda.jit.__module__.startswith("numba.cuda.simulator")
+""", dict(fake_host, NUMBA_ENABLE_CUDASIM="1"))
+
+
+def test_simt_enable_0_wins_over_numba_enable_cudasim(python, fake_host):
+    _run(python, NOT_SERVED, dict(fake_host, NUMBA_ENABLE_CUDASIM="1", SIMT_ENABLE="0"))
+    _run(python, NOT_SERVED, fake_host)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba_cuda_mlir") is not None,
+                    reason="numba-cuda-mlir is installed")
+def test_numba_enable_cudasim_without_such_a_host_installs_no_hook(python):
+    _run(python, """
+import simt.hook
+assert not simt.hook.installed()
+""", {"NUMBA_ENABLE_CUDASIM": "1"})
+
+
+def test_which_hosts_the_environment_serves(python, fake_host):
+    _run(python, """
+from simt import hosts
+served = hosts.served_by_environment
+assert served({}) == () and served({"SIMT_ENABLE": "0", "SIMT_CHECK": "race"}) == ()
+assert served({"SIMT_ENABLE": "1"}) == ("numba.cuda", "numba_cuda_mlir.cuda")
+assert served({"SIMT_CHECK": "race"}) == served({"SIMT_ENABLE": "1"})
+assert served({"NUMBA_ENABLE_CUDASIM": "1"}) == ("numba_cuda_mlir.cuda",)
+assert served({"NUMBA_ENABLE_CUDASIM": "0"}) == ()
+assert [h.cuda_module for h in hosts.HOSTS if not h.has_simulator] == ["numba_cuda_mlir.cuda"]
+""", fake_host)
+
+
+def test_submodules_are_simts(python, fake_host):
+    _run(python, SERVED + """
+import numba_cuda_mlir.cuda.libdevice as libdevice
+from numba_cuda_mlir.cuda import libdevice as libdevice_from
+import simt.libdevice, simt.driver, simt.types
+assert libdevice is libdevice_from is simt.libdevice
+import numba_cuda_mlir.cuda.cudadrv.driver as driver
+from numba_cuda_mlir.cuda.cudadrv import devicearray
+assert driver is simt.driver and devicearray.DeviceNDArray is cuda.DeviceNDArray
+from numba_cuda_mlir.cuda.types import float32
+from numba_cuda_mlir.cuda import types
+assert types is simt.types and float32 is simt.types.float32
+""", dict(fake_host, SIMT_ENABLE="1"))
+
+
+def test_numba_cuda_mlir_names_of_the_cuda_package(python, fake_host):
+    _run(python, SERVED + """
+import simt.types
+assert cuda.float32 is simt.types.float32 and cuda.void is simt.types.void
+assert cuda.HAS_NUMBA is False and cuda.is_float16_supported()
+assert cuda.local_array is cuda.local.array and cuda.shared_array is cuda.shared.array
+for name in ("compile_cubin", "compile_mlir"):
+    try:
+        getattr(cuda, name)(lambda: None, "void()")
+    except NotImplementedError as e:
+        assert "NVIDIA's toolchain" in str(e) and name in str(e), e
+    else:
+        raise AssertionError(name)
+""", dict(fake_host, SIMT_ENABLE="1"))
+
+
+def test_install_after_numba_cuda_mlir_cuda_was_imported(python, fake_host):
+    _run(python, """
+import numba_cuda_mlir.cuda
+assert numba_cuda_mlir.cuda.IS_NUMBA_CUDA_MLIR
+import simt.hook
+simt.hook.install()
+""" + SERVED, fake_host)
+
+
+def test_a_kernel_written_for_numba_cuda_mlir_runs(python, fake_host):
+    out = _run(python, SERVED + """
+import numpy as np
+from numba_cuda_mlir.cuda import float32, local_array
+
+@cuda.jit
+def scale(a, out):
+    i = cuda.grid(1)
+    scratch = local_array(1, float32)
+    if i < out.shape[0]:
+        scratch[0] = cuda.ldcg(a, i) * float32(2)
+        out[i] = scratch[0]
+
+a = np.arange(100, dtype=np.float32)
+out = np.zeros_like(a)
+scale[4, 32](a, out)
+assert (out == 2 * a).all(), out
+print("ran")
+""", dict(fake_host, NUMBA_ENABLE_CUDASIM="1"))
+    assert "ran" in out
+
+
+# The real numba-cuda-mlir (it needs no Numba and, for these, no GPU).
+needs_numba_cuda_mlir = pytest.mark.skipif(importlib.util.find_spec("numba_cuda_mlir") is None,
+                                           reason="numba-cuda-mlir is not installed")
+
+VECTOR_ADD = """
+import sys
+import numpy as np
+from numba_cuda_mlir import cuda
+from simt import cuda as simt_cuda
+assert cuda is simt_cuda
+
+@cuda.jit
+def vector_add(a, b, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = a[i] + b[i]
+
+n = 1000
+a = np.ones(n, dtype=np.float32)
+out = np.zeros(n, dtype=np.float32)
+vector_add[(n + 255) // 256, 256](a, a, out)
+assert (out == 2).all()
+assert "numba" not in sys.modules
+print("ran")
+"""
+
+
+@needs_numba_cuda_mlir
+@pytest.mark.parametrize("variable", ["SIMT_ENABLE", "NUMBA_ENABLE_CUDASIM"])
+def test_the_real_numba_cuda_mlir_quick_start_runs_on_simt(python, variable):
+    assert "ran" in _run(python, VECTOR_ADD, {variable: "1"})
+
+
+@needs_numba_cuda_mlir
+def test_the_real_numba_cuda_mlir_keeps_its_own_modules(python):
+    _run(python, SERVED + """
+import numba_cuda_mlir
+assert numba_cuda_mlir.carray is not None  # the package itself stays numba-cuda-mlir's
+import numba_cuda_mlir.numba_cuda.cudadrv.driver as its_driver
+import simt.driver
+assert its_driver is not simt.driver
+""", {"SIMT_ENABLE": "1"})
