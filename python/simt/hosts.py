@@ -75,6 +75,7 @@ NUMBA_CUDA_MLIR_MODULES = {
     "numba_cuda_mlir.cuda.cudadrv.devicearray": _module("simt.cudadrv_devicearray"),
     "numba_cuda_mlir.cuda.cudadrv.devices": _module("simt.device"),
     "numba_cuda_mlir.cuda.types": _module("simt.types"),
+    "numba_cuda_mlir.cuda.random": _module("simt.random"),
 }
 
 # simt.types' names that numba-cuda-mlir's cuda package re-exports (`cuda.float32`).
@@ -98,9 +99,10 @@ def _needs_the_gpu_toolchain(name):
 def add_numba_cuda_mlir_names(cuda):
     """Gives simt.cuda the names of numba-cuda-mlir's cuda package that simt.cuda lacks and the
     simulator can provide."""
-    from simt import types, vectorizers
+    from simt import random, types, vectorizers
     for name in _TYPE_NAMES:
         setattr(cuda, name, getattr(types, name))
+    cuda.random = random  # numba-cuda-mlir's package imports it with itself
     cuda.HAS_NUMBA = False  # numba-cuda-mlir never imports Numba
     cuda.implementation = "NVIDIA"
     cuda.local_array = cuda.local.array

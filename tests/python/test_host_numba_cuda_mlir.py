@@ -155,6 +155,58 @@ print("ran")
     assert "ran" in out
 
 
+def test_random_is_simts_without_numba(python, fake_host):
+    out = _run(python, SERVED + """
+import numpy as np
+import simt.random
+from numba_cuda_mlir.cuda.random import (create_xoroshiro128p_states,
+                                         xoroshiro128p_uniform_float32)
+assert cuda.random is simt.random and "numba" not in sys.modules
+
+@cuda.jit
+def draw(states, out):
+    i = cuda.grid(1)
+    out[i] = xoroshiro128p_uniform_float32(states, i)
+
+states = create_xoroshiro128p_states(64, seed=1, subsequence_start=2)
+out = np.zeros(64, np.float32)
+draw[2, 32](states, out)
+assert 0.4 < out.mean() < 0.6 and len(set(out)) == 64, out
+print("ran")
+""", dict(fake_host, NUMBA_ENABLE_CUDASIM="1"))
+    assert "ran" in out
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="Numba is not installed")
+def test_random_gives_numbas_numbers(python, tmp_path):
+    # Numba's CPU-initialised states and its device functions, against simt.random's
+    _run(python, """
+import numpy as np
+import simt.hook
+simt.hook.install()
+from numba import cuda
+import numba.cuda.random as numbas
+import simt.random as simts
+for n, seed, start in ((1, 0, 0), (100, 42, 3)):
+    assert (numbas.create_xoroshiro128p_states(n, seed, start).copy_to_host() ==
+            simts.create_xoroshiro128p_states(n, seed, start).copy_to_host()).all()
+
+def draws(module):
+    @cuda.jit
+    def draw(states, out):
+        i = cuda.grid(1)
+        out[0, i] = module.xoroshiro128p_uniform_float32(states, i)
+        out[1, i] = module.xoroshiro128p_uniform_float64(states, i)
+        out[2, i] = module.xoroshiro128p_normal_float32(states, i)
+        out[3, i] = module.xoroshiro128p_normal_float64(states, i)
+    out = np.zeros((4, 64))
+    draw[2, 32](simts.create_xoroshiro128p_states(64, seed=9), out)
+    return out
+
+assert (draws(numbas) == draws(simts)).all()
+""", {})
+
+
 # The real numba-cuda-mlir (it needs no Numba and, for these, no GPU).
 needs_numba_cuda_mlir = pytest.mark.skipif(importlib.util.find_spec("numba_cuda_mlir") is None,
                                            reason="numba-cuda-mlir is not installed")
