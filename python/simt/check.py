@@ -18,6 +18,8 @@ import weakref
 
 import numpy as np
 
+from .numpy_compat import byte_bounds
+
 TOOLS = ("racecheck", "initcheck", "synccheck", "memcheck")
 _ALIASES = {"race": "racecheck", "init": "initcheck", "sync": "synccheck", "mem": "memcheck"}
 SCHEDULES = ("in-order", "random", "reverse")
@@ -329,7 +331,7 @@ def written(view):
     if _session is None or not view.size:
         return
     if view.flags.c_contiguous or view.flags.f_contiguous:
-        low, high = np.byte_bounds(view)
+        low, high = byte_bounds(view)
         _session.written(low, high - low)
         return
     base = view.__array_interface__["data"][0]

@@ -6,6 +6,7 @@ import operator
 import numpy as np
 
 from . import check
+from .numpy_compat import byte_bounds
 from .driver import MemoryPointer, device_pointer_type, host_bytes, memory_size_from_info
 
 __all__ = ["DeviceNDArray", "DeviceRecord", "MappedNDArray", "to_device", "array_core",
@@ -476,7 +477,7 @@ def _device_memory(nbytes):
 
 
 def _start_address(host):
-    return np.byte_bounds(host)[0] if host.size else host.__array_interface__["data"][0]
+    return byte_bounds(host)[0] if host.size else host.__array_interface__["data"][0]
 
 
 def _shape(shape):

@@ -20,6 +20,8 @@ import weakref
 
 import numpy as np
 
+from .numpy_compat import byte_bounds
+
 __all__ = ["USE_NV_BINDING", "MemoryInfo", "IpcHandle", "MemoryPointer", "AutoFreePointer",
            "MappedMemory", "PinnedMemory", "ManagedMemory", "OwnedPointer",
            "BaseCUDAMemoryManager", "HostOnlyCUDAMemoryManager", "GetIpcHandleMixin",
@@ -950,7 +952,7 @@ def host_memory_extents(obj):
     """(start, end) addresses of the host memory `obj` spans: an array's, or any contiguous
     buffer's (ctypes objects, records, bytes)."""
     if isinstance(obj, np.ndarray):
-        return np.byte_bounds(obj.view(np.int64) if obj.dtype.char in "Mm" else obj)
+        return byte_bounds(obj.view(np.int64) if obj.dtype.char in "Mm" else obj)
     data = np.frombuffer(memoryview(obj).cast("B"), np.uint8)
     return data.ctypes.data, data.ctypes.data + data.nbytes
 

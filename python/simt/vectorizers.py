@@ -416,7 +416,12 @@ class CUDAGUFuncVectorize:
     """Builds a CUDA generalized ufunc: one kernel per signature, each thread calling the core
     function on one element's sub-arrays."""
 
-    def __init__(self, func, sig, identity=None, cache=False, targetoptions=None):
+    def __init__(self, func, sig, identity=None, cache=False, targetoptions=None,
+                 writable_args=()):
+        # writable_args (Numba 0.59+ passes it to every target): which inputs of a CPU gufunc
+        # may be written, which numba-cuda refuses as simt does.
+        if writable_args:
+            raise TypeError("writable_args are not supported")
         _check_cache(cache)
         targetoptions = dict(targetoptions or {})
         if not targetoptions.pop("nopython", True):

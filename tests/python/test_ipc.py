@@ -15,6 +15,7 @@ import time
 import numpy as np
 import pytest
 from simt import cuda, driver
+from simt.numpy_compat import byte_bounds
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="CUDA IPC is Linux-only, as in Numba")
@@ -328,7 +329,7 @@ def test_device_memory_lies_on_pages_of_its_own():
         owner = d._host if d._host.base is None else d._host.base
         while owner.base is not None:
             owner = owner.base
-        low, high = np.byte_bounds(owner)
+        low, high = byte_bounds(owner)
         assert start % page == 0
         assert low <= start and start + -(-nbytes // page) * page <= high
 

@@ -5,6 +5,9 @@ import pytest
 import simt
 from simt import cuda, types
 
+# NumPy 1's np.float_ alias of float64 (NumPy 2 removed it).
+NUMPY_FLOAT_ = getattr(np, "float_", np.float64)
+
 
 def test_scalar_types_print_like_numba():
     assert str(simt.float32) == "float32"
@@ -100,7 +103,7 @@ def test_numba_type_aliases_mean_what_numba_means():
         out[1] = numba.types.ssize_t(-3)
         out[2] = numba.byte(300)  # Numba's byte is uint8 (NumPy's is int8)
         out[3] = numba.float_(0.1) == np.float32(0.1)  # Numba's float_ is float32
-        out[4] = np.float_(0.1) == 0.1  # NumPy's float64
+        out[4] = NUMPY_FLOAT_(0.1) == 0.1  # NumPy's float64
         out[5] = numba.char(200) + numba.uchar(300) + numba.long_(1) + numba.ulong(1)
 
     out = np.zeros(6, np.int64)

@@ -12,4 +12,4 @@ def k(x):
 
 x = np.zeros(8)
 k[1, 8](x)
-print("result", list(x), list(k.overloads.values())[0].options)
+print("result", x.tolist(), list(k.overloads.values())[0].options)

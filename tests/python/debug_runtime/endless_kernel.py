@@ -18,4 +18,4 @@ except RuntimeError as e:
     print("raised:", e)
 flag[0] = 1
 forever[1, 4](flag, out)
-print("second launch", list(out))
+print("second launch", out.tolist())
