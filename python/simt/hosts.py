@@ -11,16 +11,30 @@ import importlib
 import importlib.util
 import os
 
-__all__ = ["Host", "HOSTS", "cuda_modules", "served_by_environment", "NUMBA_CUDA_MLIR_MODULES",
-           "add_numba_cuda_mlir_names"]
+__all__ = ["Host", "HOSTS", "TYPE_OBJECT_MODULES", "KERNEL_MODULE_NAMES", "cuda_modules",
+           "served_by_environment", "NUMBA_CUDA_MLIR_MODULES", "add_numba_cuda_mlir_names"]
 
-Host = collections.namedtuple("Host", "distribution package cuda_module has_simulator")
+# package: what an installed host is found by; types_package: where its type objects live
+Host = collections.namedtuple("Host",
+                              "distribution package cuda_module has_simulator types_package")
 
 HOSTS = (
-    Host("numba", "numba", "numba.cuda", True),  # Numba's built-in CUDA target (Numba 0.56)
-    Host("numba-cuda", "numba_cuda", "numba.cuda", True),  # NVIDIA's numba-cuda (0.30)
-    Host("numba-cuda-mlir", "numba_cuda_mlir", "numba_cuda_mlir.cuda", False),  # (0.6)
+    # Numba's built-in CUDA target (Numba 0.56)
+    Host("numba", "numba", "numba.cuda", True, "numba"),
+    # NVIDIA's numba-cuda (0.30)
+    Host("numba-cuda", "numba_cuda", "numba.cuda", True, "numba"),
+    # numba-cuda-mlir (0.6): a fork of numba-cuda's types under its own name, no Numba
+    Host("numba-cuda-mlir", "numba_cuda_mlir", "numba_cuda_mlir.cuda", False, "numba_cuda_mlir"),
 )
+
+# Module-name prefixes of the hosts' type objects (float32, float32[:, ::1], void(...)), which
+# signatures and kernels may hold.
+TYPE_OBJECT_MODULES = tuple(dict.fromkeys(host.types_package + "." for host in HOSTS))
+
+# numba-cuda-mlir's modules of type names (`types.float32(x)` in a kernel), by the name the
+# compiler knows them by.
+KERNEL_MODULE_NAMES = {"numba_cuda_mlir.types": "numba",
+                       "numba_cuda_mlir.numba_cuda.types": "numba"}
 
 
 def _flag(environ, name):

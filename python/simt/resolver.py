@@ -29,6 +29,7 @@ import types as pytypes
 
 import numpy as np
 
+from . import hosts
 from . import types as simt_types
 from .source import function_source
 from .types import signature_text
@@ -43,7 +44,7 @@ _MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "n
                  "numba.cuda.libdevice": "cuda.libdevice", "simt.libdevice": "cuda.libdevice",
                  "simt.cuda.libdevice": "cuda.libdevice",
                  "numba.cuda.bf16": "cuda.bf16", "simt.bf16": "cuda.bf16",
-                 "simt.cuda.bf16": "cuda.bf16"}
+                 "simt.cuda.bf16": "cuda.bf16", **hosts.KERNEL_MODULE_NAMES}
 
 
 def _module_name(module):

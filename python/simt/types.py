@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from . import hosts
+
 __all__ = ["Type", "ScalarType", "RecordType", "CharSeqType", "ArrayType", "TupleType", "NoneType", "Signature",
            "EnumMemberType", "NamedTupleType",
            "UniTuple", "Tuple", "void",
@@ -383,11 +385,13 @@ def _record_from_dtype(dt):
 
 
 def _is_type_object(value):
-    """True for simt and Numba type objects (Numba's without importing Numba)."""
+    """True for simt's and the hosts' type objects (Numba's, numba-cuda-mlir's: simt.hosts)
+    without importing the host."""
     if isinstance(value, Type):
         return True
     cls = type(value)
-    return cls.__module__.startswith("numba.") and hasattr(value, "key") and hasattr(value, "name")
+    return cls.__module__.startswith(hosts.TYPE_OBJECT_MODULES) and hasattr(value, "key") and \
+        hasattr(value, "name")
 
 
 def array_layout(ary):

@@ -17,6 +17,17 @@ FAKE_PACKAGE = {
     "numba_cuda_mlir/__init__.py": "__all__ = ['cuda']\n",
     "numba_cuda_mlir/cuda/__init__.py": "IS_NUMBA_CUDA_MLIR = True\n",
     "numba_cuda_mlir/cuda/libdevice.py": "IS_NUMBA_CUDA_MLIR = True\n",
+    # its type objects: a fork of Numba's, named and printed as Numba's
+    "numba_cuda_mlir/types.py": textwrap.dedent("""
+        class Float:
+            def __init__(self, name):
+                self.name = self.key = name
+
+            def __str__(self):
+                return self.name
+
+        float32 = Float("float32")
+        """),
 }
 
 SERVED = """
@@ -155,6 +166,25 @@ print("ran")
     assert "ran" in out
 
 
+def test_numba_cuda_mlirs_type_objects_in_kernels(python, fake_host):
+    out = _run(python, SERVED + """
+import numpy as np
+from numba_cuda_mlir import types
+
+@cuda.jit
+def halve(x):
+    scratch = cuda.local.array(1, types.float32)
+    scratch[0] = types.float32(x[0]) / 2
+    x[0] = scratch[0]
+
+x = np.array([3.0])
+halve[1, 1](x)
+assert x[0] == 1.5, x
+print("ran")
+""", dict(fake_host, SIMT_ENABLE="1"))
+    assert "ran" in out
+
+
 def test_random_is_simts_without_numba(python, fake_host):
     out = _run(python, SERVED + """
 import numpy as np
@@ -238,6 +268,24 @@ print("ran")
 @pytest.mark.parametrize("variable", ["SIMT_ENABLE", "NUMBA_ENABLE_CUDASIM"])
 def test_the_real_numba_cuda_mlir_quick_start_runs_on_simt(python, variable):
     assert "ran" in _run(python, VECTOR_ADD, {variable: "1"})
+
+
+@needs_numba_cuda_mlir
+def test_the_real_numba_cuda_mlirs_types_in_signatures(python):
+    _run(python, SERVED + """
+import numpy as np
+from numba_cuda_mlir import types
+
+@cuda.jit(types.void(types.float32[::1], types.int32))
+def fill(x, n):
+    i = cuda.grid(1)
+    if i < n:
+        x[i] = types.float32(i) * 2
+
+x = np.zeros(8, np.float32)
+fill[1, 8](x, 8)
+assert (x == 2 * np.arange(8)).all(), x
+""", {"SIMT_ENABLE": "1"})
 
 
 @needs_numba_cuda_mlir
