@@ -81,6 +81,11 @@ def _module(name):
     return lambda: importlib.import_module(name)
 
 
+def _cuda_namespace(name):
+    """simt.cuda's namespace `name` (cuda.shared), which numba-cuda-mlir makes a module."""
+    return lambda: getattr(importlib.import_module("simt.cuda"), name)
+
+
 # numba-cuda-mlir's submodules that users import, and simt's modules that serve them.
 NUMBA_CUDA_MLIR_MODULES = {
     "numba_cuda_mlir.cuda.libdevice": _module("simt.libdevice"),
@@ -90,6 +95,11 @@ NUMBA_CUDA_MLIR_MODULES = {
     "numba_cuda_mlir.cuda.cudadrv.devices": _module("simt.device"),
     "numba_cuda_mlir.cuda.types": _module("simt.types"),
     "numba_cuda_mlir.cuda.random": _module("simt.random"),
+    "numba_cuda_mlir.cuda.vector_types": _module("simt.stubs"),  # float32x4, int2, ...
+    "numba_cuda_mlir.cuda.shared": _cuda_namespace("shared"),
+    "numba_cuda_mlir.cuda.local": _cuda_namespace("local"),
+    "numba_cuda_mlir.cuda.const": _cuda_namespace("const"),
+    "numba_cuda_mlir.cuda.fp16": _cuda_namespace("fp16"),
 }
 
 # simt.types' names that numba-cuda-mlir's cuda package re-exports (`cuda.float32`).
@@ -113,7 +123,7 @@ def _needs_the_gpu_toolchain(name):
 def add_numba_cuda_mlir_names(cuda):
     """Gives simt.cuda the names of numba-cuda-mlir's cuda package that simt.cuda lacks and the
     simulator can provide."""
-    from simt import random, types, vectorizers
+    from simt import driver, random, types, vectorizers
     for name in _TYPE_NAMES:
         setattr(cuda, name, getattr(types, name))
     cuda.random = random  # numba-cuda-mlir's package imports it with itself
@@ -122,6 +132,7 @@ def add_numba_cuda_mlir_names(cuda):
     cuda.local_array = cuda.local.array
     cuda.shared_array = cuda.shared.array
     cuda.vectorize, cuda.guvectorize = vectorizers.vectorize, vectorizers.guvectorize
+    cuda.MappedMemory, cuda.PinnedMemory = driver.MappedMemory, driver.PinnedMemory
     cuda.is_float16_supported = lambda: True
     cuda.is_fp8_supported = lambda: False
     for name in ("compile_cubin", "compile_mlir"):

@@ -116,6 +116,12 @@ assert driver is simt.driver and devicearray.DeviceNDArray is cuda.DeviceNDArray
 from numba_cuda_mlir.cuda.types import float32
 from numba_cuda_mlir.cuda import types
 assert types is simt.types and float32 is simt.types.float32
+from numba_cuda_mlir.cuda.shared import array
+from numba_cuda_mlir.cuda.fp16 import hadd
+from numba_cuda_mlir.cuda.vector_types import float32x4
+import numba_cuda_mlir.cuda.local
+assert array is cuda.shared.array and hadd is cuda.fp16.hadd and float32x4 is cuda.float32x4
+assert numba_cuda_mlir.cuda.local is cuda.local
 """, dict(fake_host, SIMT_ENABLE="1"))
 
 
