@@ -6,7 +6,7 @@ import operator
 import numpy as np
 
 from . import check
-from .numpy_compat import byte_bounds
+from .numpy_compat import COPY_IF_NEEDED, byte_bounds
 from .driver import MemoryPointer, device_pointer_type, host_bytes, memory_size_from_info
 
 __all__ = ["DeviceNDArray", "DeviceRecord", "MappedNDArray", "to_device", "array_core",
@@ -185,7 +185,7 @@ class DeviceNDArray:
         source = array_core(source)
         if not isinstance(ary, DeviceNDArray):
             source = np.array(source, order="C" if core.flags.c_contiguous else "F",
-                              copy=not source.flags.writeable)
+                              copy=True if not source.flags.writeable else COPY_IF_NEEDED)
         check_array_compatibility(core, source)
         np.copyto(core, source.reshape(core.shape), casting="unsafe")
         check.written(self._host)
@@ -276,7 +276,10 @@ class DeviceNDArray:
         return [self._view(self._host[begin:begin + section], stream)
                 for begin in range(0, self.size, section)]
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype=None, copy=None):
+        # NumPy 2 passes copy=; False would mean no copy, and device memory always copies.
+        if copy is False:
+            raise ValueError("`copy=False` is not supported. A copy is always created.")
         return self.copy_to_host() if dtype is None else self.copy_to_host().astype(dtype)
 
     def __repr__(self):

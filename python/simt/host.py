@@ -56,6 +56,24 @@ _NUMBA_CUDA_PACKAGE_NAMES = {
 }
 
 
+# numba-cuda's package re-exports these classes of its pure-Python modules: module, names.
+_NUMBA_CUDA_REEXPORTS = (
+    ("numba.cuda.cudadrv.linkable_code",
+     ("CUSource", "Cubin", "Fatbin", "LTOIR", "LinkableCode", "Object", "PTXSource", "Archive")),
+    ("numba.cuda.cudadrv.error", ("CudaSupportError",)),
+    ("numba.cuda.misc.special", ("literal_unroll",)),
+    ("numba.cuda.api_util", ("prepare_shape_strides_dtype",)),
+    ("simt.driver", ("MappedMemory", "PinnedMemory")),
+)
+
+
+def _reexported(name):
+    for module, names in _NUMBA_CUDA_REEXPORTS:
+        if name in names:
+            return getattr(importlib.import_module(module), name)
+    raise AttributeError(name)
+
+
 def package_attribute(name):
     """A name of the host's numba.cuda package that simt.cuda does not define itself (numba-cuda's
     package re-exports numba.cuda.types' names); AttributeError where the host has none."""
@@ -63,6 +81,8 @@ def package_attribute(name):
         raise AttributeError(name)
     if name in _NUMBA_CUDA_PACKAGE_NAMES:
         return _NUMBA_CUDA_PACKAGE_NAMES[name]()
+    if any(name in names for _, names in _NUMBA_CUDA_REEXPORTS):
+        return _reexported(name)
     types = _numba_cuda_types()
     if name in getattr(types, "__all__", ()):
         return getattr(types, name)

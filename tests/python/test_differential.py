@@ -8,6 +8,12 @@ import numpy as np
 import pytest
 
 import diff_cases
+from simt.numpy_compat import NUMPY2
+
+# Cases whose arithmetic mixes NumPy scalars with Python numbers: Numba's simulator computes them
+# with NumPy's promotion, which from NumPy 2 on (NEP 50: a Python float or int no longer widens a
+# NumPy scalar) is not Numba's typing, so it is no oracle for them there.
+NEP50_CASES = {"float32_stays_float32", "small_int_dtypes", "complex_arrays_2d_shared_and_local"}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "diff_cases.py")
@@ -40,6 +46,8 @@ def simt_results(request, tmp_path_factory):
 
 @pytest.mark.parametrize("case", sorted(diff_cases.CASES))
 def test_matches_numba_simulator(case, oracle, simt_results):
+    if NUMPY2 and case in NEP50_CASES:
+        pytest.skip("NumPy 2's scalar promotion makes Numba's simulator depart from Numba's typing")
     assert "%s/error" % case not in oracle, oracle.get("%s/error" % case)
     assert "%s/error" % case not in simt_results, str(simt_results["%s/error" % case])
     keys = sorted(k for k in oracle if k.startswith(case + "/"))

@@ -222,7 +222,7 @@ import test_spin_wait as k
 flags = np.zeros(6, np.int64)
 out = np.zeros(6, np.int64)
 k.blocks_wait_for_the_next_block[6, 64](flags, out)
-print(list(flags), list(out))
+print(flags.tolist(), out.tolist())
 """
     for workers in ("1", "3"):
         result = python(["-c", script], env={"SIMT_THREADS": workers},
