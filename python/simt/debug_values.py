@@ -121,8 +121,8 @@ def read(address, desc):
                                       "typestr": dtype.str, "descr": dtype.descr,
                                       "data": (int(header[0]), bool(readonly))}
         array = np.asarray(holder)
-        if element == "__nv_bfloat16" and dtype == np.uint16:  # bits: no ml_dtypes
-            return array.view(Bfloat16Array)
+        if element == "__nv_bfloat16":  # its bits (as without ml_dtypes, whose dtype is V2 here)
+            return array.view(np.uint16).view(Bfloat16Array)
         return array
     if kind == "tuple":
         values, offset = [], 0
