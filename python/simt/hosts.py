@@ -11,8 +11,9 @@ import importlib
 import importlib.util
 import os
 
-__all__ = ["Host", "HOSTS", "TYPE_OBJECT_MODULES", "KERNEL_MODULE_NAMES", "cuda_modules",
-           "served_by_environment", "NUMBA_CUDA_MLIR_MODULES", "add_numba_cuda_mlir_names"]
+__all__ = ["Host", "HOSTS", "TYPE_OBJECT_MODULES", "KERNEL_MODULE_NAMES",
+           "SPECIAL_FUNCTION_MODULES", "cuda_modules", "served_by_environment",
+           "NUMBA_CUDA_MLIR_MODULES", "add_numba_cuda_mlir_names"]
 
 # package: what an installed host is found by; types_package: where its type objects live
 Host = collections.namedtuple("Host",
@@ -35,6 +36,9 @@ TYPE_OBJECT_MODULES = tuple(dict.fromkeys(host.types_package + "." for host in H
 # compiler knows them by.
 KERNEL_MODULE_NAMES = {"numba_cuda_mlir.types": "numba",
                        "numba_cuda_mlir.numba_cuda.types": "numba"}
+
+# numba-cuda-mlir's copy of numba.misc.special (literal_unroll), whose functions kernels call.
+SPECIAL_FUNCTION_MODULES = ("numba_cuda_mlir.numba_cuda.misc.special",)
 
 
 def _flag(environ, name):
@@ -127,6 +131,7 @@ def add_numba_cuda_mlir_names(cuda):
     for name in _TYPE_NAMES:
         setattr(cuda, name, getattr(types, name))
     cuda.random = random  # numba-cuda-mlir's package imports it with itself
+    cuda.literal_unroll = importlib.import_module(SPECIAL_FUNCTION_MODULES[0]).literal_unroll
     cuda.HAS_NUMBA = False  # numba-cuda-mlir never imports Numba
     cuda.implementation = "NVIDIA"
     cuda.local_array = cuda.local.array

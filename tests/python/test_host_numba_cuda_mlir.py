@@ -17,6 +17,10 @@ FAKE_PACKAGE = {
     "numba_cuda_mlir/__init__.py": "__all__ = ['cuda']\n",
     "numba_cuda_mlir/cuda/__init__.py": "IS_NUMBA_CUDA_MLIR = True\n",
     "numba_cuda_mlir/cuda/libdevice.py": "IS_NUMBA_CUDA_MLIR = True\n",
+    "numba_cuda_mlir/numba_cuda/__init__.py": "",
+    "numba_cuda_mlir/numba_cuda/misc/__init__.py": "",
+    "numba_cuda_mlir/numba_cuda/misc/special.py": "def literal_unroll(container):\n"
+                                                  "    return container\n",
     # its type objects: a fork of Numba's, named and printed as Numba's
     "numba_cuda_mlir/types.py": textwrap.dedent("""
         class Float:
@@ -172,7 +176,7 @@ print("ran")
     assert "ran" in out
 
 
-def test_numba_cuda_mlirs_type_objects_in_kernels(python, fake_host):
+def test_numba_cuda_mlirs_type_objects_and_literal_unroll_in_kernels(python, fake_host):
     out = _run(python, SERVED + """
 import numpy as np
 from numba_cuda_mlir import types
@@ -186,6 +190,17 @@ def halve(x):
 x = np.array([3.0])
 halve[1, 1](x)
 assert x[0] == 1.5, x
+
+from numba_cuda_mlir.cuda import literal_unroll
+
+@cuda.jit
+def total(out):
+    for value in literal_unroll((1, 2.5, 3)):
+        out[0] += value
+
+out = np.zeros(1)
+total[1, 1](out)
+assert out[0] == 6.5, out
 print("ran")
 """, dict(fake_host, SIMT_ENABLE="1"))
     assert "ran" in out
