@@ -30,6 +30,8 @@ import importlib.util
 import os
 import sys
 
+from . import host
+
 __all__ = ["install", "installed"]
 
 
@@ -135,6 +137,7 @@ _PATCHED = {
     "numba.cuda.cudadrv": _load_device_arrays,
     "numba.cuda.testing": _patch_testing,
     "numba.cuda.types": _patch_cuda_types,
+    **host.NUMBA_CUDA_PATCHED,
 }
 
 

@@ -133,3 +133,45 @@ def driver_attribute(name):
     if name in _NUMBA_CUDA_DRIVER_RENAMES and is_numba_cuda():
         return _NUMBA_CUDA_DRIVER_RENAMES[name]()
     raise AttributeError("module 'simt.driver' has no attribute %r" % name)
+
+
+class SimulatedRuntime:
+    """numba-cuda's NRT runtime object (numba.cuda.memory_management.nrt.rtsys) on simt: kernels
+    allocate no NRT memory here, so its statistics, which numba-cuda's leak checks compare, stay
+    zero, and nothing is compiled or launched for them."""
+
+    def __init__(self, stats_type):
+        self._stats_type = stats_type
+        self._enabled = False
+
+    def memsys_enable_stats(self, stream=None):
+        self._enabled = True
+
+    def memsys_disable_stats(self, stream=None):
+        self._enabled = False
+
+    def memsys_stats_enabled(self, stream=None):
+        return self._enabled
+
+    def get_allocation_stats(self, stream=None):
+        return self._stats_type(alloc=0, free=0, mi_alloc=0, mi_free=0)
+
+    def _single_stat(self, stream=None):
+        return 0
+
+    memsys_get_stats_alloc = memsys_get_stats_free = _single_stat
+    memsys_get_stats_mi_alloc = memsys_get_stats_mi_free = _single_stat
+
+    def ensure_allocated(self, stream=None):
+        pass
+
+    ensure_initialized = allocate = initialize = close = ensure_allocated
+
+
+def _simulated_nrt(nrt_module):
+    nrt_module.rtsys = SimulatedRuntime(nrt_module._nrt_mstats)
+
+
+# numba-cuda's modules that load as they are and that simt then patches (the import hook's
+# table of them takes these too).
+NUMBA_CUDA_PATCHED = {"numba.cuda.memory_management.nrt": _simulated_nrt}
