@@ -25,7 +25,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 DEFAULT_SIZES = {
-    "elif": (300, 600, 900),  # deeper chains pass the nesting limit (frontend/nesting.h)
+    "elif": (300, 600, 900),
     "straight": (1000, 3000, 10000),
     "locals": (1000, 3000, 10000),
     "arrays": (300, 1000, 3000),

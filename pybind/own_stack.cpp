@@ -13,8 +13,14 @@
 namespace simt::bindings {
 
 namespace {
-// Pages are committed only as the compile touches them; the guard page below stays.
+// Pages are committed only as the compile touches them; the guard page below stays. Under
+// AddressSanitizer frames are several times larger (a level of a 10,000-term operator chain in
+// the lowering takes ~7.5 KiB there, ~320 B in release).
+#ifdef SIMT_ASAN_FIBERS
+constexpr size_t compile_stack_bytes = size_t(512) << 20;
+#else
 constexpr size_t compile_stack_bytes = size_t(64) << 20;
+#endif
 
 // Boost's guarded stacks, with ASan's markings of the compile's frames cleared before unmapping.
 class CompileStackAllocator {

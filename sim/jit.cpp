@@ -602,7 +602,14 @@ private:
       // entry passes the body only values it loads at run time, so inlining folds nothing.
       // InstCombine folds half-precision arithmetic done in float (fneg of a widened half) as
       // O3 does: the tiers' results, NaN payloads included, must agree.
-      parse("function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)");
+      // InstCombine answers each query on a value from every branch condition on it in the
+      // function (its dominating-condition cache): time quadratic in a kernel of thousands of
+      // bounds checks on one array's shape, or an `or` chain testing one variable. Large kernels
+      // go without it, as they do at the Full tier (the tiers' results still agree).
+      if (module.getInstructionCount() > kLargeModuleInstructions)
+        parse("function(sroa,early-cse,simplifycfg)");
+      else
+        parse("function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)");
     } else if (module.getInstructionCount() > kLargeModuleInstructions) {
       parse("always-inline,function(sroa,early-cse<memssa>,simplifycfg,early-cse<memssa>,"
             "simplifycfg)");
