@@ -358,6 +358,7 @@ const AtomicFunction *find_atomic_function(const std::string &name) {
                                                     {"inc", ir::Op::AtomicInc, uints},
                                                     {"dec", ir::Op::AtomicDec, uints},
                                                     {"compare_and_swap", ir::Op::AtomicCas, ints},
+                                                    {"cas", ir::Op::AtomicCas, ints},
                                                     {"nanmax", ir::Op::AtomicNanMax, all},
                                                     {"nanmin", ir::Op::AtomicNanMin, all}};
   auto it = std::find_if(table.begin(), table.end(),

@@ -776,11 +776,13 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
   std::string full = "cuda.atomic." + name;
   if (!fn)
     error(e.loc, "simt: calling '" + full + "' is not supported yet");
-  bool cas = fn->op == ir::Op::AtomicCas;
-  auto args = call_args(e, full,
-                        cas ? std::vector<std::string>{"ary", "old", "val"}
-                            : std::vector<std::string>{"ary", "idx", "val"},
-                        3);
+  // Numba's compare_and_swap swaps ary[0]; numba-cuda's cas takes an index as the others do.
+  const bool swaps_first = name == "compare_and_swap";
+  const std::vector<std::string> params =
+      swaps_first                   ? std::vector<std::string>{"ary", "old", "val"}
+      : fn->op == ir::Op::AtomicCas ? std::vector<std::string>{"ary", "idx", "old", "val"}
+                                    : std::vector<std::string>{"ary", "idx", "val"};
+  auto args = call_args(e, full, params, params.size());
   ir::ExprPtr array = rvalue(*args[0]);
   if (!array->type.is_array())
     error(args[0]->loc, full + " expects an array, got " + array->type.str());
@@ -791,7 +793,7 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
   if (std::find(fn->dtypes.begin(), fn->dtypes.end(), dtype) == fn->dtypes.end())
     error(e.loc, full + " does not support " + scalar_name(dtype) + " arrays");
   std::vector<ir::ExprPtr> indices;
-  if (cas) {
+  if (swaps_first) {
     if (array->type.ndim != 1)
       error(args[0]->loc, full + " expects a 1-dimensional array");
     indices.push_back(scalar_const(Scalar::I64, 0, 0, e.loc)); // Numba swaps ary[0]
@@ -803,7 +805,7 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
   atomic->args.push_back(std::move(array));
   for (auto &i : indices)
     atomic->args.push_back(std::move(i));
-  for (size_t i = cas ? 1 : 2; i < 3; ++i) {
+  for (size_t i = swaps_first ? 1 : 2; i < params.size(); ++i) {
     ir::ExprPtr v = rvalue(*args[i]);
     if (!v->type.is_scalar())
       error(args[i]->loc, full + " expects a number, got " + v->type.str());

@@ -496,3 +496,18 @@ def test_float_to_integer_powers_are_numbas_square_and_multiply():
     np.testing.assert_array_equal(out, expected)
     ptx, _ = cuda.compile_ptx(power_by_integers, "void(float64[:], int64[:], float64[:, :])")
     assert ".visible .entry" in ptx
+
+
+def test_atomic_cas_takes_an_index_as_numba_cudas():
+    # numba-cuda's cuda.atomic.cas(ary, idx, old, val); compare_and_swap(ary, old, val) is ary[0]'s
+    @cuda.jit
+    def k(a, olds):
+        i, j = cuda.grid(2)
+        if i < a.shape[0] and j < a.shape[1]:
+            olds[i, j] = cuda.atomic.cas(a, (i, j), i + j, 100 + i + j)
+
+    a = np.array([[0, 5], [2, 7]], np.int32)
+    olds = np.zeros_like(a)
+    k[1, (2, 2)](a, olds)
+    assert olds.tolist() == [[0, 5], [2, 7]]
+    assert a.tolist() == [[100, 5], [2, 7]]
