@@ -520,7 +520,8 @@ class Dispatcher:
             name, source, file, first_line = self._captured_source.get()
 
             def compiled(options, target):
-                link = linking.for_target(self.targetoptions.get("link"), target)
+                link = linking.for_target(
+                    _with_extern_links(self.targetoptions.get("link"), self.py_func), target)
                 return _native().compile(name, source, file, first_line, id(self.py_func),
                                      resolver_for(self.py_func), signature_text(argtypes),
                                      *options, target=target, link=link)
@@ -974,7 +975,7 @@ class ExternFunction:
     a kernel links in (@cuda.jit(link=[...])), called from kernels with Numba's ABI for foreign
     functions: `extern "C" __device__ int name(return_type *result, params...)`."""
 
-    def __init__(self, name, sig):
+    def __init__(self, name, sig, link=()):
         argtypes, return_type = parse_signature(sig)
         if not _declares_return_type(sig):
             raise TypeError("Return type must be provided for device declarations (%s)" % name)
@@ -983,6 +984,9 @@ class ExternFunction:
         self.name = name
         self.sig = simt_types.Signature(return_type, argtypes)
         self.signature_text = "%s(%s)" % (return_type, ", ".join(map(str, argtypes)))
+        # numba-cuda's declare_device(link=): files every kernel calling it links in
+        self.link = [link] if isinstance(link, (str, os.PathLike)) or hasattr(link, "data") \
+            else list(link or ())
 
     def __repr__(self):
         return "<simt.cuda.ExternFunction %s %s>" % (self.name, self.sig)
@@ -992,7 +996,31 @@ class ExternFunction:
                         % self.name)
 
 
-def declare_device(name, sig):
+def declare_device(name, sig, link=None, use_cooperative=False):
     """numba.cuda.declare_device: declares the external device function `name` of signature
-    `sig` (with its return type: "float32(float32, float32)") for kernels to call."""
-    return ExternFunction(name, sig)
+    `sig` (with its return type: "float32(float32, float32)") for kernels to call; numba-cuda's
+    `link` names the files that define it, linked into the kernels that call it (its
+    use_cooperative changes nothing on simt, where every launch may synchronise its grid)."""
+    return ExternFunction(name, sig, link)
+
+
+def _with_extern_links(link, py_func):
+    """A kernel's link= files and those of the external functions it names (declare_device's
+    link=), each once: numba-cuda links those into every kernel that calls them."""
+    links = list(link or ())
+    code_objects, names = [py_func.__code__], set()
+    while code_objects:
+        code = code_objects.pop()
+        names.update(code.co_names + code.co_freevars)
+        code_objects.extend(c for c in code.co_consts if isinstance(c, pytypes.CodeType))
+    closure = {}
+    for name, cell in zip(py_func.__code__.co_freevars, py_func.__closure__ or ()):
+        try:
+            closure[name] = cell.cell_contents
+        except ValueError:  # an empty cell
+            pass
+    for name in sorted(names):
+        value = closure.get(name, py_func.__globals__.get(name))
+        if isinstance(value, ExternFunction):
+            links.extend(entry for entry in value.link if entry not in links)
+    return links

@@ -117,6 +117,31 @@ def _host_library(path):
     return _in_memory(key, library)
 
 
+# numba-cuda's in-memory link= objects (numba.cuda.cudadrv.linkable_code), by class name: the
+# extension of the file simt writes each to.
+_LINKABLE_CODE_EXTENSIONS = {"CUSource": ".cu", "PTXSource": ".ptx", "Cubin": ".cubin",
+                             "Fatbin": ".fatbin", "Object": ".o", "Archive": ".a",
+                             "LTOIR": ".ltoir"}
+_linkable_code_folder = []  # this process's private folder for them, made at the first
+
+
+def _as_path(given):
+    """A link= entry as a file path: numba-cuda's LinkableCode objects (CUSource(...)) are written
+    to a file named by their content, which is linked as the file would be."""
+    extension = _LINKABLE_CODE_EXTENSIONS.get(type(given).__name__)
+    if extension is None or not hasattr(given, "data"):
+        return given
+    data = given.data
+    data = data.encode() if isinstance(data, str) else bytes(data)
+    if not _linkable_code_folder:
+        _linkable_code_folder.append(tempfile.mkdtemp(prefix="simt-linkable-code-"))
+    path = os.path.join(_linkable_code_folder[0], hashlib.sha256(data).hexdigest() + extension)
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            f.write(data)
+    return path
+
+
 def libraries_for_simulator(paths):
     """The shared libraries of the link= files for the simulator (NotImplementedError for what
     cannot run on the host, naming the file)."""
@@ -165,6 +190,7 @@ def for_target(paths, target):
     codegen/backend.h): libraries' paths, or PTX texts for the current device."""
     if not paths:
         return []
+    paths = [_as_path(path) for path in paths]
     if target == "sim":
         return libraries_for_simulator(paths)
     from .device import get_current_device

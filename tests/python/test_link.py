@@ -66,6 +66,29 @@ def test_linked_cuda_c_runs_on_the_simulator(functions_cu, monkeypatch, tmp_path
     assert "extern mul_add(" in list(inspected.inspect_ir().values())[0]
 
 
+def test_declare_device_link_is_linked_into_the_kernels_that_call_it(functions_cu):
+    # numba-cuda's declare_device(link=): no link= on the kernel; a CUSource-like object (data
+    # in memory) links as its file would
+    local_mul_add = cuda.declare_device("mul_add", "float32(float32, float32, float32)",
+                                        link=functions_cu)
+
+    class CUSource:  # numba-cuda's numba.cuda.cudadrv.linkable_code.CUSource, as simt reads it
+        data = FUNCTIONS
+
+    in_memory = cuda.declare_device("count_bits", "int32(uint64)", link=[CUSource()])
+
+    @cuda.jit
+    def kernel(r, bits, x):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = local_mul_add(x[i], 2, 1)
+            bits[i] = in_memory(i * 7)
+
+    r, bits = run_kernel(kernel)
+    np.testing.assert_array_equal(r, np.arange(40, dtype=np.float32) * 2 + 1)
+    np.testing.assert_array_equal(bits, [bin(i * 7).count("1") for i in range(40)])
+
+
 def test_what_cannot_be_linked_on_the_simulator_says_which_file(tmp_path):
     ptx = tmp_path / "functions.ptx"
     ptx.write_text("// PTX\n")
