@@ -46,6 +46,19 @@ def _numba_cuda_types():
     return importlib.import_module("numba.cuda.types")
 
 
+def _cuda_target(decorator_name):
+    """numba-cuda's cuda.vectorize / cuda.guvectorize: Numba's, whose 'cuda' target is simt's
+    (simt.vectorizers), with that target by default."""
+    import numba
+    decorator = getattr(numba, decorator_name)
+
+    def with_cuda_target(*args, **kws):
+        kws.setdefault("target", "cuda")
+        return decorator(*args, **kws)
+    with_cuda_target.__name__ = decorator_name
+    return with_cuda_target
+
+
 # Names numba-cuda's modules import from the numba.cuda package (`from numba.cuda import config`),
 # which its __init__ defines: what each is.
 _NUMBA_CUDA_PACKAGE_NAMES = {
@@ -53,6 +66,8 @@ _NUMBA_CUDA_PACKAGE_NAMES = {
     "HAS_NUMBA": lambda: _spec("numba") is not None,
     "types": _numba_cuda_types,
     "implementation": lambda: "NVIDIA",
+    "vectorize": lambda: _cuda_target("vectorize"),
+    "guvectorize": lambda: _cuda_target("guvectorize"),
 }
 
 
