@@ -16,8 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   how.palette_offset = data[0];
   how.options.python_error_model = data[0] & 0x80;
   try {
-    simt::ir::dump(simt::fuzz::compile_input(
-        std::string(reinterpret_cast<const char *>(data) + 1, size - 1), how));
+    simt::test::on_compile_stack([&] {
+      simt::ir::dump(simt::fuzz::compile_input(
+          std::string(reinterpret_cast<const char *>(data) + 1, size - 1), how));
+    });
   } catch (const simt::CompileError &) {
   }
   return 0;

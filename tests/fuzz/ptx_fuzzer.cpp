@@ -122,6 +122,6 @@ void compile(const uint8_t *data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 3)
-    compile(data, size);
+    simt::test::on_compile_stack([&] { compile(data, size); });
   return 0;
 }
