@@ -187,15 +187,19 @@ class _Finder(importlib.abc.MetaPathFinder):
     @staticmethod
     def _numba_cuda_mlir_spec(fullname):
         from simt import hosts
+        if fullname == "numba_cuda_mlir.cuda":
+            return importlib.machinery.ModuleSpec(fullname,
+                                                  _Loader(fullname, _serve_numba_cuda_mlir))
         name = fullname
         if fullname.startswith("simt.cuda.") and \
                 sys.modules.get("numba_cuda_mlir.cuda") is sys.modules.get("simt.cuda"):
             name = "numba_cuda_mlir." + fullname[len("simt."):]  # `from ... import` of a name
-        replacement = _serve_numba_cuda_mlir if name == "numba_cuda_mlir.cuda" else \
-            hosts.NUMBA_CUDA_MLIR_MODULES.get(name)
-        if replacement is None:
+            if name not in hosts.NUMBA_CUDA_MLIR_MODULES:
+                return None  # perhaps numba.cuda's, also simt.cuda
+        elif not fullname.startswith("numba_cuda_mlir.cuda."):
             return None
-        return importlib.machinery.ModuleSpec(fullname, _Loader(fullname, replacement))
+        return importlib.machinery.ModuleSpec(
+            fullname, _Loader(fullname, hosts.numba_cuda_mlir_module(name)))
 
     def _patched_spec(self, fullname, path, target, patch):
         for finder in sys.meta_path:

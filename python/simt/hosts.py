@@ -13,7 +13,7 @@ import os
 
 __all__ = ["Host", "HOSTS", "TYPE_OBJECT_MODULES", "KERNEL_MODULE_NAMES",
            "SPECIAL_FUNCTION_MODULES", "cuda_modules", "served_by_environment",
-           "NUMBA_CUDA_MLIR_MODULES", "add_numba_cuda_mlir_names"]
+           "NUMBA_CUDA_MLIR_MODULES", "numba_cuda_mlir_module", "add_numba_cuda_mlir_names"]
 
 # package: what an installed host is found by; types_package: where its type objects live
 Host = collections.namedtuple("Host",
@@ -105,6 +105,16 @@ NUMBA_CUDA_MLIR_MODULES = {
     "numba_cuda_mlir.cuda.const": _cuda_namespace("const"),
     "numba_cuda_mlir.cuda.fp16": _cuda_namespace("fp16"),
 }
+
+
+def numba_cuda_mlir_module(name):
+    """What makes simt's module served as numba-cuda-mlir's submodule `name`;
+    ModuleNotFoundError for those simt has none for (they would reach NVIDIA's compiler)."""
+    if name in NUMBA_CUDA_MLIR_MODULES:
+        return NUMBA_CUDA_MLIR_MODULES[name]
+    raise ModuleNotFoundError(
+        "simt: %s is not available on the simulator; simt provides %s" %
+        (name, ", ".join(sorted(NUMBA_CUDA_MLIR_MODULES))), name=name)
 
 # simt.types' names that numba-cuda-mlir's cuda package re-exports (`cuda.float32`).
 _TYPE_NAMES = ("void", "none", "boolean", "bool_", "b1", "int8", "int16", "int32", "int64",

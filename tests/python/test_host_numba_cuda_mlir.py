@@ -129,6 +129,24 @@ assert numba_cuda_mlir.cuda.local is cuda.local
 """, dict(fake_host, SIMT_ENABLE="1"))
 
 
+def test_submodules_simt_has_none_for_are_a_clear_import_error(python, fake_host):
+    _run(python, SERVED + """
+try:
+    import numba_cuda_mlir.cuda.tensor_map
+except ModuleNotFoundError as e:
+    assert e.name == "numba_cuda_mlir.cuda.tensor_map", e.name
+    assert "not available on the simulator" in str(e) and "cuda.random" in str(e), e
+else:
+    raise AssertionError("imported")
+try:
+    from numba_cuda_mlir.cuda import tensor_map
+except ImportError as e:
+    assert "tensor_map" in str(e), e
+else:
+    raise AssertionError("imported")
+""", dict(fake_host, SIMT_ENABLE="1"))
+
+
 def test_numba_cuda_mlir_names_of_the_cuda_package(python, fake_host):
     _run(python, SERVED + """
 import simt.types
