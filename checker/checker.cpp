@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <malloc.h>
 #include <cstdio>
 #include <cstring>
+#include <malloc.h>
 #include <numeric>
 #include <set>
 
