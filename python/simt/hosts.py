@@ -116,6 +116,7 @@ def numba_cuda_mlir_module(name):
         "simt: %s is not available on the simulator; simt provides %s" %
         (name, ", ".join(sorted(NUMBA_CUDA_MLIR_MODULES))), name=name)
 
+
 # simt.types' names that numba-cuda-mlir's cuda package re-exports (`cuda.float32`).
 _TYPE_NAMES = ("void", "none", "boolean", "bool_", "b1", "int8", "int16", "int32", "int64",
                "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64",
