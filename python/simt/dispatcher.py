@@ -659,14 +659,15 @@ class Dispatcher:
                             " host" % self.py_func.__name__)
         raise ValueError(missing_launch_config_msg)
 
-    def configure(self, griddim, blockdim, stream=0, sharedmem=0):
+    def configure(self, griddim, blockdim, stream=0, sharedmem=0, cluster=None):
         if self.device:
             raise RuntimeError("Cannot compile a device function as a kernel (%s is a device"
                                " function; only kernels are launched)" % self.py_func.__name__)
+        _check_no_cluster(cluster)
         return _LaunchConfiguration(self, griddim, blockdim, stream, sharedmem)
 
     def __getitem__(self, config):
-        if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
+        if not isinstance(config, tuple) or len(config) not in (2, 3, 4, 5):
             raise ValueError("must specify at least the griddim and blockdim")
         # Only Python ints are cached (8.0 == 8 and hashes alike, but is refused as a dimension;
         # lists do not hash): the others are configured, so checked, each time.
@@ -934,6 +935,15 @@ _ALL_DISPATCHERS = weakref.WeakSet()
 def all_dispatchers():
     """Every kernel and device function defined so far (the debugger finds functions by name)."""
     return list(_ALL_DISPATCHERS)
+
+
+def _check_no_cluster(cluster):
+    """numba-cuda-mlir's fifth launch value, the thread block cluster: one block per cluster (or
+    none given) is an ordinary launch; larger clusters are not simulated."""
+    dims = (cluster,) if isinstance(cluster, int) else tuple(cluster or ())
+    if any(d != 1 for d in dims):
+        raise NotImplementedError("simt: thread block clusters (cluster=%r) are not simulated; "
+                                  "launch without one" % (cluster,))
 
 
 def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=True,

@@ -276,6 +276,27 @@ assert (draws(numbas) == draws(simts)).all()
 """, {})
 
 
+def test_a_launch_with_numba_cuda_mlirs_cluster_value(python, fake_host):
+    _run(python, SERVED + """
+import numpy as np
+
+@cuda.jit
+def one(a):
+    a[cuda.grid(1)] = 1
+
+a = np.zeros(8)
+one[2, 4, 0, 0, (1, 1, 1)](a)
+one.configure(2, 4, cluster=None)(a)
+assert (a == 1).all()
+try:
+    one[2, 4, 0, 0, 2](a)
+except NotImplementedError as e:
+    assert "thread block clusters (cluster=2)" in str(e), e
+else:
+    raise AssertionError("launched")
+""", dict(fake_host, SIMT_ENABLE="1"))
+
+
 # The real numba-cuda-mlir (it needs no Numba and, for these, no GPU).
 needs_numba_cuda_mlir = pytest.mark.skipif(importlib.util.find_spec("numba_cuda_mlir") is None,
                                            reason="numba-cuda-mlir is not installed")
