@@ -31,6 +31,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PYTHON = "/usr/bin/python3"
 COUNTS = ("passed", "failed", "errors", "skipped", "xfailed")
 HOOK = "import simt.hook\nsimt.hook.install()\n"
+# What a numba-cuda host's test processes and the processes they start also import (see it).
+NUMBA_CUDA_SITE = "import numba_cuda_plugin\n"
 FOLDERS = ("cudapy", "cudadrv", "doc_examples", "cudasim", "nocuda")
 NUMBA_CUDA_FOLDERS = FOLDERS + ("core", "nrt")
 SUITE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -88,7 +90,7 @@ def environment(run_dir, stage, simulator):
     env = dict(os.environ)
     for name in ("SIMT_ENABLE", "SIMT_CHECK"):
         env.pop(name, None)
-    folders = [run_dir, stage, SUITE_DIR] if not simulator else [SUITE_DIR]
+    folders = [run_dir, stage, SUITE_DIR] if not simulator else [run_dir, SUITE_DIR]
     if simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
     else:
@@ -227,7 +229,10 @@ def main():
             tempfile.TemporaryDirectory(prefix="simt-numba-suite-sim-") as plain_dir:
         for name in ("conftest.py", "sitecustomize.py"):
             with open(os.path.join(hook_dir, name), "w") as f:
-                f.write(HOOK)
+                f.write(HOOK + (NUMBA_CUDA_SITE if numba_cuda else ""))
+        if numba_cuda:
+            with open(os.path.join(plain_dir, "sitecustomize.py"), "w") as f:
+                f.write(NUMBA_CUDA_SITE)
         for path in paths:
             name = os.path.join(os.path.basename(os.path.dirname(path)),
                                 os.path.basename(path)[:-3])
