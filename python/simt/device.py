@@ -13,7 +13,8 @@ __all__ = ["Device", "Context", "Stream", "Event", "gpus", "get_current_device",
            "is_available", "is_supported_version", "synchronize", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event",
            "event_elapsed_time", "require_context", "defer_cleanup", "profile_start",
-           "profile_stop", "profiling", "cuda_error", "is_bfloat16_supported"]
+           "profile_stop", "profiling", "cuda_error", "is_bfloat16_supported",
+           "is_float16_supported"]
 
 
 class _DeviceName(str):
@@ -190,6 +191,11 @@ def is_available():
 
 
 def is_supported_version():
+    return True
+
+
+def is_float16_supported():
+    """cuda.is_float16_supported(): float16 is always supported, as in Numba and numba-cuda."""
     return True
 
 
