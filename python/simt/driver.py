@@ -1091,10 +1091,8 @@ def __getattr__(name):
     if name == "ERROR_MAP":
         from numba.cuda.cudadrv import enums
         return {code: key for key, code in vars(enums).items() if key.startswith("CUDA_ERROR")}
-    raise _unsupported_attribute("numba.cuda.cudadrv.driver", name)
-
-
-def __getattr__(name):
-    """The names of numba-cuda's driver module that simt gives a meaning to (simt/host.py)."""
-    from . import host
-    return host.driver_attribute(name)
+    from . import host  # the names numba-cuda's driver adds
+    try:
+        return host.driver_attribute(name)
+    except AttributeError:
+        raise _unsupported_attribute("numba.cuda.cudadrv.driver", name) from None

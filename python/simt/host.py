@@ -104,17 +104,6 @@ def package_attribute(name):
     raise AttributeError(name)
 
 
-class CudaAPIError(Exception):
-    """numba-cuda's driver error (code, message), which its tests import from the driver."""
-
-    def __init__(self, code, msg):
-        self.code, self.msg = code, msg
-        super().__init__(code, msg)
-
-    def __str__(self):
-        return "[%s] %s" % (self.code, self.msg)
-
-
 def _no_driver_library(*args, **kwargs):
     """numba-cuda's locate_driver_and_loader / load_driver: simt loads no CUDA driver library."""
     from .driver import _support_error
@@ -124,7 +113,6 @@ def _no_driver_library(*args, **kwargs):
 # Names numba-cuda's modules and tests import from numba.cuda.cudadrv.driver (simt.driver) that
 # Numba 0.56's driver lacks: what each is on simt.
 _NUMBA_CUDA_DRIVER_NAMES = {
-    "CudaAPIError": CudaAPIError,
     "locate_driver_and_loader": _no_driver_library,
     "load_driver": _no_driver_library,
     "_have_nvjitlink": lambda: False,  # link= takes no LTO-IR: simt links Python device code
