@@ -1,5 +1,6 @@
 #include "pybind/numpy_descr.h"
 
+#include <atomic>
 #include <string>
 
 namespace py = pybind11;
@@ -25,13 +26,19 @@ struct DescrV2 {
   Py_ssize_t elsize;
 };
 
-// Which layout the running NumPy uses, decided once (the first call holds the GIL, as all do).
+// Which layout the running NumPy uses, decided at the first call. Not a function-local static:
+// importing numpy may release the GIL, and another thread waiting on the static's guard while
+// holding the GIL would deadlock; threads racing here compute the same answer.
+std::atomic<int> numpy_major{0};
+
 bool running_numpy2() {
-  static const bool numpy2 = [] {
+  int major = numpy_major.load(std::memory_order_relaxed);
+  if (major == 0) {
     std::string version = py::str(py::module_::import("numpy").attr("__version__"));
-    return std::stoi(version) >= 2;
-  }();
-  return numpy2;
+    major = std::stoi(version);
+    numpy_major.store(major, std::memory_order_relaxed);
+  }
+  return major >= 2;
 }
 
 } // namespace
