@@ -115,9 +115,9 @@ def _module_member(value):
         return None
     if module in ("math", "cmath"):
         return ("member", module, name)
-    # numba-cuda-mlir keeps its own copy of Numba's special functions
-    if (module == "numba.misc.special" or module in hosts.SPECIAL_FUNCTION_MODULES) and \
-            name in ("literal_unroll", "prange"):
+    # numba-cuda and numba-cuda-mlir keep their own copies of Numba's special functions
+    if (module in ("numba.misc.special", "numba.cuda.misc.special") or
+            module in hosts.SPECIAL_FUNCTION_MODULES) and name in ("literal_unroll", "prange"):
         return ("member", "numba", name)
     if type(value).__name__ == "_Intrinsic" and type(value).__module__ == "numba.core.extending":
         return ("unsupported", "@intrinsic functions (numba.extending.intrinsic) build LLVM IR "
