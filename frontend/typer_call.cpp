@@ -136,6 +136,14 @@ Value FunctionTyper::call(const ast::Expr &e) {
       call_args(e, "conjugate", {}, 0);
       return number_attribute(std::move(base.expr), "conjugate", callee.loc);
     }
+    const Type &type = base.expr->type;
+    if (callee.id == "bit_count" && type.is_scalar() && is_integer(type.scalar) &&
+        !is_signed(type.scalar)) { // numba-cuda's int.bit_count() of unsigned ints: popc
+      call_args(e, "bit_count", {}, 0);
+      auto popc = make_intrinsic(ir::Intrinsic::Popc, type, callee.loc);
+      popc->args.push_back(std::move(base.expr));
+      return expr_value(std::move(popc));
+    }
   }
   return call_value(attribute_of(std::move(base), callee.id, callee.loc), e);
 }

@@ -511,3 +511,15 @@ def test_atomic_cas_takes_an_index_as_numba_cudas():
     k[1, (2, 2)](a, olds)
     assert olds.tolist() == [[0, 5], [2, 7]]
     assert a.tolist() == [[100, 5], [2, 7]]
+
+
+def test_bit_count_of_unsigned_ints_is_their_population_count():
+    # numba-cuda's int.bit_count() for unsigned integers
+    @cuda.jit
+    def k(out, x8, x64):
+        out[0] = x8.bit_count()
+        out[1] = x64.bit_count()
+
+    out = np.zeros(2, np.int64)
+    k[1, 1](out, np.uint8(0xF1), np.uint64(2**64 - 1))
+    assert out.tolist() == [5, 64]
