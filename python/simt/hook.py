@@ -182,7 +182,20 @@ class _Finder(importlib.abc.MetaPathFinder):
                                                   _Loader(fullname, _REPLACED[numba_name]))
         if numba_name in _PATCHED:
             return self._patched_spec(fullname, path, target, _PATCHED[numba_name])
-        return None
+        return self._after_prerequisite(fullname, numba_name)
+
+    @staticmethod
+    def _after_prerequisite(fullname, numba_name):
+        """Imports first the module the host's package would have imported before this one
+        (simt.host); where that imported this one too, the spec gives the module it made."""
+        prerequisite = host.imported_before(numba_name)
+        if prerequisite is None or prerequisite in sys.modules:
+            return None
+        importlib.import_module(prerequisite)
+        loaded = sys.modules.get(fullname)
+        if loaded is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _Loader(fullname, lambda: loaded))
 
     @staticmethod
     def _numba_cuda_mlir_spec(fullname):

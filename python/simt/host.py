@@ -5,6 +5,7 @@ redirector makes numba.cuda even where Numba still ships its own numba/cuda).
 simt.cuda stands in for the host's numba.cuda package; the host's pure-Python submodules
 (numba.cuda.testing, numba.cuda.random, numba-cuda's numba.cuda.core) load from the host's folder
 and import a few names from the package itself that simt.cuda lends from the host's modules."""
+import collections
 import importlib
 import importlib.util
 import os
@@ -172,9 +173,23 @@ class SimulatedRuntime:
 
 
 def _simulated_nrt(nrt_module):
-    nrt_module.rtsys = SimulatedRuntime(nrt_module._nrt_mstats)
+    # (numba-cuda's simulator has its own nrt module, without the statistics' type)
+    stats_type = getattr(nrt_module, "_nrt_mstats", None) or collections.namedtuple(
+        "nrt_mstats", ["alloc", "free", "mi_alloc", "mi_free"])
+    nrt_module.rtsys = SimulatedRuntime(stats_type)
 
 
 # numba-cuda's modules that load as they are and that simt then patches (the import hook's
 # table of them takes these too).
 NUMBA_CUDA_PATCHED = {"numba.cuda.memory_management.nrt": _simulated_nrt}
+
+
+# numba-cuda's modules that import, circularly, a module its package __init__ imports before
+# any of them (simt.cuda, standing in for that __init__, imports none): module -> that module.
+_NUMBA_CUDA_IMPORTED_BEFORE = {"numba.cuda.deviceufunc": "numba.cuda.np.ufunc"}
+
+
+def imported_before(name):
+    """The module to import before the host's module `name`, or None."""
+    prerequisite = _NUMBA_CUDA_IMPORTED_BEFORE.get(name)
+    return prerequisite if prerequisite is not None and is_numba_cuda() else None
