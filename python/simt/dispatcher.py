@@ -941,6 +941,9 @@ def _check_no_cluster(cluster):
     """numba-cuda-mlir's fifth launch value, the thread block cluster: one block per cluster (or
     none given) is an ordinary launch; larger clusters are not simulated."""
     dims = (cluster,) if isinstance(cluster, int) else tuple(cluster or ())
+    if any(not isinstance(d, int) or d < 1 for d in dims):
+        raise ValueError("simt: a thread block cluster's dimensions are positive integers, not %r"
+                         % (cluster,))
     if any(d != 1 for d in dims):
         raise NotImplementedError("simt: thread block clusters (cluster=%r) are not simulated; "
                                   "launch without one" % (cluster,))

@@ -14,6 +14,12 @@ _CACHE_DIR = os.environ["SIMT_CACHE_DIR"] = tempfile.mkdtemp(prefix="simt-test-c
 
 import simt  # noqa: E402
 
+# `make test-sanitize` preloads AddressSanitizer's runtime: it reserves terabytes of address space
+# (memory limits and mapping counts mean nothing then), and the preload reaches subprocesses such
+# as nvcc, which crash under it.
+UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
+not_under_asan = pytest.mark.skipif(UNDER_ASAN, reason="under make test-sanitize's preloaded ASan")
+
 # The folder holding the staged simt package (and simt-enable.pth).
 STAGE = os.path.dirname(os.path.dirname(os.path.abspath(simt.__file__)))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

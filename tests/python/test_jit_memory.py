@@ -7,6 +7,8 @@ import textwrap
 
 import pytest
 
+from conftest import not_under_asan
+
 # Counts this process's memory mappings and reads its virtual size.
 HELPERS = """
 import gc, os, sys
@@ -85,6 +87,7 @@ def test_tiered_kernels_free_their_quick_code_and_then_their_full_code(python):
     assert result.returncode == 0, result.stderr
 
 
+@not_under_asan
 def test_running_out_of_memory_mappings_is_a_memory_error_naming_the_kernels_alive(python):
     """With the process's mappings (vm.max_map_count) nearly all taken, kernels kept alive run
     out of them: a MemoryError that counts them and names the likely cause, not LLVM's error;
@@ -165,6 +168,7 @@ def run_checked(python, tool, body):
                       env={"SIMT_THREADS": "2"})
 
 
+@not_under_asan
 def test_racecheck_out_of_shadow_memory_is_a_memory_error_and_the_process_goes_on(python):
     """A 128 MiB array needs 512 MiB of racecheck's shadow: a MemoryError naming racecheck and
     that size (it was std::bad_alloc's abort in a worker); the shadow is given back."""
@@ -186,6 +190,7 @@ def test_racecheck_out_of_shadow_memory_is_a_memory_error_and_the_process_goes_o
     assert result.stdout.endswith("goes on\n")
 
 
+@not_under_asan
 @pytest.mark.parametrize("tool", ["initcheck", "memcheck"])
 def test_tracking_a_device_array_out_of_memory_is_a_memory_error_naming_the_tool(python, tool):
     """A 256 MiB device array needs as much again for initcheck's (memcheck's) byte states: the

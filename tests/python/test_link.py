@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import simt
+from conftest import not_under_asan
 from simt import cuda
 from simt.gpu import toolkit_program
 
@@ -119,6 +120,7 @@ def test_calls_are_checked_against_the_declaration(functions_cu):
             cuda.declare_device("f", no_return_type)
 
 
+@not_under_asan
 def test_ptx_calls_an_extern_func_that_nvlink_resolves(functions_cu, tmp_path):
     ptx, _ = cuda.compile_ptx(use_functions, "void(float32[:], int32[:], float32[:])")
     assert ".extern .func  (.param .b32 func_retval0) mul_add\n(" in ptx
@@ -141,6 +143,7 @@ FAKE_DRIVER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 
 @pytest.mark.skipif(not os.path.exists(FAKE_DRIVER) or shutil.which("nvcc") is None and
                     toolkit_program("nvcc") is None, reason="needs the fake driver and nvcc")
+@not_under_asan
 def test_gpu_target_links_the_functions_ptx(functions_cu, monkeypatch):
     monkeypatch.setenv("SIMT_LIBCUDA", FAKE_DRIVER)
     monkeypatch.setenv("SIMT_TARGET", "gpu")
