@@ -92,12 +92,17 @@ private:
   // After a terminator: later statements of the same list are unreachable.
   void start_dead_block() { b_.SetInsertPoint(block("dead")); }
   bool terminated() { return b_.GetInsertBlock()->getTerminator() != nullptr; }
-  // Every fault of one kind in a function goes through one block that reports it, its operands
-  // phis of the faulting sites': a loop with n bounds checks then has one exit for them, not n,
-  // which LLVM's loop passes (LCSSA, LICM) would handle in time quadratic in n.
+  // Faults of one kind in a function share a block that reports them, its operands phis of the
+  // faulting sites': a loop with n bounds checks then has one exit for them, not n, which LLVM's
+  // loop passes (LCSSA, LICM) would handle in time quadratic in n. A block takes at most
+  // kFaultSitesPerBlock sites, as phis with thousands of incoming values make instruction
+  // selection and SimplifyCFG quadratic in turn (10,000 indexing statements took 34 s).
+  static constexpr int kFaultSitesPerBlock = 64;
   struct Fault {
     llvm::BasicBlock *block = nullptr;
     std::vector<llvm::PHINode *> operands;
+    int sites = 0;
+    bool full() const { return !block || sites >= kFaultSitesPerBlock; }
   };
   Fault &index_fault();
   Fault &raise_fault(const std::string &exception, const std::string &message);
@@ -269,6 +274,16 @@ private:
     std::map<int, llvm::Value *> slots, local_arrays; // the current thread's copies
   };
   const ir::FissionPlan *plan_ = nullptr;
+  // Bounds checks as one branch on the wrapped index (select), not a cold path that wraps a
+  // negative index and rejoins. The cold path keeps loops free of the wrap, so IRCE can remove
+  // their checks and vectorise them (2x on flat kernels); but its rejoin hides that a checked
+  // index is in range, so EarlyCSE merges the checks of one index into one compare with a use per
+  // check and, at each cold path's edge, visits all of them: time quadratic in the checks (10,000
+  // indexing statements took 24 s). The select form lets EarlyCSE fold every later check of an
+  // index already checked. Functions of kLargeFunctionStatements or more, which the JIT
+  // optimises without loop passes anyway (sim/jit.cpp), take it.
+  static constexpr size_t kLargeFunctionStatements = 1000;
+  bool select_form_checks_ = false;
   std::optional<Region> region_;
   llvm::Value *block_dim_[3] = {}; // i32
   llvm::Value *threads_ = nullptr; // i64: threads in the block
@@ -523,6 +538,7 @@ FunctionLowering::FunctionLowering(ModuleLowering &m, int index)
       throw std::logic_error("simt: fissioning a kernel with " + m.fission->obstacle);
     plan_ = &*m.fission;
   }
+  select_form_checks_ = ir::statement_count(f_.body) >= kLargeFunctionStatements;
 }
 
 int32_t FunctionLowering::loc(ir::Loc where) { return m_.location(index_, where); }
@@ -674,9 +690,9 @@ llvm::BasicBlock *FunctionLowering::bail() {
 }
 
 FunctionLowering::Fault &FunctionLowering::index_fault() {
-  if (!index_fault_.block) {
+  if (index_fault_.full()) {
     llvm::IRBuilderBase::InsertPointGuard guard(b_);
-    index_fault_.block = block("index.error");
+    index_fault_ = Fault{block("index.error"), {}, 0};
     b_.SetInsertPoint(index_fault_.block);
     std::vector<llvm::PHINode *> &operands = index_fault_.operands;
     operands = {b_.CreatePHI(b_.getInt64Ty(), 2, "fault.index"),
@@ -693,9 +709,9 @@ FunctionLowering::Fault &FunctionLowering::index_fault() {
 FunctionLowering::Fault &FunctionLowering::raise_fault(const std::string &exception,
                                                        const std::string &message) {
   Fault &fault = raise_faults_[{exception, message}];
-  if (!fault.block) {
+  if (fault.full()) {
     llvm::IRBuilderBase::InsertPointGuard guard(b_);
-    fault.block = block("raise");
+    fault = Fault{block("raise"), {}, 0};
     b_.SetInsertPoint(fault.block);
     fault.operands.push_back(b_.CreatePHI(b_.getInt32Ty(), 2, "fault.loc"));
     announce_thread(); // the report names the faulting thread
@@ -706,6 +722,7 @@ FunctionLowering::Fault &FunctionLowering::raise_fault(const std::string &except
 }
 
 void FunctionLowering::enter_fault(Fault &fault, llvm::ArrayRef<llvm::Value *> operands) {
+  ++fault.sites;
   for (size_t i = 0; i < operands.size(); ++i)
     fault.operands[i]->addIncoming(operands[i], b_.GetInsertBlock());
   b_.CreateBr(fault.block);
@@ -713,6 +730,7 @@ void FunctionLowering::enter_fault(Fault &fault, llvm::ArrayRef<llvm::Value *> o
 
 void FunctionLowering::fault_if(llvm::Value *failed, Fault &fault,
                                 llvm::ArrayRef<llvm::Value *> operands) {
+  ++fault.sites;
   for (size_t i = 0; i < operands.size(); ++i)
     fault.operands[i]->addIncoming(operands[i], b_.GetInsertBlock());
   llvm::BasicBlock *next = block("ok");
@@ -2299,6 +2317,11 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
   llvm::Value *offset = b_.getInt64(0);
   for (int k = 0; k < ndim; ++k) {
     llvm::Value *index = expr(*operands[first + k]);
+    if (select_form_checks_) {
+      llvm::Value *element = checked_index(index, shape[k], k, where);
+      offset = b_.CreateAdd(offset, b_.CreateMul(element, strides[k]));
+      continue;
+    }
     // The hot path is one unsigned compare (a negative index looks huge), a form IRCE can remove
     // from loops so they vectorise; wrapping a negative index is on the cold path with the error.
     llvm::BasicBlock *in_range = block("in.range");

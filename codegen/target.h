@@ -88,8 +88,8 @@ public:
   // checks `must_return` afterwards.
   virtual void grid_barrier(Emitter &e, int32_t loc) = 0;
   // Reports an IndexError for `index` (the index as written, i64) on `axis` (i32) of extent
-  // `size` (i64). The operands are values, not constants: the faults of a function share one
-  // block (codegen/lower.cpp), so `loc` (i32) is a phi of the faulting sites.
+  // `size` (i64). The operands are values, not constants: the faults of a function share
+  // blocks (codegen/lower.cpp), so `loc` (i32) is a phi of the faulting sites.
   virtual void index_error(Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
                            llvm::Value *loc) = 0;
   // Reports a Python exception of class `exception` at `loc` (i32, a phi as above).

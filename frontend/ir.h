@@ -272,6 +272,8 @@ struct Properties {
 bool loop_may_spin(const Stmt &loop);
 // Whether some loop in `stmts` (nested ones included) may spin.
 bool any_loop_may_spin(const std::vector<Stmt> &stmts);
+// The number of statements in `stmts`, nested ones included.
+size_t statement_count(const std::vector<Stmt> &stmts);
 
 struct Function {
   std::string name; // unique within the module (device functions are mangled per signature)

@@ -1,4 +1,5 @@
-// What the backends ask of the IR beyond its types: which loops can wait for other threads.
+// What the backends ask of the IR beyond its types: which loops can wait for other threads, and
+// how large a function is.
 #include "frontend/ir.h"
 
 #include <algorithm>
@@ -197,6 +198,13 @@ bool any_loop_may_spin(const std::vector<Stmt> &stmts) {
   return std::any_of(stmts.begin(), stmts.end(), [](const Stmt &s) {
     return loop_may_spin(s) || any_loop_may_spin(s.body) || any_loop_may_spin(s.orelse);
   });
+}
+
+size_t statement_count(const std::vector<Stmt> &stmts) {
+  size_t count = stmts.size();
+  for (const Stmt &s : stmts)
+    count += statement_count(s.body) + statement_count(s.orelse);
+  return count;
 }
 
 } // namespace simt::ir

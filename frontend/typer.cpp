@@ -103,6 +103,7 @@ ir::Function FunctionTyper::type_function() {
     locals_.insert(def_.params[i].name);
     local_types_[def_.params[i].name] = arg_types_[i];
   }
+  bindings_ = collect_bindings(def_.body);
   collect_locals(def_.body);
   collect_string_constants();
   collect_inner_functions(def_.body);

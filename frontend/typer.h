@@ -28,6 +28,14 @@ std::optional<int64_t> constant_int(const ir::Expr &x);
 std::optional<bool> constant_truth(const ir::Expr &x);
 // Whether running `body` may reach its end (rather than return or raise on every path).
 bool may_complete(const std::vector<ast::StmtPtr> &body);
+// How often a body binds a name (assignments, loop and `with` targets, each once per target) and
+// the value of its last binding when that is a plain `name = value` (else null).
+struct Binding {
+  int count = 0;
+  const ast::Expr *value = nullptr;
+};
+using Bindings = std::map<std::string, Binding>;
+Bindings collect_bindings(const std::vector<ast::StmtPtr> &body); // typer_constant.cpp
 
 // What an expression denotes at compile time: a typed run-time value (an ir::Expr), or a module,
 // function, dtype, exception class or None that only calls and attributes can use. The parts
@@ -101,8 +109,9 @@ private:
   // rounds
   void start_round();
   void collect_locals(const std::vector<ast::StmtPtr> &body);
-  void collect_string_constants();                // string_constants_ from the locals
-  bool binds_once(const std::string &name) const; // one plain `name = value` in the function
+  void collect_string_constants();                       // string_constants_ from the locals
+  bool binds_once(const std::string &name) const;        // one plain `name = value` in the function
+  const Binding &binding(const std::string &name) const; // of bindings_ (count 0 if none)
   void collect_inner_functions(const std::vector<ast::StmtPtr> &body);
   void unrolled_for(const ast::Stmt &s);                  // for v in literal_unroll(t)
   Value inline_call(const Value &fn, const ast::Expr &e); // a nested def's or lambda's call
@@ -333,6 +342,7 @@ private:
   ast::FunctionDef def_;
   std::vector<std::string> lines_;
   std::set<std::string> locals_;
+  Bindings bindings_; // of def_'s body, taken when typing starts (one walk, not one per name)
   std::map<std::string, Type> local_types_;
   std::optional<Type> return_type_;
   bool returns_none_ = false;

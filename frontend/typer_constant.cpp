@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 namespace simt {
 
@@ -33,31 +34,38 @@ ast::ExprPtr copy_ast(const ast::Expr &e) {
 
 namespace {
 
-// Counts the bindings of `name` in `body`; `value` is the last plain `name = value` one.
-void count_bindings(const std::vector<ast::StmtPtr> &body, const std::string &name, int &count,
-                    const ast::Expr *&value) {
-  auto binds = [&](const ast::Expr &target, auto &self) -> bool {
-    if (target.kind == ast::ExprKind::Name)
-      return target.id == name;
-    if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List)
-      for (const auto &elt : target.elts)
-        if (self(*elt, self))
-          return true;
-    return false;
-  };
+// The names `target` binds (a name, or the names in a tuple or list of targets), each once.
+void bound_names(const ast::Expr &target, std::set<std::string> &names) {
+  if (target.kind == ast::ExprKind::Name)
+    names.insert(target.id);
+  if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List)
+    for (const auto &elt : target.elts)
+      bound_names(*elt, names);
+}
+
+void collect_bindings(const std::vector<ast::StmtPtr> &body, Bindings &bindings) {
   for (const auto &s : body) {
-    for (const auto &t : s->targets)
-      if (binds(*t, binds)) {
-        ++count;
-        value = t->kind == ast::ExprKind::Name && s->kind == ast::StmtKind::Assign ? s->value.get()
-                                                                                   : nullptr;
+    for (const auto &t : s->targets) {
+      std::set<std::string> names;
+      bound_names(*t, names);
+      const bool plain = t->kind == ast::ExprKind::Name && s->kind == ast::StmtKind::Assign;
+      for (const std::string &name : names) {
+        Binding &b = bindings[name];
+        ++b.count;
+        b.value = plain ? s->value.get() : nullptr;
       }
-    if (s->target && binds(*s->target, binds)) {
-      ++count;
-      value = nullptr;
     }
-    count_bindings(s->body, name, count, value);
-    count_bindings(s->orelse, name, count, value);
+    if (s->target) {
+      std::set<std::string> names;
+      bound_names(*s->target, names);
+      for (const std::string &name : names) {
+        Binding &b = bindings[name];
+        ++b.count;
+        b.value = nullptr;
+      }
+    }
+    collect_bindings(s->body, bindings);
+    collect_bindings(s->orelse, bindings);
   }
 }
 
@@ -146,12 +154,21 @@ std::string constant_key(const GlobalValue &g) {
 
 } // namespace
 
+Bindings collect_bindings(const std::vector<ast::StmtPtr> &body) {
+  Bindings bindings;
+  collect_bindings(body, bindings);
+  return bindings;
+}
+
+const Binding &FunctionTyper::binding(const std::string &name) const {
+  static const Binding none;
+  auto found = bindings_.find(name);
+  return found == bindings_.end() ? none : found->second;
+}
+
 std::optional<StaticArg> FunctionTyper::static_argument(const Value &v, const ast::FunctionDef &def,
                                                         const std::string &param) const {
-  int bindings = 0;
-  const ast::Expr *assigned = nullptr;
-  count_bindings(def.body, param, bindings, assigned);
-  if (bindings != 0) // a parameter the function assigns stays a local
+  if (collect_bindings(def.body).count(param)) // a parameter the function assigns stays a local
     return std::nullopt;
   StaticArg arg;
   GlobalValue &g = arg.value;
@@ -233,9 +250,7 @@ void FunctionTyper::collect_inner_functions(const std::vector<ast::StmtPtr> &bod
   visit(body);
   for (const auto &[name, function, is_def] : found) {
     // one definition, never rebound: the name always means it (a def counts no binding here)
-    int count = 0;
-    const ast::Expr *value = nullptr;
-    count_bindings(def_.body, name, count, value);
+    const int count = binding(name).count;
     const auto same_name = [&](const auto &other) { return std::get<0>(other) == name; };
     if (count == (is_def ? 0 : 1) && std::count_if(found.begin(), found.end(), same_name) == 1 &&
         !local_types_.count(name)) {
@@ -246,10 +261,8 @@ void FunctionTyper::collect_inner_functions(const std::vector<ast::StmtPtr> &bod
 }
 
 bool FunctionTyper::binds_once(const std::string &name) const {
-  int count = 0;
-  const ast::Expr *value = nullptr;
-  count_bindings(def_.body, name, count, value);
-  return count == 1 && value;
+  const Binding &b = binding(name);
+  return b.count == 1 && b.value;
 }
 
 void FunctionTyper::collect_string_constants() {
@@ -257,11 +270,9 @@ void FunctionTyper::collect_string_constants() {
   for (const std::string &name : names) {
     if (local_types_.count(name)) // a parameter
       continue;
-    int count = 0;
-    const ast::Expr *value = nullptr;
-    count_bindings(def_.body, name, count, value);
-    if (count == 1 && value && value->kind == ast::ExprKind::String && !value->bytes) {
-      string_constants_[name] = value->text;
+    const Binding &b = binding(name);
+    if (b.count == 1 && b.value && b.value->kind == ast::ExprKind::String && !b.value->bytes) {
+      string_constants_[name] = b.value->text;
       locals_.erase(name);
     }
   }
@@ -272,11 +283,9 @@ ast::ExprPtr FunctionTyper::constant_definition(const ast::Expr &e, int depth) {
     for (const ast::Param &param : def_.params)
       if (param.name == e.id)
         return copy_ast(e);
-    int count = 0;
-    const ast::Expr *value = nullptr;
-    count_bindings(def_.body, e.id, count, value);
-    if (count == 1 && value && is_plain(*value))
-      return constant_definition(*value, depth + 1);
+    const Binding &b = binding(e.id);
+    if (b.count == 1 && b.value && is_plain(*b.value))
+      return constant_definition(*b.value, depth + 1);
     return copy_ast(e);
   }
   auto copy = copy_ast(e);
