@@ -324,15 +324,30 @@ def _spelt(lines, code):
     # pytest rewrites assert statements (its names have '@'): what it adds is positioned at the
     # statement and spelt nowhere.
     rewritten = any(name.startswith("@") for name in code.co_names + code.co_varnames)
+    # Instructions of one expression share its position (every comparison of a chain has the
+    # whole chain's): each position is cut out and decoded once, each check made once, so that
+    # a chain of n terms costs time linear in n, not quadratic.
+    segments, checked = {}, set()
     for position, kind, value in _instructions(code):
         if position is None or None in position:
             continue
-        segment = _segment(lines, position)
+        try:
+            if (position, kind, value) in checked:
+                continue
+        except TypeError:  # an unhashable constant: checked each time
+            pass
+        if position not in segments:
+            segments[position] = _segment(lines, position)
+        segment = segments[position]
         if segment is None:
             return False
         if not (rewritten and segment.startswith("assert")) and \
                 not _spells(segment, kind, value):
             return False
+        try:
+            checked.add((position, kind, value))
+        except TypeError:
+            pass
     return all(_spelt(lines, const) for const in code.co_consts
                if isinstance(const, pytypes.CodeType))
 
