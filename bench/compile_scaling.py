@@ -7,6 +7,7 @@ Shapes (each kernel maps x[i] to out[i]; run() checks the result against NumPy):
   straight  N statements updating one accumulator
   locals    N statements, each assigning a new local from the previous one
   arrays    N augmented assignments to out[i] (each a bounds-checked load and store)
+  compare   one comparison chain of N terms (v + 0 < v + 1 < ... < 2 * N)
 Nested ifs are not a shape: CPython refuses more than 100 levels of indentation.
 
 `/usr/bin/python3 bench/compile_scaling.py` prints the table; `--shape`, `--sizes` pick others.
@@ -28,11 +29,12 @@ DEFAULT_SIZES = {
     "elif": (300, 600, 900),
     "straight": (1000, 3000, 10000),
     "locals": (1000, 3000, 10000),
-    "arrays": (300, 1000, 3000),
+    "arrays": (1000, 3000, 10000),
+    "compare": (3000, 10000, 30000),
 }
 
 # What the issue asked for: (shape, size, seconds).
-TARGETS = (("elif", 900, 0.5), ("straight", 10000, 3.0))
+TARGETS = (("elif", 900, 0.5), ("straight", 10000, 3.0), ("arrays", 10000, 3.0))
 
 HEADER = ("from simt import cuda\n\n\n"
           "@cuda.jit\n"
@@ -75,7 +77,12 @@ def _locals(n):
     return "".join(lines)
 
 
-BODIES = {"elif": _elif, "straight": _straight, "locals": _locals, "arrays": _arrays}
+def _compare(n):
+    return "        r = %s < %d\n" % (" < ".join("v + %d" % k for k in range(n)), 2 * n)
+
+
+BODIES = {"elif": _elif, "straight": _straight, "locals": _locals, "arrays": _arrays,
+          "compare": _compare}
 
 
 def source(shape, n):
@@ -89,6 +96,8 @@ def expected(shape, n, x):
         table = np.array([_branch_value(k) for k in range(n)] + [-1], dtype=np.int64)
         return table[np.where((x >= 0) & (x < n), x, n)]
     r = x.astype(np.int64)
+    if shape == "compare":
+        return (r + n - 1 < 2 * n).astype(np.int64)
     if shape == "arrays":
         return r + sum(k % 7 for k in range(n))
     if shape == "straight":

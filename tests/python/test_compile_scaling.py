@@ -15,20 +15,48 @@ _spec.loader.exec_module(compile_scaling)
 
 
 @pytest.mark.parametrize("shape,size", [("elif", 900), ("straight", 10000), ("locals", 3000),
-                                        ("arrays", 300)])
+                                        ("arrays", 300), ("arrays", 3000),
+                                        ("compare", 3000)])
 def test_large_kernel_compiles_and_runs(shape, size, tmp_path):
     kernel = compile_scaling.load(shape, size, str(tmp_path))
     compile_scaling.run(kernel, shape, size)
 
 
-def test_faults_of_a_large_kernel_name_their_line(tmp_path):
-    # The bounds checks of a large kernel share one fault block: each still reports its own line.
-    kernel = compile_scaling.load("arrays", 300, str(tmp_path))
-    x, out = compile_scaling.inputs("arrays", 300)
+@pytest.mark.parametrize("size", [300, 3000])
+def test_faults_of_a_large_kernel_name_their_line(size, tmp_path):
+    # The bounds checks of a large kernel share fault blocks: each still reports its own line.
+    # 3,000 statements take the select form of bounds check (codegen/lower.cpp).
+    kernel = compile_scaling.load("arrays", size, str(tmp_path))
+    x, out = compile_scaling.inputs("arrays", size)
     with pytest.raises(IndexError) as error:
         kernel[1, 128](x, out[:5])
-    assert 'scaling_arrays_300.py", line 9' in str(error.value)
+    assert 'scaling_arrays_%d.py", line 9' % size in str(error.value)
     assert "index 5 is out of bounds for axis 0 with size 5" in str(error.value)
+
+
+def _load_source(path, source):
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("statements", [10, 1500])
+def test_negative_indices_wrap_whatever_the_kernel_size(statements, tmp_path):
+    # Small kernels wrap a negative index on a cold path, large ones in a select: both as NumPy,
+    # and an index negative beyond the extent is an IndexError either way.
+    lines = ["from simt import cuda\n\n\n@cuda.jit\ndef kernel(x, out):\n",
+             "    i = cuda.grid(1)\n    if i < x.size:\n        j = i - x.size\n",
+             "        out[j] = x[i]\n"]
+    lines += ["        out[j] += %d * x[j]\n" % (k % 3) for k in range(statements)]
+    module = _load_source(tmp_path / ("wrap_%d.py" % statements), "".join(lines))
+    x = np.arange(1.0, 9.0)
+    out = np.zeros_like(x)
+    module.kernel[1, 8](x, out)
+    np.testing.assert_array_equal(out, x * (1 + sum(k % 3 for k in range(statements))))
+    with pytest.raises(IndexError, match=r"index -[5-8] is out of bounds for axis 0 with size 4"):
+        module.kernel[1, 8](x, np.zeros(4))
 
 
 def test_types_feeding_back_through_a_loop_settle_however_long_the_chain(tmp_path):
