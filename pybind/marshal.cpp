@@ -5,6 +5,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -86,9 +87,16 @@ void store_float(PyObject *object, Scalar scalar, int64_t *slot) {
 // OverflowError for infinities.
 py::object integer_value(PyObject *object) {
   // NumPy's bool as an index is deprecated (a warning, an error under -W error): its truth.
-  static PyObject *const numpy_bool =
-      py::object(py::module_::import("numpy").attr("bool_")).release().ptr();
-  if (Py_TYPE(object) == reinterpret_cast<PyTypeObject *>(numpy_bool))
+  // Not a function-local static: importing numpy may release the GIL, and a thread waiting on
+  // the static's guard while holding the GIL would deadlock (numba-cuda's test_multithreads);
+  // threads racing here store the same type.
+  static std::atomic<PyObject *> numpy_bool{nullptr};
+  PyObject *bool_type = numpy_bool.load(std::memory_order_acquire);
+  if (bool_type == nullptr) {
+    bool_type = py::object(py::module_::import("numpy").attr("bool_")).release().ptr();
+    numpy_bool.store(bool_type, std::memory_order_release);
+  }
+  if (Py_TYPE(object) == reinterpret_cast<PyTypeObject *>(bool_type))
     return py::int_(static_cast<long>(PyObject_IsTrue(object) == 1));
   if (PyIndex_Check(object)) {
     py::object integer = py::reinterpret_steal<py::object>(PyNumber_Index(object));

@@ -19,6 +19,7 @@
 #include "sim/launch.h"
 #include "sim/launch_state.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <memory>
@@ -210,6 +211,11 @@ PYBIND11_MODULE(_simt, m) {
   install_abort_log();
   install_fatal_error_handler(m);
   py::register_exception_translator(translate_compile_error);
+  // pybind11's NumPy API table is a function-local static whose initialiser imports NumPy, which
+  // may release the GIL: a thread waiting on its guard with the GIL held would deadlock with the
+  // importing one (four threads' first launches at once: numba-cuda's test_multithreads). Made
+  // here, under the import's GIL, before any thread can race for it.
+  py::detail::npy_api::get();
 
   m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
         "Parses a Numba signature: ([argument types], return type), each type None, "

@@ -25,7 +25,7 @@ STAGE = os.path.dirname(os.path.dirname(os.path.abspath(simt.__file__)))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run_python(args, env=None, cwd=None):
+def run_python(args, env=None, cwd=None, timeout=300):
     """Runs /usr/bin/python3 (this interpreter) with the staged package importable."""
     full_env = dict(os.environ)
     full_env["PYTHONPATH"] = STAGE + os.pathsep + full_env.get("PYTHONPATH", "")
@@ -34,7 +34,7 @@ def run_python(args, env=None, cwd=None):
     full_env.pop("NUMBA_ENABLE_CUDASIM", None)
     full_env.update(env or {})
     return subprocess.run([sys.executable] + list(args), env=full_env, cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture
