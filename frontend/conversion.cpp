@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <tuple>
 
 namespace simt {
@@ -13,9 +14,11 @@ using Table = std::array<std::array<Conversion, kScalars>, kScalars>;
 
 int at(Scalar s) { return static_cast<int>(s); }
 
+std::atomic<CastingRules> casting_rules{CastingRules::Numba056};
+
 // Numba's casting rules: each edge gives the conversion both ways, closed transitively (a chain
 // costs its worst step).
-Table build_table() {
+Table build_table(CastingRules version) {
   Table t;
   for (int i = 0; i < kScalars; ++i)
     for (int j = 0; j < kScalars; ++j)
@@ -50,6 +53,7 @@ Table build_table() {
       {S::F32, S::C64, C::Safe, C::Never},
       {S::F64, S::C128, C::Safe, C::Never},
       {S::C64, S::C128, C::Promote, C::Unsafe},
+      {S::I8, S::F16, version == CastingRules::Numba059 ? C::Safe : C::Unsafe, C::Unsafe},
       {S::I16, S::F16, C::Unsafe, C::Unsafe},
       {S::F16, S::F32, C::Promote, C::Unsafe},
       // numba-cuda's Bfloat16.can_convert_from/to: 8-bit ints convert to it safely, it converts
@@ -72,8 +76,12 @@ Table build_table() {
 
 } // namespace
 
+void set_casting_rules(CastingRules rules) { casting_rules.store(rules); }
+
 Conversion conversion(Scalar from, Scalar to) {
-  static const Table table = build_table();
+  static const Table numba056 = build_table(CastingRules::Numba056);
+  static const Table numba059 = build_table(CastingRules::Numba059);
+  const Table &table = casting_rules.load() == CastingRules::Numba059 ? numba059 : numba056;
   return table[at(from)][at(to)];
 }
 

@@ -13,8 +13,15 @@ namespace simt {
 // complex to a real or an integer).
 enum class Conversion : uint8_t { Exact, Promote, Safe, Unsafe, Never };
 
+// Which of Numba's casting rules hold: Numba 0.59 made int8 -> float16 safe (and so bool ->
+// float16), as numba-cuda and numba-cuda-mlir have it; Numba 0.56 converts them unsafely. One
+// set per process, the host's (python/simt/host.py sets it before the first compile). The typed
+// IR, and so every cache key, records what the rules chose.
+enum class CastingRules : uint8_t { Numba056, Numba059 };
+void set_casting_rules(CastingRules rules);
+
 // The cheapest implicit conversion from one scalar type to another (every pair of real types
-// converts, at worst unsafely).
+// converts, at worst unsafely), under the process's casting rules.
 Conversion conversion(Scalar from, Scalar to);
 
 // One typing case of an overloaded operation: the formal parameter types and the result.

@@ -2,6 +2,7 @@
 #include "frontend/bf16.h"
 #include "frontend/compile.h"
 #include "frontend/compile_interrupt.h"
+#include "frontend/conversion.h"
 #include "frontend/libdevice.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/ptx.h"
@@ -23,6 +24,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 
 namespace py = pybind11;
 
@@ -184,6 +186,27 @@ py::dict bf16_functions() {
   return table;
 }
 
+// The host's casting rules by the Numba release that made them ("0.56", "0.59").
+void set_casting_rules_for_python(const std::string &numba_release) {
+  if (numba_release == "0.56")
+    set_casting_rules(CastingRules::Numba056);
+  else if (numba_release == "0.59")
+    set_casting_rules(CastingRules::Numba059);
+  else
+    throw std::invalid_argument("simt: no casting rules of Numba " + numba_release);
+}
+
+// Conversion's kind between scalar types by name (0 exact ... 3 unsafe), None where there is no
+// implicit one: what the dispatcher rates arguments by, from the compiler's own table.
+std::optional<int> scalar_conversion(const std::string &from, const std::string &to) {
+  Scalar a, b;
+  if (!parse_numba_type_name(from, a) || !parse_numba_type_name(to, b))
+    throw std::invalid_argument("simt: no scalar type '" +
+                                (parse_numba_type_name(from, a) ? to : from) + "'");
+  Conversion kind = conversion(a, b);
+  return kind == Conversion::Never ? std::nullopt : std::optional<int>(int(kind));
+}
+
 // CompileError -> simt.errors.CompileError, with the parts as attributes.
 void translate_compile_error(std::exception_ptr error) {
   try {
@@ -216,7 +239,15 @@ PYBIND11_MODULE(_simt, m) {
   // importing one (four threads' first launches at once: numba-cuda's test_multithreads). Made
   // here, under the import's GIL, before any thread can race for it.
   py::detail::npy_api::get();
+  // The host's casting rules, before anything is typed (python/simt/host.py tells which).
+  set_casting_rules_for_python(
+      py::str(py::module_::import("simt.host").attr("casting_rules_release")()));
 
+  m.def("set_casting_rules", &set_casting_rules_for_python, py::arg("numba_release"),
+        "Numba's casting rules of a release ('0.56', or '0.59' and later), for this process.");
+  m.def("scalar_conversion", &scalar_conversion, py::arg("from_type"), py::arg("to_type"),
+        "The implicit conversion's kind between scalar types: 0 exact, 1 promote, 2 safe, 3 "
+        "unsafe, None when there is none.");
   m.def("parse_signature", &parse_signature_for_python, py::arg("signature"),
         "Parses a Numba signature: ([argument types], return type), each type None, "
         "('scalar', name), ('array', dtype, ndim, layout, readonly), ('tuple', [types]) or "

@@ -7,8 +7,10 @@ simt.cuda stands in for the host's numba.cuda package; the host's pure-Python su
 and import a few names from the package itself that simt.cuda lends from the host's modules."""
 import collections
 import importlib
+import importlib.metadata
 import importlib.util
 import os
+import re
 import sys
 
 
@@ -41,6 +43,22 @@ def cuda_folder():
         return os.path.join(numba_cuda, "numba", "cuda")
     numba = _package_folder("numba")
     return os.path.join(numba, "cuda") if numba else None
+
+
+def casting_rules_release():
+    """The Numba release whose casting rules (numba/core/typeconv/rules.py) the host types by:
+    '0.56' under Numba before 0.59 with its own CUDA target; '0.59' (int8 and bool convert to
+    float16 safely) under later Numba, numba-cuda, numba-cuda-mlir, or without Numba."""
+    if is_numba_cuda():
+        return "0.59"
+    try:
+        version = importlib.metadata.version("numba")
+    except importlib.metadata.PackageNotFoundError:
+        return "0.59"
+    release = re.match(r"(\d+)\.(\d+)", version)
+    if release is None:
+        return "0.59"
+    return "0.56" if (int(release[1]), int(release[2])) < (0, 59) else "0.59"
 
 
 def _numba_cuda_types():

@@ -407,53 +407,6 @@ def array_layout(ary):
 # Kinds of conversion between argument types, best first (numba.core.typeconv.Conversion).
 EXACT, PROMOTE, SAFE, UNSAFE = range(4)
 
-# Numba's casting rules between scalar types (numba/core/typeconv/rules.py): (a, b, kind of a ->
-# b, kind of b -> a or None). Other conversions follow paths of these, rated by their worst step.
-_CASTING_RULES = (
-    ("bool", "int8", SAFE, UNSAFE), ("bool", "uint8", SAFE, UNSAFE),
-    ("int8", "int16", PROMOTE, UNSAFE), ("uint8", "uint16", PROMOTE, UNSAFE),
-    ("int16", "int32", PROMOTE, UNSAFE), ("uint16", "uint32", PROMOTE, UNSAFE),
-    ("int32", "int64", PROMOTE, UNSAFE), ("uint32", "uint64", PROMOTE, UNSAFE),
-    ("uint8", "int16", SAFE, UNSAFE), ("uint16", "int32", SAFE, UNSAFE),
-    ("uint32", "int64", SAFE, UNSAFE),
-    ("int16", "float32", SAFE, UNSAFE), ("int32", "float64", SAFE, UNSAFE),
-    ("int16", "float16", UNSAFE, UNSAFE), ("int32", "float32", UNSAFE, UNSAFE),
-    ("int64", "float64", SAFE, UNSAFE), ("uint64", "float64", SAFE, UNSAFE),
-    ("float16", "float32", PROMOTE, UNSAFE), ("float32", "float64", PROMOTE, UNSAFE),
-    ("float32", "complex64", SAFE, None), ("float64", "complex128", SAFE, None),
-    ("complex64", "complex128", PROMOTE, UNSAFE),
-    # numba-cuda's Bfloat16.can_convert_from / can_convert_to
-    ("int8", "__nv_bfloat16", SAFE, UNSAFE), ("uint8", "__nv_bfloat16", SAFE, UNSAFE),
-    ("__nv_bfloat16", "float32", SAFE, UNSAFE), ("__nv_bfloat16", "float64", SAFE, UNSAFE),
-    ("int16", "__nv_bfloat16", UNSAFE, UNSAFE), ("uint16", "__nv_bfloat16", UNSAFE, UNSAFE),
-    ("int32", "__nv_bfloat16", UNSAFE, UNSAFE), ("uint32", "__nv_bfloat16", UNSAFE, UNSAFE),
-    ("int64", "__nv_bfloat16", UNSAFE, UNSAFE), ("uint64", "__nv_bfloat16", UNSAFE, UNSAFE),
-    ("float16", "__nv_bfloat16", UNSAFE, UNSAFE),
-)
-
-
-def _scalar_conversions():
-    """{(from, to): kind} for every pair of scalar type names a path of casting rules joins,
-    each rated by the best path's worst step (as Numba's castgraph propagates them)."""
-    kinds = {}
-    for a, b, forward, backward in _CASTING_RULES:
-        kinds[a, b] = forward
-        if backward is not None:
-            kinds[b, a] = backward
-    names = list(_SCALARS)
-    for via in names:
-        for a in names:
-            for b in names:
-                first, second = kinds.get((a, via)), kinds.get((via, b))
-                if a != b and first is not None and second is not None:
-                    kind = max(first, second)
-                    if kinds.get((a, b), UNSAFE + 1) > kind:
-                        kinds[a, b] = kind
-    return kinds
-
-
-_SCALAR_CONVERSIONS = _scalar_conversions()
-
 
 def conversion(actual, declared):
     """The kind of conversion (EXACT ... UNSAFE) from an argument of type `actual` to a parameter
@@ -463,7 +416,8 @@ def conversion(actual, declared):
     if actual == declared:
         return EXACT
     if isinstance(actual, ScalarType) and isinstance(declared, ScalarType):
-        return _SCALAR_CONVERSIONS.get((actual.name, declared.name))
+        from . import _simt  # the compiler's table, under the host's casting rules
+        return _simt.scalar_conversion(actual.name, declared.name)
     if isinstance(actual, TupleType) and isinstance(declared, TupleType):
         if len(actual.elems) != len(declared.elems):
             return None
