@@ -9,7 +9,7 @@ DEBIAN_PACKAGES := llvm-19-dev libzstd-dev libboost-context-dev pybind11-dev doc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build install demo test unit pytest test-ptx test-pip fuzz-build fuzz-smoke \
-	test-sanitize format-check bench clean
+	test-sanitize test-hosts format-check bench clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -68,6 +68,17 @@ test-pip: deps
 	$(PIP_VENV)/bin/pip install -q --disable-pip-version-check $(PIP_TEST_PACKAGES)
 	$(PIP_VENV)/bin/pip install -q --disable-pip-version-check .
 	$(PIP_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/install
+
+# simt's Python tests under the maintained hosts from PyPI (scripts/host_venv.sh pins them): the
+# whole suite in a venv with numba-cuda, and the numba-cuda-mlir host's tests in one with it.
+HOST_VENVS := $(CURDIR)/$(BUILD)/venv-hosts
+test-hosts: build
+	SIMT_STAGE=$(CURDIR)/$(BUILD)/python scripts/host_venv.sh numba-cuda $(HOST_VENVS)/numba-cuda
+	$(HOST_VENVS)/numba-cuda/bin/python -m pytest -q -p no:cacheprovider tests/python
+	SIMT_STAGE=$(CURDIR)/$(BUILD)/python scripts/host_venv.sh numba-cuda-mlir \
+		$(HOST_VENVS)/numba-cuda-mlir
+	$(HOST_VENVS)/numba-cuda-mlir/bin/python -m pytest -q -p no:cacheprovider \
+		tests/python/test_host_numba_cuda_mlir.py
 
 # The fuzzers (tests/fuzz): built with clang-19's libFuzzer, ASan and UBSan in their own folder.
 # The smoke run replays every input that once crashed (tests/fuzz/regressions, ptx_regressions),

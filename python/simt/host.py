@@ -7,7 +7,6 @@ simt.cuda stands in for the host's numba.cuda package; the host's pure-Python su
 and import a few names from the package itself that simt.cuda lends from the host's modules."""
 import collections
 import importlib
-import importlib.metadata
 import importlib.util
 import os
 import re
@@ -49,6 +48,7 @@ def casting_rules_release():
     """The Numba release whose casting rules (numba/core/typeconv/rules.py) the host types by:
     '0.56' under Numba before 0.59 with its own CUDA target; '0.59' (int8 and bool convert to
     float16 safely) under later Numba, numba-cuda, numba-cuda-mlir, or without Numba."""
+    import importlib.metadata  # here: importing it costs ~15 ms, and the hook imports this module
     if is_numba_cuda():
         return "0.59"
     try:

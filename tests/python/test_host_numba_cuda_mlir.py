@@ -224,6 +224,8 @@ print("ran")
     assert "ran" in out
 
 
+@pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is not None,
+                    reason="numba-cuda installed: simt.cuda also lends its package's names")
 def test_random_is_simts_without_numba(python, fake_host):
     out = _run(python, SERVED + """
 import numpy as np
