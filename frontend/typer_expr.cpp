@@ -530,6 +530,16 @@ Value FunctionTyper::path_attribute(const std::string &path, ir::Loc loc) {
     v.dtype = dtype;
     return v;
   }
+  // numba-cuda's and numba-cuda-mlir's cuda packages re-export the type names (cuda.float32),
+  // and numba-cuda-mlir's has cuda.shared_array / cuda.local_array for cuda.shared.array / ...
+  if (owner == "cuda" && parse_numba_type_name(attr, dtype)) {
+    Value v;
+    v.kind = Value::Kind::Dtype;
+    v.dtype = dtype;
+    return v;
+  }
+  if (path == "cuda.shared_array" || path == "cuda.local_array")
+    return path_value("cuda." + attr.substr(0, attr.find('_')) + ".array");
   // numba.cuda, numba.types.float32, numba.core.types.int32: modules known by other names.
   if (const std::string known = canonical_module(path); known != path)
     return path_value(known);

@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from . import bundle, linking, pickling, ptx_check, targets
+from . import bundle, hosts, linking, pickling, ptx_check, targets
 from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
@@ -964,15 +964,50 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     if isinstance(func_or_sig, Dispatcher):
         raise TypeError("A jit decorator was called on an already jitted function %s" %
                         func_or_sig)
+    by_annotations = options.pop("annotations_as_signatures", hosts.numba_cuda_mlir_in_use())
     if isinstance(func_or_sig, pytypes.FunctionType):
-        return Dispatcher(func_or_sig, None, device, options)
+        return Dispatcher(func_or_sig, _annotated_signatures(func_or_sig, None, by_annotations),
+                          device, options)
     if func_or_sig is None:
         sigs = None
     elif isinstance(func_or_sig, list):
         sigs = func_or_sig
     else:
         sigs = [func_or_sig]
-    return lambda py_func: Dispatcher(py_func, sigs, device, options)
+    return lambda py_func: Dispatcher(
+        py_func, _annotated_signatures(py_func, sigs, by_annotations), device, options)
+
+
+def _annotation_signature(py_func):
+    """The argument types a function's annotations give when every parameter is annotated with
+    a type object (simt's or a host's: `a: cuda.float32[:]`), else None (a template, compiled per
+    argument types): numba-cuda-mlir's annotations as signatures."""
+    parameters = inspect.signature(py_func).parameters.values()
+    annotations = [p.annotation for p in parameters]
+    if not annotations or any(a is inspect.Parameter.empty or isinstance(a, str)
+                              for a in annotations):
+        return None
+    try:
+        parse_signature(tuple(annotations))
+    except (TypeError, ValueError, NotImplementedError, CompileError):
+        return None
+    return tuple(annotations)
+
+
+def _annotated_signatures(py_func, sigs, by_annotations):
+    """`sigs`, or (where annotations are signatures, as under numba-cuda-mlir) the one its
+    annotations give; a TypeError when both are given, as numba-cuda-mlir raises."""
+    if not by_annotations:
+        return sigs
+    annotated = _annotation_signature(py_func)
+    if annotated is None:
+        return sigs
+    if sigs is not None:
+        raise TypeError(
+            "Conflicting signature sources for '%s': both an explicit signature and type "
+            "annotations are provided. Use one or the other (or annotations_as_signatures=False "
+            "to ignore the annotations)." % py_func.__name__)
+    return [annotated]
 
 
 def _declares_return_type(sig):

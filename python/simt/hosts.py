@@ -10,10 +10,12 @@ import collections
 import importlib
 import importlib.util
 import os
+import sys
 
 __all__ = ["Host", "HOSTS", "TYPE_OBJECT_MODULES", "KERNEL_MODULE_NAMES",
            "SPECIAL_FUNCTION_MODULES", "cuda_modules", "served_by_environment",
-           "NUMBA_CUDA_MLIR_MODULES", "numba_cuda_mlir_module", "add_numba_cuda_mlir_names"]
+           "NUMBA_CUDA_MLIR_MODULES", "numba_cuda_mlir_module", "add_numba_cuda_mlir_names",
+           "numba_cuda_mlir_in_use"]
 
 # package: what an installed host is found by; types_package: where its type objects live
 Host = collections.namedtuple("Host",
@@ -70,6 +72,12 @@ def served_by_environment(environ=None):
         return cuda_modules([host for host in HOSTS
                              if not host.has_simulator and _installed(host.package)])
     return ()
+
+
+def numba_cuda_mlir_in_use():
+    """Whether the program imported numba-cuda-mlir, whose jit semantics (annotations as
+    signatures) then apply to `cuda.jit` (simt.cuda serves every host at once)."""
+    return "numba_cuda_mlir" in sys.modules
 
 
 def _cudadrv_package():

@@ -359,3 +359,73 @@ import numba_cuda_mlir.numba_cuda.cudadrv.driver as its_driver
 import simt.driver
 assert its_driver is not simt.driver
 """, {"SIMT_ENABLE": "1"})
+
+
+def test_kernels_spell_types_and_arrays_as_numba_cuda_mlir_does(python, fake_host):
+    # cuda.float32(x), cuda.shared_array, cuda.local_array: numba-cuda-mlir's package names.
+    out = _run(python, SERVED + """
+import numpy as np
+
+@cuda.jit
+def kernel(x, out):
+    i = cuda.grid(1)
+    tile = cuda.shared_array(32, cuda.float32)
+    scratch = cuda.local_array(2, dtype=cuda.int32)
+    tile[cuda.threadIdx.x] = cuda.float32(x[i]) * 2
+    scratch[0] = cuda.int32(3)
+    cuda.syncthreads()
+    out[i] = tile[31 - cuda.threadIdx.x] + scratch[0]
+
+x = np.arange(32.0)
+out = np.zeros(32)
+kernel[1, 32](x, out)
+assert (out == (31 - x) * 2 + 3).all(), out
+print("ran")
+""", dict(fake_host, SIMT_ENABLE="1"))
+    assert "ran" in out
+
+
+def test_annotations_are_signatures_under_numba_cuda_mlir(python, fake_host):
+    out = _run(python, SERVED + """
+import numpy as np
+
+@cuda.jit
+def copy(a: cuda.float32[:], b: cuda.float32[:]):
+    i = cuda.grid(1)
+    if i < a.size:
+        b[i] = a[i]
+
+assert [str(t) for t in copy.signatures[0]] == ["array(float32, 1d, A)"] * 2, copy.signatures
+a = np.arange(4, dtype=np.float32)
+b = np.zeros_like(a)
+copy[1, 4](a, b)
+assert (a == b).all()
+try:
+    copy[1, 4](a.astype(np.float64), b)
+except TypeError as e:
+    assert "No matching definition" in str(e)
+else:
+    raise AssertionError("float64 taken by a float32[:] annotation")
+try:
+    @cuda.jit("void(float32[:], float32[:])")
+    def both(a: cuda.float32[:], b: cuda.float32[:]):
+        pass
+except TypeError as e:
+    assert "Conflicting signature sources" in str(e)
+else:
+    raise AssertionError("a signature and annotations both taken")
+
+@cuda.jit(annotations_as_signatures=False)
+def loose(a: cuda.float32[:], b: cuda.float32[:]):
+    b[0] = a[0]
+
+@cuda.jit
+def partly(a: cuda.float32[:], b):
+    b[0] = a[0]
+
+loose[1, 1](a.astype(np.float64), b.astype(np.float64))
+partly[1, 1](a, b.astype(np.float64))
+assert len(loose.signatures) == 1 and len(partly.signatures) == 1
+print("ran")
+""", dict(fake_host, SIMT_ENABLE="1"))
+    assert "ran" in out
