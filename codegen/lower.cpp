@@ -1017,6 +1017,13 @@ void FunctionLowering::print(const ir::Stmt &s) {
     }
     items.push_back(PrintItem{expr(*e), e->type, ""});
   }
+  for (size_t i = 0; i < items.size(); ++i) {
+    auto glue = [&](size_t k) {
+      return s.exprs[k]->kind == ir::ExprKind::String ? s.exprs[k]->int_value : 0;
+    };
+    items[i].space_before =
+        i > 0 && !(glue(i) & ir::kPrintGlueBefore) && !(glue(i - 1) & ir::kPrintGlueAfter);
+  }
   target_.print(emitter_, items);
 }
 

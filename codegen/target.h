@@ -29,6 +29,7 @@ struct PrintItem {
   llvm::Value *value = nullptr; // null for text
   Type type;
   std::string text;
+  bool space_before = true; // false: right after the previous item (tuple punctuation)
 };
 
 // Recursive calls nest at most this deep per thread where a target counts them: each level

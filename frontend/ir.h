@@ -175,10 +175,14 @@ enum class StmtKind : uint8_t {
   Raise,       // raise exception class `exc` with `message`
   Assert,      // if not exprs[0]: raise AssertionError(message)
   SyncThreads, // cuda.syncthreads()
-  Print,       // print(exprs...): values separated by spaces, then a newline
+  Print,       // print(exprs...): values separated by spaces, then a newline; a String's
+               // int_value holds kPrintGlue* bits (tuple punctuation: no space before/after it)
   FieldStore,  // field `field` of the record exprs[0] = exprs[1] (of the field's scalar type; a
                // nested record field takes a record of its layout, whose bytes are copied)
 };
+
+// The int_value bits of a print()'s String item: no separating space before / after it.
+constexpr int64_t kPrintGlueBefore = 1, kPrintGlueAfter = 2;
 
 struct Stmt {
   StmtKind kind = StmtKind::Eval;

@@ -218,6 +218,10 @@ private:
   Value call_value(Value fn, const ast::Expr &e);
   Value call_path(const std::string &path, const ast::Expr &e);
   Value call_builtin(const std::string &name, const ast::Expr &e);
+  // print() (typer_print.cpp): its items, tuples and dim3 values spelled out
+  Value call_print(const ast::Expr &e);
+  void print_item(Value v, ir::Loc loc, std::vector<ir::ExprPtr> &items);
+  void print_tuple(std::vector<Value> elements, ir::Loc loc, std::vector<ir::ExprPtr> &items);
   Value call_cuda(const std::string &name, const ast::Expr &e);
   Value call_math(const std::string &module, const std::string &name, const ast::Expr &e);
   Value call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e);

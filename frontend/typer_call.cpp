@@ -300,26 +300,8 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
 Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
   if (name == "range" || name == "enumerate" || name == "zip")
     error(e.loc, "simt: " + name + "() outside a for loop is not supported yet");
-  if (name == "print") {
-    if (!e.keywords.empty())
-      error(e.loc, "simt: print() keyword arguments are not supported yet");
-    ir::Stmt s;
-    s.kind = ir::StmtKind::Print;
-    s.loc = e.loc;
-    for (size_t i = 1; i < e.elts.size(); ++i) {
-      Value v = value(*e.elts[i]);
-      if (v.kind != Value::Kind::Expr ||
-          (v.expr->kind != ir::ExprKind::String && !v.expr->type.is_scalar()))
-        error(e.elts[i]->loc, "simt: print() of this value is not supported yet");
-      if (v.expr->type.is_scalar() && is_complex(v.expr->type.scalar))
-        error(e.elts[i]->loc, "simt: print() of complex numbers is not supported (Numba's CUDA "
-                              "target cannot print them)");
-      s.exprs.push_back(std::move(v.expr));
-    }
-    fn_.props.uses_print = true;
-    emit(std::move(s));
-    return Value{};
-  }
+  if (name == "print")
+    return call_print(e);
   if (name == "breakpoint") {
     positional_args(e, "breakpoint", 0);
     ir::Stmt s = make_stmt(ir::StmtKind::Eval, e.loc);

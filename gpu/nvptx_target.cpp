@@ -316,7 +316,7 @@ void NvptxTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items
   std::string format;
   std::vector<llvm::Value *> values;
   for (const codegen::PrintItem &item : items) {
-    if (!format.empty())
+    if (!format.empty() && item.space_before)
       format += ' ';
     if (item.value == nullptr) {
       for (char c : item.text)

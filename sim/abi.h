@@ -107,6 +107,7 @@ void simt_rt_print_u64(simt::sim::ThreadContext *ctx, uint64_t value);
 void simt_rt_print_f64(simt::sim::ThreadContext *ctx, double value);
 void simt_rt_print_str(simt::sim::ThreadContext *ctx, const char *text);
 void simt_rt_print_end(simt::sim::ThreadContext *ctx);
+void simt_rt_print_glue(simt::sim::ThreadContext *ctx);
 // Instrumented kernels only (sim/observer.h; codegen/target.h says when each is called):
 // entry to function `function` (an index of KernelCode::frames) whose locals are at `frame`,
 void simt_rt_enter(simt::sim::ThreadContext *ctx, int32_t function, void *frame);

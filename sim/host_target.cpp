@@ -366,7 +366,10 @@ void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items)
   llvm::Module &m = module_of(e);
   llvm::Type *ptr = b.getPtrTy(), *void_type = b.getVoidTy();
   auto print_str = runtime_function(m, "simt_rt_print_str", void_type, {ptr, ptr});
-  for (const codegen::PrintItem &item : items) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const codegen::PrintItem &item = items[i];
+    if (i > 0 && !item.space_before)
+      b.CreateCall(runtime_function(m, "simt_rt_print_glue", void_type, {ptr}), {e.env});
     if (!item.value) {
       b.CreateCall(print_str, {e.env, b.CreateGlobalString(item.text, "text")});
       continue;

@@ -289,6 +289,7 @@ private:
     add("simt_rt_print_f64", &simt_rt_print_f64);
     add("simt_rt_print_str", &simt_rt_print_str);
     add("simt_rt_print_end", &simt_rt_print_end);
+    add("simt_rt_print_glue", &simt_rt_print_glue);
     add("simt_rt_enter", &simt_rt_enter);
     add("simt_rt_leave", &simt_rt_leave);
     add("simt_rt_statement", &simt_rt_statement);

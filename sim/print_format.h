@@ -17,6 +17,8 @@ class PrintLine {
 public:
   // Appends `item`, after a separating space unless it is the first item.
   void append(std::string_view item);
+  // The next item follows the previous one without the separating space (tuple punctuation).
+  void glue() { has_items_ = false; }
   // Writes the line and a newline to stdout, never interleaved with another thread's line, and
   // starts a new line.
   void emit();

@@ -210,6 +210,8 @@ void simt_rt_print_str(ThreadContext *ctx, const char *text) {
   simt::sim::thread_state(ctx).print_line.append(text);
 }
 
+void simt_rt_print_glue(ThreadContext *ctx) { simt::sim::thread_state(ctx).print_line.glue(); }
+
 void simt_rt_print_end(ThreadContext *ctx) { simt::sim::thread_state(ctx).print_line.emit(); }
 
 } // extern "C"
