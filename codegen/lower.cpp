@@ -2071,8 +2071,9 @@ llvm::Value *FunctionLowering::intrinsic_value(const ir::Expr &e,
   case I::Nanosleep:
     target_.nanosleep(emitter_, args[0]);
     return nullptr;
-  case I::Breakpoint: // release code ignores it (the dispatcher compiles the debug variant)
-    if (instrumented())
+  case I::Breakpoint: // the simulator's release code ignores it (the dispatcher compiles the
+                      // debug variant)
+    if (instrumented() || target_.release_breakpoints())
       target_.breakpoint_call(emitter_, loc(e.loc));
     return nullptr;
   case I::ThisThreadBlock: // the groups have no run-time state

@@ -122,6 +122,9 @@ public:
   virtual void statement(Emitter &e, int32_t loc) = 0;
   // Python's breakpoint() in the kernel. The lowering checks `must_return` afterwards.
   virtual void breakpoint_call(Emitter &e, int32_t loc) = 0;
+  // Whether release code keeps breakpoint() (a GPU's brkpt, as numba-cuda compiles it); the
+  // simulator stops at one only in the debugger's variant.
+  virtual bool release_breakpoints() const { return false; }
   // Before each load, store or atomic of an array element or record field: `address` (ptr) of
   // `size` bytes in `space`, which a GPU needs aligned to `align` bytes; for a store of a scalar,
   // the stored value's bits zero-extended to i64 in `value` (else 0). The checkers' variant also

@@ -359,7 +359,11 @@ void NvptxTarget::enter_function(Emitter &, int32_t, llvm::Value *) {
 }
 void NvptxTarget::leave_function(Emitter &) { not_on_gpu("the debugger's instrumentation"); }
 void NvptxTarget::statement(Emitter &, int32_t) { not_on_gpu("the debugger's instrumentation"); }
-void NvptxTarget::breakpoint_call(Emitter &, int32_t) { not_on_gpu("breakpoint()"); }
+// numba-cuda's lowering: PTX's brkpt, where cuda-gdb stops the thread (a trap without it).
+void NvptxTarget::breakpoint_call(Emitter &e, int32_t) {
+  auto *type = llvm::FunctionType::get(e.b.getVoidTy(), false);
+  e.b.CreateCall(llvm::InlineAsm::get(type, "brkpt;", "", /*hasSideEffects=*/true));
+}
 void NvptxTarget::memory_access(Emitter &, llvm::Value *, uint32_t, uint32_t, codegen::AccessKind,
                                 MemSpace, llvm::Value *, int32_t) {
   not_on_gpu("the debugger's instrumentation");

@@ -88,6 +88,7 @@ public:
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override;
   bool native_bfloat16() const override { return sm_ >= 80; }
+  bool release_breakpoints() const override { return true; }
   llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                     Scalar type) override;
   // One function as EntryAbi says, marked a kernel in nvvm.annotations unless a device function.

@@ -307,3 +307,16 @@ def test_thread_groups_passed_to_device_functions_without_optimisation(tmp_path)
         ptx, _ = cuda.compile_ptx(grouped, "void(float64[:], float64[:])", **options)
         assert ".entry grouped(" in ptx and "bar.sync" in ptx
         assert_ptxas_accepts(ptx, tmp_path)
+
+
+def test_breakpoint_is_ptxs_brkpt(tmp_path):
+    # numba-cuda 0.30 lowers breakpoint() to brkpt (cuda-gdb stops there); the simulator's release
+    # code ignores it, its debug variant stops in simt's debugger.
+    def kernel(x):
+        i = cuda.grid(1)
+        breakpoint()
+        x[i] = 1
+
+    ptx, _ = cuda.compile_ptx(kernel, (float32[:],))
+    assert re.search(r"^\s*brkpt;", ptx, re.M), ptx
+    assert_ptxas_accepts(ptx, tmp_path)
