@@ -2052,6 +2052,8 @@ llvm::Value *FunctionLowering::intrinsic_value(const ir::Expr &e,
     return warp_intrinsic(e, args);
   if (llvm::Value *result = fp16_intrinsic(b_, e.intrinsic, args))
     return result;
+  if (llvm::Value *result = fp16_math(emitter_, target_, e.intrinsic, args))
+    return result;
   switch (e.intrinsic) {
   case I::SyncthreadsCount:
     return target_.barrier_reduce(emitter_, Target::Reduction::Count, args[0], loc(e.loc));

@@ -2,6 +2,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <map>
+
 namespace simt::codegen {
 
 namespace {
@@ -93,6 +95,10 @@ llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, ir::Intrinsic fn,
     return b.CreateFSub(args[0], args[1]);
   case I::Hmul:
     return b.CreateFMul(args[0], args[1]);
+  case I::Hdiv: // float32's quotient rounded to float16 is the correctly rounded one
+    return b.CreateFPTrunc(b.CreateFDiv(b.CreateFPExt(args[0], b.getFloatTy()),
+                                        b.CreateFPExt(args[1], b.getFloatTy())),
+                           b.getHalfTy());
   // neg.f16 and abs.f16 only touch the sign bit: on the bits, so x86's conversions through float
   // do not quieten signalling NaNs
   case I::Hneg:
@@ -124,6 +130,38 @@ llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, ir::Intrinsic fn,
   default:
     return nullptr;
   }
+}
+
+llvm::Value *fp16_math(Emitter &e, Target &target, ir::Intrinsic fn,
+                       const std::vector<llvm::Value *> &args) {
+  using I = ir::Intrinsic;
+  static const std::map<I, I> library = {
+      {I::Hsin, I::Sin},   {I::Hcos, I::Cos},   {I::Htanh, I::Tanh},   {I::HtanhApprox, I::Tanh},
+      {I::Hlog, I::Log},   {I::Hlog2, I::Log2}, {I::Hlog10, I::Log10}, {I::Hexp, I::Exp},
+      {I::Hexp2, I::Exp2}, {I::Hrint, I::Rint}};
+  llvm::IRBuilderBase &b = e.b;
+  auto in_float = [&] { return b.CreateFPExt(args.at(0), b.getFloatTy()); };
+  auto intrinsic = [&](llvm::Intrinsic::ID id) { return b.CreateUnaryIntrinsic(id, in_float()); };
+  llvm::Constant *one = llvm::ConstantFP::get(b.getFloatTy(), 1.0);
+  llvm::Value *r = nullptr;
+  if (auto it = library.find(fn); it != library.end())
+    r = target.math(e, it->second, {in_float()}, Scalar::F32);
+  else if (fn == I::Hexp10)
+    r = target.math(e, I::Pow, {llvm::ConstantFP::get(b.getFloatTy(), 10.0), in_float()},
+                    Scalar::F32);
+  else if (fn == I::Hsqrt) // correctly rounded in float32, so once rounded to float16
+    r = intrinsic(llvm::Intrinsic::sqrt);
+  else if (fn == I::Hrsqrt)
+    r = b.CreateFDiv(one, intrinsic(llvm::Intrinsic::sqrt));
+  else if (fn == I::Hrcp)
+    r = b.CreateFDiv(one, in_float());
+  else if (fn == I::Hceil)
+    r = intrinsic(llvm::Intrinsic::ceil);
+  else if (fn == I::Hfloor)
+    r = intrinsic(llvm::Intrinsic::floor);
+  else if (fn == I::Htrunc)
+    r = intrinsic(llvm::Intrinsic::trunc);
+  return r ? b.CreateFPTrunc(r, b.getHalfTy()) : nullptr;
 }
 
 } // namespace simt::codegen

@@ -3,6 +3,7 @@
 // results exactly.
 #pragma once
 
+#include "codegen/target.h"
 #include "frontend/intrinsics.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -32,5 +33,9 @@ llvm::Value *convert_from_half(llvm::IRBuilderBase &b, llvm::Value *value, llvm:
 // cuda.fp16.<name> (fp16.hadd, ...) on half operands, or null when `fn` is not one of them.
 llvm::Value *fp16_intrinsic(llvm::IRBuilderBase &b, ir::Intrinsic fn,
                             const std::vector<llvm::Value *> &args);
+// cuda.fp16's math functions (hsin, hexp10, hsqrt, ...): float32's through the target's math
+// library, rounded to float16; nullptr for another intrinsic.
+llvm::Value *fp16_math(Emitter &e, Target &target, ir::Intrinsic fn,
+                       const std::vector<llvm::Value *> &args);
 
 } // namespace simt::codegen

@@ -401,7 +401,25 @@ const CudaFunction *find_cuda_function(const std::string &name) {
         {I::Hge, half_compare},
         {I::Hgt, half_compare},
         {I::Hle, half_compare},
-        {I::Hlt, half_compare}};
+        {I::Hlt, half_compare},
+        {I::Hdiv, half_binary},
+        {I::Hsin, half_unary},
+        {I::Hcos, half_unary},
+        {I::Htanh, half_unary},
+        {I::HtanhApprox, half_unary},
+        {I::Hlog, half_unary},
+        {I::Hlog2, half_unary},
+        {I::Hlog10, half_unary},
+        {I::Hexp, half_unary},
+        {I::Hexp2, half_unary},
+        {I::Hexp10, half_unary},
+        {I::Hsqrt, half_unary},
+        {I::Hrsqrt, half_unary},
+        {I::Hrcp, half_unary},
+        {I::Hceil, half_unary},
+        {I::Hfloor, half_unary},
+        {I::Htrunc, half_unary},
+        {I::Hrint, half_unary}};
   }();
   auto it = std::find_if(table.begin(), table.end(), [&](const CudaFunction &f) {
     return ir::intrinsic_name(f.intrinsic) == name;

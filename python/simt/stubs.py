@@ -67,7 +67,10 @@ atomic = KernelOnlyNamespace("atomic", ("add", "sub", "and_", "or_", "xor", "inc
                                         "compare_and_swap", "cas"))
 cg = KernelOnlyNamespace("cg", ("this_grid", "this_thread_block"))  # the latter: simt
 fp16 = KernelOnlyNamespace("fp16", ("hadd", "hsub", "hmul", "hneg", "habs", "hfma",
-                                    "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin"))
+                                    "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin",
+                                    "hdiv", "hsin", "hcos", "htanh", "htanh_approx", "hlog",
+                                    "hlog2", "hlog10", "hexp", "hexp2", "hexp10", "hsqrt",
+                                    "hrsqrt", "hrcp", "hceil", "hfloor", "htrunc", "hrint"))
 
 # CUDA's vector types (constructed in kernels): Numba's names and their C aliases
 _VECTOR_ALIASES = {"int8": ["char"], "int16": ["short"], "int32": ["int"],

@@ -214,11 +214,11 @@ def test_explicit_signature_and_constants():
 
 def test_errors():
     @cuda.jit
-    def no_hdiv(a):
-        a[0] = cuda.fp16.hdiv(a[0], a[1])
+    def no_hpow(a):
+        a[0] = cuda.fp16.hpow(a[0], a[1])
 
-    with pytest.raises(simt.CompileError, match="cuda.fp16.hdiv"):
-        no_hdiv[1, 1](np.ones(2, np.float16))
+    with pytest.raises(simt.CompileError, match="cuda.fp16.hpow"):
+        no_hpow[1, 1](np.ones(2, np.float16))
 
     @cuda.jit
     def arity(a):
@@ -240,3 +240,46 @@ def test_errors():
 
     with pytest.raises(TypeError, match="No matching definition"):
         wrong_dtype[1, 1](np.ones(2, np.float32))
+
+
+# numba-cuda's cuda.fp16 math: float32's result rounded to float16 (hdiv, hsqrt, hrcp and the
+# rounding functions exactly, as NumPy's float16 computes them)
+FP16_MATH = {"hsin": np.sin, "hcos": np.cos, "htanh": np.tanh, "htanh_approx": np.tanh,
+             "hlog": np.log, "hlog2": np.log2, "hlog10": np.log10, "hexp": np.exp,
+             "hexp2": np.exp2, "hexp10": lambda x: np.power(np.float32(10), x),
+             "hsqrt": np.sqrt, "hrsqrt": lambda x: 1 / np.sqrt(x), "hrcp": np.reciprocal,
+             "hceil": np.ceil, "hfloor": np.floor, "htrunc": np.trunc, "hrint": np.rint}
+EXACT = ("hsqrt", "hrcp", "hceil", "hfloor", "htrunc", "hrint")
+
+
+@pytest.mark.parametrize("name", sorted(FP16_MATH))
+def test_fp16_math_functions(name):
+    source = ("def k(r, x):\n    i = cuda.grid(1)\n    if i < x.size:\n"
+              "        r[i] = cuda.fp16.%s(x[i])\n" % name)
+    scope = {"cuda": cuda}
+    exec(source, scope)
+    kernel = cuda.jit(scope["k"])
+    x = np.linspace(0.05, 9.5, 256).astype(np.float16)
+    r = np.zeros_like(x)
+    kernel[4, 64](r, x)
+    expected = FP16_MATH[name](x.astype(np.float32)).astype(np.float16)
+    if name in EXACT:
+        assert same_halves(r, expected)
+    else:
+        np.testing.assert_allclose(r, expected, rtol=1e-3)
+
+
+def test_hdiv_rounds_correctly():
+    @cuda.jit
+    def k(r, x, y):
+        i = cuda.grid(1)
+        if i < x.size:
+            r[i] = cuda.fp16.hdiv(x[i], y[i])
+
+    rng = np.random.default_rng(1)
+    x = np.ascontiguousarray(ALL_HALVES[np.isfinite(ALL_HALVES)][::7][:4096])
+    y = rng.permutation(x)
+    r = np.zeros_like(x)
+    k[64, 64](r, x, y)
+    with np.errstate(all="ignore"):
+        assert same_halves(r, x / y)
