@@ -220,16 +220,18 @@ def describe(value):
 # target hierarchy: cuda, then gpu, then generic).
 _OVERLOAD_TARGETS = ("cuda", "gpu", "generic")
 _overload_index = {"size": -1, "by_function": {}}
+_OVERLOAD_REGISTRIES = ("numba.core.typing.templates", "numba.cuda.typing.templates")
 _implementations = {}
 
 
 def _overload_functions(value):
     """The overload functions (numba.extending.overload) registered for the Python function
     `value`, for the targets CUDA kernels use, most specific target first."""
-    templates = sys.modules.get("numba.core.typing.templates")
-    if templates is None:
+    # Numba's registry, and numba-cuda's own (numba.cuda.extending.overload registers there)
+    registered = [entry for name in _OVERLOAD_REGISTRIES if name in sys.modules
+                  for entry in sys.modules[name].builtin_registry.globals]
+    if not registered:
         return []
-    registered = templates.builtin_registry.globals
     if _overload_index["size"] != len(registered):  # new registrations: index them again
         by_function = {}
         for function, typ in registered:

@@ -72,3 +72,29 @@ def test_functions_with_only_other_targets_overloaded_are_not_callable():
 
     with pytest.raises(CompileError, match="cpu_only"):
         k[1, 1](np.zeros(1))
+
+
+def test_numba_cuda_extending_overload_of_a_closure_function():
+    """numba-cuda's numba.cuda.extending.overload registers in numba-cuda's own typing registry
+    (its test_ssa's issue 3976: the overloaded function a closure variable of the kernel)."""
+    extending = pytest.importorskip("numba.cuda.extending")
+
+    def overload_this(a):
+        return 42
+
+    @cuda.jit
+    def kernel(result, a):
+        if a:
+            s = 5
+            s = overload_this(s)
+        else:
+            s = 99
+        result[0] = s
+
+    @extending.overload(overload_this)
+    def _ol(a):
+        return lambda a: a + 37
+
+    result = np.zeros(1, np.int64)
+    kernel[1, 1](result, True)
+    assert result[0] == 42
