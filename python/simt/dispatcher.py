@@ -198,6 +198,12 @@ def _as_numba_passes(declared, values):
         elif name == "bool" and isinstance(value, (float, np.floating)):
             converted = converted or list(values)
             converted[i] = int(value) != 0
+        elif isinstance(argtype, simt_types.ArrayType) and \
+                isinstance(argtype.dtype, simt_types.ScalarType) and \
+                argtype.dtype != simt_types.bfloat16 and hasattr(value, "view") and \
+                str(getattr(value, "dtype", name)) != str(argtype.dtype):
+            converted = converted or list(values)  # _same_bits: read as the declared dtype
+            converted[i] = value.view(np.dtype(str(argtype.dtype)))
         elif isinstance(argtype, simt_types.TupleType) and isinstance(value, tuple):
             inner = _as_numba_passes(argtype.elems, value)
             if inner is not value:
@@ -210,6 +216,25 @@ def _bfloat16_bits_for(actual, declared):
     """Whether `actual` is an int16 or uint16 array of bfloat16 bits for a bfloat16 array
     parameter (NumPy has no bfloat16 dtype without ml_dtypes)."""
     return declared.dtype == simt_types.bfloat16 and str(actual.dtype) in ("int16", "uint16")
+
+
+def _same_bits(actual, declared):
+    """Whether `actual` is an array whose elements a kernel of the one signature `declared` reads
+    as its own dtype's (Numba's specialized kernels pass the data pointer, shape and strides as
+    they are): another dtype of the same size, dimensions and layout rules as _converts'."""
+    if not (isinstance(actual, simt_types.ArrayType) and isinstance(declared, simt_types.ArrayType)
+            and isinstance(actual.dtype, simt_types.ScalarType)
+            and isinstance(declared.dtype, simt_types.ScalarType)
+            and actual.dtype != declared.dtype):
+        return False
+    try:
+        size = np.dtype(str(actual.dtype)).itemsize
+        declared_size = np.dtype(str(declared.dtype)).itemsize
+    except TypeError:  # bfloat16
+        return False
+    return (size == declared_size
+            and _converts(simt_types.ArrayType(declared.dtype, actual.ndim, actual.layout,
+                                               actual.readonly), declared))
 
 
 def _converts(actual, declared):
@@ -641,6 +666,12 @@ class Dispatcher:
                 rating = tuple(kinds.count(kind) for kind in
                                (simt_types.UNSAFE, simt_types.SAFE, simt_types.PROMOTE))
                 rated.append((rating, declared, kernel))
+        if not rated and len(self.overloads) == 1 and all(
+                _converts(a, d) or _same_bits(a, d)
+                for a, d in zip(argtypes, next(iter(self.overloads)))):
+            # Numba launches a kernel of one signature without matching the arguments: an
+            # array's elements are read as the declared dtype (here: one of the same size)
+            return next(iter(self.overloads)), next(iter(self.overloads.values()))
         if not rated:
             raise TypeError("No matching definition for argument type(s) %s"
                             % ", ".join(str(t) for t in argtypes))

@@ -407,3 +407,17 @@ def test_zero_dimensional_integer_arrays_index_as_their_value():
     k[1, 8](a, grid2, i, j, out, recs, rec_out)
     assert out.tolist() == [[a[3] + t, grid2[3, 2], a[2:][2]] for t in range(8)]
     assert rec_out[()] == recs[3]
+
+
+def test_one_signature_kernel_reads_an_array_of_another_dtype_of_its_size():
+    """As Numba's specialized kernels (one explicit signature): the array's elements are read as
+    the declared dtype's (numba-cuda's test_atomic_sub3: uint32 for int32[:, :])."""
+    @cuda.jit("void(int32[:, :])")
+    def decrement(a):
+        cuda.atomic.sub(a, (cuda.threadIdx.x, cuda.threadIdx.y), 1)
+
+    a = np.arange(32, dtype=np.uint32).reshape(4, 8)
+    decrement[1, (4, 8)](a)
+    assert a.dtype == np.uint32 and a[0, 0] == 0xFFFFFFFF and (a.ravel()[1:] == np.arange(31)).all()
+    with pytest.raises(TypeError, match="No matching definition"):
+        decrement[1, 1](np.zeros((2, 2), np.int64))
