@@ -1597,6 +1597,20 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     }
     return array;
   }
+  case ir::ExprKind::Reshape: { // the same data; the new extents, C-order strides
+    llvm::Value *data = b_.CreateExtractValue(expr(*e.args[0]), {0});
+    llvm::Value *array = llvm::UndefValue::get(array_struct_type(b_.getContext(), e.type.ndim));
+    array = b_.CreateInsertValue(array, data, {0});
+    llvm::Value *stride =
+        b_.getInt64(e.type.record ? e.type.record->size : byte_size(e.type.scalar));
+    for (unsigned k = unsigned(e.type.ndim); k-- > 0;) {
+      llvm::Value *extent = expr(*e.args[k + 1]);
+      array = b_.CreateInsertValue(array, extent, {1, k});
+      array = b_.CreateInsertValue(array, stride, {2, k});
+      stride = b_.CreateMul(stride, extent);
+    }
+    return array;
+  }
   case ir::ExprKind::FieldView: { // the same shape and strides, the data further on
     llvm::Value *array = expr(*e.args[0]);
     llvm::Value *data = b_.CreateExtractValue(array, {0});

@@ -68,6 +68,8 @@ enum class ExprKind : uint8_t {
   DtypeView,   // array args[0] reinterpreted as `type` (another dtype, Numba's array.view(dtype)):
                // its data and, but on axis args[1] (int64), its shape and strides; that axis
                // gets extent args[2] and stride args[3]
+  Reshape,     // C-contiguous array args[0] as `type` (its dtype, ndim extents): its data, the
+               // extents args[1..] (int64, whose product the typer checked is its size), C order
   FieldView,   // a view of array args[0] with its shape and strides and its data `index` bytes
                // further, of `type` (an array of another dtype): a complex array's .real and
                // .imag, a record array's scalar field (Numba's attribute views)

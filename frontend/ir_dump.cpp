@@ -428,6 +428,8 @@ private:
       return {{nullptr, "const" + bracketed(e.index)}};
     case ExprKind::DtypeView:
       return joined(e, {".view(" + e.type.str() + ", axis ", ": extent ", ", stride ", ")"});
+    case ExprKind::Reshape:
+      return suffixed(e, ".reshape(" + e.type.str() + ")");
     case ExprKind::FieldView:
       return suffixed(e, ".field(" + e.type.str() + ", +" + std::to_string(e.index) + ")");
     case ExprKind::Slice:

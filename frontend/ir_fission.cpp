@@ -47,6 +47,7 @@ bool is_block_uniform(const Expr &e, const std::vector<bool> &block_level_slots)
   case ExprKind::ArrayView:
   case ExprKind::FieldView:
   case ExprKind::DtypeView:
+  case ExprKind::Reshape:
   case ExprKind::Slice:
   case ExprKind::Libdevice:
   case ExprKind::Bf16:

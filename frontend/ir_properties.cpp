@@ -140,7 +140,7 @@ private:
   static bool writes_local_memory(const Expr &target) {
     return target.kind == ExprKind::LocalArray ||
            ((target.kind == ExprKind::ArrayView || target.kind == ExprKind::FieldView ||
-             target.kind == ExprKind::DtypeView) &&
+             target.kind == ExprKind::DtypeView || target.kind == ExprKind::Reshape) &&
             writes_local_memory(*target.args[0]));
   }
 

@@ -220,6 +220,9 @@ private:
   Value call_builtin(const std::string &name, const ast::Expr &e);
   // print() (typer_print.cpp): its items, tuples and dim3 values spelled out
   Value call_print(const ast::Expr &e);
+  // array.reshape(...) (typer_reshape.cpp)
+  ir::ExprPtr reshaped(ir::ExprPtr array, const ast::Expr &call);
+  std::vector<ir::ExprPtr> reshape_extents(const ast::Expr &call);
   void print_item(Value v, ir::Loc loc, std::vector<ir::ExprPtr> &items);
   void print_tuple(std::vector<Value> elements, ir::Loc loc, std::vector<ir::ExprPtr> &items);
   Value call_cuda(const std::string &name, const ast::Expr &e);

@@ -123,6 +123,8 @@ Value FunctionTyper::call(const ast::Expr &e) {
   if (base.kind == Value::Kind::Expr) {
     if (callee.id == "view" && base.expr->type.is_array())
       return expr_value(dtype_view(std::move(base.expr), e));
+    if (callee.id == "reshape" && base.expr->type.is_array())
+      return expr_value(reshaped(std::move(base.expr), e));
     if (base.expr->type.is_array())
       if (std::optional<std::string> op = array_reduction_method(callee.id, false)) {
         call_args(e, callee.id, {}, 0);
