@@ -4,6 +4,7 @@ import collections
 import ctypes
 import enum
 import functools
+import importlib
 import inspect
 import numbers
 import os
@@ -127,6 +128,20 @@ def _native():
     most of the cost of importing simt.cuda."""
     from . import _simt
     return _simt
+
+
+def _finish_loading_the_compiler_before_fork():
+    """Waits, before a fork, for another thread's import of simt._simt to end: a child forked
+    meanwhile would wait forever for that import's lock (its thread is not in the child)."""
+    name = __package__ + "._simt"
+    # CPython's table of the locks of modules being imported (the extension is in sys.modules
+    # only once its initialisation, which imports NumPy and simt.host, has ended)
+    importing = getattr(importlib._bootstrap, "_module_locks", {})
+    if name in importing and name not in sys.modules:
+        _native()
+
+
+os.register_at_fork(before=_finish_loading_the_compiler_before_fork)
 
 
 class TypeAnnotation:
