@@ -5,6 +5,8 @@
 #include <pthread.h>
 
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 namespace simt::bindings {
@@ -46,8 +48,22 @@ const bool registered = [] {
 
 } // namespace
 
+void wait_for_compiles_at_exit(std::chrono::milliseconds patience) {
+  std::unique_lock lock(running().mutex);
+  if (!running().none.wait_for(lock, patience, [] { return running().count == 0; })) {
+    std::fprintf(stderr,
+                 "simt: %d compile(s) still running at exit did not end within %lld ms; ending "
+                 "the process\n",
+                 running().count, static_cast<long long>(patience.count()));
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+}
+
 CompileSection::CompileSection() {
   (void)registered;
+  if (sim::exiting()) // started after the exit's wait: it would run under static destructors
+    sim::park_until_exit();
   std::lock_guard lock(running().mutex);
   ++running().count;
 }

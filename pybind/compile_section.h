@@ -12,6 +12,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <chrono>
+
 namespace simt::bindings {
 
 class CompileSection {
@@ -24,5 +26,10 @@ public:
 private:
   pybind11::gil_scoped_release release_;
 };
+
+// At interpreter exit (after sim::stop_launches_at_exit, so that the sections ending park): waits
+// for the running sections to end, as LLVM's code generation cannot be stopped and must not run on
+// while static destructors tear LLVM down; past `patience`, says so and ends the process.
+void wait_for_compiles_at_exit(std::chrono::milliseconds patience);
 
 } // namespace simt::bindings

@@ -351,5 +351,6 @@ PYBIND11_MODULE(_simt, m) {
     py::gil_scoped_release release;
     simt::sim::stop_launches_at_exit(std::chrono::seconds(10));
     simt::sim::stop_tier_ups();
+    wait_for_compiles_at_exit(std::chrono::seconds(30));
   }));
 }
