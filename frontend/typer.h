@@ -17,6 +17,9 @@
 
 namespace simt {
 
+struct Ufunc;     // frontend/ufuncs.h
+struct UfuncLoop;
+
 // A deep copy of a syntax tree (typer_constant.cpp), for expressions the typer rewrites.
 ast::ExprPtr copy_ast(const ast::Expr &e);
 // The value of an integer expression of constants (literals, global constants, locals defined
@@ -317,6 +320,19 @@ private:
   // `/` and `**` on two complexes of one type (Numba's complex_div and the CUDA cpow).
   ir::ExprPtr complex_binary(ir::Op op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
   ir::ExprPtr complex_abs(ir::ExprPtr z, ir::Loc loc);
+  // NumPy ufuncs (typer_ufunc.cpp): np.<ufunc>(inputs[, out]) of scalars or arrays, the loop
+  // over an out array, and the element operations (typer_ufunc_element.cpp)
+  Value call_ufunc(const Ufunc &u, const ast::Expr &e);
+  ir::ExprPtr ufunc_loop_call(const Ufunc &u, const UfuncLoop &loop, std::vector<ir::ExprPtr> args,
+                              ir::Loc loc);
+  ir::ExprPtr ufunc_element(const Ufunc &u, const UfuncLoop &loop, std::vector<ir::ExprPtr> args,
+                            ir::Loc loc);
+  ir::ExprPtr ufunc_math(const Ufunc &u, const UfuncLoop &loop, std::vector<ir::ExprPtr> args,
+                         ir::Loc loc);
+  ir::ExprPtr ufunc_truth(ir::ExprPtr x, ir::Loc loc);
+  ir::ExprPtr ufunc_predicate(const std::string &name, ir::ExprPtr x, ir::Loc loc);
+  ir::ExprPtr ufunc_compare(const std::string &op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc);
+  ir::ExprPtr ufunc_min_max(const std::string &op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc);
   ir::ExprPtr to_bool(ir::ExprPtr e);
   ir::ExprPtr scalar_const(Scalar s, int64_t i, double f, ir::Loc loc) const;
   ir::ExprPtr local(int slot, ir::Loc loc) const;

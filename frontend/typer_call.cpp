@@ -4,6 +4,7 @@
 #include "frontend/ir_build.h"
 #include "frontend/python_int.h"
 #include "frontend/typer.h"
+#include "frontend/ufuncs.h"
 
 #include <algorithm>
 #include <cctype>
@@ -290,8 +291,11 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
         error(args[0]->loc, "simt: " + path + " of " + array->type.str() + " is not supported");
       return expr_value(array_reduction(*op, std::move(array), e.loc));
     }
-  if (path.rfind("numpy.", 0) == 0)
+  if (path.rfind("numpy.", 0) == 0) {
+    if (const Ufunc *u = find_ufunc(path.substr(6)))
+      return call_ufunc(*u, e);
     return call_math("numpy", path.substr(6), e);
+  }
   if (path.rfind("operator.", 0) == 0)
     return call_operator(path.substr(9), e);
   if (path.rfind("module:", 0) == 0)

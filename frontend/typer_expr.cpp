@@ -4,6 +4,7 @@
 #include "frontend/ir_build.h"
 #include "frontend/python_int.h"
 #include "frontend/typer.h"
+#include "frontend/ufuncs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,6 +62,8 @@ bool is_known_path(const std::string &path) {
   if (module == "numpy" && (name == "abs" || name == "absolute"))
     return true;
   if (module == "numpy" && array_reduction_method(name, true))
+    return true;
+  if (module == "numpy" && find_ufunc(name))
     return true;
   if (module == "cmath")
     return is_cmath_function(name);
