@@ -17,7 +17,7 @@
 
 namespace simt {
 
-struct Ufunc;     // frontend/ufuncs.h
+struct Ufunc; // frontend/ufuncs.h
 struct UfuncLoop;
 
 // A deep copy of a syntax tree (typer_constant.cpp), for expressions the typer rewrites.
