@@ -94,8 +94,7 @@ public:
   }
 
 private:
-  // At least the 16 bytes CUDA guarantees; alignment= of shared arrays is relative to it.
-  static constexpr std::align_val_t alignment{ir::max_array_alignment};
+  static constexpr std::align_val_t alignment{64}; // at least the 16 bytes CUDA guarantees
   struct Free {
     void operator()(char *p) const { ::operator delete(p, alignment); }
   };
