@@ -18,10 +18,15 @@ namespace {
 
 char log_path[4096];
 
-void log_abort(int signal, siginfo_t *info, void *context);
+void log_crash(int signal, siginfo_t *info, void *context);
 
-sim::ChainedSignalHandler abort_handler(SIGABRT, log_abort, /*replace_default=*/true,
-                                        std::chrono::milliseconds(0));
+// The signals logged. SIGSEGV's: installed at import, so that the fiber stacks' handler
+// (sim/stack_pool.cpp), installed at the first launch, chains to it only for faults it does not
+// recover from.
+sim::ChainedSignalHandler crash_handlers[] = {
+    {SIGABRT, log_crash, /*replace_default=*/true, std::chrono::milliseconds(0)},
+    {SIGSEGV, log_crash, /*replace_default=*/true, std::chrono::milliseconds(0)},
+};
 
 // What follows runs in a signal handler: write(2) and digits by hand, no allocation.
 void write_text(int fd, const char *text) {
@@ -41,10 +46,10 @@ void write_number(int fd, long value) {
   write_text(fd, at);
 }
 
-void log_abort(int signal, siginfo_t *info, void *context) {
+void log_crash(int signal, siginfo_t *info, void *context) {
   const int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd >= 0) {
-    write_text(fd, "simt: SIGABRT in process ");
+    write_text(fd, signal == SIGABRT ? "simt: SIGABRT in process " : "simt: SIGSEGV in process ");
     write_number(fd, long(getpid()));
     write_text(fd, ", thread ");
     write_number(fd, long(syscall(SYS_gettid)));
@@ -53,9 +58,10 @@ void log_abort(int signal, siginfo_t *info, void *context) {
     backtrace_symbols_fd(frames, backtrace(frames, 128), fd);
     close(fd);
   }
-  if (!abort_handler.call_replaced(signal, info, context)) {
-    ::signal(SIGABRT, SIG_DFL);
-    raise(SIGABRT);
+  const sim::ChainedSignalHandler &handler = crash_handlers[signal == SIGABRT ? 0 : 1];
+  if (!handler.call_replaced(signal, info, context)) {
+    ::signal(signal, SIG_DFL);
+    raise(signal);
   }
 }
 
@@ -68,7 +74,8 @@ void install_abort_log() {
   std::strcpy(log_path, path);
   void *frame[1];
   backtrace(frame, 1); // loads the unwinder now, not in the handler
-  abort_handler.ensure_installed();
+  for (sim::ChainedSignalHandler &handler : crash_handlers)
+    handler.ensure_installed();
 }
 
 } // namespace simt::bindings

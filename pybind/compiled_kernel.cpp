@@ -87,6 +87,7 @@ CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> a
                                const CompileOptions &options, codegen::Backend &backend,
                                const std::vector<std::string> &link)
     : arg_types_(std::move(arg_types)), target_(backend.name()) {
+  const CompileScope scope;
   const CompileInProgress compiling;
   install_interrupt_handler();
   run_on_compile_stack([&] {
@@ -211,6 +212,7 @@ std::vector<std::pair<std::string, std::string>> CompiledKernel::local_types() c
 }
 
 std::string CompiledKernel::llvm_ir() const {
+  const CompileScope scope;
   const CompileSection lowering;
   return sim::host_llvm_ir(module_);
 }

@@ -88,6 +88,7 @@ py::dict compile_ptx(std::string name, std::string source, std::string file, int
   ptx_options.llvm_ir = llvm_ir;
   gpu::CompiledPtx compiled;
   std::string return_type;
+  const CompileScope scope;
   const CompileInProgress compiling;
   install_interrupt_handler();
   run_on_compile_stack([&] {

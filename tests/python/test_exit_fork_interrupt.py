@@ -90,6 +90,38 @@ def test_exit_while_a_daemon_thread_compiles(python):
         assert "main exits" in result.stdout
 
 
+def test_exit_waits_for_a_compile_calling_into_python(python):
+    # The daemon thread's compile is inside Python (resolving a module attribute, which sleeps)
+    # when the main thread exits. Python would end that thread when it wants the GIL back by
+    # unwinding it through the compiler's frames, whose destructors then release Python objects
+    # without the GIL while the main thread collects garbage (a crash at exit, now and then).
+    # Exit waits for the compile instead: the attribute's lookup finishes after "main exits".
+    probe = """
+        import os, sys, tempfile, threading, time
+        import numpy as np
+        folder = tempfile.mkdtemp()
+        with open(os.path.join(folder, "slow_module.py"), "w") as f:
+            f.write("import time\\n"
+                    "def __getattr__(name):\\n"
+                    "    if name != 'SCALE':\\n"
+                    "        raise AttributeError(name)\\n"
+                    "    time.sleep(1.0)\\n"
+                    "    print('resolved', flush=True)\\n"
+                    "    return 3.0\\n")
+        with open(os.path.join(folder, "slow_kernel.py"), "w") as f:
+            f.write("from simt import cuda\\nimport slow_module\\n"
+                    "@cuda.jit\\ndef k(out):\\n    out[0] = slow_module.SCALE\\n")
+        sys.path.insert(0, folder)
+        import slow_kernel
+        threading.Thread(target=lambda: slow_kernel.k[1, 1](np.zeros(1)), daemon=True).start()
+        time.sleep(0.3)
+        print("main exits", flush=True)
+    """
+    result = run_probe(python, probe, {"SIMT_CACHE": "0"})
+    assert_clean_exit(result)
+    assert result.stdout.startswith("main exits\nresolved\n"), result.stdout
+
+
 def test_fork_while_another_thread_compiles(python):
     probe = """
         import os, signal, threading, time
