@@ -85,6 +85,7 @@ enum class ExprKind : uint8_t {
                // return value unless void, then the outputs, a scalar when one, else a tuple
   Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (frontend/bf16.def) on args, of its
                // parameter type; `type` is its result type
+  ArrayAddress, // args[0] = array; the address of its data as uint64 (arr.ctypes.data)
 };
 
 enum class Op : uint8_t {
@@ -232,11 +233,16 @@ struct ArrayElements {
   std::string str() const { return record ? record->str() : scalar_name(dtype); }
 };
 
+// The most alignment= a shared or local array may ask for: the simulator's block buffers (shared
+// memory, fissioned kernels' scratch) are aligned to it.
+inline constexpr int64_t max_array_alignment = 4096;
+
 struct SharedArrayDecl {
   ArrayElements elements;
   std::vector<int64_t> shape; // empty when dynamic
   int64_t offset = 0;         // byte offset in the block's shared memory
   bool dynamic = false;       // shape 0: the launch's dynamic shared memory (all alias it)
+  int32_t alignment = 0;      // alignment= (a power of two, bytes); 0 when not given
   std::string name = {};      // the variable it is first assigned to ("" when none): reports
 };
 
@@ -244,6 +250,7 @@ struct LocalArrayDecl {
   ArrayElements elements;
   std::vector<int64_t> shape;
   std::string name = {}; // as SharedArrayDecl::name
+  int64_t alignment = 0; // as SharedArrayDecl::alignment
 };
 
 struct ConstArrayDecl {
@@ -325,7 +332,7 @@ Module clone(const Module &module);
 // then update the size here.
 static_assert(sizeof(Expr) == 200 && sizeof(Stmt) == 160 && sizeof(Function) == 280 &&
                   sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 120 &&
-                  sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 80 &&
+                  sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 88 &&
                   sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 80 && sizeof(Record) == 40 &&
                   sizeof(RecordField) == 88 && sizeof(ExternFunction) == 136 &&
                   sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,

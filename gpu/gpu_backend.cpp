@@ -89,10 +89,10 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
     gather_argument(param_types_[i], static_cast<const int64_t *>(args[i]), arguments);
   std::lock_guard<std::mutex> lock(mutex_);
   Module &module = loaded();
-  // The kernel's static shared arrays and the dynamic ones are one extern array on the GPU.
-  std::optional<DeviceFault> fault = launch_kernel(
-      module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
-      uint64_t(static_shared_bytes_) + config.dynamic_shared_bytes, cooperative_, arguments);
+  // The static shared arrays are the module's globals: the launch gives the dynamic bytes.
+  std::optional<DeviceFault> fault =
+      launch_kernel(module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
+                    config.dynamic_shared_bytes, cooperative_, arguments);
   if (!fault)
     return std::nullopt;
   return fault_of_record(fault->record, compiled_);
@@ -104,7 +104,7 @@ uint64_t GpuExecutable::max_cooperative_blocks(const codegen::Dim3 &block,
   Module &module = loaded();
   const uint64_t per_multiprocessor = module.driver().max_active_blocks(
       module.function(compiled_.entry), int(block.count()),
-      size_t(uint64_t(static_shared_bytes_) + dynamic_shared_bytes));
+      size_t(dynamic_shared_bytes)); // the static arrays count as the function's own
   return per_multiprocessor * uint64_t(module.driver().multiprocessor_count(0));
 }
 

@@ -4,6 +4,7 @@
 #include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
 #include "codegen/symbol_name.h"
+#include "gpu/numba_names.h"
 #include "gpu/nvptx_target.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -264,8 +265,11 @@ CompiledPtx compile(PtxJob &job, const ir::Module &module, const PtxOptions &opt
   optimise(job, abi.name, options.opt);
   CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), ""};
   if (options.llvm_ir) {
-    llvm::raw_string_ostream text(compiled.llvm_ir);
+    restore_local_array_names(m);
+    std::string printed;
+    llvm::raw_string_ostream text(printed);
     m.print(text, nullptr);
+    compiled.llvm_ir = quote_array_names(text.str());
   }
   compiled.ptx = emit_ptx(job);
   return compiled;

@@ -109,7 +109,7 @@ class BundleWriter:
         record = ["tolerance %s" % tolerance,
                   "launch %s %s %s %s %s %d %d" % (
                       name, ptx_name, compiled["entry"], _dims(griddim), _dims(blockdim),
-                      int(kernel.static_shared_bytes) + int(sharedmem), int(kernel.cooperative))]
+                      int(sharedmem), int(kernel.cooperative))]
         if fault is not None:
             record.append("fault %s" % ("IndexError" if fault[0] == "IndexError"
                                         else "exception"))
