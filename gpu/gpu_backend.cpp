@@ -74,7 +74,7 @@ codegen::Fault fault_of_record(const std::vector<int32_t> &record, const Compile
 GpuExecutable::GpuExecutable(CompiledPtx compiled, std::vector<std::string> link,
                              const ir::Module &module)
     : compiled_(std::move(compiled)), link_(std::move(link)),
-      static_shared_bytes_(module.static_shared_bytes), cooperative_(module.props.uses_grid_sync) {
+      cooperative_(module.props.uses_grid_sync) {
   const ir::Function &kernel = module.kernel();
   for (int i = 0; i < kernel.num_params; ++i)
     param_types_.push_back(kernel.slots[size_t(i)].type);
