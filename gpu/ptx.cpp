@@ -6,6 +6,7 @@
 #include "codegen/symbol_name.h"
 #include "gpu/numba_names.h"
 #include "gpu/nvptx_target.h"
+#include "gpu/ptxas_workarounds.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -213,7 +214,7 @@ std::string emit_ptx(PtxJob &job) {
                                        llvm::CodeGenFileType::AssemblyFile))
     throw std::runtime_error("simt: LLVM cannot emit PTX");
   job.emit.run(*job.module);
-  return std::string(job.ptx.str());
+  return avoid_ptxas_miscompiles(std::string(job.ptx.str()));
 }
 
 // What compile_ptx refuses before LLVM sees it: names PTX cannot spell that the user chose, so
