@@ -45,10 +45,16 @@ const DType dtypes[] = {{"bool", 1, 'b'},         {"int8", 1, 'i'},        {"int
                         {"complex64", 8, 'c'},    {"complex128", 16, 'c'}, {"bfloat16", 2, 'f'},
                         {"__nv_bfloat16", 2, 'f'}};
 
+// datetime64[unit] and timedelta64[unit]: 64-bit counts of the unit (NaT the smallest), compared
+// exactly.
+const DType time_counts = {"int64", 8, 'i'};
+
 const DType *find_dtype(const std::string &name) {
   for (const DType &d : dtypes)
     if (name == d.name)
       return &d;
+  if (name.rfind("datetime64", 0) == 0 || name.rfind("timedelta64", 0) == 0)
+    return &time_counts;
   return nullptr;
 }
 
@@ -57,6 +63,10 @@ struct ArraySpec {
   std::vector<int64_t> shape, strides;
   std::string input, expected; // expected: "-" for none
   bool copy_back = true;
+  // `alias K OFFSET`: a view of argument K's memory (an earlier array, itself no alias) whose
+  // element [0, ...] lies OFFSET bytes from K's; -1 for an array of its own.
+  int alias = -1;
+  int64_t alias_offset = 0;
 };
 
 struct ArgSpec {
@@ -131,6 +141,57 @@ std::vector<uint8_t> parse_hex(const std::string &token, const std::string &wher
   return bytes;
 }
 
+ArgSpec parse_scalar(const std::vector<std::string> &t, const std::string &where) {
+  if (t.size() != 3)
+    throw ManifestError(where + ": scalar <type> <hex bytes>");
+  ArgSpec a;
+  a.dtype = find_dtype(t[1]);
+  if (a.dtype == nullptr)
+    throw ManifestError(where + ": unknown type '" + t[1] + "'");
+  a.bytes = parse_hex(t[2], where);
+  if (int64_t(a.bytes.size()) != a.dtype->itemsize)
+    throw ManifestError(where + ": a " + t[1] + " is " + std::to_string(a.dtype->itemsize) +
+                        " bytes, not " + std::to_string(a.bytes.size()));
+  return a;
+}
+
+// `earlier`: the launch's arguments before this one (an alias names one of them).
+ArgSpec parse_array(const std::vector<std::string> &t, const std::string &where,
+                    const std::vector<ArgSpec> &earlier) {
+  const std::string form = where + ": array <dtype> <ndim> <shape...> <strides...> <input file> "
+                                   "<expected file|-> <copy-back 0|1> [alias <arg> <bytes>]";
+  if (t.size() < 3)
+    throw ManifestError(form);
+  ArgSpec a;
+  a.is_array = true;
+  a.dtype = a.array.dtype = find_dtype(t[1]);
+  if (a.dtype == nullptr)
+    throw ManifestError(where + ": unknown dtype '" + t[1] + "'");
+  int64_t ndim = parse_int(t[2], where);
+  const size_t fields = size_t(6 + 2 * ndim);
+  if (ndim < 0 || ndim > 32 || (t.size() != fields && t.size() != fields + 3))
+    throw ManifestError(form);
+  for (int64_t d = 0; d < ndim; ++d) {
+    a.array.shape.push_back(parse_int(t[size_t(3 + d)], where));
+    a.array.strides.push_back(parse_int(t[size_t(3 + ndim + d)], where));
+    if (a.array.shape.back() < 0)
+      throw ManifestError(where + ": negative extent");
+  }
+  a.array.input = t[size_t(3 + 2 * ndim)];
+  a.array.expected = t[size_t(4 + 2 * ndim)];
+  a.array.copy_back = parse_flag(t[size_t(5 + 2 * ndim)], where);
+  if (t.size() == fields + 3) {
+    const int64_t k = parse_int(t[fields + 1], where);
+    if (t[fields] != "alias" || k < 0 || size_t(k) >= earlier.size() ||
+        !earlier[size_t(k)].is_array || earlier[size_t(k)].array.alias >= 0)
+      throw ManifestError(where + ": 'alias <arg> <bytes>' names an earlier array argument "
+                                  "that is no alias itself");
+    a.array.alias = int(k);
+    a.array.alias_offset = parse_int(t[fields + 2], where);
+  }
+  return a;
+}
+
 std::vector<LaunchSpec> parse_manifest(const std::string &path) {
   std::ifstream in(path);
   if (!in)
@@ -193,40 +254,9 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
                   : t[1] == "exception"  ? any_raise
                                          : int32_t(parse_int(t[1], where));
       } else if (kind == "scalar") {
-        if (t.size() != 3)
-          throw ManifestError(where + ": scalar <type> <hex bytes>");
-        ArgSpec a;
-        a.dtype = find_dtype(t[1]);
-        if (a.dtype == nullptr)
-          throw ManifestError(where + ": unknown type '" + t[1] + "'");
-        a.bytes = parse_hex(t[2], where);
-        if (int64_t(a.bytes.size()) != a.dtype->itemsize)
-          throw ManifestError(where + ": a " + t[1] + " is " + std::to_string(a.dtype->itemsize) +
-                              " bytes, not " + std::to_string(a.bytes.size()));
-        l.args.push_back(a);
+        l.args.push_back(parse_scalar(t, where));
       } else {
-        if (t.size() < 3)
-          throw ManifestError(where + ": array <dtype> <ndim> <shape...> <strides...> "
-                                      "<input file> <expected file|-> <copy-back 0|1>");
-        ArgSpec a;
-        a.is_array = true;
-        a.dtype = a.array.dtype = find_dtype(t[1]);
-        if (a.dtype == nullptr)
-          throw ManifestError(where + ": unknown dtype '" + t[1] + "'");
-        int64_t ndim = parse_int(t[2], where);
-        if (ndim < 0 || ndim > 32 || t.size() != size_t(6 + 2 * ndim))
-          throw ManifestError(where + ": array <dtype> <ndim> <shape...> <strides...> "
-                                      "<input file> <expected file|-> <copy-back 0|1>");
-        for (int64_t d = 0; d < ndim; ++d) {
-          a.array.shape.push_back(parse_int(t[size_t(3 + d)], where));
-          a.array.strides.push_back(parse_int(t[size_t(3 + ndim + d)], where));
-          if (a.array.shape.back() < 0)
-            throw ManifestError(where + ": negative extent");
-        }
-        a.array.input = t[size_t(3 + 2 * ndim)];
-        a.array.expected = t[size_t(4 + 2 * ndim)];
-        a.array.copy_back = parse_flag(t[size_t(5 + 2 * ndim)], where);
-        l.args.push_back(a);
+        l.args.push_back(parse_array(t, where, l.args));
       }
     } else {
       throw ManifestError(where + ": unknown record '" + kind + "'");
@@ -399,54 +429,126 @@ struct Options {
 
 enum class Outcome { Ok, Diff, Fault, Error, Sticky };
 
-// Runs one launch and prints its line.
-Outcome run(const LaunchSpec &l, const Options &options) {
-  const std::string dir = options.bundle + "/";
-  // Host views: each array's elements placed by its strides in a buffer covering its span.
-  std::vector<std::vector<uint64_t>> buffers(l.args.size());
+// A launch's arguments on the host: each array's elements placed by its strides in a buffer
+// covering its span (and its aliases' spans: they are views of the same buffer), and the
+// simulator's results to compare with.
+struct HostArguments {
+  std::vector<std::vector<uint64_t>> buffers; // by argument; empty for scalars and aliases
   std::vector<KernelArgument> args;
-  std::vector<std::string> expected(l.args.size());
-  try {
-    for (size_t i = 0; i < l.args.size(); ++i) {
-      const ArgSpec &a = l.args[i];
-      if (!a.is_array) {
-        args.push_back(
-            KernelArgument::scalar(a.bytes.data(), a.bytes.size(), a.dtype->kind == 'c' ? 2 : 1));
+  std::vector<std::string> expected; // by argument; empty when not compared
+};
+
+std::string read_elements(const std::string &dir, const std::string &file, int64_t bytes,
+                          size_t arg) {
+  std::string data = read_file(dir + file);
+  if (int64_t(data.size()) != bytes)
+    throw std::runtime_error(file + " has " + std::to_string(data.size()) + " bytes, not the " +
+                             std::to_string(bytes) + " of arg " + std::to_string(arg));
+  return data;
+}
+
+HostArguments host_arguments(const LaunchSpec &l, const std::string &dir) {
+  HostArguments h;
+  h.buffers.resize(l.args.size());
+  h.expected.resize(l.args.size());
+  // Each array's span relative to its own element [0, ...], then each buffer's: the union of its
+  // array's and its aliases' spans, relative to the array's element [0, ...].
+  std::vector<ByteSpan> spans(l.args.size()), buffer_spans(l.args.size());
+  for (size_t i = 0; i < l.args.size(); ++i)
+    if (l.args[i].is_array) {
+      const ArraySpec &s = l.args[i].array;
+      spans[i] = byte_span(s.shape, s.strides, s.dtype->itemsize);
+      const size_t root = s.alias >= 0 ? size_t(s.alias) : i;
+      const int64_t begin = spans[i].begin + (s.alias >= 0 ? s.alias_offset : 0);
+      ByteSpan &b = buffer_spans[root];
+      if (root == i) { // the first of its buffer's arrays
+        b = ByteSpan{begin, spans[i].size};
         continue;
       }
-      const ArraySpec &s = a.array;
-      int64_t itemsize = s.dtype->itemsize;
-      ByteSpan span = byte_span(s.shape, s.strides, itemsize);
-      buffers[i].assign(size_t(span.size + 7) / 8 + 1, 0);
-      char *data = reinterpret_cast<char *>(buffers[i].data()) - span.begin;
-      HostArray h;
-      h.data = data;
-      h.shape = s.shape;
-      h.strides = s.strides;
-      h.itemsize = itemsize;
-      h.copy_back = s.copy_back;
-      int64_t nitems = h.nitems();
-      std::string input = read_file(dir + s.input);
-      if (int64_t(input.size()) != nitems * itemsize)
-        throw std::runtime_error(s.input + " has " + std::to_string(input.size()) +
-                                 " bytes, not the " + std::to_string(nitems * itemsize) +
-                                 " of arg " + std::to_string(i));
-      for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
-        std::memcpy(data + offset, input.data() + k * itemsize, size_t(itemsize));
-      });
-      if (s.copy_back && s.expected != "-") {
-        expected[i] = read_file(dir + s.expected);
-        if (int64_t(expected[i].size()) != nitems * itemsize)
-          throw std::runtime_error(s.expected + " has " + std::to_string(expected[i].size()) +
-                                   " bytes, not the " + std::to_string(nitems * itemsize) +
-                                   " of arg " + std::to_string(i));
-      }
-      args.push_back(KernelArgument::of(h));
+      const int64_t end = std::max(b.begin + b.size, begin + spans[i].size);
+      b.begin = std::min(b.begin, begin);
+      b.size = end - b.begin;
     }
+  for (size_t i = 0; i < l.args.size(); ++i) {
+    const ArgSpec &a = l.args[i];
+    if (!a.is_array) {
+      h.args.push_back(
+          KernelArgument::scalar(a.bytes.data(), a.bytes.size(), a.dtype->kind == 'c' ? 2 : 1));
+      continue;
+    }
+    const ArraySpec &s = a.array;
+    const int64_t itemsize = s.dtype->itemsize;
+    char *data;
+    if (s.alias < 0) {
+      h.buffers[i].assign(size_t(buffer_spans[i].size + 7) / 8 + 1, 0);
+      data = reinterpret_cast<char *>(h.buffers[i].data()) - buffer_spans[i].begin;
+    } else {
+      data = static_cast<char *>(h.args[size_t(s.alias)].array.data) + s.alias_offset;
+    }
+    HostArray view;
+    view.data = data;
+    view.shape = s.shape;
+    view.strides = s.strides;
+    view.itemsize = itemsize;
+    view.copy_back = s.copy_back;
+    const int64_t bytes = view.nitems() * itemsize;
+    const std::string input = read_elements(dir, s.input, bytes, i);
+    for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
+      std::memcpy(data + offset, input.data() + k * itemsize, size_t(itemsize));
+    });
+    if (s.copy_back && s.expected != "-")
+      h.expected[i] = read_elements(dir, s.expected, bytes, i);
+    h.args.push_back(KernelArgument::of(view));
+  }
+  return h;
+}
+
+// After a launch without a fault: prints the first array that differs from the simulator's
+// (a DIFF line) and says whether one did.
+bool print_first_difference(const LaunchSpec &l, const HostArguments &h,
+                            const std::string &timing) {
+  for (size_t i = 0; i < l.args.size(); ++i) {
+    if (h.expected[i].empty())
+      continue;
+    const ArraySpec &s = l.args[i].array;
+    const DType &d = *s.dtype;
+    const char *data = static_cast<const char *>(h.args[i].array.data);
+    int64_t first = -1, differing = 0, n = 0;
+    std::string gpu_text, sim_text;
+    for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
+      ++n;
+      const auto *gpu = reinterpret_cast<const uint8_t *>(data + offset);
+      const auto *sim = reinterpret_cast<const uint8_t *>(h.expected[i].data()) + k * d.itemsize;
+      if (equal(d, gpu, sim, l.rtol, l.atol))
+        return;
+      if (differing++ == 0) {
+        first = k;
+        gpu_text = format(d, gpu);
+        sim_text = format(d, sim);
+      }
+    });
+    if (differing != 0) {
+      std::printf("DIFF %s arg %zu index %s gpu=%s sim=%s (%" PRId64 " of %" PRId64
+                  " elements differ)%s\n",
+                  l.name.c_str(), i, index_text(s.shape, first).c_str(), gpu_text.c_str(),
+                  sim_text.c_str(), differing, n, timing.c_str());
+      return true;
+    }
+  }
+  return false;
+}
+
+// Runs one launch and prints its line.
+Outcome run(const LaunchSpec &l, const Options &options) {
+  HostArguments h;
+  try {
+    h = host_arguments(l, options.bundle + "/");
   } catch (const std::exception &e) {
     std::printf("ERROR %s %s\n", l.name.c_str(), one_line(e.what()).c_str());
     return Outcome::Error;
   }
+  std::vector<KernelArgument> &args = h.args;
+  const std::string dir = options.bundle + "/";
 
   std::optional<DeviceFault> fault;
   float ms = 0;
@@ -482,36 +584,8 @@ Outcome run(const LaunchSpec &l, const Options &options) {
   }
   // After a fault the threads that ran on differ between the GPU and the simulator (which stops
   // every thread): the arrays are not compared, the fault's kind is.
-  if (gpu_fault == 0) {
-    for (size_t i = 0; i < l.args.size(); ++i) {
-      if (expected[i].empty())
-        continue;
-      const ArraySpec &s = l.args[i].array;
-      const DType &d = *s.dtype;
-      const char *data = static_cast<const char *>(args[i].array.data);
-      int64_t first = -1, differing = 0, n = 0;
-      std::string gpu_text, sim_text;
-      for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
-        ++n;
-        const auto *gpu = reinterpret_cast<const uint8_t *>(data + offset);
-        const auto *sim = reinterpret_cast<const uint8_t *>(expected[i].data()) + k * d.itemsize;
-        if (equal(d, gpu, sim, l.rtol, l.atol))
-          return;
-        if (differing++ == 0) {
-          first = k;
-          gpu_text = format(d, gpu);
-          sim_text = format(d, sim);
-        }
-      });
-      if (differing != 0) {
-        std::printf("DIFF %s arg %zu index %s gpu=%s sim=%s (%" PRId64 " of %" PRId64
-                    " elements differ)%s\n",
-                    l.name.c_str(), i, index_text(s.shape, first).c_str(), gpu_text.c_str(),
-                    sim_text.c_str(), differing, n, timing.c_str());
-        return Outcome::Diff;
-      }
-    }
-  }
+  if (gpu_fault == 0 && print_first_difference(l, h, timing))
+    return Outcome::Diff;
   std::printf("ok %s%s\n", l.name.c_str(), timing.c_str());
   return Outcome::Ok;
 }

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from .aliasing import copies_keeping_aliases
 from .errors import ParityError
 
 __all__ = ["TARGETS", "current", "ParityKernel"]
@@ -84,17 +85,10 @@ class ParityKernel:
         return getattr(self._sim, name)
 
     def launch(self, griddim, blockdim, sharedmem, args):
-        copies = []
-        gpu_args = []
-        for value in args:
-            array = _array_of(value)
-            if array is not None and array.flags.writeable:
-                copy = np.array(array, copy=True, order="K")
-                copies.append(copy)
-                gpu_args.append(copy)
-            else:
-                copies.append(None)
-                gpu_args.append(value)
+        writable = [_array_of(value) for value in args]
+        writable = [a if a is not None and a.flags.writeable else None for a in writable]
+        copies = copies_keeping_aliases(writable)
+        gpu_args = [value if copy is None else copy for value, copy in zip(args, copies)]
         gpu_fault = self._gpu.launch(griddim, blockdim, sharedmem, tuple(gpu_args))
         sim_fault = self._sim.launch(griddim, blockdim, sharedmem, args)
         problems = []

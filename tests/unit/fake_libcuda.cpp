@@ -5,6 +5,7 @@
 // names `simt_exception` has that global (32 zeroed bytes). cuLaunchKernel records its parameters
 // and runs what a few kernels "do":
 //   double_it   all its parameters are one array (Numba's ABI); doubles every float32/float64
+//   double_first  its first parameters are a 1-d array, which it doubles as double_it does
 //   fault_it    as double_it, then records an IndexError at location 42 by thread (3,0,0) of
 //               block (1,0,0) in simt_exception
 //   trap_it     an illegal address: cuCtxSynchronize and every later call fail (sticky)
@@ -118,11 +119,7 @@ template <class T> T param(const FakeLaunch &launch, size_t i) {
 
 // Doubles every element of the array that the launch's parameters are; false for an element
 // outside device memory.
-bool double_array(const FakeLaunch &launch) {
-  size_t n = launch.params.size();
-  if (n < 5 || (n - 5) % 2 != 0)
-    return true;
-  size_t ndim = (n - 5) / 2;
+bool double_array(const FakeLaunch &launch, size_t ndim) {
   auto itemsize = param<int64_t>(launch, 3);
   auto data = param<uint64_t>(launch, 4);
   std::vector<int64_t> shape(ndim), strides(ndim), index(ndim, 0);
@@ -219,10 +216,13 @@ CUresult do_launch(FakeFunction *f, const unsigned grid[3], const unsigned block
   }
   last_launch = launch;
   launched = true;
-  if (f->name == "double_it" || f->name == "fault_it") {
-    if (!double_array(launch))
+  const size_t n = launch.params.size();
+  if ((f->name == "double_it" || f->name == "fault_it") && n >= 5 && (n - 5) % 2 == 0) {
+    if (!double_array(launch, (n - 5) / 2))
       sticky = true;
   }
+  if (f->name == "double_first" && n >= 7 && !double_array(launch, 1))
+    sticky = true;
   if (f->name == "fault_it" && f->module->exception) {
     int32_t record[8] = {1, 42, 3, 0, 0, 1, 0, 0};
     std::memcpy(f->module->exception.get(), record, sizeof record);

@@ -94,6 +94,53 @@ TEST_CASE(
   CHECK(r.status == 0);
 }
 
+TEST_CASE("runner: an array aliasing an earlier one is a view of the same memory") {
+  fake::library();
+  Bundle b;
+  std::vector<std::string> params = fake::array_params(1);
+  for (const std::string &type : fake::array_params(1))
+    params.push_back(type);
+  b.text("first.ptx", fake::ptx("double_first", params));
+  // x = buffer[0:4] (doubled by the kernel) and y = buffer[2:6] (its view), float64.
+  b.array("x.bin", std::vector<double>{0, 1, 2, 3});
+  b.array("y.bin", std::vector<double>{2, 3, 4, 5});
+  b.array("x.out.bin", std::vector<double>{0, 2, 4, 6});
+  b.array("y.out.bin", std::vector<double>{4, 6, 4, 5});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch aliased first.ptx double_first 1 1 0 0\n"
+                         "array float64 1 4 8 x.bin x.out.bin 1\n"
+                         "array float64 1 4 8 y.bin y.out.bin 1 alias 0 16\n"
+                         "launch apart first.ptx double_first 1 1 0 0\n"
+                         "array float64 1 4 8 x.bin x.out.bin 1\n"
+                         "array float64 1 4 8 y.bin y.out.bin 1\n");
+  Run r = b.run();
+  CHECK(has_line(r.output, "ok aliased"));
+  CHECK(has_line(r.output, "DIFF apart arg 1 index 0 gpu=2 sim=4 (2 of 4 elements differ)"));
+
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch bad first.ptx double_first 1 1 0 0\n"
+                         "array float64 1 4 8 x.bin x.out.bin 1 alias 0 16\n");
+  r = b.run();
+  CHECK(r.status == 2);
+  CHECK(r.output.find("'alias <arg> <bytes>' names an earlier array argument") !=
+        std::string::npos);
+}
+
+TEST_CASE("runner: datetime64 and timedelta64 arrays of any unit are 64-bit counts") {
+  fake::library();
+  Bundle b;
+  b.text("first.ptx", fake::ptx("double_first", fake::array_params(1)));
+  b.array("t.bin", std::vector<int64_t>{1, 2});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch days first.ptx double_first 1 1 0 0\n"
+                         "array datetime64[D] 1 2 8 t.bin - 0\n"
+                         "launch ns first.ptx double_first 1 1 0 0\n"
+                         "array timedelta64[ns] 1 2 8 t.bin - 0\n");
+  Run r = b.run();
+  CHECK(has_line(r.output, "ok days"));
+  CHECK(has_line(r.output, "ok ns"));
+}
+
 TEST_CASE("runner: strided arrays, tolerances, NaN, scalars and arrays that are not compared") {
   fake::library();
   Bundle b;
