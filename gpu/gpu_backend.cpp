@@ -3,6 +3,9 @@
 #include "gpu/driver.h"
 #include "gpu/launch_ptx.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -40,6 +43,14 @@ size_t gather_argument(const Type &type, const int64_t *slot, std::vector<Kernel
   }
   throw std::runtime_error("simt: a kernel argument of type " + type.str() +
                            " is not supported by the GPU target yet");
+}
+
+// SIMT_GPU_TIMEOUT: seconds a launch may run before it is taken for a hang (default 60; 0: no
+// limit). A hung kernel's launch raises, rather than hang the user's process; the context is lost.
+std::chrono::milliseconds launch_limit() {
+  const char *text = std::getenv("SIMT_GPU_TIMEOUT");
+  const double seconds = text != nullptr && *text != '\0' ? std::atof(text) : 60.0;
+  return std::chrono::milliseconds(seconds > 0 ? std::max<int64_t>(1, int64_t(seconds * 1000)) : 0);
 }
 
 } // namespace
@@ -92,7 +103,7 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
   // The static shared arrays are the module's globals: the launch gives the dynamic bytes.
   std::optional<DeviceFault> fault =
       launch_kernel(module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
-                    config.dynamic_shared_bytes, cooperative_, arguments);
+                    config.dynamic_shared_bytes, cooperative_, arguments, nullptr, launch_limit());
   if (!fault)
     return std::nullopt;
   return fault_of_record(fault->record, compiled_);

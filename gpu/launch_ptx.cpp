@@ -263,16 +263,19 @@ void DeviceArrays::copy_back(std::vector<KernelArgument> &args) const {
 std::optional<DeviceFault> launch_kernel(const std::string &ptx, const std::string &entry,
                                          Dim3 grid, Dim3 block, uint64_t dynamic_shared,
                                          bool cooperative, std::vector<KernelArgument> &args,
-                                         float *kernel_ms, int device) {
+                                         float *kernel_ms, int device,
+                                         std::chrono::milliseconds limit) {
   Driver &driver = Driver::get();
   driver.make_current(device);
   Module module(ptx, driver);
-  return launch_kernel(module, entry, grid, block, dynamic_shared, cooperative, args, kernel_ms);
+  return launch_kernel(module, entry, grid, block, dynamic_shared, cooperative, args, kernel_ms,
+                       limit);
 }
 
 std::optional<DeviceFault> launch_kernel(const Module &module, const std::string &entry, Dim3 grid,
                                          Dim3 block, uint64_t dynamic_shared, bool cooperative,
-                                         std::vector<KernelArgument> &args, float *kernel_ms) {
+                                         std::vector<KernelArgument> &args, float *kernel_ms,
+                                         std::chrono::milliseconds limit) {
   if (dynamic_shared > UINT_MAX)
     throw std::invalid_argument("simt: " + std::to_string(dynamic_shared) +
                                 " bytes of dynamic shared memory are more than a launch takes");
@@ -309,7 +312,10 @@ std::optional<DeviceFault> launch_kernel(const Module &module, const std::string
          driver);
   if (kernel_ms != nullptr)
     end->record(nullptr);
-  driver.synchronize();
+  if (limit.count() > 0)
+    driver.synchronize(limit);
+  else
+    driver.synchronize();
   if (kernel_ms != nullptr)
     *kernel_ms = end->elapsed_since(*start);
 

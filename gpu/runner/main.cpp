@@ -8,8 +8,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -79,6 +81,9 @@ struct ArgSpec {
 struct LaunchSpec {
   int line = 0;
   std::string name, ptx, entry;
+  // `simulator-only <why>`: the simulator found the kernel deadlocked or misusing a warp or a
+  // barrier, which hangs a GPU or is undefined there: the runner does not run it.
+  std::string simulator_only;
   Dim3 grid, block;
   uint64_t shared = 0;
   bool cooperative = false;
@@ -242,7 +247,7 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
       l.rtol = rtol;
       l.atol = atol;
       launches.push_back(l);
-    } else if (kind == "fault" || kind == "scalar" || kind == "array") {
+    } else if (kind == "fault" || kind == "scalar" || kind == "array" || kind == "simulator-only") {
       if (launches.empty())
         throw ManifestError(where + ": '" + kind + "' before the first launch");
       LaunchSpec &l = launches.back();
@@ -253,6 +258,10 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
                   : t[1] == "IndexError" ? index_error_code
                   : t[1] == "exception"  ? any_raise
                                          : int32_t(parse_int(t[1], where));
+      } else if (kind == "simulator-only") {
+        if (t.size() < 2)
+          throw ManifestError(where + ": simulator-only <why>");
+        l.simulator_only = text.substr(text.find(t[1]));
       } else if (kind == "scalar") {
         l.args.push_back(parse_scalar(t, where));
       } else {
@@ -415,8 +424,7 @@ std::string one_line(std::string text) {
 }
 
 struct Counts {
-  int ok = 0, diff = 0, fault = 0, error = 0;
-  int total() const { return ok + diff + fault + error; }
+  int ok = 0, diff = 0, fault = 0, error = 0, hang = 0, skipped = 0;
 };
 
 struct Options {
@@ -425,9 +433,12 @@ struct Options {
   bool time = false;
   size_t resume = 0; // the first launch to run (after a re-exec)
   Counts counts;     // of the launches before `resume`
+  // A launch that has not ended after this long hangs: reported as HANG, the rest run on in a
+  // new process (the hung kernel's context is lost).
+  std::chrono::milliseconds limit{20000};
 };
 
-enum class Outcome { Ok, Diff, Fault, Error, Sticky };
+enum class Outcome { Ok, Diff, Fault, Error, Sticky, Hang, Skipped };
 
 // A launch's arguments on the host: each array's elements placed by its strides in a buffer
 // covering its span (and its aliases' spans: they are views of the same buffer), and the
@@ -540,6 +551,10 @@ bool print_first_difference(const LaunchSpec &l, const HostArguments &h,
 
 // Runs one launch and prints its line.
 Outcome run(const LaunchSpec &l, const Options &options) {
+  if (!l.simulator_only.empty()) {
+    std::printf("SKIP %s simulator-only (%s)\n", l.name.c_str(), l.simulator_only.c_str());
+    return Outcome::Skipped;
+  }
   HostArguments h;
   try {
     h = host_arguments(l, options.bundle + "/");
@@ -554,10 +569,15 @@ Outcome run(const LaunchSpec &l, const Options &options) {
   float ms = 0;
   try {
     fault = launch_kernel(read_file(dir + l.ptx), l.entry, l.grid, l.block, l.shared, l.cooperative,
-                          args, options.time ? &ms : nullptr, options.device);
+                          args, options.time ? &ms : nullptr, options.device, options.limit);
   } catch (const GpuUnavailable &) {
     throw;
   } catch (const DriverError &e) {
+    if (e.result() == cu::CUDA_ERROR_LAUNCH_TIMEOUT) {
+      std::printf("HANG %s (not ended after %g s)\n", l.name.c_str(),
+                  double(options.limit.count()) / 1000);
+      return Outcome::Hang;
+    }
     std::printf("FAULT %s cuda: %s\n", l.name.c_str(), one_line(e.what()).c_str());
     return e.sticky() ? Outcome::Sticky : Outcome::Fault;
   } catch (const std::exception &e) {
@@ -640,62 +660,65 @@ int selftest(const Options &options) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: simt-gpu-run [--device N] [--time] BUNDLE_DIR\n"
+  std::fprintf(stderr, "usage: simt-gpu-run [--device N] [--time] [--timeout SECONDS] BUNDLE_DIR\n"
                        "       simt-gpu-run [--device N] --info | --selftest\n"
                        "Runs the launches of BUNDLE_DIR/manifest.txt on the GPU and compares "
-                       "their arrays with the simulator's (gpu/runner/README.md).\n"
-                       "Exit status: 0 all ok, 1 a DIFF, FAULT or ERROR, 2 an unreadable "
-                       "bundle or usage, 3 no GPU.\n");
+                       "their arrays with the simulator's (gpu/runner/README.md); a launch not "
+                       "ended after --timeout (default 20) seconds is a HANG.\n"
+                       "Exit status: 0 all ok (or simulator-only), 1 a DIFF, FAULT, ERROR or "
+                       "HANG, 2 an unreadable bundle or usage, 3 no GPU.\n");
   return 2;
+}
+
+std::string counts_text(const Counts &c) {
+  return std::to_string(c.ok) + "," + std::to_string(c.diff) + "," + std::to_string(c.fault) + "," +
+         std::to_string(c.error) + "," + std::to_string(c.hang) + "," + std::to_string(c.skipped);
 }
 
 Counts parse_counts(const std::string &text) {
   Counts c;
-  if (std::sscanf(text.c_str(), "%d,%d,%d,%d", &c.ok, &c.diff, &c.fault, &c.error) != 4)
-    throw ManifestError("--counts takes ok,diff,fault,error");
+  if (std::sscanf(text.c_str(), "%d,%d,%d,%d,%d,%d", &c.ok, &c.diff, &c.fault, &c.error, &c.hang,
+                  &c.skipped) != 6)
+    throw ManifestError("--counts takes ok,diff,fault,error,hang,skipped");
   return c;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+// The options, or nullopt after a usage error. `info`/`self`: --info, --selftest.
+std::optional<Options> parse_options(int argc, char **argv, bool &info, bool &self) {
   Options options;
-  bool info = false, self = false;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a == "--device" && i + 1 < argc)
-        options.device = int(parse_int(argv[++i], "--device"));
-      else if (a == "--time")
-        options.time = true;
-      else if (a == "--info")
-        info = true;
-      else if (a == "--selftest")
-        self = true;
-      else if (a == "--resume" && i + 1 < argc) // internal: after a sticky error
-        options.resume = size_t(parse_int(argv[++i], "--resume"));
-      else if (a == "--counts" && i + 1 < argc) // internal: the counts before --resume
-        options.counts = parse_counts(argv[++i]);
-      else if (a == "-h" || a == "--help")
-        return usage(), 0;
-      else if (!a.empty() && a[0] != '-' && options.bundle.empty())
-        options.bundle = a;
-      else
-        return usage();
-    }
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
-    return usage();
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc)
+      options.device = int(parse_int(argv[++i], "--device"));
+    else if (a == "--time")
+      options.time = true;
+    else if (a == "--timeout" && i + 1 < argc)
+      options.limit = std::chrono::milliseconds(
+          std::max<int64_t>(1, int64_t(parse_double(argv[++i], "--timeout") * 1000)));
+    else if (a == "--info")
+      info = true;
+    else if (a == "--selftest")
+      self = true;
+    else if (a == "--resume" && i + 1 < argc) // internal: after a lost context
+      options.resume = size_t(parse_int(argv[++i], "--resume"));
+    else if (a == "--counts" && i + 1 < argc) // internal: the counts before --resume
+      options.counts = parse_counts(argv[++i]);
+    else if (!a.empty() && a[0] != '-' && options.bundle.empty())
+      options.bundle = a;
+    else
+      return std::nullopt;
   }
   if (options.bundle.empty() == !(info || self))
-    return usage();
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    return std::nullopt;
+  return options;
+}
 
+// Prints the device line; for --info and --selftest, does that and returns the exit status.
+std::optional<int> describe_device(const Options &options, bool info, bool self) {
   try {
     Driver &driver = Driver::get();
     if (info || self || options.resume == 0) {
-      int count = driver.device_count();
-      if (count == 0)
+      if (driver.device_count() == 0)
         throw GpuUnavailable("simt: no GPU: the driver sees no device");
       auto cc = driver.compute_capability(options.device);
       int version = driver.version();
@@ -715,6 +738,47 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "simt-gpu-run: %s\n", one_line(e.what()).c_str());
     return 3;
   }
+  return std::nullopt;
+}
+
+// After a launch that lost this process's context (an illegal address, a hang): the launches
+// from `next` on run in a fresh process, which prints the summary. Returns only if it cannot.
+void run_rest_in_a_new_process(const char *program, size_t next, const Counts &counts,
+                               const Options &options) {
+  std::fflush(stdout);
+  const std::string resume = std::to_string(next), c = counts_text(counts),
+                    device = std::to_string(options.device),
+                    limit = std::to_string(double(options.limit.count()) / 1000);
+  std::vector<const char *> args = {program,        "--resume",  resume.c_str(),
+                                    "--counts",     c.c_str(),   "--device",
+                                    device.c_str(), "--timeout", limit.c_str()};
+  if (options.time)
+    args.push_back("--time");
+  args.push_back(options.bundle.c_str());
+  args.push_back(nullptr);
+  execv("/proc/self/exe", const_cast<char *const *>(args.data()));
+  std::fprintf(stderr,
+               "simt-gpu-run: cannot restart itself (%s); the launches from #%zu on are "
+               "not run\n",
+               std::strerror(errno), next);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool info = false, self = false;
+  std::optional<Options> parsed;
+  try {
+    parsed = parse_options(argc, argv, info, self);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
+  }
+  if (!parsed)
+    return usage();
+  const Options &options = *parsed;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (std::optional<int> status = describe_device(options, info, self))
+    return *status;
 
   std::vector<LaunchSpec> launches;
   try {
@@ -723,7 +787,6 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
     return 2;
   }
-
   Counts counts = options.counts;
   for (size_t i = options.resume; i < launches.size(); ++i) {
     Outcome outcome;
@@ -733,46 +796,18 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "%s\n", e.what());
       return 3;
     }
-    switch (outcome) {
-    case Outcome::Ok:
-      ++counts.ok;
-      break;
-    case Outcome::Diff:
-      ++counts.diff;
-      break;
-    case Outcome::Error:
-      ++counts.error;
-      break;
-    case Outcome::Fault:
-      ++counts.fault;
-      break;
-    case Outcome::Sticky:
-      ++counts.fault;
-      if (i + 1 < launches.size()) {
-        // The context is lost for this process: the remaining launches run in a fresh one.
-        std::fflush(stdout);
-        std::string resume = std::to_string(i + 1);
-        std::string c = std::to_string(counts.ok) + "," + std::to_string(counts.diff) + "," +
-                        std::to_string(counts.fault) + "," + std::to_string(counts.error);
-        std::string device = std::to_string(options.device);
-        std::vector<const char *> args = {argv[0],   "--resume", resume.c_str(), "--counts",
-                                          c.c_str(), "--device", device.c_str()};
-        if (options.time)
-          args.push_back("--time");
-        args.push_back(options.bundle.c_str());
-        args.push_back(nullptr);
-        execv("/proc/self/exe", const_cast<char *const *>(args.data()));
-        std::fprintf(stderr,
-                     "simt-gpu-run: cannot restart itself (%s); launches after %s "
-                     "not run\n",
-                     std::strerror(errno), launches[i].name.c_str());
-        counts.error += int(launches.size() - i - 1);
-        i = launches.size();
-      }
+    int Counts::*count[] = {&Counts::ok,    &Counts::diff, &Counts::fault,  &Counts::error,
+                            &Counts::fault, &Counts::hang, &Counts::skipped};
+    ++(counts.*count[int(outcome)]);
+    if ((outcome == Outcome::Sticky || outcome == Outcome::Hang) && i + 1 < launches.size()) {
+      run_rest_in_a_new_process(argv[0], i + 1, counts, options);
+      counts.error += int(launches.size() - i - 1);
       break;
     }
   }
-  std::printf("summary: %d ok, %d diff, %d fault, %d error, of %zu launches\n", counts.ok,
-              counts.diff, counts.fault, counts.error, launches.size());
-  return counts.ok == int(launches.size()) ? 0 : 1;
+  std::printf("summary: %d ok, %d diff, %d fault, %d error, %d hang, %d simulator-only, of %zu "
+              "launches\n",
+              counts.ok, counts.diff, counts.fault, counts.error, counts.hang, counts.skipped,
+              launches.size());
+  return counts.ok + counts.skipped == int(launches.size()) ? 0 : 1;
 }

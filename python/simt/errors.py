@@ -86,10 +86,10 @@ def _exception_class(name):
 
 def fault_exception(fault):
     """The exception for a fault the launch reported: (exception name, message, tid, ctaid,
-    file, line, col, function). The first line is Numba's (its CUDA dispatcher's, with the
+    file, line, col, function[, kind]). The first line is Numba's (its CUDA dispatcher's, with the
     location it adds for kernels built with debug=True), so code matching Numba's messages
     matches simt's; then the source line and a caret."""
-    name, message, tid, ctaid, file, line, col, function = fault
+    name, message, tid, ctaid, file, line, col, function = fault[:8]
     text = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]" % (tuple(tid) + tuple(ctaid))
     if file and line > 0:
         text = "In function %r, file %s, line %d, %s" % (function, os.path.abspath(file), line,

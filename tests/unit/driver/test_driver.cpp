@@ -412,6 +412,27 @@ TEST_CASE("launch: arguments whose host bytes overlap share one device allocatio
   CHECK(fake::live_allocations() == before);
 }
 
+TEST_CASE("launch: a kernel that does not end within the limit is a sticky LAUNCH_TIMEOUT") {
+  Driver &d = driver();
+  d.make_current(0);
+  fake::reset();
+  long before = fake::live_allocations();
+  std::vector<double> x = {1, 2};
+  std::vector<KernelArgument> args = {KernelArgument::of(view(x.data(), {2}, {8}, 8))};
+  std::string ptx = fake::ptx("hang_it", fake::array_params(1));
+  try {
+    launch_kernel(ptx, "hang_it", Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, args, nullptr, 0,
+                  std::chrono::milliseconds(50));
+    FAIL("no timeout");
+  } catch (const DriverError &e) {
+    CHECK(e.result() == cu::CUDA_ERROR_LAUNCH_TIMEOUT);
+    CHECK(e.sticky());
+    CHECK(std::string(e.what()).find("did not end within 50 ms") != std::string::npos);
+  }
+  CHECK(fake::live_allocations() == before);
+  fake::reset();
+}
+
 TEST_CASE("launch: the device-side exception record comes back, and so do the arrays") {
   Driver &d = driver();
   d.make_current(0);

@@ -41,8 +41,9 @@ struct Bundle {
     write(name, values.data(), values.size() * sizeof(T));
   }
 
-  Run run(const std::string &environment = "") const {
-    std::string command = environment + " '" + SIMT_GPU_RUN + "' '" + dir.string() + "' 2>&1";
+  Run run(const std::string &environment = "", const std::string &flags = "") const {
+    std::string command =
+        environment + " '" + SIMT_GPU_RUN + "' " + flags + " '" + dir.string() + "' 2>&1";
     Run r;
     FILE *pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
@@ -82,7 +83,9 @@ TEST_CASE(
                        0) == 0);
   CHECK(has_line(r.output, "ok twice"));
   CHECK(has_line(r.output, "DIFF wrong arg 0 index 2 gpu=6 sim=7 (1 of 4 elements differ)"));
-  CHECK(has_line(r.output, "summary: 1 ok, 1 diff, 0 fault, 0 error, of 2 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 1 diff, 0 fault, 0 error, 0 hang, 0 simulator-only, of 2 launches"));
   CHECK(r.status == 1);
 
   // Only the matching launch: exit status 0.
@@ -90,7 +93,9 @@ TEST_CASE(
                          "launch twice double.ptx double_it 1 4,1,1 0 0\n"
                          "array float32 1 4 4 x.bin twice.bin 1\n");
   r = b.run();
-  CHECK(has_line(r.output, "summary: 1 ok, 0 diff, 0 fault, 0 error, of 1 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 0 diff, 0 fault, 0 error, 0 hang, 0 simulator-only, of 1 launches"));
   CHECK(r.status == 0);
 }
 
@@ -206,7 +211,9 @@ TEST_CASE("runner: strided arrays, tolerances, NaN, scalars and arrays that are 
   CHECK(has_line(r.output, "DIFF nan_diff arg 0 index 0,0 gpu=nan sim=1 (1 of 2 elements differ)"));
   // 12 bytes of ints against 16 of expected: the bundle is wrong, not the GPU.
   CHECK(has_line(r.output, "ERROR ints nan3.bin has 16 bytes, not the 12 of arg 3"));
-  CHECK(has_line(r.output, "summary: 1 ok, 1 diff, 0 fault, 1 error, of 3 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 1 diff, 0 fault, 1 error, 0 hang, 0 simulator-only, of 3 launches"));
 }
 
 TEST_CASE("runner: faults are compared by kind, and a lost context does not stop the bundle") {
@@ -236,12 +243,41 @@ TEST_CASE("runner: faults are compared by kind, and a lost context does not stop
   CHECK(has_line(r.output, "FAULT unexpected gpu=IndexError at location 42, tid=[3, 0, 0] "
                            "ctaid=[1, 0, 0] sim=none"));
   CHECK(has_line(r.output, "FAULT missing gpu=none sim=exception"));
-  CHECK(has_line(r.output, "FAULT trap cuda: simt: cuCtxSynchronize failed "
+  CHECK(has_line(r.output, "FAULT trap cuda: simt: cuStreamQuery failed "
                            "(CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
                            "encountered)"));
   // Run by a fresh process (the fake's sticky error is gone with the old one).
   CHECK(has_line(r.output, "ok after"));
-  CHECK(has_line(r.output, "summary: 2 ok, 0 diff, 3 fault, 0 error, of 5 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 2 ok, 0 diff, 3 fault, 0 error, 0 hang, 0 simulator-only, of 5 launches"));
+  CHECK(r.status == 1);
+}
+
+TEST_CASE("runner: a hung launch is a HANG, the rest run in a new process; simulator-only "
+          "launches are skipped") {
+  fake::library();
+  Bundle b;
+  b.text("hang.ptx", fake::ptx("hang_it", fake::array_params(1)));
+  b.text("double.ptx", fake::ptx("double_it", fake::array_params(1)));
+  b.array("x.bin", std::vector<float>{1, 2});
+  b.array("twice.bin", std::vector<float>{2, 4});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch stuck hang.ptx hang_it 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin - 0\n"
+                         "launch spinning double.ptx double_it 1 1 0 0\n"
+                         "simulator-only deadlock: no thread of block (0, 0, 0) can go on\n"
+                         "array float32 1 2 4 x.bin twice.bin 1\n"
+                         "launch after double.ptx double_it 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin twice.bin 1\n");
+  Run r = b.run("", "--timeout 0.2");
+  CHECK(has_line(r.output, "HANG stuck (not ended after 0.2 s)"));
+  CHECK(has_line(
+      r.output, "SKIP spinning simulator-only (deadlock: no thread of block (0, 0, 0) can go on)"));
+  CHECK(has_line(r.output, "ok after"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 0 diff, 0 fault, 0 error, 1 hang, 1 simulator-only, of 3 launches"));
   CHECK(r.status == 1);
 }
 
@@ -273,7 +309,9 @@ TEST_CASE("runner: exit status 2 for a malformed bundle, 3 without a GPU") {
 
   r = b.run();
   CHECK(r.status == 0);
-  CHECK(has_line(r.output, "summary: 0 ok, 0 diff, 0 fault, 0 error, of 0 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 0 ok, 0 diff, 0 fault, 0 error, 0 hang, 0 simulator-only, of 0 launches"));
 }
 
 TEST_CASE("runner: --selftest and --info") {
