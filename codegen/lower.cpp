@@ -1,6 +1,7 @@
 #include "codegen/lower.h"
 
 #include "codegen/debug_info.h"
+#include "codegen/float_minmax.h"
 #include "codegen/llvm_types.h"
 #include "codegen/lower_bf16.h"
 #include "codegen/lower_complex.h"
@@ -2133,12 +2134,11 @@ llvm::Value *FunctionLowering::number_intrinsic(const ir::Expr &e,
   case I::Imax:
     return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
                                     args[0], args[1]);
-  // Numba's CUDA target: libdevice's fmin/fmax (PTX min.f64/max.f64), where a NaN operand gives
-  // the other one (Python's min/max would depend on the order).
+  // Numba's CUDA target: libdevice's fmin/fmax (PTX min.f64/max.f64), where neither a NaN
+  // operand nor a signed zero's order matters (Python's min/max would depend on the order).
   case I::Fmin:
-    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, args[0], args[1]);
   case I::Fmax:
-    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, args[0], args[1]);
+    return gpu_float_min_max(b_, e.intrinsic == I::Fmax, args[0], args[1]);
   case I::Isnan:
     return b_.CreateFCmpUNO(args[0], args[0]);
   case I::Isinf:

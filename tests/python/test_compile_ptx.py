@@ -249,6 +249,18 @@ def test_float_min_max_are_numbas_fmin_fmax():
     assert "max.f64" in ptx and "min.f64" in ptx
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_min_max_order_signed_zeros_as_the_gpu_does(dtype):
+    # PTX max/min (libdevice fmax/fmin) give +0.0 and -0.0 for a +0.0 and a -0.0 in either
+    # order; LLVM's maxnum leaves that to the target, and x86 gave the second operand.
+    for x, y in ((-0.0, 0.0), (0.0, -0.0)):
+        r = np.full(3, np.nan)
+        cuda.jit(float_min_max)[1, 1](r, np.array([x], dtype), np.array([y], dtype))
+        np.testing.assert_array_equal(np.signbit(r), [False, True, False])
+    r = np.zeros(3)
+    cuda.jit(float_min_max)[1, 1](r, np.array([-2.5], dtype), np.array([-2.5], dtype))
+    np.testing.assert_array_equal(r, [-2.5, -2.5, -2.5])
+
 def test_other_min_max_forms_are_numbas_generic_ones():
     # Two floats only are fmax/fmin; mixed with an integer, three or more values, or a tuple's
     # elements, Numba's generic code keeps `v if v > acc else acc`: a NaN accumulator stays, a
