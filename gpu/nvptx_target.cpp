@@ -219,6 +219,10 @@ void NvptxTarget::grid_barrier(Emitter &e, int32_t loc) {
   b.SetInsertPoint(leader);
   fence(e, FenceScope::Device);
   llvm::Value *seen = volatile_load(generation);
+  // The generation is read before this block counts itself: read after (a load may be performed
+  // after a later atomic), it could already be the released one, and the block would wait for a
+  // release that never comes.
+  fence(e, FenceScope::Device);
   llvm::Value *blocks = b.CreateMul(special_register(e, ir::Op::GridDim, 0),
                                     b.CreateMul(special_register(e, ir::Op::GridDim, 1),
                                                 special_register(e, ir::Op::GridDim, 2)));
