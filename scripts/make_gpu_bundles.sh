@@ -37,6 +37,16 @@ for test in test_kernels test_differential test_warps test_grid_sync test_intrin
 done
 SIMT_BUNDLE="$out/bundles/bench" SIMT_BUNDLE_MAX_MB=24 "$python" "$root/bench/gpu_bench_bundle.py" || status=1
 
+# Every bundle checked as the runner reads it (files, sizes, entries), before it travels.
+runner=${SIMT_GPU_RUN:-$root/build/gpu/runner/simt-gpu-run}
+for manifest in "$out"/bundles/*/manifest.txt; do
+  dir=$(dirname "$manifest")
+  "$runner" --dry-run "$dir" | grep -v '^dry run: ' >&2
+  if [ "${PIPESTATUS[0]}" -ne 0 ]; then
+    echo "make_gpu_bundles: $dir fails simt-gpu-run --dry-run" >&2
+    status=1
+  fi
+done
 cp -r "$root/gpu" "$out/"
 cp "$root/scripts/gpu_parity.sh" "$out/scripts/"
 cp "$root/bench/gpu_numba_cuda.py" "$root/bench/kernels.py" "$out/bench/"

@@ -436,6 +436,7 @@ struct Options {
   // A launch that has not ended after this long hangs: reported as HANG, the rest run on in a
   // new process (the hung kernel's context is lost).
   std::chrono::milliseconds limit{20000};
+  bool dry_run = false; // validate the bundle, run nothing (no GPU needed)
 };
 
 enum class Outcome { Ok, Diff, Fault, Error, Sticky, Hang, Skipped };
@@ -661,6 +662,7 @@ int selftest(const Options &options) {
 
 int usage() {
   std::fprintf(stderr, "usage: simt-gpu-run [--device N] [--time] [--timeout SECONDS] BUNDLE_DIR\n"
+                       "       simt-gpu-run --dry-run BUNDLE_DIR   (checks it; no GPU needed)\n"
                        "       simt-gpu-run [--device N] --info | --selftest\n"
                        "Runs the launches of BUNDLE_DIR/manifest.txt on the GPU and compares "
                        "their arrays with the simulator's (gpu/runner/README.md); a launch not "
@@ -695,6 +697,8 @@ std::optional<Options> parse_options(int argc, char **argv, bool &info, bool &se
     else if (a == "--timeout" && i + 1 < argc)
       options.limit = std::chrono::milliseconds(
           std::max<int64_t>(1, int64_t(parse_double(argv[++i], "--timeout") * 1000)));
+    else if (a == "--dry-run")
+      options.dry_run = true;
     else if (a == "--info")
       info = true;
     else if (a == "--selftest")
@@ -708,7 +712,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &info, bool &se
     else
       return std::nullopt;
   }
-  if (options.bundle.empty() == !(info || self))
+  if (options.bundle.empty() == !(info || self) || (options.dry_run && (info || self)))
     return std::nullopt;
   return options;
 }
@@ -739,6 +743,26 @@ std::optional<int> describe_device(const Options &options, bool info, bool self)
     return 3;
   }
   return std::nullopt;
+}
+
+// --dry-run: every launch's files read and checked as a run would (the PTX, each array's input
+// and expected elements); an ERROR line for each that fails. Exit status 0 all valid, 1 not.
+int check_bundle(const std::vector<LaunchSpec> &launches, const Options &options) {
+  const std::string dir = options.bundle + "/";
+  int valid = 0;
+  for (const LaunchSpec &l : launches) {
+    try {
+      if (read_file(dir + l.ptx).find(".entry " + l.entry) == std::string::npos)
+        throw std::runtime_error(l.ptx + " has no .entry " + l.entry);
+      if (l.simulator_only.empty())
+        host_arguments(l, dir);
+      ++valid;
+    } catch (const std::exception &e) {
+      std::printf("ERROR %s %s\n", l.name.c_str(), one_line(e.what()).c_str());
+    }
+  }
+  std::printf("dry run: %d of %zu launches valid\n", valid, launches.size());
+  return valid == int(launches.size()) ? 0 : 1;
 }
 
 // After a launch that lost this process's context (an illegal address, a hang): the launches
@@ -777,8 +801,9 @@ int main(int argc, char **argv) {
     return usage();
   const Options &options = *parsed;
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  if (std::optional<int> status = describe_device(options, info, self))
-    return *status;
+  if (!options.dry_run)
+    if (std::optional<int> status = describe_device(options, info, self))
+      return *status;
 
   std::vector<LaunchSpec> launches;
   try {
@@ -787,6 +812,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
     return 2;
   }
+  if (options.dry_run)
+    return check_bundle(launches, options);
   Counts counts = options.counts;
   for (size_t i = options.resume; i < launches.size(); ++i) {
     Outcome outcome;

@@ -281,6 +281,32 @@ TEST_CASE("runner: a hung launch is a HANG, the rest run in a new process; simul
   CHECK(r.status == 1);
 }
 
+TEST_CASE("runner: --dry-run checks every launch's files without a GPU") {
+  fake::library();
+  Bundle b;
+  b.text("double.ptx", fake::ptx("double_it", fake::array_params(1)));
+  b.array("x.bin", std::vector<float>{1, 2});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch good double.ptx double_it 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin x.bin 1\n"
+                         "launch skipped double.ptx double_it 1 1 0 0\n"
+                         "simulator-only deadlock: for the test\n"
+                         "array float32 1 2 4 missing.bin - 0\n");
+  Run r = b.run("FAKE_CUDA_NO_DEVICE=1", "--dry-run");
+  CHECK(has_line(r.output, "dry run: 2 of 2 launches valid"));
+  CHECK(r.status == 0);
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch short double.ptx double_it 1 1 0 0\n"
+                         "array float32 1 3 4 x.bin x.bin 1\n"
+                         "launch noentry double.ptx other 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin x.bin 1\n");
+  r = b.run("FAKE_CUDA_NO_DEVICE=1", "--dry-run");
+  CHECK(has_line(r.output, "ERROR short x.bin has 8 bytes, not the 12 of arg 0"));
+  CHECK(has_line(r.output, "ERROR noentry double.ptx has no .entry other"));
+  CHECK(has_line(r.output, "dry run: 0 of 2 launches valid"));
+  CHECK(r.status == 1);
+}
+
 TEST_CASE("runner: exit status 2 for a malformed bundle, 3 without a GPU") {
   fake::library();
   Bundle b;
