@@ -92,3 +92,31 @@ def test_cuda_simulator_is_the_numba_cuda_api():
                       env={"SIMT_ENABLE": "1"})
     assert proc.returncode == 0, proc.stderr
     assert "reset" in proc.stdout
+
+
+def test_numba_cuda_cudadrv_loads_when_the_program_turned_numbas_simulator_on():
+    """Reduced from gamdpy's Simulation.JIT_and_test_kernel: the program sets
+    NUMBA_ENABLE_CUDASIM=1 before importing Numba, and names numba.cuda.cudadrv.driver's
+    CudaAPIError in an except clause around a launch. Numba's numba.cuda.cudadrv refuses to load
+    under its simulator's config; under the hook its driver is simt's, so it loads, and the
+    launch's own error is what the program sees."""
+    proc = run_python(["-c", textwrap.dedent("""
+        import os
+        os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+        import numpy as np
+        import numba
+        from numba import cuda
+        @cuda.jit
+        def k(a):
+            a[0] = not_defined_anywhere
+        try:
+            try:
+                k[1, 1](np.zeros(1))
+            except numba.cuda.cudadrv.driver.CudaAPIError as e:
+                print("CudaAPIError", e)
+        except Exception as e:
+            print(type(e).__name__)
+        print(numba.cuda.cudadrv.driver.CudaAPIError.__name__)
+        """)], env={"SIMT_ENABLE": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["CompileError", "CudaAPIError"], proc.stdout
