@@ -215,9 +215,15 @@ def describe(value):
     if member is None and isinstance(value, pytypes.FunctionType) and \
             _overload_functions(value):
         return ("overload",)
-    if member is None and isinstance(value, pytypes.FunctionType) and _jit_disabled():
+    if isinstance(value, pytypes.FunctionType) and _jit_disabled() and \
+            (member is None or value.__module__ in _JIT_HELPER_MODULES):
         return _describe_function(value)
     return member
+
+
+# Numba's modules of @jit device helpers (numba.cuda.random's xoroshiro128p functions), by the
+# names the hook loads them under: plain functions under NUMBA_DISABLE_JIT.
+_JIT_HELPER_MODULES = ("numba.cuda.random", "simt.cuda.random")
 
 
 def _jit_disabled():

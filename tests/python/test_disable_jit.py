@@ -120,3 +120,34 @@ def test_numba_cuda_cudadrv_loads_when_the_program_turned_numbas_simulator_on():
         """)], env={"SIMT_ENABLE": "1"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["CompileError", "CudaAPIError"], proc.stdout
+
+
+# Reduced from gamdpy's NVT_Langevin integrator: numba.cuda.random's @jit helpers, imported by
+# name, are plain functions under NUMBA_DISABLE_JIT.
+LANGEVIN_NOISE = """
+import numpy as np
+from numba import cuda
+from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_normal_float32
+
+@cuda.jit
+def noise(rng_states, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        for k in range(out.shape[1]):
+            out[i, k] = xoroshiro128p_normal_float32(rng_states, i)
+
+out = np.zeros((64, 3), np.float32)
+noise[2, 32](create_xoroshiro128p_states(64, seed=2023), out)
+assert np.isfinite(out).all() and abs(out.mean()) < 0.3 and 0.7 < out.std() < 1.3
+print(" ".join("%.6e" % v for v in out.ravel()))
+"""
+
+
+def test_numba_cuda_random_helpers_under_disable_jit():
+    draws = {}
+    for disable_jit in ("1", "0"):
+        proc = run_python(["-c", LANGEVIN_NOISE],
+                          env={"SIMT_ENABLE": "1", "NUMBA_DISABLE_JIT": disable_jit})
+        assert proc.returncode == 0, proc.stderr
+        draws[disable_jit] = proc.stdout.split()
+    assert len(draws["1"]) == 192 and draws["1"] == draws["0"]
