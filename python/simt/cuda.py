@@ -13,12 +13,15 @@ from . import cudadrv_devicearray as devicearray  # numba.cuda.devicearray
 from . import device as devices  # numba.cuda.devices (numba.cuda.cudadrv.devices)
 from . import driver  # numba.cuda.driver (numba.cuda.cudadrv.driver)
 from . import exec_source as _exec_source
+import sys as _sys
 
 _exec_source.install()
 
 # Marks the module for code that wants to know it runs on simt.
 is_simt = True
-simulator = True
+# numba.cuda.simulator, under Numba's simulator the package serving numba.cuda's API (tests call
+# cuda.simulator.reset()): here this module, which serves that API.
+simulator = _sys.modules[__name__]
 
 def __getattr__(name):
     """cuda.libdevice and cuda.bf16, made at their first use from the compiler's tables (which

@@ -141,18 +141,51 @@ _PATCHED = {
 }
 
 
+# Numba's packages that assert at import that Numba's simulator is off (its real driver and its
+# simulator do not mix). Under the hook their driver modules are simt's, so they load even when
+# the program set NUMBA_ENABLE_CUDASIM=1 itself (gamdpy's CPU test does, then names
+# numba.cuda.cudadrv.driver.CudaAPIError).
+_LOADED_WITH_SIMULATOR_OFF = frozenset(("numba.cuda.cudadrv",))
+
+
+class _NumbaSimulatorOff:
+    """Numba's ENABLE_CUDASIM reads 0 while the block runs (Numba 0.56's numba.core.config;
+    numba-cuda's own numba.cuda.core.config)."""
+
+    def __enter__(self):
+        self._saved = []
+        for name in ("numba.core.config", "numba.cuda.core.config"):
+            try:
+                config = importlib.import_module(name)
+            except ImportError:
+                continue
+            if getattr(config, "ENABLE_CUDASIM", 0):
+                self._saved.append(config)
+                config.ENABLE_CUDASIM = 0
+
+    def __exit__(self, *exc):
+        for config in self._saved:
+            config.ENABLE_CUDASIM = 1
+        return False
+
+
 class _PatchingLoader(importlib.abc.Loader):
     """Numba's loader for a module, then simt's registrations in it."""
 
-    def __init__(self, loader, patch):
+    def __init__(self, loader, patch, numba_name):
         self._loader = loader
         self._patch = patch
+        self._simulator_off = numba_name in _LOADED_WITH_SIMULATOR_OFF
 
     def create_module(self, spec):
         return self._loader.create_module(spec)
 
     def exec_module(self, module):
-        self._loader.exec_module(module)
+        if self._simulator_off:
+            with _NumbaSimulatorOff():
+                self._loader.exec_module(module)
+        else:
+            self._loader.exec_module(module)
         self._patch(module)
 
 
@@ -181,7 +214,7 @@ class _Finder(importlib.abc.MetaPathFinder):
             return importlib.machinery.ModuleSpec(fullname,
                                                   _Loader(fullname, _REPLACED[numba_name]))
         if numba_name in _PATCHED:
-            return self._patched_spec(fullname, path, target, _PATCHED[numba_name])
+            return self._patched_spec(fullname, path, target, numba_name)
         return self._after_prerequisite(fullname, numba_name)
 
     @staticmethod
@@ -215,14 +248,15 @@ class _Finder(importlib.abc.MetaPathFinder):
         return importlib.machinery.ModuleSpec(
             fullname, _Loader(fullname, hosts.numba_cuda_mlir_module(name)))
 
-    def _patched_spec(self, fullname, path, target, patch):
+    def _patched_spec(self, fullname, path, target, numba_name):
         for finder in sys.meta_path:
             if finder is self or not hasattr(finder, "find_spec"):
                 continue
             spec = finder.find_spec(fullname, path, target)
             if spec is not None:
                 if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _PatchingLoader(spec.loader, patch)
+                    spec.loader = _PatchingLoader(spec.loader, _PATCHED[numba_name],
+                                                  numba_name)
                 return spec
         return None
 

@@ -9,8 +9,10 @@
   ("module", name)  ("member", module, name)
   ("dtype", name)   ("arraytype", dtype, ndim, layout)   name: a scalar's, or "Record(...)"
   ("function", name, source, file, first_line, identity, resolver, signatures)   another jit
-                                         function; signatures: the texts of a device function's
-                                         declared signatures (empty: typed from the arguments)
+                                         function (or, under NUMBA_DISABLE_JIT, a plain Python
+                                         function: what numba.njit then returns); signatures: the
+                                         texts of a device function's declared signatures (empty:
+                                         typed from the arguments)
   ("extern", name, signature)            a declared external device function (cuda.declare_device)
   ("exception", name)  ("builtin", name)   a builtin exception class, or a user's ("Name@id")
   ("enum", "Enum" or "IntEnum", class name, id(class), value description)   an enum member
@@ -213,7 +215,23 @@ def describe(value):
     if member is None and isinstance(value, pytypes.FunctionType) and \
             _overload_functions(value):
         return ("overload",)
+    if isinstance(value, pytypes.FunctionType) and _jit_disabled() and \
+            (member is None or value.__module__ in _JIT_HELPER_MODULES):
+        return _describe_function(value)
     return member
+
+
+# Numba's modules of @jit device helpers (numba.cuda.random's xoroshiro128p functions), by the
+# names the hook loads them under: plain functions under NUMBA_DISABLE_JIT.
+_JIT_HELPER_MODULES = ("numba.cuda.random", "simt.cuda.random")
+
+
+def _jit_disabled():
+    """Whether Numba runs with NUMBA_DISABLE_JIT: numba.njit(f) is then f itself, so a plain
+    Python function a kernel calls is what an @njit function looks like, and compiles as a
+    device function (as the simulators run it; gamdpy's CPU test does this)."""
+    config = sys.modules.get("numba.core.config")
+    return bool(getattr(config, "DISABLE_JIT", False))
 
 
 # The targets whose @overload implementations a CUDA kernel uses, most specific first (Numba's

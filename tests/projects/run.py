@@ -2,16 +2,17 @@
 """Runs real PyPI projects' CUDA tests on simt and on numba-cuda's simulator, per host, and prints
 a table (issue 25's "real projects" target). By hand only: not part of `make test` nor of CI.
 
-    python3 tests/projects/run.py [--work DIR] [--hosts numba-cuda,numba-cuda-mlir]
-                                  [--projects stumpy] [--timeout 900] [--files GLOB]
+    python3 tests/projects/run.py [--work DIR] [--hosts numba-cuda,numba-cuda-mlir,numba-0.56]
+                                  [--projects stumpy,aquagrid,gamdpy] [--timeout 900] [--files GLOB]
 
 For each host it makes a venv with scripts/host_venv.sh (DIR/venv-HOST; never the shared
-/tmp/venv-nc or /tmp/venv-mlir), installs each project's pinned release into it, downloads the
+/tmp/venv-nc or /tmp/venv-mlir; numba-0.56: /usr/bin/python3's venv with its system packages,
+Debian's Numba 0.56.4), installs each project's pinned release into it, downloads the
 release's sdist with pip (DIR/src) and copies its tests out of it (DIR/t-PROJECT: the installed
 package is what is tested), then runs pytest once per test file, with `timeout`:
 
   simt     SIMT_ENABLE=1 (the import hook serves numba.cuda and numba_cuda_mlir.cuda)
-  cudasim  NUMBA_ENABLE_CUDASIM=1, SIMT_ENABLE unset (numba-cuda's own simulator; not run
+  cudasim  NUMBA_ENABLE_CUDASIM=1, SIMT_ENABLE unset (the host's own simulator; not run
            under numba-cuda-mlir, which has none: there a project's numba.cuda is simt's only)
 
 Nothing of a project's code is kept in this repository."""
@@ -29,19 +30,37 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # pin: the release; deps: test-only packages; copy: what of the sdist the tests need;
 # files: the test files (globs, relative to the copy); args: pytest options the project's own
-# test script passes.
+# test script passes; not_on: hosts the release cannot run on, and why.
 PROJECTS = {
     "stumpy": dict(
         pin="stumpy==1.14.1", deps=["pandas==3.1.1"],
+        not_on={"numba-0.56": "stumpy 1.14 needs Numba 0.61.2+"},
         copy=["tests", "conftest.py", "pytest.ini"],
         files=["tests/test_gpu_*.py"],
         args=["-W", "ignore::RuntimeWarning", "-W", "ignore::DeprecationWarning",
               "-W", "ignore::UserWarning"]),
+    "aquagrid": dict(
+        pin="aquagrid==0.3.2", deps=[],
+        not_on={"numba-0.56": "aquagrid 0.3 needs Numba 0.59+"},
+        copy=["tests"],
+        files=["tests/test_gpu.py"],
+        args=[]),
+    # Its CPU test (marker gamdpy_cpu) sets NUMBA_ENABLE_CUDASIM=1 and NUMBA_DISABLE_JIT=1 itself
+    # before importing gamdpy, builds a Lennard-Jones simulation and runs its kernels once.
+    # Not its pytest.ini: that adds the package's doctests and deselects this test.
+    "gamdpy": dict(
+        pin="gamdpy==0.8.3", deps=["scipy>=1.10"],  # Debian's 1.10.1 on numba-0.56
+        copy=["tests"],
+        files=["tests/test_LJ_cpu.py"],
+        args=["-m", "gamdpy_cpu", "-W", "ignore::DeprecationWarning",
+              "-W", "ignore::pytest.PytestUnknownMarkWarning"]),
 }
 
 # What a host venv needs besides scripts/host_venv.sh's pins for a project that imports
 # `numba` (stumpy's CPU code): numba-cuda-mlir's venv has no Numba.
-HOST_EXTRA = {"numba-cuda": [], "numba-cuda-mlir": ["numba==0.68.1"]}
+# numba-0.56 (Debian's Numba 0.56.4 and NumPy 1.24.2) keeps Debian's NumPy.
+HOST_EXTRA = {"numba-cuda": [], "numba-cuda-mlir": ["numba==0.68.1"],
+              "numba-0.56": ["numpy==1.24.2"]}
 
 SUMMARY = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected)")
 
@@ -54,8 +73,18 @@ def sh(cmd, **kw):
 def make_venv(host, work):
     venv = os.path.join(work, "venv-" + host)
     python = os.path.join(venv, "bin", "python")
-    if not os.path.exists(python):
+    if os.path.exists(python):
+        return python
+    if host != "numba-0.56":
         sh(["bash", os.path.join(ROOT, "scripts", "host_venv.sh"), host, venv])
+        return python
+    # /usr/bin/python3's Numba and pytest, with simt's .pth files as scripts/host_venv.sh writes
+    sh(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv])
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+    with open(os.path.join(site, "simt-dev.pth"), "w") as f:
+        f.write(os.environ.get("SIMT_STAGE", os.path.join(ROOT, "build", "python")) + "\n")
+    shutil.copy(os.path.join(ROOT, "python", "simt-enable.pth"), site)
     return python
 
 
@@ -65,9 +94,10 @@ def fetch_tests(name, spec, python, work):
         return dest
     src = os.path.join(work, "src")
     os.makedirs(src, exist_ok=True)
-    sh([python, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-        spec["pin"], "-d", src])
     pkg, version = spec["pin"].split("==")
+    # The project's sdist only: its build backend (hatchling...) may come as wheels
+    sh([python, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", pkg,
+        spec["pin"], "-d", src])
     archive = glob.glob(os.path.join(src, f"{pkg}-{version}.tar.gz"))[0]
     with tarfile.open(archive) as tar:
         tar.extractall(src)
@@ -106,7 +136,7 @@ def run_file(python, folder, path, args, mode, timeout):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", default="/tmp/simt-projects")
-    ap.add_argument("--hosts", default="numba-cuda,numba-cuda-mlir")
+    ap.add_argument("--hosts", default="numba-cuda,numba-cuda-mlir,numba-0.56")
     ap.add_argument("--projects", default=",".join(PROJECTS))
     ap.add_argument("--modes", default="simt,cudasim")
     ap.add_argument("--timeout", type=int, default=900)
@@ -120,6 +150,9 @@ def main():
         python = make_venv(host, opts.work)
         for name in opts.projects.split(","):
             spec = PROJECTS[name]
+            if host in spec.get("not_on", {}):
+                print(f"{host:16} {name:8} not run: {spec['not_on'][host]}", flush=True)
+                continue
             sh([python, "-m", "pip", "install", "--quiet", spec["pin"], *spec["deps"],
                 *HOST_EXTRA[host]])
             folder = fetch_tests(name, spec, python, opts.work)
