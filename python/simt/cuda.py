@@ -94,7 +94,7 @@ def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmat
                  launch_bounds=None):
     """The dict of _simt.compile_ptx for compile_ptx's arguments (`captured_source`: a
     dispatcher's CapturedSource, so the text it compiled is the text compiled here)."""
-    from . import _simt
+    from . import _simt, host
     from .dispatcher import Dispatcher, _launch_bounds, _simt_argtypes, parse_signature
     from .resolver import resolver_for
     from .source import CapturedSource
@@ -114,7 +114,7 @@ def _compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmat
     name, source, file, first_line = (captured_source or CapturedSource(pyfunc)).get()
     return _simt.compile_ptx(
         name, source, file, first_line, id(pyfunc), resolver_for(pyfunc), signature_text(argtypes),
-        python_error_model=bool(debug), debug_info="full" if debug else "lines" if lineinfo
+        python_error_model=host.python_error_model(debug, lineinfo), debug_info="full" if debug else "lines" if lineinfo
         else "none", fastmath=bool(fastmath), cc=target, opt=bool(opt),
         device=bool(device), c_abi=abi == "c", abi_name=abi_name, llvm_ir=bool(llvm_ir),
         launch_bounds=list(_launch_bounds(launch_bounds) or ()))

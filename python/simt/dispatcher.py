@@ -625,9 +625,9 @@ class Dispatcher:
                 check.checked_fibers() if instrumentation == "check" else "none")
 
     def _python_error_model(self):
-        """Numba's error model (numba/cuda/compiler.py): 'python' with debug or lineinfo, where
-        float division by zero raises ZeroDivisionError; 'numpy' otherwise (inf/nan)."""
-        return bool(self._debug() or self.targetoptions.get("lineinfo"))
+        """The host's error model for this kernel's options (simt.host.python_error_model)."""
+        from . import host
+        return host.python_error_model(self._debug(), self.targetoptions.get("lineinfo"))
 
     def _debug(self):
         """debug=, where None takes Numba's config.CUDA_DEBUGINFO_DEFAULT (NUMBA_CUDA_DEBUGINFO)."""

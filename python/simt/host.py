@@ -44,6 +44,16 @@ def cuda_folder():
     return os.path.join(numba, "cuda") if numba else None
 
 
+def python_error_model(debug, lineinfo):
+    """Whether a kernel compiles with Numba's 'python' error model (float division by zero
+    raises ZeroDivisionError) rather than 'numpy' (inf/nan): with debug; with lineinfo too under
+    Numba's built-in CUDA target (Numba 0.56's numba/cuda/compiler.py), not under numba-cuda
+    (whose compiler.py keeps lineinfo from changing the error model) nor numba-cuda-mlir."""
+    if debug:
+        return True
+    return bool(lineinfo) and not is_numba_cuda() and _package_folder("numba") is not None
+
+
 def casting_rules_release():
     """The Numba release whose casting rules (numba/core/typeconv/rules.py) the host types by:
     '0.56' under Numba before 0.59 with its own CUDA target; '0.59' (int8 and bool convert to
