@@ -132,8 +132,9 @@ class BundleWriter:
         if fault is not None and len(fault) > 8 and fault[8] in HANGS_A_GPU:  # the runner skips them
             record.append("simulator-only %s: %s" % (fault[8], " ".join(fault[1].split())))
         elif fault is not None:
-            record.append("fault %s" % ("IndexError" if fault[0] == "IndexError"
-                                        else "exception"))
+            # An array index out of bounds is the record's IndexError code; any other IndexError
+            # (a tuple index out of range) is a raise site, as every exception the code raises.
+            record.append("fault %s" % ("IndexError" if fault[8] == "bounds" else "exception"))
         record += lines
         with open(self.manifest_path, "a") as f:
             f.write("\n".join(record) + "\n")

@@ -189,10 +189,18 @@ def test_bundles_mark_kernels_that_would_hang_a_gpu_simulator_only(tmp_path):
         def fine(out):
             out[cuda.threadIdx.x] = 2
 
-        for kernel in (half_warp_shuffle, fine):
+        @cuda.jit
+        def past_the_end(out):
+            out[cuda.threadIdx.x + 1] = 3
+
+        @cuda.jit
+        def tuple_index(out):
+            out[0] = (1, 2)[cuda.threadIdx.x + 5]
+
+        for kernel in (half_warp_shuffle, fine, past_the_end, tuple_index):
             try:
                 kernel[1, 32](np.zeros(32))
-            except RuntimeError as e:
+            except (RuntimeError, IndexError) as e:
                 print("raised", type(e).__name__)
     """))
     bundle = tmp_path / "bundle"
@@ -204,4 +212,6 @@ def test_bundles_mark_kernels_that_would_hang_a_gpu_simulator_only(tmp_path):
     manifest = (bundle / "manifest.txt").read_text().splitlines()
     marked = [line for line in manifest if line.startswith("simulator-only ")]
     assert len(marked) == 1 and marked[0] == ("simulator-only warp: simt: lane 16 named in the mask of shfl_sync has exited"), marked
-    assert not any(line.startswith("fault ") for line in manifest)
+    # An array index past the end is the record's IndexError; a tuple's is a raise site.
+    assert [line for line in manifest if line.startswith("fault ")] == \
+        ["fault IndexError", "fault exception"]
