@@ -8,7 +8,11 @@
 namespace simt::codegen {
 
 std::string Target::allocation_refusal() const {
-  return "this target does not allocate arrays in kernels";
+  // The GPU target: device-side malloc would need numba-cuda's reference counting (or a
+  // per-thread list of allocations, which PTX cannot keep in a module variable) to free the
+  // arrays, else every launch would leak the device heap.
+  return "not supported by the GPU target yet (it would need device-side malloc with "
+         "numba-cuda's reference counting to free them); run it on the simulator";
 }
 
 llvm::Value *Target::allocate(Emitter &, llvm::Value *, bool, int32_t) {
@@ -21,7 +25,7 @@ llvm::Value *allocated_array(Emitter &e, Target &target, const Type &type,
   if (!target.allocates())
     throw CompileError(file, where.line, where.col,
                        "simt: allocating an array in a kernel (np.empty, np.zeros, ..., "
-                       "array.copy()): " +
+                       "array.copy()) is " +
                            target.allocation_refusal(),
                        "");
   llvm::IRBuilder<> &b = e.b;
