@@ -5,9 +5,12 @@
 
 namespace simt::sim {
 
+std::atomic<uint64_t> KernelHeap::allocations{0}, KernelHeap::frees{0};
+
 KernelHeap::~KernelHeap() {
   for (void *block : blocks_)
     std::free(block);
+  frees += blocks_.size();
 }
 
 void *KernelHeap::allocate(int64_t bytes, bool zeroed) {
@@ -28,6 +31,8 @@ void *KernelHeap::allocate(int64_t bytes, bool zeroed) {
     held_ -= rounded;
   else
     blocks_.push_back(block);
+  if (block)
+    ++allocations;
   return block;
 }
 

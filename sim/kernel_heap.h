@@ -1,6 +1,7 @@
 // The memory of the arrays a launch's kernel allocates (np.empty and kin, array.copy()).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -27,6 +28,10 @@ public:
   void *allocate(int64_t bytes, bool zeroed);
   // Bytes held now.
   int64_t held_bytes();
+
+  // Arrays allocated and freed by every launch of the process so far (numba-cuda's NRT
+  // statistics: simt.host.SimulatedRuntime).
+  static std::atomic<uint64_t> allocations, frees;
 
 private:
   std::mutex mutex_;

@@ -182,3 +182,17 @@ def test_gpu_backend_refuses_allocation_naming_it():
 
     with pytest.raises(CompileError, match=r"allocating an array in a kernel .* is not supported by the GPU target"):
         cuda.compile_ptx(kernel.py_func, "void(float64[:])")
+
+
+def test_allocation_counts_are_numba_cudas_nrt_statistics():
+    from simt import _simt
+
+    @cuda.jit
+    def kernel():
+        for _ in range(10):
+            np.empty(2)
+
+    allocated, freed = _simt.kernel_allocation_counts()
+    kernel[1, 3]()
+    now_allocated, now_freed = _simt.kernel_allocation_counts()
+    assert now_allocated - allocated == 30 and now_freed - freed == 30
