@@ -7,13 +7,7 @@
 
 namespace simt::codegen {
 
-std::string Target::allocation_refusal() const {
-  // The GPU target: device-side malloc would need numba-cuda's reference counting (or a
-  // per-thread list of allocations, which PTX cannot keep in a module variable) to free the
-  // arrays, else every launch would leak the device heap.
-  return "not supported by the GPU target yet (it would need device-side malloc with "
-         "numba-cuda's reference counting to free them); run it on the simulator";
-}
+std::string Target::allocation_refusal() const { return "not supported by this target"; }
 
 llvm::Value *Target::allocate(Emitter &, llvm::Value *, bool, int32_t) {
   throw std::logic_error("simt: " + allocation_refusal());

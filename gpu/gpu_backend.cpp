@@ -93,6 +93,10 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
   std::optional<DeviceFault> fault = launch_kernel(
       module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
       uint64_t(static_shared_bytes_) + config.dynamic_shared_bytes, cooperative_, arguments);
+  if (!compiled_.free_arrays.empty()) { // the arrays the kernel allocated, as the launch ends
+    std::vector<KernelArgument> none;
+    launch_kernel(module, compiled_.free_arrays, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, none);
+  }
   if (!fault)
     return std::nullopt;
   return fault_of_record(fault->record, compiled_);

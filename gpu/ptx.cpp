@@ -4,6 +4,7 @@
 #include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
 #include "codegen/symbol_name.h"
+#include "gpu/device_heap.h"
 #include "gpu/nvptx_target.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -139,7 +140,7 @@ struct PtxJob {
 void optimise(PtxJob &job, const std::string &entry, bool opt) {
   // Everything but the kernel's entry is internal, so unused libdevice code goes away.
   for (llvm::Function &fn : *job.module)
-    if (!fn.isDeclaration() && fn.getName() != entry)
+    if (!fn.isDeclaration() && fn.getName() != entry && fn.getName() != free_arrays_entry(entry))
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
   // NVVMReflect must run even unoptimised: libdevice branches on __nvvm_reflect.
   codegen::skip_passes_once_interrupted(job.instrumentation);
@@ -262,7 +263,9 @@ CompiledPtx compile(PtxJob &job, const ir::Module &module, const PtxOptions &opt
     throw std::runtime_error("simt: LLVM rejected the NVPTX kernel: " + problems);
   inline_empty_signatures(m);
   optimise(job, abi.name, options.opt);
-  CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), ""};
+  CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), "", ""};
+  if (m.getFunction(free_arrays_entry(abi.name)))
+    compiled.free_arrays = free_arrays_entry(abi.name);
   if (options.llvm_ir) {
     llvm::raw_string_ostream text(compiled.llvm_ir);
     m.print(text, nullptr);

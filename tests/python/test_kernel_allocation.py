@@ -1,7 +1,7 @@
 """Arrays a kernel allocates, as numba-cuda's NRT lets it: np.empty, np.zeros, np.ones, np.full,
 their *_like forms, np.copy and array.copy(), also returned from device functions; compared with
 NumPy. A negative extent is a ValueError and an impossible size a MemoryError, each naming the
-line, thread and block; the GPU backend refuses them with a CompileError."""
+line, thread and block; the GPU backend allocates with CUDA's device-side malloc."""
 import numpy as np
 import pytest
 from simt import CompileError, cuda
@@ -174,14 +174,34 @@ def test_shapes_must_be_integers():
         kernel[1, 1](np.zeros(1))
 
 
-def test_gpu_backend_refuses_allocation_naming_it():
-    @cuda.jit
-    def kernel(out):
-        x = np.zeros(3)
-        out[0] = x[0]
+def test_gpu_backend_allocates_with_device_malloc_and_frees_after_the_launch():
+    import shutil
+    import subprocess
 
-    with pytest.raises(CompileError, match=r"allocating an array in a kernel .* is not supported by the GPU target"):
-        cuda.compile_ptx(kernel.py_func, "void(float64[:])")
+    @cuda.jit
+    def kernel(out, n):
+        x = np.zeros(n)
+        y = x.copy()
+        out[0] = x[0] + y[n - 1]
+
+    ptx, _ = cuda.compile_ptx(kernel.py_func, "void(float64[:], int64)")
+    assert "call.uni" in ptx and "malloc," in ptx
+    # the kernel the GPU backend launches after each launch, freeing the list's blocks
+    assert ".entry kernel__simt_free_arrays()" in ptx and "free," in ptx
+    if shutil.which("ptxas"):
+        for cc in ("sm_75", "sm_90"):
+            subprocess.run(["ptxas", "-arch=" + cc, "-", "-o", "/dev/null"], input=ptx,
+                           text=True, check=True)
+
+
+def test_gpu_device_function_compiled_alone_refuses_allocation():
+    def device(n):
+        x = np.zeros(n)
+        return x[0]
+
+    with pytest.raises(CompileError, match=r"allocating an array .* is not supported by the GPU "
+                                           r"target in a device function"):
+        cuda.compile_ptx(device, "float64(int64)", device=True)
 
 
 def test_allocation_counts_are_numba_cudas_nrt_statistics():
