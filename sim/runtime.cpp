@@ -104,7 +104,8 @@ void simt_rt_barrier_passed(ThreadContext *ctx, int32_t loc) {
 
 void *simt_rt_allocate(ThreadContext *ctx, int64_t bytes, int32_t zeroed, int32_t loc) {
   LaunchState &launch = *simt::sim::thread_state(ctx).launch;
-  if (void *data = launch.heap.allocate(bytes, zeroed != 0))
+  if (void *data = launch.heap.allocate(bytes, zeroed != 0,
+                                        simt::sim::linear_block(ctx->ctaid, ctx->nctaid)))
     return data;
   launch.record_fault(ctx, "MemoryError",
                       bytes < 0

@@ -216,3 +216,15 @@ def test_allocation_counts_are_numba_cudas_nrt_statistics():
     kernel[1, 3]()
     now_allocated, now_freed = _simt.kernel_allocation_counts()
     assert now_allocated - allocated == 30 and now_freed - freed == 30
+
+
+def test_a_blocks_arrays_are_freed_when_the_block_finishes():
+    @cuda.jit
+    def kernel(out, n):
+        x = np.empty(n, np.uint8)  # 256 MiB a block: 64 blocks together pass the 4 GiB limit
+        x[n - 1] = 1
+        out[cuda.blockIdx.x] = x[n - 1]
+
+    out = np.zeros(64, np.uint8)
+    kernel[64, 1](out, 256 << 20)
+    assert (out == 1).all()
