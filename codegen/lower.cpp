@@ -1630,6 +1630,7 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     std::vector<llvm::Value *> extents;
     for (const ir::ExprPtr &arg : e.args)
       extents.push_back(expr(*arg));
+    announce_thread(); // a MemoryError names the thread
     llvm::Value *array = allocated_array(emitter_, target_, e.type, extents, e.int_value != 0,
                                          f_.file, e.loc, loc(e.loc));
     check_status(); // a MemoryError

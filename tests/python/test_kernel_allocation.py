@@ -228,3 +228,16 @@ def test_a_blocks_arrays_are_freed_when_the_block_finishes():
     out = np.zeros(64, np.uint8)
     kernel[64, 1](out, 256 << 20)
     assert (out == 1).all()
+
+
+def test_memory_error_names_the_thread_in_a_kernel_with_barriers():
+    @cuda.jit
+    def kernel(out, n):
+        t = cuda.threadIdx.x
+        size = n if t == 5 else 1
+        x = np.zeros(size)
+        cuda.syncthreads()
+        out[t] = x[0]
+
+    with pytest.raises(MemoryError, match=r"tid=\[5, 0, 0\] ctaid=\[[01], 0, 0\]"):
+        kernel[2, 8](np.zeros(8), 2**61)
