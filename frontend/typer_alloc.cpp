@@ -161,7 +161,15 @@ Value FunctionTyper::call_allocation(const std::string &name, const ast::Expr &e
     fill_value = stable(std::move(fill_value)); // Python evaluates the arguments first
   }
   const ast::Expr *dtype_arg = args.back();
-  if (dtype_arg && dtype_arg->kind != ast::ExprKind::None) {
+  const auto python_float = [&](const ast::Expr &e) { // Numba's dtype=float: float64
+    if (e.kind != ast::ExprKind::Name)
+      return false;
+    const Value v = value(e);
+    return v.kind == Value::Kind::Path && v.path == "builtins.float";
+  };
+  if (dtype_arg && python_float(*dtype_arg)) {
+    dtype = Scalar::F64;
+  } else if (dtype_arg && dtype_arg->kind != ast::ExprKind::None) {
     const ir::ArrayElements elements = elements_of(*dtype_arg);
     if (elements.record)
       error(dtype_arg->loc, "simt: " + full + " of a record dtype is not supported yet");

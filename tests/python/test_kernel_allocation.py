@@ -241,3 +241,14 @@ def test_memory_error_names_the_thread_in_a_kernel_with_barriers():
 
     with pytest.raises(MemoryError, match=r"tid=\[5, 0, 0\] ctaid=\[[01], 0, 0\]"):
         kernel[2, 8](np.zeros(8), 2**61)
+
+
+def test_python_float_is_a_float64_dtype_as_in_numba():
+    @cuda.jit
+    def kernel(out):
+        a = np.zeros(2, dtype=float)
+        out[0] = a[1] + 0.5
+
+    out = np.zeros(1)
+    kernel[1, 1](out)
+    assert out[0] == 0.5
