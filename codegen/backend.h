@@ -38,6 +38,13 @@ enum class FaultKind : uint8_t {
   Resource,  // out of memory or stack; an interrupt
 };
 
+// "exception", "bounds", "barrier", "warp", "deadlock", "resource": as Python sees the kind.
+constexpr const char *fault_kind_name(FaultKind kind) {
+  constexpr const char *names[] = {"exception", "bounds",   "barrier",
+                                   "warp",      "deadlock", "resource"};
+  return names[static_cast<int>(kind)];
+}
+
 // The first fault of a launch, as the Python layer turns it into an exception.
 struct Fault {
   std::string exception; // Python exception class name: "IndexError", "ZeroDivisionError", ...

@@ -1,6 +1,7 @@
 #include "codegen/lower.h"
 
 #include "codegen/debug_info.h"
+#include "codegen/float_minmax.h"
 #include "codegen/llvm_types.h"
 #include "codegen/lower_alloc.h"
 #include "codegen/lower_bf16.h"
@@ -23,9 +24,11 @@
 
 namespace simt::codegen {
 
-llvm::Value *Target::local_memory(Emitter &e, int64_t bytes) {
-  llvm::AllocaInst *memory = e.b.CreateAlloca(e.b.getInt8Ty(), e.b.getInt64(bytes), "local");
-  memory->setAlignment(llvm::Align(16));
+llvm::Value *Target::local_memory(Emitter &e, int64_t bytes, int64_t alignment) {
+  // Named as Numba names a local array given alignment= (its inspect_llvm shows the alignment).
+  llvm::AllocaInst *memory =
+      e.b.CreateAlloca(e.b.getInt8Ty(), e.b.getInt64(bytes), alignment ? "_cudapy_lmem" : "local");
+  memory->setAlignment(llvm::Align(std::max<int64_t>(16, alignment)));
   return memory;
 }
 
@@ -235,6 +238,7 @@ private:
   // The address of slot `slot` (in a region: of the current thread's copy).
   llvm::Value *slot_address(int slot);
   llvm::Value *local_array_address(int index);
+  int64_t local_array_alignment(int index) const;
   // Emits `emit`'s straight-line code in the current region's setup block (Region::setup).
   llvm::Value *setup(const std::function<llvm::Value *()> &emit);
   // Tells the target which thread is current (Target::enter_thread).
@@ -565,7 +569,8 @@ void FunctionLowering::run() {
   for (const ir::LocalArrayDecl &decl : f_.local_arrays) {
     local_array_bytes_.push_back(decl.elements.bytes(decl.shape));
     if (!fissioned())
-      local_arrays_.push_back(target_.local_memory(emitter_, local_array_bytes_.back()));
+      local_arrays_.push_back(
+          target_.local_memory(emitter_, local_array_bytes_.back(), decl.alignment));
   }
   if (check_variant() && !fissioned()) // a fissioned kernel's: in start_fission
     for (size_t i = 0; i < f_.local_arrays.size(); ++i)
@@ -1043,9 +1048,11 @@ void FunctionLowering::start_fission() {
   // Each array starts 16-byte aligned: offsets grow by multiples of 16 bytes per thread.
   std::vector<llvm::Value *> offsets;
   llvm::Value *offset = b_.getInt64(0);
-  auto allocate = [&](int64_t bytes_per_thread) {
+  auto allocate = [&](int64_t bytes_per_thread, int64_t alignment = 16) {
+    if (alignment > 16) // alignment= of a local array: the scratch is max_array_alignment-aligned
+      offset = b_.CreateAnd(b_.CreateNUWAdd(offset, b_.getInt64(alignment - 1)), -alignment);
     offsets.push_back(offset);
-    const int64_t rounded = (bytes_per_thread + 15) / 16 * 16;
+    const int64_t rounded = (bytes_per_thread + alignment - 1) / alignment * alignment;
     offset = b_.CreateNUWAdd(offset, b_.CreateNUWMul(threads_, b_.getInt64(rounded)));
   };
   for (int axis = 0; axis < 3; ++axis) {
@@ -1057,8 +1064,8 @@ void FunctionLowering::start_fission() {
   for (size_t slot = 0; slot < f_.slots.size(); ++slot)
     if (plan_->per_thread_slots[slot])
       allocate(int64_t(layout.getTypeAllocSize(register_type(ctx(), f_.slots[slot].type))));
-  for (int64_t bytes : local_array_bytes_)
-    allocate(bytes);
+  for (size_t k = 0; k < local_array_bytes_.size(); ++k)
+    allocate(local_array_bytes_[k], local_array_alignment(int(k)));
   // A kernel keeping nothing across regions asks for no scratch (a call per block).
   llvm::Value *scratch = offsets.empty() ? nullptr : target_.block_scratch(emitter_, offset);
   size_t next = 0;
@@ -1128,6 +1135,11 @@ llvm::Value *FunctionLowering::setup(const std::function<llvm::Value *()> &emit)
   return value;
 }
 
+// A local array's alignment: its alignment= (a power of two), at least 16 bytes.
+int64_t FunctionLowering::local_array_alignment(int index) const {
+  return std::max<int64_t>(16, f_.local_arrays[size_t(index)].alignment);
+}
+
 llvm::Value *FunctionLowering::local_array_address(int index) {
   if (!fissioned())
     return local_arrays_[size_t(index)];
@@ -1136,7 +1148,9 @@ llvm::Value *FunctionLowering::local_array_address(int index) {
   llvm::Value *&address = region_->local_arrays[index];
   if (!address)
     address = setup([&] {
-      const int64_t stride = (local_array_bytes_[size_t(index)] + 15) / 16 * 16;
+      const int64_t alignment = local_array_alignment(index);
+      const int64_t stride =
+          (local_array_bytes_[size_t(index)] + alignment - 1) / alignment * alignment;
       return b_.CreateInBoundsGEP(b_.getInt8Ty(), per_thread_local_arrays_[size_t(index)],
                                   b_.CreateNUWMul(region_->thread, b_.getInt64(stride)), "local");
     });
@@ -1556,6 +1570,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return b_.CreateExtractValue(expr(*e.args[0]), {2, unsigned(e.index)});
   case ir::ExprKind::ArraySize:
     return array_size(expr(*e.args[0]), e.args[0]->type.ndim);
+  case ir::ExprKind::ArrayAddress:
+    return b_.CreatePtrToInt(b_.CreateExtractValue(expr(*e.args[0]), {0}), b_.getInt64Ty());
   case ir::ExprKind::TupleMake: {
     llvm::Value *tuple = llvm::PoisonValue::get(register_type(ctx(), e.type));
     for (size_t k = 0; k < e.args.size(); ++k)
@@ -2129,12 +2145,11 @@ llvm::Value *FunctionLowering::number_intrinsic(const ir::Expr &e,
   case I::Imax:
     return b_.CreateBinaryIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
                                     args[0], args[1]);
-  // Numba's CUDA target: libdevice's fmin/fmax (PTX min.f64/max.f64), where a NaN operand gives
-  // the other one (Python's min/max would depend on the order).
+  // Numba's CUDA target: libdevice's fmin/fmax (PTX min.f64/max.f64), where neither a NaN
+  // operand nor a signed zero's order matters (Python's min/max would depend on the order).
   case I::Fmin:
-    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, args[0], args[1]);
   case I::Fmax:
-    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, args[0], args[1]);
+    return gpu_float_min_max(b_, e.intrinsic == I::Fmax, args[0], args[1]);
   case I::Isnan:
     return b_.CreateFCmpUNO(args[0], args[0]);
   case I::Isinf:
@@ -2310,7 +2325,7 @@ llvm::Value *FunctionLowering::memory_array(llvm::Value *data, Scalar dtype,
 llvm::Value *FunctionLowering::shared_array(const ir::Expr &e) {
   const ir::SharedArrayDecl &decl = m_.ir.shared_arrays[e.index];
   if (!decl.dynamic)
-    return memory_array(target_.shared_memory(emitter_, decl.offset), decl.elements.dtype,
+    return memory_array(target_.shared_array_memory(emitter_, decl, e.index), decl.elements.dtype,
                         decl.shape, decl.elements.itemsize());
   // The dynamic array is 1-D over the whole of the launch's dynamic shared memory.
   llvm::Value *data = target_.shared_memory(emitter_, m_.ir.static_shared_bytes);

@@ -50,10 +50,17 @@ public:
   virtual llvm::Value *special_register(Emitter &e, ir::Op op, int axis) = 0;
   // Pointer to the block's shared memory at byte `offset`.
   virtual llvm::Value *shared_memory(Emitter &e, int64_t offset) = 0;
+  // Pointer to static shared array `index` (`decl`, not dynamic): shared_memory at its offset by
+  // default.
+  virtual llvm::Value *shared_array_memory(Emitter &e, const ir::SharedArrayDecl &decl, int index) {
+    (void)index;
+    return shared_memory(e, decl.offset);
+  }
   // The launch's dynamic shared memory size in bytes, as i64.
   virtual llvm::Value *dynamic_shared_bytes(Emitter &e) = 0;
-  // Pointer to `bytes` of this thread's private memory; called in the function's entry block.
-  virtual llvm::Value *local_memory(Emitter &e, int64_t bytes);
+  // Pointer to `bytes` of this thread's private memory, aligned to `alignment` (alignment= of a
+  // local array; 0 when not given); called in the function's entry block.
+  virtual llvm::Value *local_memory(Emitter &e, int64_t bytes, int64_t alignment = 0);
   // The storage of a read-only array (its data in C order) in `module`.
   virtual llvm::Value *const_memory(llvm::Module &module, const ir::ConstArrayDecl &decl,
                                     const std::string &name);

@@ -218,6 +218,11 @@ void ModuleBuilder::prune_and_layout() {
   for (ir::SharedArrayDecl &s : module_.shared_arrays) {
     if (s.dynamic)
       continue;
+    // alignment=: offsets in the block's buffer, which is max_array_alignment-aligned.
+    if (s.alignment > 16)
+      offset = offset > INT64_MAX - s.alignment
+                   ? INT64_MAX
+                   : (offset + s.alignment - 1) / s.alignment * s.alignment;
     s.offset = offset;
     offset = aligned_end(offset, s.elements.bytes(s.shape));
   }

@@ -85,11 +85,12 @@ enum class ExprKind : uint8_t {
                // return value unless void, then the outputs, a scalar when one, else a tuple
   Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (frontend/bf16.def) on args, of its
                // parameter type; `type` is its result type
-  ArrayAlloc,  // a fresh C-contiguous array of `type` (global memory; np.empty and kin): args
-               // are its extents (int64, one per axis); its elements are zero when int_value is
-               // 1, else unset. A negative extent is a ValueError, a size past int64 or memory
-               // the allocator cannot give a MemoryError. It lives until the launch ends (an
-               // array never outlives its thread: no store can hold one)
+  ArrayAddress, // args[0] = array; the address of its data as uint64 (arr.ctypes.data)
+  ArrayAlloc,   // a fresh C-contiguous array of `type` (global memory; np.empty and kin): args
+                // are its extents (int64, one per axis); its elements are zero when int_value is
+                // 1, else unset. A negative extent is a ValueError, a size past int64 or memory
+                // the allocator cannot give a MemoryError. It lives until its block finishes (an
+                // array never outlives its thread: no store can hold one)
 };
 
 enum class Op : uint8_t {
@@ -237,11 +238,16 @@ struct ArrayElements {
   std::string str() const { return record ? record->str() : scalar_name(dtype); }
 };
 
+// The most alignment= a shared or local array may ask for: the simulator's block buffers (shared
+// memory, fissioned kernels' scratch) are aligned to it.
+inline constexpr int64_t max_array_alignment = 4096;
+
 struct SharedArrayDecl {
   ArrayElements elements;
   std::vector<int64_t> shape; // empty when dynamic
   int64_t offset = 0;         // byte offset in the block's shared memory
   bool dynamic = false;       // shape 0: the launch's dynamic shared memory (all alias it)
+  int32_t alignment = 0;      // alignment= (a power of two, bytes); 0 when not given
   std::string name = {};      // the variable it is first assigned to ("" when none): reports
 };
 
@@ -249,6 +255,7 @@ struct LocalArrayDecl {
   ArrayElements elements;
   std::vector<int64_t> shape;
   std::string name = {}; // as SharedArrayDecl::name
+  int64_t alignment = 0; // as SharedArrayDecl::alignment
 };
 
 struct ConstArrayDecl {
@@ -330,7 +337,7 @@ Module clone(const Module &module);
 // then update the size here.
 static_assert(sizeof(Expr) == 200 && sizeof(Stmt) == 160 && sizeof(Function) == 280 &&
                   sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 120 &&
-                  sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 80 &&
+                  sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 88 &&
                   sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 80 && sizeof(Record) == 40 &&
                   sizeof(RecordField) == 88 && sizeof(ExternFunction) == 136 &&
                   sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,

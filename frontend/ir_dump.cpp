@@ -129,7 +129,7 @@ public:
       const SharedArrayDecl &s = module_.shared_arrays[i];
       out_ << "shared[" << i << "]: " << s.elements.str() << " "
            << (s.dynamic ? std::string("dynamic") : shape_str(s.shape)) << " at " << s.offset
-           << "\n";
+           << (s.alignment ? " align " + std::to_string(s.alignment) : "") << "\n";
     }
     for (size_t i = 0; i < module_.const_arrays.size(); ++i) {
       const ConstArrayDecl &c = module_.const_arrays[i];
@@ -174,7 +174,11 @@ private:
       out_ << "  local " << fn.slots[i].name << ": " << fn.slots[i].type.str() << "\n";
     for (size_t i = 0; i < fn.local_arrays.size(); ++i)
       out_ << "  local[" << i << "]: " << fn.local_arrays[i].elements.str() << " "
-           << shape_str(fn.local_arrays[i].shape) << "\n";
+           << shape_str(fn.local_arrays[i].shape)
+           << (fn.local_arrays[i].alignment
+                   ? " align " + std::to_string(fn.local_arrays[i].alignment)
+                   : "")
+           << "\n";
     block(fn.body, 1);
   }
 
@@ -410,6 +414,8 @@ private:
       return suffixed(e, ".strides" + bracketed(e.index));
     case ExprKind::ArraySize:
       return suffixed(e, ".size");
+    case ExprKind::ArrayAddress:
+      return suffixed(e, ".ctypes.data");
     case ExprKind::TupleMake:
       return call("tuple", e);
     case ExprKind::TupleGet:

@@ -123,6 +123,7 @@ public:
       text(array.name);
       text(array.elements.str());
       numbers(array.shape);
+      number(array.alignment);
     }
     number(f.recursive);
     number(f.is_kernel);
@@ -155,6 +156,7 @@ std::string fingerprint(const Module &module) {
     out.numbers(array.shape);
     out.number(array.offset);
     out.number(array.dynamic);
+    out.number(array.alignment);
   }
   out.number(int64_t(module.const_arrays.size()));
   for (const ConstArrayDecl &array : module.const_arrays) {

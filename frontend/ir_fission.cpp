@@ -44,6 +44,7 @@ bool is_block_uniform(const Expr &e, const std::vector<bool> &block_level_slots)
   case ExprKind::ArrayShape:
   case ExprKind::ArrayStride:
   case ExprKind::ArraySize:
+  case ExprKind::ArrayAddress:
   case ExprKind::ArrayView:
   case ExprKind::FieldView:
   case ExprKind::DtypeView:

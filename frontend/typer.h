@@ -58,6 +58,7 @@ struct CompileTimeValue {
     Overload,
     NamedTupleClass,
     InnerFunction, // a nested def or lambda of the function: inlined where it is called
+    ArrayCtypes,   // arr.ctypes: `expr` is the array (its .data is typed)
     None
   };
   Kind kind = Kind::None;
@@ -164,6 +165,7 @@ private:
   Value attribute_of(Value base, const std::string &attr, ir::Loc loc);
   Value path_attribute(const std::string &path, ir::Loc loc);
   Value array_attribute(ir::ExprPtr array, const std::string &attr, ir::Loc loc);
+  Value array_ctypes_attribute(ir::ExprPtr array, const std::string &attr, ir::Loc loc);
   ir::ExprPtr subscript(const ast::Expr &e);
   std::vector<ir::ExprPtr> array_indices(const ir::Expr &array, const ast::Expr &index, ir::Loc loc,
                                          bool allow_partial = false);
@@ -277,6 +279,7 @@ private:
   Scalar dtype_of(const ast::Expr &e);
   ir::ArrayElements elements_of(const ast::Expr &e); // a dtype, scalar or structured
   std::vector<int64_t> constant_shape(const ast::Expr &e);
+  int64_t array_alignment(const ast::Expr *e);
   // `e` with locals assigned once from a constant replaced by it (typer_constant.cpp).
   ast::ExprPtr constant_definition(const ast::Expr &e, int depth = 0);
 

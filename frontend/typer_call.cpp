@@ -199,6 +199,8 @@ Value FunctionTyper::call_value(Value fn, const ast::Expr &e) {
     error(e.loc, "simt: exception classes can only be raised");
   case Value::Kind::None:
     error(e.loc, "'NoneType' object is not callable");
+  case Value::Kind::ArrayCtypes:
+    error(e.loc, "simt: an array's ctypes is not callable");
   case Value::Kind::Expr:
     break;
   }
@@ -731,9 +733,40 @@ std::vector<int64_t> FunctionTyper::constant_shape(const ast::Expr &e) {
   return shape;
 }
 
+// numba-cuda's alignment= of a shared or local array: 0 when not given (or None), else a power of
+// two that is a multiple of a pointer's size, with numba-cuda's messages (python/simt/errors.py
+// raises them as its ValueError and TypingError).
+int64_t FunctionTyper::array_alignment(const ast::Expr *e) {
+  if (!e)
+    return 0;
+  Value value = this->value(*constant_definition(*e));
+  if (value.kind == Value::Kind::None ||
+      (value.kind == Value::Kind::Expr && value.expr->kind != ir::ExprKind::String &&
+       value.expr->type.is_none()))
+    return 0;
+  const ir::Expr *v = value.kind == Value::Kind::Expr ? value.expr.get() : nullptr;
+  const std::optional<int64_t> alignment =
+      v && v->kind != ir::ExprKind::String && v->type.is_scalar() && v->type.scalar != Scalar::Bool
+          ? constant_int(*v)
+          : std::nullopt;
+  if (!alignment)
+    error(e->loc, "RequireLiteralValue: alignment must be a constant integer");
+  if (*alignment <= 0)
+    error(e->loc, "Alignment must be positive");
+  if ((*alignment & (*alignment - 1)) != 0)
+    error(e->loc, "Alignment must be a power of 2");
+  if (*alignment % 8 != 0)
+    error(e->loc, "Alignment must be a multiple of 8");
+  if (*alignment > ir::max_array_alignment)
+    error(e->loc, "simt: alignment " + std::to_string(*alignment) + " is more than the " +
+                      std::to_string(ir::max_array_alignment) + " bytes simt supports");
+  return *alignment;
+}
+
 Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
-  auto args = call_args(e, "cuda." + kind + ".array", {"shape", "dtype"}, 2);
+  auto args = call_args(e, "cuda." + kind + ".array", {"shape", "dtype", "alignment"}, 2);
   std::vector<int64_t> shape = constant_shape(*args[0]);
+  const int64_t alignment = array_alignment(args[2]);
   const ir::ArrayElements dtype = elements_of(*args[1]);
   // Elements and bytes as int64, as the lowering and the launch compute them: checked here once.
   int64_t count = 1, bytes = 0;
@@ -753,7 +786,7 @@ Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
                               " bytes per thread, more than the " +
                               std::to_string(max_local_array_bytes) +
                               " bytes (512 KiB) of local memory a thread may have");
-    fn_.local_arrays.push_back({dtype, shape});
+    fn_.local_arrays.push_back({dtype, shape, "", alignment});
     auto a = make_expr(ir::ExprKind::LocalArray, dtype.array_type(ndim, MemSpace::Local), e.loc);
     a->index = static_cast<int>(fn_.local_arrays.size()) - 1;
     return expr_value(std::move(a));
@@ -761,6 +794,7 @@ Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
   ir::SharedArrayDecl decl;
   decl.elements = dtype;
   decl.dynamic = count == 0;
+  decl.alignment = int32_t(alignment);
   if (decl.dynamic && ndim != 1)
     error(args[0]->loc, "dynamic shared arrays (size 0) must be 1-dimensional");
   if (!decl.dynamic)

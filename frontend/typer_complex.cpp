@@ -81,14 +81,27 @@ Value FunctionTyper::number_attribute(ir::ExprPtr x, const std::string &attr, ir
 }
 
 // complex(real=0, imag=0): complex64 only from float32 parts (Numba's Complex template).
+// numba-cuda-mlir's complex(v) of a two-element vector (float2, double2, int2) is
+// complex(v.x, v.y).
 Value FunctionTyper::call_complex(const ast::Expr &e) {
   auto args = call_args(e, "complex", {"real", "imag"}, 0);
   std::vector<ir::ExprPtr> parts;
+  const bool one_arg = std::count(args.begin(), args.end(), nullptr) + 1 == long(args.size());
   for (const ast::Expr *a : args) {
     if (!a)
       continue;
     parts.push_back(rvalue(*a));
     const Type &t = parts.back()->type;
+    if (t.is_vector() && t.ndim == 2 && one_arg && t.scalar != Scalar::Bool) {
+      ir::ExprPtr vector = stable(std::move(parts.back()));
+      parts.back() = vector_attribute(clone(*vector), "x", a->loc).expr;
+      parts.push_back(vector_attribute(std::move(vector), "y", a->loc).expr);
+      continue;
+    }
+    if (t.is_vector())
+      error(a->loc, "complex() of a vector needs a two-element one (float2, double2, int2), "
+                    "got " +
+                        t.str());
     if (!t.is_scalar() || t.scalar == Scalar::Bool)
       error(a->loc, "complex() only support for numbers");
   }

@@ -158,7 +158,8 @@ ir::ExprPtr FunctionTyper::selp(const ast::Expr &e) {
 
 // Numba's vector type constructors (vector_types.py's build_constructor_overloads): the elements
 // in order, each given as a number (converted to the element type) or as a vector of the same
-// element type, which gives all its elements.
+// element type, which gives all its elements; numba-cuda-mlir's complex number gives its real
+// and imaginary parts (float2(z)).
 ir::ExprPtr FunctionTyper::vector_constructor(const std::string &fn, const Type &vector,
                                               const ast::Expr &e) {
   if (!e.keywords.empty())
@@ -175,7 +176,11 @@ ir::ExprPtr FunctionTyper::vector_constructor(const std::string &fn, const Type 
         get->args.push_back(clone(*arg));
         make->args.push_back(std::move(get));
       }
-    } else if (arg->type.is_scalar() && !is_complex(arg->type.scalar)) {
+    } else if (arg->type.is_scalar() && is_complex(arg->type.scalar)) {
+      arg = stable(std::move(arg));
+      make->args.push_back(cast(complex_part(clone(*arg), false, e.loc), element));
+      make->args.push_back(cast(complex_part(std::move(arg), true, e.loc), element));
+    } else if (arg->type.is_scalar()) {
       make->args.push_back(cast(std::move(arg), element));
     } else {
       error(e.elts[i]->loc, "function " + fn + " does not accept " + arg->type.str());

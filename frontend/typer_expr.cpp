@@ -246,6 +246,8 @@ ir::ExprPtr FunctionTyper::rvalue_of(Value v, ir::Loc loc) {
     error(loc, "simt: namedtuple classes are not supported as values (call one to make a tuple)");
   case Value::Kind::InnerFunction:
     error(loc, "simt: nested functions and lambdas are only supported called, not as values");
+  case Value::Kind::ArrayCtypes:
+    error(loc, "simt: an array's ctypes is only supported for its .data");
   }
   error(loc, "simt: this expression is not supported yet");
 }
@@ -470,6 +472,8 @@ Value FunctionTyper::attribute_of(Value base, const std::string &attr, ir::Loc l
     return base;
   if (base.kind == Value::Kind::Expr && base.expr->type.is_array())
     return array_attribute(std::move(base.expr), attr, loc);
+  if (base.kind == Value::Kind::ArrayCtypes)
+    return array_ctypes_attribute(std::move(base.expr), attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_thread_block())
     return thread_block_attribute(attr, loc);
   if (base.kind == Value::Kind::Expr && base.expr->type.is_grid_group())
@@ -589,6 +593,12 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
   }
   if (attr == "ndim")
     return expr_value(scalar_const(Scalar::I64, type.ndim, 0, loc));
+  if (attr == "ctypes") { // only its .data, the data's address
+    Value v;
+    v.kind = Value::Kind::ArrayCtypes;
+    v.expr = std::move(array);
+    return v;
+  }
   if (attr == "T")
     return expr_value(transposed(std::move(array), loc));
   if (attr == "dtype" && type.record)
@@ -623,6 +633,16 @@ Value FunctionTyper::array_attribute(ir::ExprPtr array, const std::string &attr,
     return expr_value(std::move(view));
   }
   error(loc, "unknown attribute '" + attr + "' of " + type.str());
+}
+
+// arr.ctypes.data: the address of the array's data, as Numba's (uintp).
+Value FunctionTyper::array_ctypes_attribute(ir::ExprPtr array, const std::string &attr,
+                                            ir::Loc loc) {
+  if (attr != "data")
+    error(loc, "simt: an array's ctypes has no attribute '" + attr + "' in kernels (only data)");
+  auto e = make_expr(ir::ExprKind::ArrayAddress, Type::scalar_of(Scalar::U64), loc);
+  e->args.push_back(std::move(array));
+  return expr_value(std::move(e));
 }
 
 ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {

@@ -2,10 +2,12 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <mutex>
+#include <thread>
 #include <type_traits>
 
 namespace simt::gpu {
@@ -107,6 +109,7 @@ std::unique_ptr<Driver> Driver::open(const std::string &path) {
   bind(api.cuStreamCreate, {"cuStreamCreate"});
   bind(api.cuStreamDestroy, {"cuStreamDestroy_v2", "cuStreamDestroy"});
   bind(api.cuStreamSynchronize, {"cuStreamSynchronize"});
+  bind(api.cuStreamQuery, {"cuStreamQuery"});
   bind(api.cuEventCreate, {"cuEventCreate"});
   bind(api.cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"});
   bind(api.cuEventRecord, {"cuEventRecord"});
@@ -253,6 +256,26 @@ CUcontext Driver::make_current(int device) {
 }
 
 void Driver::synchronize() { check(api_.cuCtxSynchronize(), "cuCtxSynchronize"); }
+
+void Driver::synchronize(std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  auto pause = std::chrono::microseconds(20);
+  for (;;) {
+    const cu::CUresult result = api_.cuStreamQuery(nullptr);
+    if (result != cu::CUDA_ERROR_NOT_READY) {
+      check(result, "cuStreamQuery");
+      break;
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      throw DriverError("simt: the kernel did not end within " + std::to_string(limit.count()) +
+                            " ms (it hangs: a deadlock, a warp or barrier misused?); its context "
+                            "is lost to this process",
+                        cu::CUDA_ERROR_LAUNCH_TIMEOUT);
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+  synchronize();
+}
 
 // --- Module ---
 

@@ -12,6 +12,7 @@
 // (gpu/runner/) builds it on machines without LLVM.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,6 +39,8 @@ constexpr int CU_JIT_INPUT_PTX = 1;
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+constexpr CUresult CUDA_ERROR_LAUNCH_TIMEOUT = 702;
 
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
 constexpr int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
@@ -94,6 +97,7 @@ struct Api {
   CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
   CUresult (*cuStreamDestroy)(CUstream stream);
   CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuStreamQuery)(CUstream stream);
   CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
   CUresult (*cuEventDestroy)(CUevent event);
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
@@ -169,6 +173,10 @@ public:
   cu::CUcontext make_current(int device = 0);
   // cuCtxSynchronize of the current context.
   void synchronize();
+  // The same, but when the default stream's work has not ended within `limit` (a kernel that
+  // hangs: a deadlock, a warp or barrier misused), a sticky DriverError
+  // (CUDA_ERROR_LAUNCH_TIMEOUT): the context stays busy, and is lost for this process.
+  void synchronize(std::chrono::milliseconds limit);
 
 private:
   Driver() = default;

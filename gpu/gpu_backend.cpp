@@ -3,6 +3,9 @@
 #include "gpu/driver.h"
 #include "gpu/launch_ptx.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -42,6 +45,14 @@ size_t gather_argument(const Type &type, const int64_t *slot, std::vector<Kernel
                            " is not supported by the GPU target yet");
 }
 
+// SIMT_GPU_TIMEOUT: seconds a launch may run before it is taken for a hang (default 60; 0: no
+// limit). A hung kernel's launch raises, rather than hang the user's process; the context is lost.
+std::chrono::milliseconds launch_limit() {
+  const char *text = std::getenv("SIMT_GPU_TIMEOUT");
+  const double seconds = text != nullptr && *text != '\0' ? std::atof(text) : 60.0;
+  return std::chrono::milliseconds(seconds > 0 ? std::max<int64_t>(1, int64_t(seconds * 1000)) : 0);
+}
+
 } // namespace
 
 codegen::Fault fault_of_record(const std::vector<int32_t> &record, const CompiledPtx &compiled) {
@@ -74,7 +85,7 @@ codegen::Fault fault_of_record(const std::vector<int32_t> &record, const Compile
 GpuExecutable::GpuExecutable(CompiledPtx compiled, std::vector<std::string> link,
                              const ir::Module &module)
     : compiled_(std::move(compiled)), link_(std::move(link)),
-      static_shared_bytes_(module.static_shared_bytes), cooperative_(module.props.uses_grid_sync) {
+      cooperative_(module.props.uses_grid_sync) {
   const ir::Function &kernel = module.kernel();
   for (int i = 0; i < kernel.num_params; ++i)
     param_types_.push_back(kernel.slots[size_t(i)].type);
@@ -89,13 +100,14 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
     gather_argument(param_types_[i], static_cast<const int64_t *>(args[i]), arguments);
   std::lock_guard<std::mutex> lock(mutex_);
   Module &module = loaded();
-  // The kernel's static shared arrays and the dynamic ones are one extern array on the GPU.
-  std::optional<DeviceFault> fault = launch_kernel(
-      module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
-      uint64_t(static_shared_bytes_) + config.dynamic_shared_bytes, cooperative_, arguments);
+  // The static shared arrays are the module's globals: the launch gives the dynamic bytes.
+  std::optional<DeviceFault> fault =
+      launch_kernel(module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
+                    config.dynamic_shared_bytes, cooperative_, arguments, nullptr, launch_limit());
   if (!compiled_.free_arrays.empty()) { // the arrays the kernel allocated, as the launch ends
     std::vector<KernelArgument> none;
-    launch_kernel(module, compiled_.free_arrays, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, none);
+    launch_kernel(module, compiled_.free_arrays, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, none,
+                  nullptr, launch_limit());
   }
   if (!fault)
     return std::nullopt;
@@ -108,7 +120,7 @@ uint64_t GpuExecutable::max_cooperative_blocks(const codegen::Dim3 &block,
   Module &module = loaded();
   const uint64_t per_multiprocessor = module.driver().max_active_blocks(
       module.function(compiled_.entry), int(block.count()),
-      size_t(uint64_t(static_shared_bytes_) + dynamic_shared_bytes));
+      size_t(dynamic_shared_bytes)); // the static arrays count as the function's own
   return per_multiprocessor * uint64_t(module.driver().multiprocessor_count(0));
 }
 

@@ -31,7 +31,6 @@ private:
   CompiledPtx compiled_;
   std::vector<std::string> link_;
   std::vector<Type> param_types_;
-  int64_t static_shared_bytes_;
   bool cooperative_;
   std::mutex mutex_;               // one launch at a time per kernel (the module's record)
   std::unique_ptr<Module> loaded_; // at the first launch

@@ -159,26 +159,123 @@ void for_each_element(const std::vector<int64_t> &shape, const std::vector<int64
   }
 }
 
-struct DeviceArray {
-  DeviceMemory memory;
-  ByteSpan span;
+// One device allocation for each set of array arguments whose host bytes overlap (a kernel given
+// views of one buffer, as cuda.reduce's last launch is given `partials` twice), so that they
+// alias on the device as on the host: separate copies would lose one view's writes.
+class DeviceArrays {
+public:
+  DeviceArrays(const std::vector<KernelArgument> &args, Driver &driver);
+  // The device address of argument i's element [0, ..., 0] (0 for an array without elements).
+  uint64_t data(size_t i) const;
+  // Each array with copy_back gets its elements back, in argument order.
+  void copy_back(std::vector<KernelArgument> &args) const;
+
+private:
+  struct Allocation {
+    DeviceMemory memory;
+    intptr_t host_begin; // the host address its first byte mirrors
+  };
+  struct Placement {
+    size_t allocation = 0;
+    intptr_t host_begin = 0; // the address of the array's first byte (data + span.begin)
+    ByteSpan span;
+  };
+  std::vector<Allocation> allocations_;
+  std::vector<std::optional<Placement>> placements_; // by argument; none for scalars, no elements
 };
+
+void check_array(const HostArray &a, size_t i) {
+  if (a.itemsize <= 0)
+    throw std::invalid_argument("simt: argument " + std::to_string(i) +
+                                " is an array of itemsize " + std::to_string(a.itemsize));
+  if (a.data == nullptr && byte_span(a.shape, a.strides, a.itemsize).size != 0)
+    throw std::invalid_argument("simt: argument " + std::to_string(i) +
+                                " is an array without data");
+}
+
+DeviceArrays::DeviceArrays(const std::vector<KernelArgument> &args, Driver &driver)
+    : placements_(args.size()) {
+  std::vector<size_t> order; // the arrays with elements, by the address of their first byte
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind != KernelArgument::Kind::Array)
+      continue;
+    const HostArray &a = args[i].array;
+    check_array(a, i);
+    ByteSpan span = byte_span(a.shape, a.strides, a.itemsize);
+    if (span.size == 0)
+      continue;
+    placements_[i] = Placement{0, reinterpret_cast<intptr_t>(a.data) + span.begin, span};
+    order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return placements_[x]->host_begin < placements_[y]->host_begin;
+  });
+  auto end_of = [&](size_t i) { return placements_[i]->host_begin + placements_[i]->span.size; };
+  for (size_t first = 0; first < order.size();) {
+    const intptr_t begin = placements_[order[first]]->host_begin;
+    intptr_t end = end_of(order[first]);
+    size_t last = first + 1;
+    for (; last < order.size() && placements_[order[last]]->host_begin < end; ++last)
+      end = std::max(end, end_of(order[last]));
+    DeviceMemory memory(size_t(end - begin), driver);
+    memory.copy_from_host(reinterpret_cast<const void *>(begin), size_t(end - begin));
+    for (size_t k = first; k < last; ++k)
+      placements_[order[k]]->allocation = allocations_.size();
+    allocations_.push_back({std::move(memory), begin});
+    first = last;
+  }
+}
+
+uint64_t DeviceArrays::data(size_t i) const {
+  if (!placements_[i])
+    return 0;
+  const Placement &p = *placements_[i];
+  const Allocation &a = allocations_[p.allocation];
+  return a.memory.address() + uint64_t(p.host_begin - a.host_begin) + uint64_t(-p.span.begin);
+}
+
+void DeviceArrays::copy_back(std::vector<KernelArgument> &args) const {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!placements_[i] || !args[i].array.copy_back)
+      continue;
+    const Placement &p = *placements_[i];
+    const Allocation &allocation = allocations_[p.allocation];
+    const size_t offset = size_t(p.host_begin - allocation.host_begin);
+    HostArray &a = args[i].array;
+    if (is_dense(a.shape, a.strides, a.itemsize)) {
+      allocation.memory.copy_to_host(reinterpret_cast<void *>(p.host_begin), size_t(p.span.size),
+                                     offset);
+      continue;
+    }
+    // Only the elements go back: the gaps between them may belong to other arguments.
+    std::vector<char> staging(size_t(p.span.size));
+    allocation.memory.copy_to_host(staging.data(), staging.size(), offset);
+    auto *host = static_cast<char *>(a.data);
+    const size_t itemsize = size_t(a.itemsize);
+    for_each_element(a.shape, a.strides, [&](int64_t element) {
+      std::memcpy(host + element, staging.data() + (element - p.span.begin), itemsize);
+    });
+  }
+}
 
 } // namespace
 
 std::optional<DeviceFault> launch_kernel(const std::string &ptx, const std::string &entry,
                                          Dim3 grid, Dim3 block, uint64_t dynamic_shared,
                                          bool cooperative, std::vector<KernelArgument> &args,
-                                         float *kernel_ms, int device) {
+                                         float *kernel_ms, int device,
+                                         std::chrono::milliseconds limit) {
   Driver &driver = Driver::get();
   driver.make_current(device);
   Module module(ptx, driver);
-  return launch_kernel(module, entry, grid, block, dynamic_shared, cooperative, args, kernel_ms);
+  return launch_kernel(module, entry, grid, block, dynamic_shared, cooperative, args, kernel_ms,
+                       limit);
 }
 
 std::optional<DeviceFault> launch_kernel(const Module &module, const std::string &entry, Dim3 grid,
                                          Dim3 block, uint64_t dynamic_shared, bool cooperative,
-                                         std::vector<KernelArgument> &args, float *kernel_ms) {
+                                         std::vector<KernelArgument> &args, float *kernel_ms,
+                                         std::chrono::milliseconds limit) {
   if (dynamic_shared > UINT_MAX)
     throw std::invalid_argument("simt: " + std::to_string(dynamic_shared) +
                                 " bytes of dynamic shared memory are more than a launch takes");
@@ -195,30 +292,14 @@ std::optional<DeviceFault> launch_kernel(const Module &module, const std::string
     driver.check(driver.api().cuMemcpyHtoD(record.address, zeros, record_bytes), "cuMemcpyHtoD");
   }
 
-  std::vector<DeviceArray> arrays; // by argument; scalars hold an empty one
-  arrays.reserve(args.size());
+  const DeviceArrays arrays(args, driver);
   KernelParams params;
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelArgument &arg = args[i];
-    if (arg.kind == KernelArgument::Kind::Scalar) {
-      arrays.push_back({DeviceMemory(0, driver), ByteSpan{}});
+    if (arg.kind == KernelArgument::Kind::Scalar)
       params.add_scalar(arg);
-      continue;
-    }
-    const HostArray &a = arg.array;
-    if (a.itemsize <= 0)
-      throw std::invalid_argument("simt: argument " + std::to_string(i) +
-                                  " is an array of itemsize " + std::to_string(a.itemsize));
-    ByteSpan span = byte_span(a.shape, a.strides, a.itemsize);
-    if (span.size != 0 && a.data == nullptr)
-      throw std::invalid_argument("simt: argument " + std::to_string(i) +
-                                  " is an array without data");
-    DeviceMemory memory(size_t(span.size), driver);
-    if (span.size != 0)
-      memory.copy_from_host(static_cast<const char *>(a.data) + span.begin, size_t(span.size));
-    uint64_t data = span.size == 0 ? 0 : memory.address() + uint64_t(-span.begin);
-    params.add_array(data, a.shape, a.strides, a.itemsize);
-    arrays.push_back({std::move(memory), span});
+    else
+      params.add_array(arrays.data(i), arg.array.shape, arg.array.strides, arg.array.itemsize);
   }
 
   std::optional<Event> start, end;
@@ -231,7 +312,10 @@ std::optional<DeviceFault> launch_kernel(const Module &module, const std::string
          driver);
   if (kernel_ms != nullptr)
     end->record(nullptr);
-  driver.synchronize();
+  if (limit.count() > 0)
+    driver.synchronize(limit);
+  else
+    driver.synchronize();
   if (kernel_ms != nullptr)
     *kernel_ms = end->elapsed_since(*start);
 
@@ -251,25 +335,7 @@ std::optional<DeviceFault> launch_kernel(const Module &module, const std::string
     }
   }
 
-  for (size_t i = 0; i < args.size(); ++i) {
-    KernelArgument &arg = args[i];
-    if (arg.kind != KernelArgument::Kind::Array || !arg.array.copy_back || arrays[i].span.size == 0)
-      continue;
-    HostArray &a = arg.array;
-    ByteSpan span = arrays[i].span;
-    if (is_dense(a.shape, a.strides, a.itemsize)) {
-      arrays[i].memory.copy_to_host(static_cast<char *>(a.data) + span.begin, size_t(span.size));
-      continue;
-    }
-    // Only the elements go back: the gaps between them may belong to other arguments.
-    std::vector<char> staging(size_t(span.size));
-    arrays[i].memory.copy_to_host(staging.data(), staging.size());
-    auto *host = static_cast<char *>(a.data);
-    size_t itemsize = size_t(a.itemsize);
-    for_each_element(a.shape, a.strides, [&](int64_t offset) {
-      std::memcpy(host + offset, staging.data() + (offset - span.begin), itemsize);
-    });
-  }
+  arrays.copy_back(args);
   return fault;
 }
 

@@ -98,16 +98,19 @@ std::string describe(const DeviceFault &fault);
 // after a fault, as Numba does), frees, and returns the fault the kernel recorded, if any.
 // `kernel_ms` receives the kernel's time (events around the launch) when not null. Runs on the
 // primary context of `device`. Throws GpuUnavailable, DriverError (a PTX the driver rejects, a
-// failed launch, an illegal address...) or std::invalid_argument for malformed arguments.
+// failed launch, an illegal address, a kernel that has not ended after `limit` when that is
+// not zero...) or std::invalid_argument for malformed arguments.
 std::optional<DeviceFault> launch_kernel(const std::string &ptx, const std::string &entry,
                                          Dim3 grid, Dim3 block, uint64_t dynamic_shared,
                                          bool cooperative, std::vector<KernelArgument> &args,
-                                         float *kernel_ms = nullptr, int device = 0);
+                                         float *kernel_ms = nullptr, int device = 0,
+                                         std::chrono::milliseconds limit = {});
 // The same with a module already loaded (its context current on this thread), so that a kernel
 // launched again is not JIT-compiled again: the module's simt_exception is cleared first.
 std::optional<DeviceFault> launch_kernel(const Module &module, const std::string &entry, Dim3 grid,
                                          Dim3 block, uint64_t dynamic_shared, bool cooperative,
                                          std::vector<KernelArgument> &args,
-                                         float *kernel_ms = nullptr);
+                                         float *kernel_ms = nullptr,
+                                         std::chrono::milliseconds limit = {});
 
 } // namespace simt::gpu

@@ -65,7 +65,27 @@ llvm::Value *NvptxTarget::special_register(Emitter &e, ir::Op op, int axis) {
   }
 }
 
+// A static shared array: a global of the shared space named as Numba names it
+// (`_cudapy_smem_<n>`), aligned to its alignment= (else 16 bytes).
+llvm::Value *NvptxTarget::shared_array_memory(Emitter &e, const ir::SharedArrayDecl &decl,
+                                              int index) {
+  llvm::Module &m = module_of(e);
+  constexpr unsigned shared_space = 3;
+  const std::string name = "_cudapy_smem_" + std::to_string(index);
+  llvm::GlobalVariable *array = m.getGlobalVariable(name, true);
+  if (array == nullptr) {
+    auto *type = llvm::ArrayType::get(e.b.getInt8Ty(), uint64_t(decl.elements.bytes(decl.shape)));
+    array = new llvm::GlobalVariable(m, type, false, llvm::GlobalValue::InternalLinkage,
+                                     llvm::UndefValue::get(type), name, nullptr,
+                                     llvm::GlobalValue::NotThreadLocal, shared_space);
+    array->setAlignment(llvm::Align(uint64_t(std::max<int64_t>(16, decl.alignment))));
+  }
+  return e.b.CreateAddrSpaceCast(array, e.b.getPtrTy());
+}
+
+// The launch's dynamic shared memory (the typed IR's offsets past the static arrays).
 llvm::Value *NvptxTarget::shared_memory(Emitter &e, int64_t offset) {
+  offset -= static_shared_bytes_;
   llvm::Module &m = module_of(e);
   constexpr unsigned shared_space = 3;
   llvm::GlobalVariable *shared = m.getGlobalVariable("simt_shared", true);
@@ -93,10 +113,8 @@ llvm::Value *NvptxTarget::const_memory(llvm::Module &module, const ir::ConstArra
 }
 
 llvm::Value *NvptxTarget::dynamic_shared_bytes(Emitter &e) {
-  // The launch gives the static arrays and the dynamic memory as one size (one extern array).
-  llvm::Value *total =
-      e.b.CreateZExt(ptx_register(e, "mov.u32 $0, %dynamic_smem_size;"), e.b.getInt64Ty());
-  return e.b.CreateSub(total, e.b.getInt64(static_shared_bytes_));
+  // The launch's dynamic shared memory alone (the static arrays are globals).
+  return e.b.CreateZExt(ptx_register(e, "mov.u32 $0, %dynamic_smem_size;"), e.b.getInt64Ty());
 }
 
 void NvptxTarget::barrier(Emitter &e, int32_t) {

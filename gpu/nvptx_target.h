@@ -44,7 +44,8 @@ struct RaiseSite {
 class NvptxTarget final : public codegen::Target {
 public:
   // `data_layout` of LLVM's NVPTX target machine for the device; `static_shared_bytes` of the
-  // kernel's static shared arrays (dynamic shared memory starts after them).
+  // kernel's static shared arrays (each its own global on the GPU, as Numba's; the typed IR's
+  // dynamic shared memory starts after them, and on the GPU at the extern array's start).
   // `sm`: the compute capability as a number (75 for sm_75).
   NvptxTarget(std::string data_layout, int64_t static_shared_bytes, EntryAbi abi, bool fastmath,
               int sm)
@@ -58,6 +59,8 @@ public:
   llvm::Type *environment_type(llvm::LLVMContext &) override { return nullptr; }
   llvm::Value *special_register(codegen::Emitter &e, ir::Op op, int axis) override;
   llvm::Value *shared_memory(codegen::Emitter &e, int64_t offset) override;
+  llvm::Value *shared_array_memory(codegen::Emitter &e, const ir::SharedArrayDecl &decl,
+                                   int index) override;
   llvm::Value *dynamic_shared_bytes(codegen::Emitter &e) override;
   // In the constant address space (4): the GPU's constant cache, as Numba's cuda.const.array_like.
   llvm::Value *const_memory(llvm::Module &module, const ir::ConstArrayDecl &decl,

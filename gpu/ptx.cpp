@@ -5,7 +5,9 @@
 #include "codegen/lower.h"
 #include "codegen/symbol_name.h"
 #include "gpu/device_heap.h"
+#include "gpu/numba_names.h"
 #include "gpu/nvptx_target.h"
+#include "gpu/ptxas_workarounds.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -213,7 +215,7 @@ std::string emit_ptx(PtxJob &job) {
                                        llvm::CodeGenFileType::AssemblyFile))
     throw std::runtime_error("simt: LLVM cannot emit PTX");
   job.emit.run(*job.module);
-  return std::string(job.ptx.str());
+  return avoid_ptxas_miscompiles(std::string(job.ptx.str()));
 }
 
 // What compile_ptx refuses before LLVM sees it: names PTX cannot spell that the user chose, so
@@ -267,8 +269,11 @@ CompiledPtx compile(PtxJob &job, const ir::Module &module, const PtxOptions &opt
   if (m.getFunction(free_arrays_entry(abi.name)))
     compiled.free_arrays = free_arrays_entry(abi.name);
   if (options.llvm_ir) {
-    llvm::raw_string_ostream text(compiled.llvm_ir);
+    restore_local_array_names(m);
+    std::string printed;
+    llvm::raw_string_ostream text(printed);
     m.print(text, nullptr);
+    compiled.llvm_ir = quote_array_names(text.str());
   }
   compiled.ptx = emit_ptx(job);
   return compiled;

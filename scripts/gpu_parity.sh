@@ -10,7 +10,7 @@
 # `## bundle <path>` line, the runner's lines and its exit status, then a `total:` line.
 # Environment: SIMT_RUNNER_BUILD (build folder, default build-gpu-runner under the repository),
 # SIMT_GPU_RUN_FLAGS (more runner flags, e.g. --time), SIMT_LIBCUDA (another libcuda).
-# Exit status: 0 every bundle ok, 1 a DIFF, FAULT or ERROR, 2 a bundle or build problem, 3 no GPU.
+# Exit status: 0 every bundle ok, 1 a DIFF, FAULT, ERROR or HANG, 2 a bundle or build problem, 3 no GPU.
 set -u
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -d "$1" ]; then
@@ -49,7 +49,7 @@ if [ ${#dirs[@]} -eq 0 ]; then
 fi
 
 status=0
-ok=0 diff=0 fault=0 error=0 launches=0 failed_bundles=0
+ok=0 diff=0 fault=0 error=0 hang=0 skipped=0 launches=0 failed_bundles=0
 for dir in "${dirs[@]}"; do
   echo "## bundle $dir" >>"$results"
   # shellcheck disable=SC2086 # flags are words
@@ -59,12 +59,15 @@ for dir in "${dirs[@]}"; do
   printf '%s\n' "$output" | grep -v '^# device ' >>"$results"
   echo "## exit $rc" >>"$results"
   summary=$(printf '%s\n' "$output" | grep '^summary: ' | tail -n 1)
-  if [[ $summary =~ ^summary:\ ([0-9]+)\ ok,\ ([0-9]+)\ diff,\ ([0-9]+)\ fault,\ ([0-9]+)\ error,\ of\ ([0-9]+)\ launches ]]; then
+  pattern='^summary: ([0-9]+) ok, ([0-9]+) diff, ([0-9]+) fault, ([0-9]+) error, ([0-9]+) hang, ([0-9]+) simulator-only, of ([0-9]+) launches'
+  if [[ $summary =~ $pattern ]]; then
     ok=$((ok + BASH_REMATCH[1]))
     diff=$((diff + BASH_REMATCH[2]))
     fault=$((fault + BASH_REMATCH[3]))
     error=$((error + BASH_REMATCH[4]))
-    launches=$((launches + BASH_REMATCH[5]))
+    hang=$((hang + BASH_REMATCH[5]))
+    skipped=$((skipped + BASH_REMATCH[6]))
+    launches=$((launches + BASH_REMATCH[7]))
   fi
   if [ $rc -ne 0 ]; then
     failed_bundles=$((failed_bundles + 1))
@@ -73,7 +76,7 @@ for dir in "${dirs[@]}"; do
   printf '%-60s %s\n' "$dir" "${summary:-exit $rc}" >&2
 done
 
-total="total: $ok ok, $diff diff, $fault fault, $error error, of $launches launches in ${#dirs[@]} bundles ($failed_bundles failed)"
+total="total: $ok ok, $diff diff, $fault fault, $error error, $hang hang, $skipped simulator-only, of $launches launches in ${#dirs[@]} bundles ($failed_bundles failed)"
 echo "$total" >>"$results"
 echo "$total" >&2
 echo "results: $results" >&2

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates a virtual environment holding one pinned numba.cuda host (with pytest, and what the
-# host's test suite imports: filecheck, cffi and ml_dtypes for numba-cuda), made from
+# host's test suite imports: filecheck, cffi and ml_dtypes for numba-cuda, filecheck for
+# numba-cuda-mlir's numba_cuda_mlir.testing), made from
 # /usr/bin/python3's venv module, in which simt's staged package is importable and SIMT_ENABLE=1
 # installs simt's import hook: CI runs simt's tests and the host's own test suite in it.
 #
@@ -13,7 +14,7 @@ set -eu
 
 declare -A HOSTS=(
   [numba-cuda]="numba==0.68.1 numba-cuda==0.30.4 filecheck==1.0.6 cffi==2.1.1 ml_dtypes==0.6.0"
-  [numba-cuda-mlir]="numba-cuda-mlir==0.6.0"
+  [numba-cuda-mlir]="numba-cuda-mlir==0.6.0 filecheck==1.0.6"
 )
 
 if [ $# -ne 2 ] || [ -z "${HOSTS[$1]+set}" ]; then

@@ -26,13 +26,19 @@ constexpr uint64_t max_warps_per_sm = 64;
 constexpr uint64_t shared_bytes_per_sm = 164 * 1024;
 constexpr uint64_t reserved_shared_bytes_per_block = 1024;
 
+// Shared memory aligned for alignment= of shared arrays (their offsets are multiples of it).
+constexpr std::align_val_t shared_alignment{ir::max_array_alignment};
+struct FreeShared {
+  void operator()(char *p) const { ::operator delete[](p, shared_alignment); }
+};
+
 // One resident block: its threads and their stacks, its own shared memory, how many threads are
 // not finished, and the grid barrier they wait at, if they all do.
 struct ResidentBlock {
   ResidentBlock(uint64_t threads, size_t stack_size) : stacks(threads, stack_size) {}
   StackLease stacks;
   BlockScheduler threads;
-  std::unique_ptr<char[]> shared;
+  std::unique_ptr<char[], FreeShared> shared;
   uint64_t alive = 0;
   std::optional<uint64_t> waits_at; // the generation of the grid barrier its threads wait at
   ThreadContext context{};          // the block's ids and dimensions
@@ -104,8 +110,8 @@ private:
       return nullptr;
     }
     if (launch_.shared_bytes > 0) {
-      // 16-byte aligned as CUDA guarantees (new[] aligns for max_align_t), zero-filled.
-      resident->shared.reset(new char[launch_.shared_allocation_bytes()]());
+      // Zero-filled, aligned at least to the 16 bytes CUDA guarantees.
+      resident->shared.reset(new (shared_alignment) char[launch_.shared_allocation_bytes()]());
       ctx.shared = resident->shared.get();
     }
     resident->threads.start(launch_, ctx, resident->stacks);

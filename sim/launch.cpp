@@ -94,7 +94,8 @@ public:
   }
 
 private:
-  static constexpr std::align_val_t alignment{64}; // at least the 16 bytes CUDA guarantees
+  // At least the 16 bytes CUDA guarantees; alignment= of shared arrays is relative to it.
+  static constexpr std::align_val_t alignment{ir::max_array_alignment};
   struct Free {
     void operator()(char *p) const { ::operator delete(p, alignment); }
   };

@@ -133,8 +133,10 @@ void *simt_rt_block_scratch(ThreadContext *ctx, int64_t bytes) {
   thread_local Scratch scratch;
   if (bytes > scratch.size) {
     std::free(scratch.data);
-    const int64_t rounded = (bytes + 63) / 64 * 64;
-    scratch.data = std::aligned_alloc(64, size_t(rounded));
+    // Aligned for alignment= of local arrays (their offsets in it are multiples of it).
+    constexpr int64_t alignment = simt::ir::max_array_alignment;
+    const int64_t rounded = (bytes + alignment - 1) / alignment * alignment;
+    scratch.data = std::aligned_alloc(size_t(alignment), size_t(rounded));
     if (!scratch.data)
       throw std::bad_alloc();
     scratch.size = rounded;

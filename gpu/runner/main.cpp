@@ -8,8 +8,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -45,10 +47,16 @@ const DType dtypes[] = {{"bool", 1, 'b'},         {"int8", 1, 'i'},        {"int
                         {"complex64", 8, 'c'},    {"complex128", 16, 'c'}, {"bfloat16", 2, 'f'},
                         {"__nv_bfloat16", 2, 'f'}};
 
+// datetime64[unit] and timedelta64[unit]: 64-bit counts of the unit (NaT the smallest), compared
+// exactly.
+const DType time_counts = {"int64", 8, 'i'};
+
 const DType *find_dtype(const std::string &name) {
   for (const DType &d : dtypes)
     if (name == d.name)
       return &d;
+  if (name.rfind("datetime64", 0) == 0 || name.rfind("timedelta64", 0) == 0)
+    return &time_counts;
   return nullptr;
 }
 
@@ -57,6 +65,10 @@ struct ArraySpec {
   std::vector<int64_t> shape, strides;
   std::string input, expected; // expected: "-" for none
   bool copy_back = true;
+  // `alias K OFFSET`: a view of argument K's memory (an earlier array, itself no alias) whose
+  // element [0, ...] lies OFFSET bytes from K's; -1 for an array of its own.
+  int alias = -1;
+  int64_t alias_offset = 0;
 };
 
 struct ArgSpec {
@@ -69,6 +81,9 @@ struct ArgSpec {
 struct LaunchSpec {
   int line = 0;
   std::string name, ptx, entry;
+  // `simulator-only <why>`: the simulator found the kernel deadlocked or misusing a warp or a
+  // barrier, which hangs a GPU or is undefined there: the runner does not run it.
+  std::string simulator_only;
   Dim3 grid, block;
   uint64_t shared = 0;
   bool cooperative = false;
@@ -131,6 +146,57 @@ std::vector<uint8_t> parse_hex(const std::string &token, const std::string &wher
   return bytes;
 }
 
+ArgSpec parse_scalar(const std::vector<std::string> &t, const std::string &where) {
+  if (t.size() != 3)
+    throw ManifestError(where + ": scalar <type> <hex bytes>");
+  ArgSpec a;
+  a.dtype = find_dtype(t[1]);
+  if (a.dtype == nullptr)
+    throw ManifestError(where + ": unknown type '" + t[1] + "'");
+  a.bytes = parse_hex(t[2], where);
+  if (int64_t(a.bytes.size()) != a.dtype->itemsize)
+    throw ManifestError(where + ": a " + t[1] + " is " + std::to_string(a.dtype->itemsize) +
+                        " bytes, not " + std::to_string(a.bytes.size()));
+  return a;
+}
+
+// `earlier`: the launch's arguments before this one (an alias names one of them).
+ArgSpec parse_array(const std::vector<std::string> &t, const std::string &where,
+                    const std::vector<ArgSpec> &earlier) {
+  const std::string form = where + ": array <dtype> <ndim> <shape...> <strides...> <input file> "
+                                   "<expected file|-> <copy-back 0|1> [alias <arg> <bytes>]";
+  if (t.size() < 3)
+    throw ManifestError(form);
+  ArgSpec a;
+  a.is_array = true;
+  a.dtype = a.array.dtype = find_dtype(t[1]);
+  if (a.dtype == nullptr)
+    throw ManifestError(where + ": unknown dtype '" + t[1] + "'");
+  int64_t ndim = parse_int(t[2], where);
+  const size_t fields = size_t(6 + 2 * ndim);
+  if (ndim < 0 || ndim > 32 || (t.size() != fields && t.size() != fields + 3))
+    throw ManifestError(form);
+  for (int64_t d = 0; d < ndim; ++d) {
+    a.array.shape.push_back(parse_int(t[size_t(3 + d)], where));
+    a.array.strides.push_back(parse_int(t[size_t(3 + ndim + d)], where));
+    if (a.array.shape.back() < 0)
+      throw ManifestError(where + ": negative extent");
+  }
+  a.array.input = t[size_t(3 + 2 * ndim)];
+  a.array.expected = t[size_t(4 + 2 * ndim)];
+  a.array.copy_back = parse_flag(t[size_t(5 + 2 * ndim)], where);
+  if (t.size() == fields + 3) {
+    const int64_t k = parse_int(t[fields + 1], where);
+    if (t[fields] != "alias" || k < 0 || size_t(k) >= earlier.size() ||
+        !earlier[size_t(k)].is_array || earlier[size_t(k)].array.alias >= 0)
+      throw ManifestError(where + ": 'alias <arg> <bytes>' names an earlier array argument "
+                                  "that is no alias itself");
+    a.array.alias = int(k);
+    a.array.alias_offset = parse_int(t[fields + 2], where);
+  }
+  return a;
+}
+
 std::vector<LaunchSpec> parse_manifest(const std::string &path) {
   std::ifstream in(path);
   if (!in)
@@ -181,7 +247,7 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
       l.rtol = rtol;
       l.atol = atol;
       launches.push_back(l);
-    } else if (kind == "fault" || kind == "scalar" || kind == "array") {
+    } else if (kind == "fault" || kind == "scalar" || kind == "array" || kind == "simulator-only") {
       if (launches.empty())
         throw ManifestError(where + ": '" + kind + "' before the first launch");
       LaunchSpec &l = launches.back();
@@ -192,41 +258,14 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
                   : t[1] == "IndexError" ? index_error_code
                   : t[1] == "exception"  ? any_raise
                                          : int32_t(parse_int(t[1], where));
+      } else if (kind == "simulator-only") {
+        if (t.size() < 2)
+          throw ManifestError(where + ": simulator-only <why>");
+        l.simulator_only = text.substr(text.find(t[1]));
       } else if (kind == "scalar") {
-        if (t.size() != 3)
-          throw ManifestError(where + ": scalar <type> <hex bytes>");
-        ArgSpec a;
-        a.dtype = find_dtype(t[1]);
-        if (a.dtype == nullptr)
-          throw ManifestError(where + ": unknown type '" + t[1] + "'");
-        a.bytes = parse_hex(t[2], where);
-        if (int64_t(a.bytes.size()) != a.dtype->itemsize)
-          throw ManifestError(where + ": a " + t[1] + " is " + std::to_string(a.dtype->itemsize) +
-                              " bytes, not " + std::to_string(a.bytes.size()));
-        l.args.push_back(a);
+        l.args.push_back(parse_scalar(t, where));
       } else {
-        if (t.size() < 3)
-          throw ManifestError(where + ": array <dtype> <ndim> <shape...> <strides...> "
-                                      "<input file> <expected file|-> <copy-back 0|1>");
-        ArgSpec a;
-        a.is_array = true;
-        a.dtype = a.array.dtype = find_dtype(t[1]);
-        if (a.dtype == nullptr)
-          throw ManifestError(where + ": unknown dtype '" + t[1] + "'");
-        int64_t ndim = parse_int(t[2], where);
-        if (ndim < 0 || ndim > 32 || t.size() != size_t(6 + 2 * ndim))
-          throw ManifestError(where + ": array <dtype> <ndim> <shape...> <strides...> "
-                                      "<input file> <expected file|-> <copy-back 0|1>");
-        for (int64_t d = 0; d < ndim; ++d) {
-          a.array.shape.push_back(parse_int(t[size_t(3 + d)], where));
-          a.array.strides.push_back(parse_int(t[size_t(3 + ndim + d)], where));
-          if (a.array.shape.back() < 0)
-            throw ManifestError(where + ": negative extent");
-        }
-        a.array.input = t[size_t(3 + 2 * ndim)];
-        a.array.expected = t[size_t(4 + 2 * ndim)];
-        a.array.copy_back = parse_flag(t[size_t(5 + 2 * ndim)], where);
-        l.args.push_back(a);
+        l.args.push_back(parse_array(t, where, l.args));
       }
     } else {
       throw ManifestError(where + ": unknown record '" + kind + "'");
@@ -385,8 +424,7 @@ std::string one_line(std::string text) {
 }
 
 struct Counts {
-  int ok = 0, diff = 0, fault = 0, error = 0;
-  int total() const { return ok + diff + fault + error; }
+  int ok = 0, diff = 0, fault = 0, error = 0, hang = 0, skipped = 0;
 };
 
 struct Options {
@@ -395,67 +433,151 @@ struct Options {
   bool time = false;
   size_t resume = 0; // the first launch to run (after a re-exec)
   Counts counts;     // of the launches before `resume`
+  // A launch that has not ended after this long hangs: reported as HANG, the rest run on in a
+  // new process (the hung kernel's context is lost).
+  std::chrono::milliseconds limit{20000};
 };
 
-enum class Outcome { Ok, Diff, Fault, Error, Sticky };
+enum class Outcome { Ok, Diff, Fault, Error, Sticky, Hang, Skipped };
+
+// A launch's arguments on the host: each array's elements placed by its strides in a buffer
+// covering its span (and its aliases' spans: they are views of the same buffer), and the
+// simulator's results to compare with.
+struct HostArguments {
+  std::vector<std::vector<uint64_t>> buffers; // by argument; empty for scalars and aliases
+  std::vector<KernelArgument> args;
+  std::vector<std::string> expected; // by argument; empty when not compared
+};
+
+std::string read_elements(const std::string &dir, const std::string &file, int64_t bytes,
+                          size_t arg) {
+  std::string data = read_file(dir + file);
+  if (int64_t(data.size()) != bytes)
+    throw std::runtime_error(file + " has " + std::to_string(data.size()) + " bytes, not the " +
+                             std::to_string(bytes) + " of arg " + std::to_string(arg));
+  return data;
+}
+
+HostArguments host_arguments(const LaunchSpec &l, const std::string &dir) {
+  HostArguments h;
+  h.buffers.resize(l.args.size());
+  h.expected.resize(l.args.size());
+  // Each array's span relative to its own element [0, ...], then each buffer's: the union of its
+  // array's and its aliases' spans, relative to the array's element [0, ...].
+  std::vector<ByteSpan> spans(l.args.size()), buffer_spans(l.args.size());
+  for (size_t i = 0; i < l.args.size(); ++i)
+    if (l.args[i].is_array) {
+      const ArraySpec &s = l.args[i].array;
+      spans[i] = byte_span(s.shape, s.strides, s.dtype->itemsize);
+      const size_t root = s.alias >= 0 ? size_t(s.alias) : i;
+      const int64_t begin = spans[i].begin + (s.alias >= 0 ? s.alias_offset : 0);
+      ByteSpan &b = buffer_spans[root];
+      if (root == i) { // the first of its buffer's arrays
+        b = ByteSpan{begin, spans[i].size};
+        continue;
+      }
+      const int64_t end = std::max(b.begin + b.size, begin + spans[i].size);
+      b.begin = std::min(b.begin, begin);
+      b.size = end - b.begin;
+    }
+  for (size_t i = 0; i < l.args.size(); ++i) {
+    const ArgSpec &a = l.args[i];
+    if (!a.is_array) {
+      h.args.push_back(
+          KernelArgument::scalar(a.bytes.data(), a.bytes.size(), a.dtype->kind == 'c' ? 2 : 1));
+      continue;
+    }
+    const ArraySpec &s = a.array;
+    const int64_t itemsize = s.dtype->itemsize;
+    char *data;
+    if (s.alias < 0) {
+      h.buffers[i].assign(size_t(buffer_spans[i].size + 7) / 8 + 1, 0);
+      data = reinterpret_cast<char *>(h.buffers[i].data()) - buffer_spans[i].begin;
+    } else {
+      data = static_cast<char *>(h.args[size_t(s.alias)].array.data) + s.alias_offset;
+    }
+    HostArray view;
+    view.data = data;
+    view.shape = s.shape;
+    view.strides = s.strides;
+    view.itemsize = itemsize;
+    view.copy_back = s.copy_back;
+    const int64_t bytes = view.nitems() * itemsize;
+    const std::string input = read_elements(dir, s.input, bytes, i);
+    for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
+      std::memcpy(data + offset, input.data() + k * itemsize, size_t(itemsize));
+    });
+    if (s.copy_back && s.expected != "-")
+      h.expected[i] = read_elements(dir, s.expected, bytes, i);
+    h.args.push_back(KernelArgument::of(view));
+  }
+  return h;
+}
+
+// After a launch without a fault: prints the first array that differs from the simulator's
+// (a DIFF line) and says whether one did.
+bool print_first_difference(const LaunchSpec &l, const HostArguments &h,
+                            const std::string &timing) {
+  for (size_t i = 0; i < l.args.size(); ++i) {
+    if (h.expected[i].empty())
+      continue;
+    const ArraySpec &s = l.args[i].array;
+    const DType &d = *s.dtype;
+    const char *data = static_cast<const char *>(h.args[i].array.data);
+    int64_t first = -1, differing = 0, n = 0;
+    std::string gpu_text, sim_text;
+    for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
+      ++n;
+      const auto *gpu = reinterpret_cast<const uint8_t *>(data + offset);
+      const auto *sim = reinterpret_cast<const uint8_t *>(h.expected[i].data()) + k * d.itemsize;
+      if (equal(d, gpu, sim, l.rtol, l.atol))
+        return;
+      if (differing++ == 0) {
+        first = k;
+        gpu_text = format(d, gpu);
+        sim_text = format(d, sim);
+      }
+    });
+    if (differing != 0) {
+      std::printf("DIFF %s arg %zu index %s gpu=%s sim=%s (%" PRId64 " of %" PRId64
+                  " elements differ)%s\n",
+                  l.name.c_str(), i, index_text(s.shape, first).c_str(), gpu_text.c_str(),
+                  sim_text.c_str(), differing, n, timing.c_str());
+      return true;
+    }
+  }
+  return false;
+}
 
 // Runs one launch and prints its line.
 Outcome run(const LaunchSpec &l, const Options &options) {
-  const std::string dir = options.bundle + "/";
-  // Host views: each array's elements placed by its strides in a buffer covering its span.
-  std::vector<std::vector<uint64_t>> buffers(l.args.size());
-  std::vector<KernelArgument> args;
-  std::vector<std::string> expected(l.args.size());
+  if (!l.simulator_only.empty()) {
+    std::printf("SKIP %s simulator-only (%s)\n", l.name.c_str(), l.simulator_only.c_str());
+    return Outcome::Skipped;
+  }
+  HostArguments h;
   try {
-    for (size_t i = 0; i < l.args.size(); ++i) {
-      const ArgSpec &a = l.args[i];
-      if (!a.is_array) {
-        args.push_back(
-            KernelArgument::scalar(a.bytes.data(), a.bytes.size(), a.dtype->kind == 'c' ? 2 : 1));
-        continue;
-      }
-      const ArraySpec &s = a.array;
-      int64_t itemsize = s.dtype->itemsize;
-      ByteSpan span = byte_span(s.shape, s.strides, itemsize);
-      buffers[i].assign(size_t(span.size + 7) / 8 + 1, 0);
-      char *data = reinterpret_cast<char *>(buffers[i].data()) - span.begin;
-      HostArray h;
-      h.data = data;
-      h.shape = s.shape;
-      h.strides = s.strides;
-      h.itemsize = itemsize;
-      h.copy_back = s.copy_back;
-      int64_t nitems = h.nitems();
-      std::string input = read_file(dir + s.input);
-      if (int64_t(input.size()) != nitems * itemsize)
-        throw std::runtime_error(s.input + " has " + std::to_string(input.size()) +
-                                 " bytes, not the " + std::to_string(nitems * itemsize) +
-                                 " of arg " + std::to_string(i));
-      for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
-        std::memcpy(data + offset, input.data() + k * itemsize, size_t(itemsize));
-      });
-      if (s.copy_back && s.expected != "-") {
-        expected[i] = read_file(dir + s.expected);
-        if (int64_t(expected[i].size()) != nitems * itemsize)
-          throw std::runtime_error(s.expected + " has " + std::to_string(expected[i].size()) +
-                                   " bytes, not the " + std::to_string(nitems * itemsize) +
-                                   " of arg " + std::to_string(i));
-      }
-      args.push_back(KernelArgument::of(h));
-    }
+    h = host_arguments(l, options.bundle + "/");
   } catch (const std::exception &e) {
     std::printf("ERROR %s %s\n", l.name.c_str(), one_line(e.what()).c_str());
     return Outcome::Error;
   }
+  std::vector<KernelArgument> &args = h.args;
+  const std::string dir = options.bundle + "/";
 
   std::optional<DeviceFault> fault;
   float ms = 0;
   try {
     fault = launch_kernel(read_file(dir + l.ptx), l.entry, l.grid, l.block, l.shared, l.cooperative,
-                          args, options.time ? &ms : nullptr, options.device);
+                          args, options.time ? &ms : nullptr, options.device, options.limit);
   } catch (const GpuUnavailable &) {
     throw;
   } catch (const DriverError &e) {
+    if (e.result() == cu::CUDA_ERROR_LAUNCH_TIMEOUT) {
+      std::printf("HANG %s (not ended after %g s)\n", l.name.c_str(),
+                  double(options.limit.count()) / 1000);
+      return Outcome::Hang;
+    }
     std::printf("FAULT %s cuda: %s\n", l.name.c_str(), one_line(e.what()).c_str());
     return e.sticky() ? Outcome::Sticky : Outcome::Fault;
   } catch (const std::exception &e) {
@@ -482,36 +604,8 @@ Outcome run(const LaunchSpec &l, const Options &options) {
   }
   // After a fault the threads that ran on differ between the GPU and the simulator (which stops
   // every thread): the arrays are not compared, the fault's kind is.
-  if (gpu_fault == 0) {
-    for (size_t i = 0; i < l.args.size(); ++i) {
-      if (expected[i].empty())
-        continue;
-      const ArraySpec &s = l.args[i].array;
-      const DType &d = *s.dtype;
-      const char *data = static_cast<const char *>(args[i].array.data);
-      int64_t first = -1, differing = 0, n = 0;
-      std::string gpu_text, sim_text;
-      for_each_element(s.shape, s.strides, [&](int64_t k, int64_t offset) {
-        ++n;
-        const auto *gpu = reinterpret_cast<const uint8_t *>(data + offset);
-        const auto *sim = reinterpret_cast<const uint8_t *>(expected[i].data()) + k * d.itemsize;
-        if (equal(d, gpu, sim, l.rtol, l.atol))
-          return;
-        if (differing++ == 0) {
-          first = k;
-          gpu_text = format(d, gpu);
-          sim_text = format(d, sim);
-        }
-      });
-      if (differing != 0) {
-        std::printf("DIFF %s arg %zu index %s gpu=%s sim=%s (%" PRId64 " of %" PRId64
-                    " elements differ)%s\n",
-                    l.name.c_str(), i, index_text(s.shape, first).c_str(), gpu_text.c_str(),
-                    sim_text.c_str(), differing, n, timing.c_str());
-        return Outcome::Diff;
-      }
-    }
-  }
+  if (gpu_fault == 0 && print_first_difference(l, h, timing))
+    return Outcome::Diff;
   std::printf("ok %s%s\n", l.name.c_str(), timing.c_str());
   return Outcome::Ok;
 }
@@ -566,62 +660,65 @@ int selftest(const Options &options) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: simt-gpu-run [--device N] [--time] BUNDLE_DIR\n"
+  std::fprintf(stderr, "usage: simt-gpu-run [--device N] [--time] [--timeout SECONDS] BUNDLE_DIR\n"
                        "       simt-gpu-run [--device N] --info | --selftest\n"
                        "Runs the launches of BUNDLE_DIR/manifest.txt on the GPU and compares "
-                       "their arrays with the simulator's (gpu/runner/README.md).\n"
-                       "Exit status: 0 all ok, 1 a DIFF, FAULT or ERROR, 2 an unreadable "
-                       "bundle or usage, 3 no GPU.\n");
+                       "their arrays with the simulator's (gpu/runner/README.md); a launch not "
+                       "ended after --timeout (default 20) seconds is a HANG.\n"
+                       "Exit status: 0 all ok (or simulator-only), 1 a DIFF, FAULT, ERROR or "
+                       "HANG, 2 an unreadable bundle or usage, 3 no GPU.\n");
   return 2;
+}
+
+std::string counts_text(const Counts &c) {
+  return std::to_string(c.ok) + "," + std::to_string(c.diff) + "," + std::to_string(c.fault) + "," +
+         std::to_string(c.error) + "," + std::to_string(c.hang) + "," + std::to_string(c.skipped);
 }
 
 Counts parse_counts(const std::string &text) {
   Counts c;
-  if (std::sscanf(text.c_str(), "%d,%d,%d,%d", &c.ok, &c.diff, &c.fault, &c.error) != 4)
-    throw ManifestError("--counts takes ok,diff,fault,error");
+  if (std::sscanf(text.c_str(), "%d,%d,%d,%d,%d,%d", &c.ok, &c.diff, &c.fault, &c.error, &c.hang,
+                  &c.skipped) != 6)
+    throw ManifestError("--counts takes ok,diff,fault,error,hang,skipped");
   return c;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+// The options, or nullopt after a usage error. `info`/`self`: --info, --selftest.
+std::optional<Options> parse_options(int argc, char **argv, bool &info, bool &self) {
   Options options;
-  bool info = false, self = false;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a == "--device" && i + 1 < argc)
-        options.device = int(parse_int(argv[++i], "--device"));
-      else if (a == "--time")
-        options.time = true;
-      else if (a == "--info")
-        info = true;
-      else if (a == "--selftest")
-        self = true;
-      else if (a == "--resume" && i + 1 < argc) // internal: after a sticky error
-        options.resume = size_t(parse_int(argv[++i], "--resume"));
-      else if (a == "--counts" && i + 1 < argc) // internal: the counts before --resume
-        options.counts = parse_counts(argv[++i]);
-      else if (a == "-h" || a == "--help")
-        return usage(), 0;
-      else if (!a.empty() && a[0] != '-' && options.bundle.empty())
-        options.bundle = a;
-      else
-        return usage();
-    }
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
-    return usage();
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc)
+      options.device = int(parse_int(argv[++i], "--device"));
+    else if (a == "--time")
+      options.time = true;
+    else if (a == "--timeout" && i + 1 < argc)
+      options.limit = std::chrono::milliseconds(
+          std::max<int64_t>(1, int64_t(parse_double(argv[++i], "--timeout") * 1000)));
+    else if (a == "--info")
+      info = true;
+    else if (a == "--selftest")
+      self = true;
+    else if (a == "--resume" && i + 1 < argc) // internal: after a lost context
+      options.resume = size_t(parse_int(argv[++i], "--resume"));
+    else if (a == "--counts" && i + 1 < argc) // internal: the counts before --resume
+      options.counts = parse_counts(argv[++i]);
+    else if (!a.empty() && a[0] != '-' && options.bundle.empty())
+      options.bundle = a;
+    else
+      return std::nullopt;
   }
   if (options.bundle.empty() == !(info || self))
-    return usage();
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    return std::nullopt;
+  return options;
+}
 
+// Prints the device line; for --info and --selftest, does that and returns the exit status.
+std::optional<int> describe_device(const Options &options, bool info, bool self) {
   try {
     Driver &driver = Driver::get();
     if (info || self || options.resume == 0) {
-      int count = driver.device_count();
-      if (count == 0)
+      if (driver.device_count() == 0)
         throw GpuUnavailable("simt: no GPU: the driver sees no device");
       auto cc = driver.compute_capability(options.device);
       int version = driver.version();
@@ -641,6 +738,47 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "simt-gpu-run: %s\n", one_line(e.what()).c_str());
     return 3;
   }
+  return std::nullopt;
+}
+
+// After a launch that lost this process's context (an illegal address, a hang): the launches
+// from `next` on run in a fresh process, which prints the summary. Returns only if it cannot.
+void run_rest_in_a_new_process(const char *program, size_t next, const Counts &counts,
+                               const Options &options) {
+  std::fflush(stdout);
+  const std::string resume = std::to_string(next), c = counts_text(counts),
+                    device = std::to_string(options.device),
+                    limit = std::to_string(double(options.limit.count()) / 1000);
+  std::vector<const char *> args = {program,        "--resume",  resume.c_str(),
+                                    "--counts",     c.c_str(),   "--device",
+                                    device.c_str(), "--timeout", limit.c_str()};
+  if (options.time)
+    args.push_back("--time");
+  args.push_back(options.bundle.c_str());
+  args.push_back(nullptr);
+  execv("/proc/self/exe", const_cast<char *const *>(args.data()));
+  std::fprintf(stderr,
+               "simt-gpu-run: cannot restart itself (%s); the launches from #%zu on are "
+               "not run\n",
+               std::strerror(errno), next);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool info = false, self = false;
+  std::optional<Options> parsed;
+  try {
+    parsed = parse_options(argc, argv, info, self);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
+  }
+  if (!parsed)
+    return usage();
+  const Options &options = *parsed;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (std::optional<int> status = describe_device(options, info, self))
+    return *status;
 
   std::vector<LaunchSpec> launches;
   try {
@@ -649,7 +787,6 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "simt-gpu-run: %s\n", e.what());
     return 2;
   }
-
   Counts counts = options.counts;
   for (size_t i = options.resume; i < launches.size(); ++i) {
     Outcome outcome;
@@ -659,46 +796,18 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "%s\n", e.what());
       return 3;
     }
-    switch (outcome) {
-    case Outcome::Ok:
-      ++counts.ok;
-      break;
-    case Outcome::Diff:
-      ++counts.diff;
-      break;
-    case Outcome::Error:
-      ++counts.error;
-      break;
-    case Outcome::Fault:
-      ++counts.fault;
-      break;
-    case Outcome::Sticky:
-      ++counts.fault;
-      if (i + 1 < launches.size()) {
-        // The context is lost for this process: the remaining launches run in a fresh one.
-        std::fflush(stdout);
-        std::string resume = std::to_string(i + 1);
-        std::string c = std::to_string(counts.ok) + "," + std::to_string(counts.diff) + "," +
-                        std::to_string(counts.fault) + "," + std::to_string(counts.error);
-        std::string device = std::to_string(options.device);
-        std::vector<const char *> args = {argv[0],   "--resume", resume.c_str(), "--counts",
-                                          c.c_str(), "--device", device.c_str()};
-        if (options.time)
-          args.push_back("--time");
-        args.push_back(options.bundle.c_str());
-        args.push_back(nullptr);
-        execv("/proc/self/exe", const_cast<char *const *>(args.data()));
-        std::fprintf(stderr,
-                     "simt-gpu-run: cannot restart itself (%s); launches after %s "
-                     "not run\n",
-                     std::strerror(errno), launches[i].name.c_str());
-        counts.error += int(launches.size() - i - 1);
-        i = launches.size();
-      }
+    int Counts::*count[] = {&Counts::ok,    &Counts::diff, &Counts::fault,  &Counts::error,
+                            &Counts::fault, &Counts::hang, &Counts::skipped};
+    ++(counts.*count[int(outcome)]);
+    if ((outcome == Outcome::Sticky || outcome == Outcome::Hang) && i + 1 < launches.size()) {
+      run_rest_in_a_new_process(argv[0], i + 1, counts, options);
+      counts.error += int(launches.size() - i - 1);
       break;
     }
   }
-  std::printf("summary: %d ok, %d diff, %d fault, %d error, of %zu launches\n", counts.ok,
-              counts.diff, counts.fault, counts.error, launches.size());
-  return counts.ok == int(launches.size()) ? 0 : 1;
+  std::printf("summary: %d ok, %d diff, %d fault, %d error, %d hang, %d simulator-only, of %zu "
+              "launches\n",
+              counts.ok, counts.diff, counts.fault, counts.error, counts.hang, counts.skipped,
+              launches.size());
+  return counts.ok + counts.skipped == int(launches.size()) ? 0 : 1;
 }

@@ -360,6 +360,24 @@ class _Overloads(dict):
         return dict.get(self, self._key(key), default)
 
 
+# A compiled kernel's dispatcher and argument types, by id(kernel): Numba's overloads have
+# inspect_llvm() (numba-cuda's test_array_alignment reads `f.overloads[sig].inspect_llvm()`).
+_OVERLOAD_OWNERS = {}
+
+
+def _overload_owner(kernel, dispatcher, argtypes):
+    cls = type(kernel)
+    if not hasattr(cls, "inspect_llvm"):
+        def inspect_llvm(self):
+            owner, types = _OVERLOAD_OWNERS[id(self)]
+            return owner().inspect_llvm(types)
+        try:
+            cls.inspect_llvm = inspect_llvm
+        except (TypeError, AttributeError):
+            return
+    _OVERLOAD_OWNERS[id(kernel)] = (weakref.ref(dispatcher), argtypes)
+
+
 class _SignatureCounter(collections.Counter):
     """Counts by argument types (a Counter whose lookups also take Numba's type objects)."""
 
@@ -577,6 +595,7 @@ class Dispatcher:
         if argtypes not in self.overloads:
             self._cache_misses[argtypes] += 1
         self.overloads[argtypes] = kernel
+        _overload_owner(kernel, self, argtypes)
         if compiled_now:
             _numba_dumps(self, argtypes, kernel)
         return kernel

@@ -647,13 +647,23 @@ def _checked_memory(manager, method, size, memory, pointer_name="device_pointer"
 
 # -- contexts, streams, events ----------------------------------------------------------------
 
+class _StreamHandle(ctypes.c_void_p):
+    """A stream's handle: a c_void_p as Numba's ctypes driver gives, which int() converts as
+    numba-cuda's and numba-cuda-mlir's CUstream (cuda.bindings) does."""
+
+    def __int__(self):
+        return self.value or 0
+
+    __index__ = __int__
+
+
 class Stream:
     """A stream. Launches and copies complete before they return, so there is nothing to wait
     for: synchronize() returns, callbacks run at once, async_done() is a finished future."""
 
     def __init__(self, context=None, handle=0, finalizer=None, external=False):
         self.context = context
-        self.handle = ctypes.c_void_p(handle) if isinstance(handle, int) else handle
+        self.handle = _StreamHandle(handle) if isinstance(handle, int) else handle
         self.external = external
         if finalizer is not None:
             weakref.finalize(self, finalizer)

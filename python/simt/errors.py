@@ -1,6 +1,7 @@
 """simt's exceptions: compile errors, and kernel faults raised as Python's own exception classes."""
 import builtins
 import os
+import sys
 
 from .source import source_line
 
@@ -18,6 +19,43 @@ class CompileError(Exception):
         self.col = col
         self.message = message if message is not None else text
         self.source_line = source_line
+
+    def __new__(cls, text, file=None, line=0, col=0, message=None, source_line=""):
+        # Errors Numba raises as another class are instances of it too (see _host_classes).
+        if cls is CompileError:
+            bases = _host_classes(message if message is not None else text)
+            if bases:
+                cls = _mixed_class(bases)
+        return super().__new__(cls, text, file, line, col, message, source_line)
+
+
+# Compile errors whose message starts so are also what Numba raises for them: numba-cuda's
+# ValueError for a bad alignment= of a shared or local array, its TypingError (Numba's and
+# numba-cuda's own class, as loaded) for a non-constant one.
+_HOST_ERRORS = (("Alignment must be", ("builtins.ValueError",)),
+                ("RequireLiteralValue:", ("numba.core.errors.TypingError",
+                                          "numba.cuda.core.errors.TypingError")))
+_MIXED = {}
+
+
+def _host_classes(message):
+    for prefix, names in _HOST_ERRORS:
+        if message.startswith(prefix):
+            classes = []
+            for name in names:
+                module, _, attr = name.rpartition(".")
+                cls = getattr(sys.modules.get(module), attr, None)  # only hosts already loaded
+                if isinstance(cls, type) and cls not in classes:
+                    classes.append(cls)
+            return tuple(classes)
+    return ()
+
+
+def _mixed_class(bases):
+    if bases not in _MIXED:
+        _MIXED[bases] = type("CompileError", (CompileError,) + bases,
+                             {"__module__": __name__, "__qualname__": "CompileError"})
+    return _MIXED[bases]
 
 
 class ParityError(AssertionError):
@@ -48,10 +86,10 @@ def _exception_class(name):
 
 def fault_exception(fault):
     """The exception for a fault the launch reported: (exception name, message, tid, ctaid,
-    file, line, col, function). The first line is Numba's (its CUDA dispatcher's, with the
+    file, line, col, function[, kind]). The first line is Numba's (its CUDA dispatcher's, with the
     location it adds for kernels built with debug=True), so code matching Numba's messages
     matches simt's; then the source line and a caret."""
-    name, message, tid, ctaid, file, line, col, function = fault
+    name, message, tid, ctaid, file, line, col, function = fault[:8]
     text = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]" % (tuple(tid) + tuple(ctaid))
     if file and line > 0:
         text = "In function %r, file %s, line %d, %s" % (function, os.path.abspath(file), line,

@@ -209,7 +209,8 @@ class _Finder(importlib.abc.MetaPathFinder):
             name = "numba_cuda_mlir." + fullname[len("simt."):]  # `from ... import` of a name
             if name not in hosts.NUMBA_CUDA_MLIR_MODULES:
                 return None  # perhaps numba.cuda's, also simt.cuda
-        elif not fullname.startswith("numba_cuda_mlir.cuda."):
+        elif not fullname.startswith("numba_cuda_mlir.cuda.") and \
+                fullname not in hosts.NUMBA_CUDA_MLIR_MODULES:
             return None
         return importlib.machinery.ModuleSpec(
             fullname, _Loader(fullname, hosts.numba_cuda_mlir_module(name)))

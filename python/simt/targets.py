@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from .aliasing import copies_keeping_aliases
 from .errors import ParityError
 
 __all__ = ["TARGETS", "current", "ParityKernel"]
@@ -69,9 +70,14 @@ def _first_difference(gpu, sim, bfloat16=False):
     return index, gpu[index], sim[index], len(where)
 
 
+# The kinds of simulator faults (the launch's fault tuple's last element) of kernels that hang a
+# GPU (a deadlock, a misused barrier) or are undefined there (a misused warp operation).
+HANGS_A_GPU = ("deadlock", "barrier", "warp")
+
+
 class ParityKernel:
-    """A kernel compiled for both targets: launch() runs the GPU's on copies of the arrays, then
-    the simulator's on the arrays, and compares. Everything else is the simulator kernel's."""
+    """A kernel compiled for both targets: launch() runs the simulator's on the arrays, then
+    the GPU's on copies the arrays had before, and compares. Everything else is the simulator kernel's."""
 
     def __init__(self, sim_kernel, gpu_kernel, param_names, argtypes=()):
         from .types import ArrayType, bfloat16
@@ -84,19 +90,16 @@ class ParityKernel:
         return getattr(self._sim, name)
 
     def launch(self, griddim, blockdim, sharedmem, args):
-        copies = []
-        gpu_args = []
-        for value in args:
-            array = _array_of(value)
-            if array is not None and array.flags.writeable:
-                copy = np.array(array, copy=True, order="K")
-                copies.append(copy)
-                gpu_args.append(copy)
-            else:
-                copies.append(None)
-                gpu_args.append(value)
-        gpu_fault = self._gpu.launch(griddim, blockdim, sharedmem, tuple(gpu_args))
+        writable = [_array_of(value) for value in args]
+        writable = [a if a is not None and a.flags.writeable else None for a in writable]
+        copies = copies_keeping_aliases(writable)
+        gpu_args = [value if copy is None else copy for value, copy in zip(args, copies)]
+        # The simulator first: a kernel it finds deadlocked or misusing a warp or a barrier would
+        # hang the GPU (or be undefined there), so it does not go there.
         sim_fault = self._sim.launch(griddim, blockdim, sharedmem, args)
+        if sim_fault is not None and len(sim_fault) > 8 and sim_fault[8] in HANGS_A_GPU:
+            return sim_fault
+        gpu_fault = self._gpu.launch(griddim, blockdim, sharedmem, tuple(gpu_args))
         problems = []
         if (gpu_fault is None) != (sim_fault is None) or \
                 (gpu_fault is not None and gpu_fault[0] != sim_fault[0]):

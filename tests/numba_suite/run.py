@@ -72,9 +72,9 @@ def test_files(names, tests, folders):
     return paths
 
 
-def summary_counts(output):
+def summary_counts(output, words=COUNTS):
     """The counts from pytest's last summary line ("3 failed, 17 passed, 1 skipped in 0.7s")."""
-    counts = dict.fromkeys(COUNTS, 0)
+    counts = dict.fromkeys(words, 0)
     lines = [line for line in output.splitlines() if re.search(r" in [\d.]+s", line)]
     if lines:
         for number, word in re.findall(r"(\d+) (\w+)", lines[-1]):

@@ -249,6 +249,18 @@ def test_float_min_max_are_numbas_fmin_fmax():
     assert "max.f64" in ptx and "min.f64" in ptx
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_min_max_order_signed_zeros_as_the_gpu_does(dtype):
+    # PTX max/min (libdevice fmax/fmin) give +0.0 and -0.0 for a +0.0 and a -0.0 in either
+    # order; LLVM's maxnum leaves that to the target, and x86 gave the second operand.
+    for x, y in ((-0.0, 0.0), (0.0, -0.0)):
+        r = np.full(3, np.nan)
+        cuda.jit(float_min_max)[1, 1](r, np.array([x], dtype), np.array([y], dtype))
+        np.testing.assert_array_equal(np.signbit(r), [False, True, False])
+    r = np.zeros(3)
+    cuda.jit(float_min_max)[1, 1](r, np.array([-2.5], dtype), np.array([-2.5], dtype))
+    np.testing.assert_array_equal(r, [-2.5, -2.5, -2.5])
+
 def test_other_min_max_forms_are_numbas_generic_ones():
     # Two floats only are fmax/fmin; mixed with an integer, three or more values, or a tuple's
     # elements, Numba's generic code keeps `v if v > acc else acc`: a NaN accumulator stays, a
@@ -320,3 +332,24 @@ def test_breakpoint_is_ptxs_brkpt(tmp_path):
     ptx, _ = cuda.compile_ptx(kernel, (float32[:],))
     assert re.search(r"^\s*brkpt;", ptx, re.M), ptx
     assert_ptxas_accepts(ptx, tmp_path)
+
+
+def narrow_negation_and_abs(i8, i16, out):
+    out[0] = -i8[0]
+    out[1] = -i16[0]
+    out[2] = abs(i16[0])
+    out[3] = abs(i8[0])
+
+
+def test_narrow_negation_and_abs_avoid_what_ptxas_miscompiles(tmp_path):
+    # ptxas (CUDA 13.0) takes neg.s16/abs.s16 of -32768 for +32768 once widened (gpu/ptxas_
+    # workarounds.h): the PTX has their unsigned forms instead, the simulator's wrapping results.
+    sig = "void(int8[:], int16[:], int64[:])"
+    ptx, _ = cuda.compile_ptx(narrow_negation_and_abs, sig)
+    assert "neg.s16" not in ptx and "abs.s16" not in ptx
+    assert "sub.u16" in ptx and "shr.s16" in ptx
+    assert_ptxas_accepts(ptx, tmp_path)
+    out = np.zeros(4, np.int64)
+    cuda.jit(sig)(narrow_negation_and_abs)[1, 1](np.array([-128], np.int8),
+                                                 np.array([-32768], np.int16), out)
+    assert out.tolist() == [-128, -32768, -32768, -128]

@@ -234,6 +234,13 @@ def test_copies_need_one_region_as_numba_does():
     assert broadcast.strides == (0,) and broadcast.copy_to_host().tolist() == [3.0] * 4
 
 
+def test_stream_handles_convert_to_int_as_cuda_bindings_ones_do():
+    # numba-cuda's and numba-cuda-mlir's tests check int(cuda.external_stream(ptr).handle).
+    s = cuda.external_stream(0x12345678)
+    assert int(s.handle) == s.handle.value == 0x12345678
+    created = cuda.stream()
+    assert int(cuda.default_stream().handle) == 0 and int(created.handle) == int(created) > 0
+
 class _Foreign:
     def __init__(self, array):
         self.__cuda_array_interface__ = array.__cuda_array_interface__

@@ -361,6 +361,22 @@ assert its_driver is not simt.driver
 """, {"SIMT_ENABLE": "1"})
 
 
+@needs_numba_cuda_mlir
+def test_the_real_numba_cuda_mlirs_device_queries_see_the_simulated_device(python):
+    # Its test helpers (cc_X_or_above, skip_unless_cc_60) and tools ask its cudadrv.devices,
+    # which would reach NVIDIA's driver and, without a GPU, skip every CC-gated test.
+    _run(python, SERVED + """
+import simt.device
+from numba_cuda_mlir.numba_cuda.cudadrv import devices
+import numba_cuda_mlir.numba_cuda.cudadrv.devices as devices_by_name
+assert devices is devices_by_name is simt.device
+from numba_cuda_mlir.numba_cuda import testing
+from numba_cuda_mlir import tools
+cc = tuple(simt.device.get_current_device().compute_capability)
+assert testing._get_device_compute_capability() == cc and testing.cc_X_or_above(*cc)
+assert tools.get_gpu_compute_capability(tuple) == cc
+""", {"NUMBA_ENABLE_CUDASIM": "1"})
+
 def test_kernels_spell_types_and_arrays_as_numba_cuda_mlir_does(python, fake_host):
     # cuda.float32(x), cuda.shared_array, cuda.local_array: numba-cuda-mlir's package names.
     out = _run(python, SERVED + """

@@ -129,3 +129,79 @@ def test_bundles_run_by_simt_gpu_run(tmp_path):
     assert any(line.startswith("DIFF add_one_2 arg 0 index 0 gpu=0 sim=1") for line in lines), \
         result.stdout
     assert result.returncode == 1
+
+
+def test_bundles_keep_arguments_that_alias_and_datetime_arrays(tmp_path):
+    # cuda.reduce's last launch passes `partials` as two arguments: on the GPU they must be one
+    # allocation, so the bundle says the second is a view of the first (gpu/runner/README.md).
+    script = tmp_path / "aliases.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np
+        from numba import cuda
+
+        @cuda.jit
+        def shift(a, b):
+            i = cuda.grid(1)
+            if i < a.size:
+                b[i] = a[i] + 1
+
+        @cuda.jit
+        def later(t, out):
+            out[0] = t[0]
+
+        buffer = np.arange(8.0)
+        shift[1, 6](buffer[:6], buffer[2:])
+        device = cuda.to_device(np.arange(8.0))
+        shift[1, 4](device[:4], device[4:])  # apart
+        shift[1, 4](device[1:5], device[:4])
+        days = np.array(["2026-11-29"], "datetime64[D]")
+        later[1, 1](days, np.zeros(1, "datetime64[D]"))
+    """))
+    bundle = tmp_path / "bundle"
+    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
+                       SIMT_BUNDLE=str(bundle))
+    proc = subprocess.run([sys.executable, "-m", "simt", "run", str(script)],
+                          capture_output=True, text=True, env=environment, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    arrays = [line.split() for line in (bundle / "manifest.txt").read_text().splitlines()
+              if line.startswith("array ")]
+    assert "alias" not in arrays[0]
+    assert arrays[1][-3:] == ["alias", "0", "16"]
+    assert "alias" not in arrays[2] and "alias" not in arrays[3]
+    assert "alias" not in arrays[4] and arrays[5][-3:] == ["alias", "0", "-8"]
+    assert arrays[6][1] == arrays[7][1] == "datetime64[D]"
+
+
+def test_bundles_mark_kernels_that_would_hang_a_gpu_simulator_only(tmp_path):
+    # A deadlock, a barrier some threads skip, a warp operation naming exited lanes: on a GPU
+    # they hang or are undefined, so the runner must not run them (it prints SKIP).
+    script = tmp_path / "hangs.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np
+        from numba import cuda
+
+        @cuda.jit
+        def half_warp_shuffle(out):
+            if cuda.threadIdx.x < 16:  # the mask names lanes that never call it
+                out[cuda.threadIdx.x] = cuda.shfl_sync(0xffffffff, cuda.threadIdx.x, 0)
+
+        @cuda.jit
+        def fine(out):
+            out[cuda.threadIdx.x] = 2
+
+        for kernel in (half_warp_shuffle, fine):
+            try:
+                kernel[1, 32](np.zeros(32))
+            except RuntimeError as e:
+                print("raised", type(e).__name__)
+    """))
+    bundle = tmp_path / "bundle"
+    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
+                       SIMT_BUNDLE=str(bundle))
+    proc = subprocess.run([sys.executable, "-m", "simt", "run", str(script)],
+                          capture_output=True, text=True, env=environment, timeout=120)
+    assert "raised RuntimeError" in proc.stdout, proc.stderr
+    manifest = (bundle / "manifest.txt").read_text().splitlines()
+    marked = [line for line in manifest if line.startswith("simulator-only ")]
+    assert len(marked) == 1 and marked[0] == ("simulator-only warp: simt: lane 16 named in the mask of shfl_sync has exited"), marked
+    assert not any(line.startswith("fault ") for line in manifest)

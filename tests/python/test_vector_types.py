@@ -73,3 +73,33 @@ def test_errors():
 
     with pytest.raises(NotImplementedError, match="only usable inside a kernel"):
         cuda.float3(1, 2, 3)
+
+
+def test_complex_of_a_two_element_vector_and_a_vector_of_a_complex():
+    # numba-cuda-mlir's casts: complex(float2) is complex64, of double2 or int2 complex128;
+    # float2(z) / double2(z) hold z's real and imaginary parts.
+    @cuda.jit
+    def k(c64, c128, parts32, parts64, z64, z128):
+        c64[0] = complex(cuda.float2(1.5, 2.5))
+        c128[0] = complex(cuda.double2(c64[0].real, 4.5))
+        c128[1] = complex(cuda.int2(1, 2))
+        v = cuda.float2(z64)
+        w = cuda.double2(z128)
+        parts32[0], parts32[1] = v.x, v.y
+        parts64[0], parts64[1] = w.x, w.y
+
+    c64, c128 = np.zeros(1, np.complex64), np.zeros(2, np.complex128)
+    parts32, parts64 = np.zeros(2, np.float32), np.zeros(2)
+    k[1, 1](c64, c128, parts32, parts64, np.complex64(1.5 + 2.5j), 3.25 - 4.5j)
+    assert c64[0] == 1.5 + 2.5j and c128.tolist() == [1.5 + 4.5j, 1 + 2j]
+    assert parts32.tolist() == [1.5, 2.5] and parts64.tolist() == [3.25, -4.5]
+    ptx, _ = cuda.compile_ptx(k, "void(complex64[:], complex128[:], float32[:], float64[:], "
+                                 "complex64, complex128)")
+    assert ".entry" in ptx
+
+    @cuda.jit
+    def four(a):
+        a[0] = complex(cuda.float4(1, 2, 3, 4))
+
+    with pytest.raises(simt.CompileError, match="needs a two-element one .* got float32x4"):
+        four[1, 1](np.zeros(1, np.complex128))

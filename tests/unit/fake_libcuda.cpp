@@ -5,9 +5,11 @@
 // names `simt_exception` has that global (32 zeroed bytes). cuLaunchKernel records its parameters
 // and runs what a few kernels "do":
 //   double_it   all its parameters are one array (Numba's ABI); doubles every float32/float64
+//   double_first  its first parameters are a 1-d array, which it doubles as double_it does
 //   fault_it    as double_it, then records an IndexError at location 42 by thread (3,0,0) of
 //               block (1,0,0) in simt_exception
 //   trap_it     an illegal address: cuCtxSynchronize and every later call fail (sticky)
+//   hang_it     never ends: cuStreamQuery says not ready (until fake_cuda_reset)
 //   simt_selftest  what simt-gpu-run --selftest's PTX does on a GPU
 // The linker (cuLink*) concatenates the PTX it is given.
 // A module whose text contains "syntax error" fails to load with a JIT error log. With
@@ -26,7 +28,7 @@ namespace {
 using CUresult = int;
 constexpr CUresult SUCCESS = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, NO_DEVICE = 100,
                    INVALID_CONTEXT = 201, INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
-                   ILLEGAL_ADDRESS = 700;
+                   NOT_READY = 600, ILLEGAL_ADDRESS = 700;
 
 struct FakeModule;
 
@@ -46,6 +48,7 @@ struct FakeModule {
 std::mutex mutex;
 bool initialised = false;
 bool sticky = false;
+bool hung = false;   // a hang_it launch runs on forever (cuStreamQuery: not ready)
 int context_tag = 0; // the primary context is its address
 thread_local void *current = nullptr;
 std::map<uintptr_t, size_t> allocations; // cuMemAlloc'd and module globals: base -> bytes
@@ -118,11 +121,7 @@ template <class T> T param(const FakeLaunch &launch, size_t i) {
 
 // Doubles every element of the array that the launch's parameters are; false for an element
 // outside device memory.
-bool double_array(const FakeLaunch &launch) {
-  size_t n = launch.params.size();
-  if (n < 5 || (n - 5) % 2 != 0)
-    return true;
-  size_t ndim = (n - 5) / 2;
+bool double_array(const FakeLaunch &launch, size_t ndim) {
   auto itemsize = param<int64_t>(launch, 3);
   auto data = param<uint64_t>(launch, 4);
   std::vector<int64_t> shape(ndim), strides(ndim), index(ndim, 0);
@@ -219,16 +218,21 @@ CUresult do_launch(FakeFunction *f, const unsigned grid[3], const unsigned block
   }
   last_launch = launch;
   launched = true;
-  if (f->name == "double_it" || f->name == "fault_it") {
-    if (!double_array(launch))
+  const size_t n = launch.params.size();
+  if ((f->name == "double_it" || f->name == "fault_it") && n >= 5 && (n - 5) % 2 == 0) {
+    if (!double_array(launch, (n - 5) / 2))
       sticky = true;
   }
+  if (f->name == "double_first" && n >= 7 && !double_array(launch, 1))
+    sticky = true;
   if (f->name == "fault_it" && f->module->exception) {
     int32_t record[8] = {1, 42, 3, 0, 0, 1, 0, 0};
     std::memcpy(f->module->exception.get(), record, sizeof record);
   }
   if (f->name == "trap_it")
     sticky = true;
+  if (f->name == "hang_it")
+    hung = true;
   if (f->name == "simt_selftest" && launch.params.size() == 8) // what its PTX does on a GPU
     selftest(launch, *f->module);
   return SUCCESS;
@@ -324,6 +328,7 @@ FAKE_API int fake_cuda_shared_opt_in(int *last_value) {
 FAKE_API void fake_cuda_reset() {
   std::lock_guard<std::mutex> lock(mutex);
   sticky = false;
+  hung = false;
   launched = false;
   last_launch = FakeLaunch{};
 }
@@ -656,6 +661,13 @@ FAKE_API CUresult cuStreamDestroy_v2(void *stream) {
 FAKE_API CUresult cuStreamSynchronize(void *) {
   std::lock_guard<std::mutex> lock(mutex);
   return gate();
+}
+
+FAKE_API CUresult cuStreamQuery(void *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (CUresult r = gate())
+    return r;
+  return hung ? NOT_READY : SUCCESS;
 }
 
 FAKE_API CUresult cuEventCreate(float **event, unsigned) {

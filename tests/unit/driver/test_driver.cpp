@@ -381,6 +381,58 @@ TEST_CASE("launch: arrays are copied in, run on and copied back, strided ones el
   CHECK(fake::live_allocations() == before);
 }
 
+TEST_CASE("launch: arguments whose host bytes overlap share one device allocation") {
+  Driver &d = driver();
+  d.make_current(0);
+  fake::reset();
+  long before = fake::live_allocations();
+  std::vector<std::string> params = fake::array_params(1);
+  for (const std::string &type : fake::array_params(1))
+    params.push_back(type);
+  for (const std::string &type : fake::array_params(1)) // a third array, apart from the others
+    params.push_back(type);
+  std::string ptx = fake::ptx("double_first", params);
+
+  // buffer[0:6] and buffer[2:8], as cuda.reduce passes `partials` twice; `apart` elsewhere.
+  std::vector<double> buffer = {0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<double> apart = {9};
+  std::vector<KernelArgument> args = {KernelArgument::of(view(&buffer[0], {6}, {8}, 8)),
+                                      KernelArgument::of(view(&buffer[2], {6}, {8}, 8)),
+                                      KernelArgument::of(view(apart.data(), {1}, {8}, 8))};
+  CHECK_FALSE(launch_kernel(ptx, "double_first", Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, args));
+  const FakeLaunch &launch = *fake::last_launch();
+  CHECK(launch.allocation_offset[4] == 0);
+  CHECK(launch.allocation_offset[11] == 16);
+  CHECK(launch.allocation_size[4] == 64);
+  CHECK(launch.allocation_size[11] == 64);
+  CHECK(launch.allocation_size[18] == 8);
+  // The kernel doubled buffer[0:6] through the first view; the second view's copy back keeps it.
+  CHECK(buffer == std::vector<double>{0, 2, 4, 6, 8, 10, 6, 7});
+  CHECK(apart == std::vector<double>{9});
+  CHECK(fake::live_allocations() == before);
+}
+
+TEST_CASE("launch: a kernel that does not end within the limit is a sticky LAUNCH_TIMEOUT") {
+  Driver &d = driver();
+  d.make_current(0);
+  fake::reset();
+  long before = fake::live_allocations();
+  std::vector<double> x = {1, 2};
+  std::vector<KernelArgument> args = {KernelArgument::of(view(x.data(), {2}, {8}, 8))};
+  std::string ptx = fake::ptx("hang_it", fake::array_params(1));
+  try {
+    launch_kernel(ptx, "hang_it", Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, args, nullptr, 0,
+                  std::chrono::milliseconds(50));
+    FAIL("no timeout");
+  } catch (const DriverError &e) {
+    CHECK(e.result() == cu::CUDA_ERROR_LAUNCH_TIMEOUT);
+    CHECK(e.sticky());
+    CHECK(std::string(e.what()).find("did not end within 50 ms") != std::string::npos);
+  }
+  CHECK(fake::live_allocations() == before);
+  fake::reset();
+}
+
 TEST_CASE("launch: the device-side exception record comes back, and so do the arrays") {
   Driver &d = driver();
   d.make_current(0);

@@ -41,8 +41,9 @@ struct Bundle {
     write(name, values.data(), values.size() * sizeof(T));
   }
 
-  Run run(const std::string &environment = "") const {
-    std::string command = environment + " '" + SIMT_GPU_RUN + "' '" + dir.string() + "' 2>&1";
+  Run run(const std::string &environment = "", const std::string &flags = "") const {
+    std::string command =
+        environment + " '" + SIMT_GPU_RUN + "' " + flags + " '" + dir.string() + "' 2>&1";
     Run r;
     FILE *pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
@@ -82,7 +83,9 @@ TEST_CASE(
                        0) == 0);
   CHECK(has_line(r.output, "ok twice"));
   CHECK(has_line(r.output, "DIFF wrong arg 0 index 2 gpu=6 sim=7 (1 of 4 elements differ)"));
-  CHECK(has_line(r.output, "summary: 1 ok, 1 diff, 0 fault, 0 error, of 2 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 1 diff, 0 fault, 0 error, 0 hang, 0 simulator-only, of 2 launches"));
   CHECK(r.status == 1);
 
   // Only the matching launch: exit status 0.
@@ -90,8 +93,57 @@ TEST_CASE(
                          "launch twice double.ptx double_it 1 4,1,1 0 0\n"
                          "array float32 1 4 4 x.bin twice.bin 1\n");
   r = b.run();
-  CHECK(has_line(r.output, "summary: 1 ok, 0 diff, 0 fault, 0 error, of 1 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 0 diff, 0 fault, 0 error, 0 hang, 0 simulator-only, of 1 launches"));
   CHECK(r.status == 0);
+}
+
+TEST_CASE("runner: an array aliasing an earlier one is a view of the same memory") {
+  fake::library();
+  Bundle b;
+  std::vector<std::string> params = fake::array_params(1);
+  for (const std::string &type : fake::array_params(1))
+    params.push_back(type);
+  b.text("first.ptx", fake::ptx("double_first", params));
+  // x = buffer[0:4] (doubled by the kernel) and y = buffer[2:6] (its view), float64.
+  b.array("x.bin", std::vector<double>{0, 1, 2, 3});
+  b.array("y.bin", std::vector<double>{2, 3, 4, 5});
+  b.array("x.out.bin", std::vector<double>{0, 2, 4, 6});
+  b.array("y.out.bin", std::vector<double>{4, 6, 4, 5});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch aliased first.ptx double_first 1 1 0 0\n"
+                         "array float64 1 4 8 x.bin x.out.bin 1\n"
+                         "array float64 1 4 8 y.bin y.out.bin 1 alias 0 16\n"
+                         "launch apart first.ptx double_first 1 1 0 0\n"
+                         "array float64 1 4 8 x.bin x.out.bin 1\n"
+                         "array float64 1 4 8 y.bin y.out.bin 1\n");
+  Run r = b.run();
+  CHECK(has_line(r.output, "ok aliased"));
+  CHECK(has_line(r.output, "DIFF apart arg 1 index 0 gpu=2 sim=4 (2 of 4 elements differ)"));
+
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch bad first.ptx double_first 1 1 0 0\n"
+                         "array float64 1 4 8 x.bin x.out.bin 1 alias 0 16\n");
+  r = b.run();
+  CHECK(r.status == 2);
+  CHECK(r.output.find("'alias <arg> <bytes>' names an earlier array argument") !=
+        std::string::npos);
+}
+
+TEST_CASE("runner: datetime64 and timedelta64 arrays of any unit are 64-bit counts") {
+  fake::library();
+  Bundle b;
+  b.text("first.ptx", fake::ptx("double_first", fake::array_params(1)));
+  b.array("t.bin", std::vector<int64_t>{1, 2});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch days first.ptx double_first 1 1 0 0\n"
+                         "array datetime64[D] 1 2 8 t.bin - 0\n"
+                         "launch ns first.ptx double_first 1 1 0 0\n"
+                         "array timedelta64[ns] 1 2 8 t.bin - 0\n");
+  Run r = b.run();
+  CHECK(has_line(r.output, "ok days"));
+  CHECK(has_line(r.output, "ok ns"));
 }
 
 TEST_CASE("runner: strided arrays, tolerances, NaN, scalars and arrays that are not compared") {
@@ -159,7 +211,9 @@ TEST_CASE("runner: strided arrays, tolerances, NaN, scalars and arrays that are 
   CHECK(has_line(r.output, "DIFF nan_diff arg 0 index 0,0 gpu=nan sim=1 (1 of 2 elements differ)"));
   // 12 bytes of ints against 16 of expected: the bundle is wrong, not the GPU.
   CHECK(has_line(r.output, "ERROR ints nan3.bin has 16 bytes, not the 12 of arg 3"));
-  CHECK(has_line(r.output, "summary: 1 ok, 1 diff, 0 fault, 1 error, of 3 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 1 diff, 0 fault, 1 error, 0 hang, 0 simulator-only, of 3 launches"));
 }
 
 TEST_CASE("runner: faults are compared by kind, and a lost context does not stop the bundle") {
@@ -189,12 +243,41 @@ TEST_CASE("runner: faults are compared by kind, and a lost context does not stop
   CHECK(has_line(r.output, "FAULT unexpected gpu=IndexError at location 42, tid=[3, 0, 0] "
                            "ctaid=[1, 0, 0] sim=none"));
   CHECK(has_line(r.output, "FAULT missing gpu=none sim=exception"));
-  CHECK(has_line(r.output, "FAULT trap cuda: simt: cuCtxSynchronize failed "
+  CHECK(has_line(r.output, "FAULT trap cuda: simt: cuStreamQuery failed "
                            "(CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
                            "encountered)"));
   // Run by a fresh process (the fake's sticky error is gone with the old one).
   CHECK(has_line(r.output, "ok after"));
-  CHECK(has_line(r.output, "summary: 2 ok, 0 diff, 3 fault, 0 error, of 5 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 2 ok, 0 diff, 3 fault, 0 error, 0 hang, 0 simulator-only, of 5 launches"));
+  CHECK(r.status == 1);
+}
+
+TEST_CASE("runner: a hung launch is a HANG, the rest run in a new process; simulator-only "
+          "launches are skipped") {
+  fake::library();
+  Bundle b;
+  b.text("hang.ptx", fake::ptx("hang_it", fake::array_params(1)));
+  b.text("double.ptx", fake::ptx("double_it", fake::array_params(1)));
+  b.array("x.bin", std::vector<float>{1, 2});
+  b.array("twice.bin", std::vector<float>{2, 4});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch stuck hang.ptx hang_it 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin - 0\n"
+                         "launch spinning double.ptx double_it 1 1 0 0\n"
+                         "simulator-only deadlock: no thread of block (0, 0, 0) can go on\n"
+                         "array float32 1 2 4 x.bin twice.bin 1\n"
+                         "launch after double.ptx double_it 1 1 0 0\n"
+                         "array float32 1 2 4 x.bin twice.bin 1\n");
+  Run r = b.run("", "--timeout 0.2");
+  CHECK(has_line(r.output, "HANG stuck (not ended after 0.2 s)"));
+  CHECK(has_line(
+      r.output, "SKIP spinning simulator-only (deadlock: no thread of block (0, 0, 0) can go on)"));
+  CHECK(has_line(r.output, "ok after"));
+  CHECK(
+      has_line(r.output,
+               "summary: 1 ok, 0 diff, 0 fault, 0 error, 1 hang, 1 simulator-only, of 3 launches"));
   CHECK(r.status == 1);
 }
 
@@ -226,7 +309,9 @@ TEST_CASE("runner: exit status 2 for a malformed bundle, 3 without a GPU") {
 
   r = b.run();
   CHECK(r.status == 0);
-  CHECK(has_line(r.output, "summary: 0 ok, 0 diff, 0 fault, 0 error, of 0 launches"));
+  CHECK(
+      has_line(r.output,
+               "summary: 0 ok, 0 diff, 0 fault, 0 error, 0 hang, 0 simulator-only, of 0 launches"));
 }
 
 TEST_CASE("runner: --selftest and --info") {
