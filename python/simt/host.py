@@ -160,7 +160,7 @@ def driver_attribute(name):
 class SimulatedRuntime:
     """numba-cuda's NRT runtime object (numba.cuda.memory_management.nrt.rtsys) on simt: its
     statistics count the arrays kernels allocated (np.empty and kin, each one NRT allocation and
-    one meminfo) and the frees at each launch's end, which numba-cuda's leak checks compare;
+    one meminfo) and their frees (as each block ends), which numba-cuda's leak checks compare;
     nothing is compiled or launched for them."""
 
     def __init__(self, stats_type):
