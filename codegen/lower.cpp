@@ -3,6 +3,7 @@
 #include "codegen/debug_info.h"
 #include "codegen/float_minmax.h"
 #include "codegen/llvm_types.h"
+#include "codegen/lower_alloc.h"
 #include "codegen/lower_bf16.h"
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
@@ -1641,6 +1642,16 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return field_load(e);
   case ir::ExprKind::Libdevice:
     return libdevice(e);
+  case ir::ExprKind::ArrayAlloc: {
+    std::vector<llvm::Value *> extents;
+    for (const ir::ExprPtr &arg : e.args)
+      extents.push_back(expr(*arg));
+    announce_thread(); // a MemoryError names the thread
+    llvm::Value *array = allocated_array(emitter_, target_, e.type, extents, e.int_value != 0,
+                                         f_.file, e.loc, loc(e.loc));
+    check_status(); // a MemoryError
+    return array;
+  }
   case ir::ExprKind::Bf16: {
     std::vector<llvm::Value *> args;
     for (const ir::ExprPtr &arg : e.args)

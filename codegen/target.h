@@ -169,6 +169,15 @@ public:
   // state, 16-byte aligned, valid until the kernel returns.
   virtual llvm::Value *block_scratch(Emitter &e, llvm::Value *bytes);
 
+  // The storage of an array the kernel allocates (ir::ExprKind::ArrayAlloc): `bytes` (i64; -1
+  // when the size overflowed int64), 16-byte aligned, zero-filled when `zeroed`, valid until the
+  // launch ends. When it cannot be given, the target reports a MemoryError at `loc` and returns
+  // null; the lowering checks `must_return` afterwards. Null `allocates()`: the lowering refuses
+  // allocations with a CompileError saying `allocation_refusal()`.
+  virtual bool allocates() const { return false; }
+  virtual std::string allocation_refusal() const;
+  virtual llvm::Value *allocate(Emitter &e, llvm::Value *bytes, bool zeroed, int32_t loc);
+
   // Emits the kernel's externally visible entry points around `body`, the lowered kernel
   // function: i1 (environment, then one register-typed parameter per kernel parameter), which
   // returns true when the thread stopped early (`must_return` held: it faulted, or the launch is

@@ -86,6 +86,11 @@ enum class ExprKind : uint8_t {
   Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (frontend/bf16.def) on args, of its
                // parameter type; `type` is its result type
   ArrayAddress, // args[0] = array; the address of its data as uint64 (arr.ctypes.data)
+  ArrayAlloc,   // a fresh C-contiguous array of `type` (global memory; np.empty and kin): args
+                // are its extents (int64, one per axis); its elements are zero when int_value is
+                // 1, else unset. A negative extent is a ValueError, a size past int64 or memory
+                // the allocator cannot give a MemoryError. It lives until its block finishes (an
+                // array never outlives its thread: no store can hold one)
 };
 
 enum class Op : uint8_t {

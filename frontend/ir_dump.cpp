@@ -436,6 +436,8 @@ private:
       return joined(e, {".view(" + e.type.str() + ", axis ", ": extent ", ", stride ", ")"});
     case ExprKind::Reshape:
       return suffixed(e, ".reshape(" + e.type.str() + ")");
+    case ExprKind::ArrayAlloc:
+      return call(std::string(e.int_value ? "zeros " : "empty ") + e.type.str(), e);
     case ExprKind::FieldView:
       return suffixed(e, ".field(" + e.type.str() + ", +" + std::to_string(e.index) + ")");
     case ExprKind::Slice:

@@ -31,6 +31,8 @@ std::optional<int64_t> constant_int(const ir::Expr &x);
 std::optional<bool> constant_truth(const ir::Expr &x);
 // Whether running `body` may reach its end (rather than return or raise on every path).
 bool may_complete(const std::vector<ast::StmtPtr> &body);
+// Whether np.<numpy_name> allocates an array in the kernel (typer_alloc.cpp: np.empty, ...).
+bool is_allocation_function(const std::string &numpy_name);
 // How often a body binds a name (assignments, loop and `with` targets, each once per target) and
 // the value of its last binding when that is a plain `name = value` (else null).
 struct Binding {
@@ -225,6 +227,13 @@ private:
   Value call_builtin(const std::string &name, const ast::Expr &e);
   // print() (typer_print.cpp): its items, tuples and dim3 values spelled out
   Value call_print(const ast::Expr &e);
+  // Arrays the kernel allocates (typer_alloc.cpp): np.empty and kin, np.copy, array.copy().
+  Value call_allocation(const std::string &name, const ast::Expr &e);
+  ir::ExprPtr array_copy(ir::ExprPtr array, ir::Loc loc);
+  std::vector<ir::ExprPtr> shape_extents(const ast::Expr &shape);
+  ir::ExprPtr allocated_array(Scalar dtype, std::vector<ir::ExprPtr> extents, bool zeroed,
+                              ir::Loc loc);
+  void copy_elements(ir::ExprPtr dst, ir::ExprPtr src, ir::Loc loc);
   // array.reshape(...) (typer_reshape.cpp)
   ir::ExprPtr reshaped(ir::ExprPtr array, const ast::Expr &call);
   std::vector<ir::ExprPtr> reshape_extents(const ast::Expr &call);

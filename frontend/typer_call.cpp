@@ -126,6 +126,10 @@ Value FunctionTyper::call(const ast::Expr &e) {
       return expr_value(dtype_view(std::move(base.expr), e));
     if (callee.id == "reshape" && base.expr->type.is_array())
       return expr_value(reshaped(std::move(base.expr), e));
+    if (callee.id == "copy" && base.expr->type.is_array()) {
+      call_args(e, "copy", {}, 0);
+      return expr_value(array_copy(std::move(base.expr), callee.loc));
+    }
     if (base.expr->type.is_array())
       if (std::optional<std::string> op = array_reduction_method(callee.id, false)) {
         call_args(e, callee.id, {}, 0);
@@ -293,6 +297,8 @@ Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
         error(args[0]->loc, "simt: " + path + " of " + array->type.str() + " is not supported");
       return expr_value(array_reduction(*op, std::move(array), e.loc));
     }
+  if (path.rfind("numpy.", 0) == 0 && is_allocation_function(path.substr(6)))
+    return call_allocation(path.substr(6), e);
   if (path.rfind("numpy.", 0) == 0) {
     if (const Ufunc *u = find_ufunc(path.substr(6)))
       return call_ufunc(*u, e);

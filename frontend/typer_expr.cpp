@@ -65,6 +65,8 @@ bool is_known_path(const std::string &path) {
     return true;
   if (module == "numpy" && find_ufunc(name))
     return true;
+  if (module == "numpy" && is_allocation_function(name))
+    return true;
   if (module == "cmath")
     return is_cmath_function(name);
   if (module == "operator") // call_operator reports the ones kernels cannot call

@@ -104,6 +104,11 @@ std::optional<codegen::Fault> GpuExecutable::launch(const codegen::LaunchConfig 
   std::optional<DeviceFault> fault =
       launch_kernel(module, compiled_.entry, device_dims(config.grid), device_dims(config.block),
                     config.dynamic_shared_bytes, cooperative_, arguments, nullptr, launch_limit());
+  if (!compiled_.free_arrays.empty()) { // the arrays the kernel allocated, as the launch ends
+    std::vector<KernelArgument> none;
+    launch_kernel(module, compiled_.free_arrays, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, none,
+                  nullptr, launch_limit());
+  }
   if (!fault)
     return std::nullopt;
   return fault_of_record(fault->record, compiled_);

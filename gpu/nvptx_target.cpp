@@ -2,6 +2,7 @@
 
 #include "codegen/llvm_types.h"
 #include "codegen/math.h"
+#include "gpu/device_heap.h"
 
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -330,6 +331,26 @@ llvm::Value *NvptxTarget::must_return(Emitter &e) {
   return b.CreateICmpNE(value, b.getInt32(0));
 }
 
+std::string NvptxTarget::allocation_refusal() const {
+  return "not supported by the GPU target in a device function compiled on its own (no launch of "
+         "it frees the arrays)";
+}
+
+llvm::Value *NvptxTarget::allocate(Emitter &e, llvm::Value *bytes, bool zeroed, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  llvm::Value *data = device_allocate(b, bytes, zeroed);
+  llvm::BasicBlock *failed =
+      llvm::BasicBlock::Create(b.getContext(), "alloc.failed", b.GetInsertBlock()->getParent());
+  llvm::BasicBlock *next =
+      llvm::BasicBlock::Create(b.getContext(), "alloc.next", b.GetInsertBlock()->getParent());
+  b.CreateCondBr(b.CreateIsNull(data), failed, next);
+  b.SetInsertPoint(failed);
+  raise(e, "MemoryError", "Allocation failed (probably too large).", b.getInt32(loc));
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+  return data;
+}
+
 llvm::Value *NvptxTarget::loop_back_edge(Emitter &e, bool, int32_t) { return e.b.getFalse(); }
 
 void NvptxTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items) {
@@ -502,6 +523,7 @@ void NvptxTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
           ->addOperand(llvm::MDNode::get(ctx, annotation));
     };
     annotate("kernel", 1);
+    emit_free_arrays_kernel(module, abi_.name);
     if (abi_.max_threads_per_block > 0)
       annotate("maxntidx", abi_.max_threads_per_block);
     if (abi_.min_blocks_per_multiprocessor > 0)

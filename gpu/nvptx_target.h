@@ -90,6 +90,11 @@ public:
   void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
                      codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                      int32_t loc) override;
+  // CUDA's device-side malloc (gpu/device_heap.h); kernels only: a device function compiled on
+  // its own has no launch whose end frees its arrays.
+  bool allocates() const override { return !abi_.device; }
+  std::string allocation_refusal() const override;
+  llvm::Value *allocate(codegen::Emitter &e, llvm::Value *bytes, bool zeroed, int32_t loc) override;
   bool native_bfloat16() const override { return sm_ >= 80; }
   bool release_breakpoints() const override { return true; }
   llvm::Value *math(codegen::Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,

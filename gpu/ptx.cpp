@@ -4,6 +4,7 @@
 #include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
 #include "codegen/symbol_name.h"
+#include "gpu/device_heap.h"
 #include "gpu/numba_names.h"
 #include "gpu/nvptx_target.h"
 #include "gpu/ptxas_workarounds.h"
@@ -141,7 +142,7 @@ struct PtxJob {
 void optimise(PtxJob &job, const std::string &entry, bool opt) {
   // Everything but the kernel's entry is internal, so unused libdevice code goes away.
   for (llvm::Function &fn : *job.module)
-    if (!fn.isDeclaration() && fn.getName() != entry)
+    if (!fn.isDeclaration() && fn.getName() != entry && fn.getName() != free_arrays_entry(entry))
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
   // NVVMReflect must run even unoptimised: libdevice branches on __nvvm_reflect.
   codegen::skip_passes_once_interrupted(job.instrumentation);
@@ -264,7 +265,9 @@ CompiledPtx compile(PtxJob &job, const ir::Module &module, const PtxOptions &opt
     throw std::runtime_error("simt: LLVM rejected the NVPTX kernel: " + problems);
   inline_empty_signatures(m);
   optimise(job, abi.name, options.opt);
-  CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), ""};
+  CompiledPtx compiled{"", abi.name, std::move(lowered.locations), target.raised(), "", ""};
+  if (m.getFunction(free_arrays_entry(abi.name)))
+    compiled.free_arrays = free_arrays_entry(abi.name);
   if (options.llvm_ir) {
     restore_local_array_names(m);
     std::string printed;

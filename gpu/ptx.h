@@ -26,6 +26,9 @@ struct CompiledPtx {
   std::vector<codegen::CodeLocation> locations; // by the record's site index
   std::vector<RaiseSite> raised;                // by the record's code - first_raise_code
   std::string llvm_ir;                          // when PtxOptions::llvm_ir
+  // The kernel that frees the arrays `entry` allocated (gpu/device_heap.h), launched after each
+  // launch of it; empty when it allocates none.
+  std::string free_arrays;
 };
 
 // The PTX of `module`'s kernel (or device function: options.abi). Its CompileOptions say whether

@@ -292,6 +292,13 @@ PYBIND11_MODULE(_simt, m) {
         simt::sim::finish_tier_ups();
       },
       "Waits until no kernel is being recompiled at its full level in the background.");
+  m.def(
+      "kernel_allocation_counts",
+      [] {
+        return py::make_tuple(simt::sim::KernelHeap::allocations.load(),
+                              simt::sim::KernelHeap::frees.load());
+      },
+      "(allocated, freed): the arrays kernels allocated and the launches' ends freed so far.");
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 

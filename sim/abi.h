@@ -85,6 +85,10 @@ void simt_rt_barrier_passed(simt::sim::ThreadContext *ctx, int32_t loc);
 // Loop fission (frontend/ir_fission.h): `bytes` of memory, 64-byte aligned, for the per-thread
 // state of the block a fissioned kernel runs; valid until the calling worker runs its next block.
 void *simt_rt_block_scratch(simt::sim::ThreadContext *ctx, int64_t bytes);
+// An array the kernel allocates (np.empty and kin): `bytes` of memory, 16-byte aligned, zeroed
+// when `zeroed`, freed when the launch ends. Null, with a MemoryError recorded at `loc`, when it
+// cannot be given (bytes is -1 when its size overflowed int64).
+void *simt_rt_allocate(simt::sim::ThreadContext *ctx, int64_t bytes, int32_t zeroed, int32_t loc);
 // A warp operation `op` (a WarpOp) of the lanes named in `mask`, which must include the calling
 // lane: parks this thread's fiber until every named lane of its warp arrives at the same
 // operation with the same mask, then returns the operation's result. `value` is the lane's

@@ -185,6 +185,14 @@ void HostTarget::raise(Emitter &e, const std::string &exception, const std::stri
                 b.CreateGlobalString(message, "message"), loc});
 }
 
+llvm::Value *HostTarget::allocate(Emitter &e, llvm::Value *bytes, bool zeroed, int32_t loc) {
+  llvm::IRBuilder<> &b = e.b;
+  return b.CreateCall(
+      runtime_function(module_of(e), "simt_rt_allocate", b.getPtrTy(),
+                       {b.getPtrTy(), b.getInt64Ty(), b.getInt32Ty(), b.getInt32Ty()}),
+      {e.env, bytes, b.getInt32(zeroed ? 1 : 0), b.getInt32(loc)});
+}
+
 llvm::Value *HostTarget::must_return(Emitter &e) {
   llvm::Value *status =
       load_field(e.b, e.env, offsetof(ThreadContext, status), e.b.getInt32Ty(), "status");

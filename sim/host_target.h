@@ -64,6 +64,8 @@ public:
   void enter_thread(codegen::Emitter &e, llvm::ArrayRef<llvm::Value *> tid) override;
   void fissioned_barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *block_scratch(codegen::Emitter &e, llvm::Value *bytes) override;
+  bool allocates() const override { return true; }
+  llvm::Value *allocate(codegen::Emitter &e, llvm::Value *bytes, bool zeroed, int32_t loc) override;
   void emit_entry_points(llvm::Module &module, llvm::Function *body, const ir::Module &ir_module,
                          const std::string &symbol) override;
 

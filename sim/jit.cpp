@@ -281,6 +281,7 @@ private:
     add("simt_rt_syncthreads", &simt_rt_syncthreads);
     add("simt_rt_syncthreads_reduce", &simt_rt_syncthreads_reduce);
     add("simt_rt_block_scratch", &simt_rt_block_scratch);
+    add("simt_rt_allocate", &simt_rt_allocate);
     add("simt_rt_warp", &simt_rt_warp);
     add("simt_rt_activemask", &simt_rt_activemask);
     add("simt_rt_grid_sync", &simt_rt_grid_sync);

@@ -175,6 +175,7 @@ private:
           BlockScheduler::for_this_thread().run(launch_, ctx, *stacks);
         }
         launch_.notify([&](Observer &o) { o.block_finished(ctx); });
+        launch_.heap.release_block(linear_block(ctx.ctaid, ctx.nctaid)); // its arrays are dead
       }
     }
   }

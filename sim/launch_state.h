@@ -2,6 +2,7 @@
 // and the first fault; and stopping launches from outside (Ctrl-C).
 #pragma once
 
+#include "sim/kernel_heap.h"
 #include "sim/launch.h"
 #include "sim/observer.h"
 
@@ -92,6 +93,9 @@ public:
   FiberChoice *fiber_choice() const { return hooks_.choice; }
   // Null: blocks run in order of their linear index.
   BlockOrder *block_order() const { return hooks_.order; }
+  // The arrays the kernel allocates (simt_rt_allocate), freed when the launch ends.
+  KernelHeap heap;
+
   // Calls event(observer) for each observer.
   template <typename Event> void notify(Event event) const {
     for (Observer *observer : hooks_.observers)

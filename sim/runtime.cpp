@@ -102,6 +102,22 @@ void simt_rt_barrier_passed(ThreadContext *ctx, int32_t loc) {
       [&](simt::sim::Observer &o) { o.barrier_released(*ctx, loc, false); });
 }
 
+void *simt_rt_allocate(ThreadContext *ctx, int64_t bytes, int32_t zeroed, int32_t loc) {
+  LaunchState &launch = *simt::sim::thread_state(ctx).launch;
+  if (void *data = launch.heap.allocate(bytes, zeroed != 0,
+                                        simt::sim::linear_block(ctx->ctaid, ctx->nctaid)))
+    return data;
+  launch.record_fault(ctx, "MemoryError",
+                      bytes < 0
+                          ? std::string("array is too big: its size in bytes overflows int64")
+                          : "Allocation failed (probably too large): " + std::to_string(bytes) +
+                                " bytes, with " + std::to_string(launch.heap.held_bytes()) +
+                                " bytes of the kernel's arrays held (at most " +
+                                std::to_string(simt::sim::KernelHeap::limit_bytes) + ")",
+                      loc);
+  return nullptr;
+}
+
 void *simt_rt_block_scratch(ThreadContext *ctx, int64_t bytes) {
   // The worker's buffer as its ThreadState last saw it: a thread_local costs a call into the
   // dynamic linker (__tls_get_addr) in a shared library, once per block here.

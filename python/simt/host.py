@@ -168,9 +168,10 @@ def driver_attribute(name):
 
 
 class SimulatedRuntime:
-    """numba-cuda's NRT runtime object (numba.cuda.memory_management.nrt.rtsys) on simt: kernels
-    allocate no NRT memory here, so its statistics, which numba-cuda's leak checks compare, stay
-    zero, and nothing is compiled or launched for them."""
+    """numba-cuda's NRT runtime object (numba.cuda.memory_management.nrt.rtsys) on simt: its
+    statistics count the arrays kernels allocated (np.empty and kin, each one NRT allocation and
+    one meminfo) and their frees (as each block ends), which numba-cuda's leak checks compare;
+    nothing is compiled or launched for them."""
 
     def __init__(self, stats_type):
         self._stats_type = stats_type
@@ -186,13 +187,18 @@ class SimulatedRuntime:
         return self._enabled
 
     def get_allocation_stats(self, stream=None):
-        return self._stats_type(alloc=0, free=0, mi_alloc=0, mi_free=0)
+        native = sys.modules.get("simt._simt")  # not loaded: no kernel has run
+        allocated, freed = native.kernel_allocation_counts() if native else (0, 0)
+        return self._stats_type(alloc=allocated, free=freed, mi_alloc=allocated, mi_free=freed)
 
-    def _single_stat(self, stream=None):
-        return 0
+    def memsys_get_stats_alloc(self, stream=None):
+        return self.get_allocation_stats().alloc
 
-    memsys_get_stats_alloc = memsys_get_stats_free = _single_stat
-    memsys_get_stats_mi_alloc = memsys_get_stats_mi_free = _single_stat
+    def memsys_get_stats_free(self, stream=None):
+        return self.get_allocation_stats().free
+
+    memsys_get_stats_mi_alloc = memsys_get_stats_alloc
+    memsys_get_stats_mi_free = memsys_get_stats_free
 
     def ensure_allocated(self, stream=None):
         pass

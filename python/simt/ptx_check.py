@@ -187,7 +187,8 @@ def _classify(error):
     functions) is not installed, else "failed"."""
     message = str(error)
     outcome = "failed"
-    if isinstance(error, (RuntimeError, NotImplementedError)):
+    from simt.errors import CompileError  # a refusal naming its source line (lower_alloc.cpp)
+    if isinstance(error, (RuntimeError, NotImplementedError, CompileError)):
         if _REFUSAL.search(message):
             outcome = "refused"
         elif _NO_LIBDEVICE.search(message):
