@@ -33,6 +33,9 @@ struct FunctionSource {
   // Its declared signatures: a call converts its arguments to the one Numba's overload
   // selection picks and returns that one's type. Empty: typed from the arguments.
   std::vector<FunctionSignature> signatures;
+  // A nested def made a device function of its own (typer_closure.cpp): its enclosing
+  // specialisation and place, which tell it from others of the same file and name.
+  std::string closure_key;
 };
 
 // A device function defined outside Python (cuda.declare_device(name, sig)), linked in from
