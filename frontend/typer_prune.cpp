@@ -96,7 +96,9 @@ void FunctionTyper::prune_constant_branches() {
     std::optional<bool> taken;
     if (s->kind == ast::StmtKind::If)
       taken = constant_condition(*s->test, bound);
-    if (!taken) {
+    // a branch that returns or raises on every path stays an `if`: the typer then knows the
+    // statements after it unreachable
+    if (!taken || !may_complete(*taken ? s->body : s->orelse)) {
       pruned.push_back(std::move(s));
       continue;
     }
