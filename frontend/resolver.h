@@ -107,6 +107,8 @@ struct StaticArg {
 };
 using StaticArgs = std::map<std::string, StaticArg>; // by parameter name
 
+inline constexpr const char *kFunctionArgument = "function";
+
 class Resolver {
 public:
   virtual ~Resolver() = default;
@@ -116,8 +118,9 @@ public:
   // other than those the frontend knows: math, numpy, cuda, ...).
   virtual GlobalValue resolve(const std::string &name) = 0;
   // The implementation (a Function) that the @overload function `name` (an Overload) has for
-  // arguments of types `args`; Unknown when none accepts them.
-  virtual GlobalValue overload(const std::string &name, const std::vector<Type> &args) {
+  // arguments of the types `args` names (Type::str(), or kFunctionArgument for a function
+  // passed: a device function or nested def); Unknown when none accepts them.
+  virtual GlobalValue overload(const std::string &name, const std::vector<std::string> &args) {
     (void)name;
     (void)args;
     return {};

@@ -955,16 +955,21 @@ Value FunctionTyper::call_overload(const std::string &name, const ast::Expr &e) 
   if (!e.keywords.empty())
     error(e.keywords[0].loc,
           "simt: keyword arguments to @overload functions are not supported yet (" + name + ")");
-  std::vector<Type> types;
-  for (size_t i = 1; i < e.elts.size(); ++i)
-    types.push_back(rvalue(*e.elts[i])->type);
+  std::vector<std::string> types;
+  for (size_t i = 1; i < e.elts.size(); ++i) {
+    Value v = value(*e.elts[i]);
+    const bool function = v.kind == Value::Kind::Function ||
+                          (v.kind == Value::Kind::InnerFunction && !v.nested_scope);
+    types.push_back(function ? kFunctionArgument
+                             : rvalue_of(std::move(v), e.elts[i]->loc)->type.str());
+  }
   GlobalValue impl;
   if (source_.resolver)
     impl = source_.resolver->overload(name, types);
   if (impl.kind != GlobalValue::Kind::Function) {
     std::string listed;
-    for (const Type &t : types)
-      listed += (listed.empty() ? "" : ", ") + t.str();
+    for (const std::string &t : types)
+      listed.append(listed.empty() ? "" : ", ").append(t);
     error(e.loc, "no @overload implementation of " + name + " for CUDA accepts (" + listed + ")");
   }
   return call_function(impl.function, e);

@@ -23,7 +23,7 @@ public:
       return found->second;
     return outer_ ? outer_->resolve(name) : GlobalValue{};
   }
-  GlobalValue overload(const std::string &name, const std::vector<Type> &args) override {
+  GlobalValue overload(const std::string &name, const std::vector<std::string> &args) override {
     return outer_ ? outer_->overload(name, args) : GlobalValue{};
   }
 

@@ -123,3 +123,36 @@ def test_a_parameter_rebound_in_a_branch_pruned_as_constant():
     out = np.zeros(2, np.int64)
     kernel[1, 1](out, 3, (2, 7))
     assert out.tolist() == [5, 21]
+
+
+def apply_twice(func, *args):
+    return func(func(*args))
+
+
+def test_a_nested_def_passed_to_an_overload():
+    # numba-cuda's test_with_overload / test_basic_apply_like_case: an @overload function is
+    # given an opaque type for a function argument
+    from numba.core import types
+    from numba.core.extending import overload
+
+    given = []
+
+    @overload(apply_twice, target="generic")
+    def apply_twice_ol(func, *args):
+        given.append(func)
+        if len(args) == 1:
+            return lambda func, *args: func(func(*args))
+
+    @cuda.jit
+    def kernel(out, x):
+        y = 10
+
+        def add(z):
+            return y + z
+
+        out[0] = apply_twice(add, x)
+
+    out = np.zeros(1, np.int64)
+    kernel[1, 1](out, 5)
+    assert out[0] == 25
+    assert isinstance(given[0], types.Opaque)
