@@ -156,3 +156,17 @@ def test_a_nested_def_passed_to_an_overload():
     kernel[1, 1](out, 5)
     assert out[0] == 25
     assert isinstance(given[0], types.Opaque)
+
+
+def test_an_escaping_nested_def_compiles_to_ptx():
+    def kernel(out, x):
+        y = 10
+
+        def add(z):
+            w = z * 2
+            return y + w
+
+        out[0] = consumer(add, x)
+
+    ptx, _ = cuda.compile_ptx(kernel, "void(int64[:], int64)")
+    assert ".entry" in ptx
