@@ -11,6 +11,8 @@ namespace simt {
 std::string function_key(const FunctionSource &source) {
   if (source.identity)
     return std::to_string(source.identity);
+  if (!source.closure_key.empty())
+    return source.file + ":" + source.closure_key;
   return source.file + ":" + std::to_string(source.first_line) + ":" + source.name;
 }
 

@@ -33,6 +33,9 @@ struct FunctionSource {
   // Its declared signatures: a call converts its arguments to the one Numba's overload
   // selection picks and returns that one's type. Empty: typed from the arguments.
   std::vector<FunctionSignature> signatures;
+  // A nested def made a device function of its own (typer_closure.cpp): its enclosing
+  // specialisation and place, which tell it from others of the same file and name.
+  std::string closure_key;
 };
 
 // A device function defined outside Python (cuda.declare_device(name, sig)), linked in from
@@ -104,6 +107,8 @@ struct StaticArg {
 };
 using StaticArgs = std::map<std::string, StaticArg>; // by parameter name
 
+inline constexpr const char *kFunctionArgument = "function";
+
 class Resolver {
 public:
   virtual ~Resolver() = default;
@@ -113,8 +118,9 @@ public:
   // other than those the frontend knows: math, numpy, cuda, ...).
   virtual GlobalValue resolve(const std::string &name) = 0;
   // The implementation (a Function) that the @overload function `name` (an Overload) has for
-  // arguments of types `args`; Unknown when none accepts them.
-  virtual GlobalValue overload(const std::string &name, const std::vector<Type> &args) {
+  // arguments of the types `args` names (Type::str(), or kFunctionArgument for a function
+  // passed: a device function or nested def); Unknown when none accepts them.
+  virtual GlobalValue overload(const std::string &name, const std::vector<std::string> &args) {
     (void)name;
     (void)args;
     return {};

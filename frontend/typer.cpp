@@ -68,6 +68,7 @@ FunctionTyper::FunctionTyper(ModuleBuilder &module, const FunctionSource &source
     rest.loc = def_.loc;
     def_.params.push_back(std::move(rest));
   }
+  prune_constant_branches();
   split_redefined_parameters(def_, version_lines_);
   split_variable_webs(def_, version_lines_);
 }

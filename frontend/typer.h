@@ -121,6 +121,14 @@ private:
   void collect_inner_functions(const std::vector<ast::StmtPtr> &body);
   void unrolled_for(const ast::Stmt &s);                  // for v in literal_unroll(t)
   Value inline_call(const Value &fn, const ast::Expr &e); // a nested def's or lambda's call
+  // a nested def as a device function of its own (typer_closure.cpp): Numba's make_function
+  // -> JIT function, its free variables the enclosing function's constants
+  Value function_value(const Value &inner);
+  std::shared_ptr<FunctionSource> closure_source(const ast::FunctionDef &def, int depth);
+  GlobalValue captured_value(const std::string &name, int depth);
+  // Numba's dead branch pruning of top-level `if`s of constant conditions (typer_prune.cpp)
+  void prune_constant_branches();
+  std::optional<bool> constant_condition(const ast::Expr &e, const Bindings &bound) const;
   void collect_target(const ast::Expr &target);
 
   // statements (typer_stmt.cpp)

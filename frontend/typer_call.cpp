@@ -215,12 +215,15 @@ Value FunctionTyper::inline_call(const Value &fn, const ast::Expr &e) {
   for (const auto &s : def.body)
     if (!(s->kind == ast::StmtKind::Expr && s->value->kind == ast::ExprKind::String)) // docstring
       ret = ret ? nullptr : s.get();
-  if (!ret || ret->kind != ast::StmtKind::Return || !ret->value)
-    error(def.loc, "simt: a nested function is inlined where it is called, and only one whose "
-                   "body is a single return statement is supported yet");
-  if (def.has_varargs || !def.vararg.empty())
-    error(def.loc, "simt: nested functions and lambdas with *args or **kwargs are not supported "
-                   "yet");
+  const bool single_return = ret && ret->kind == ast::StmtKind::Return && ret->value;
+  const bool star = def.has_varargs || !def.vararg.empty();
+  if ((!single_return || star) && !fn.nested_scope && def.name != "<lambda>")
+    return call_function(function_value(fn).function, e); // as Numba's escaping closures
+  if (!single_return)
+    error(def.loc, "simt: a lambda is inlined where it is called, and only one whose body is a "
+                   "single return statement is supported");
+  if (star)
+    error(def.loc, "simt: lambdas with *args or **kwargs are not supported yet (use a def)");
   if (inline_depth_ >= 32)
     error(e.loc, "simt: nested functions calling each other 32 deep (recursion?) are not "
                  "supported");
@@ -944,10 +947,12 @@ const FunctionSignature &FunctionTyper::declared_signature(const FunctionSource 
     std::string params;
     for (const Type &p : sig.params)
       params += (params.empty() ? "" : ", ") + p.str();
-    declared += "\n    " + sig.return_type.str() + "(" + params + ")";
+    declared +=
+        "\n * (" + params + ")" + (sig.return_inferred ? "" : " -> " + sig.return_type.str());
   }
-  error(e.loc, "no signature of the device function " + fn.name + " accepts (" + given +
-                   "); it declares:" + declared);
+  // Numba's wording (python/simt/errors.py raises it as its TypingError too)
+  error(e.loc, "Invalid use of type(CUDADispatcher(" + fn.name + ")) with parameters (" + given +
+                   "): no declared signature accepts them. Known signatures:" + declared);
 }
 
 // numba.extending.overload: the implementation the overload function gives for the arguments'
@@ -956,16 +961,21 @@ Value FunctionTyper::call_overload(const std::string &name, const ast::Expr &e) 
   if (!e.keywords.empty())
     error(e.keywords[0].loc,
           "simt: keyword arguments to @overload functions are not supported yet (" + name + ")");
-  std::vector<Type> types;
-  for (size_t i = 1; i < e.elts.size(); ++i)
-    types.push_back(rvalue(*e.elts[i])->type);
+  std::vector<std::string> types;
+  for (size_t i = 1; i < e.elts.size(); ++i) {
+    Value v = value(*e.elts[i]);
+    const bool function = v.kind == Value::Kind::Function ||
+                          (v.kind == Value::Kind::InnerFunction && !v.nested_scope);
+    types.push_back(function ? kFunctionArgument
+                             : rvalue_of(std::move(v), e.elts[i]->loc)->type.str());
+  }
   GlobalValue impl;
   if (source_.resolver)
     impl = source_.resolver->overload(name, types);
   if (impl.kind != GlobalValue::Kind::Function) {
     std::string listed;
-    for (const Type &t : types)
-      listed += (listed.empty() ? "" : ", ") + t.str();
+    for (const std::string &t : types)
+      listed.append(listed.empty() ? "" : ", ").append(t);
     error(e.loc, "no @overload implementation of " + name + " for CUDA accepts (" + listed + ")");
   }
   return call_function(impl.function, e);
@@ -1036,6 +1046,8 @@ std::vector<ir::ExprPtr> FunctionTyper::device_call_args(const FunctionSource &f
   // A compile-time value binds its parameter (StaticArg); anything else is a runtime argument.
   auto argument = [&](size_t i, const ast::Expr &given) {
     Value v = value(given);
+    if (v.kind == Value::Kind::InnerFunction && !v.nested_scope) // a closure passed on
+      v = function_value(v);
     if (std::optional<StaticArg> fixed = static_argument(v, def, params[i].name)) {
       statics[params[i].name] = std::move(*fixed);
       return;

@@ -23,11 +23,11 @@ GlobalValue PyResolver::resolve(const std::string &name) {
   return global_value_from(describe_(name));
 }
 
-GlobalValue PyResolver::overload(const std::string &name, const std::vector<Type> &args) {
+GlobalValue PyResolver::overload(const std::string &name, const std::vector<std::string> &args) {
   py::gil_scoped_acquire gil;
   py::list types;
-  for (const Type &arg : args)
-    types.append(arg.str());
+  for (const std::string &arg : args)
+    types.append(arg);
   return global_value_from(describe_(name, types));
 }
 

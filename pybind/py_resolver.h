@@ -12,7 +12,7 @@ public:
   explicit PyResolver(pybind11::object describe);
   ~PyResolver() override;
   GlobalValue resolve(const std::string &name) override;
-  GlobalValue overload(const std::string &name, const std::vector<Type> &args) override;
+  GlobalValue overload(const std::string &name, const std::vector<std::string> &args) override;
 
 private:
   pybind11::object describe_;

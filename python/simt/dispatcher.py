@@ -471,12 +471,14 @@ class Dispatcher:
         self.targetoptions["extensions"] = list(self.targetoptions.get("extensions") or ())
         params = inspect.signature(py_func).parameters.values()
         plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        # a device function may take *args too (a tuple of the extra positional arguments)
-        allowed = plain + ((inspect.Parameter.VAR_POSITIONAL,) if device else ())
+        # a function may take *args too (a tuple of the extra positional arguments) where it
+        # is called from a kernel; a kernel launched must not (compile() says so)
+        allowed = plain + (inspect.Parameter.VAR_POSITIONAL,)
         if any(p.kind not in allowed for p in params):
-            raise CompileError("simt: %s parameters must be plain positional parameters%s (%s)"
-                               % ("device function" if device else "kernel",
-                                  " or *args" if device else "", py_func.__name__))
+            raise CompileError("simt: %s parameters must be plain positional parameters or "
+                               "*args (%s)" % ("device function" if device else "kernel",
+                                              py_func.__name__))
+        self._star_args = any(p.kind == inspect.Parameter.VAR_POSITIONAL for p in params)
         self._nparams = len(params)
         _ALL_DISPATCHERS.add(self)
         self.overloads = _Overloads()
@@ -572,6 +574,10 @@ class Dispatcher:
         kernel = self._variants.get((argtypes, options, target))
         compiled_now = kernel is None
         if compiled_now:
+            if self._star_args:
+                raise CompileError("simt: a kernel launched takes plain positional parameters, "
+                                   "not *args (%s); call it from a kernel instead"
+                                   % self.py_func.__name__)
             if len(argtypes) != self._nparams:
                 raise TypeError("kernel %s takes %d arguments, %d given in its signature"
                                 % (self.py_func.__name__, self._nparams, len(argtypes)))

@@ -31,10 +31,12 @@ class CompileError(Exception):
 
 # Compile errors whose message starts so are also what Numba raises for them: numba-cuda's
 # ValueError for a bad alignment= of a shared or local array, its TypingError (Numba's and
-# numba-cuda's own class, as loaded) for a non-constant one.
+# numba-cuda's own class, as loaded) for a non-constant one and for a call of a device function
+# that none of its declared signatures accepts.
+_TYPING_ERROR = ("numba.core.errors.TypingError", "numba.cuda.core.errors.TypingError")
 _HOST_ERRORS = (("Alignment must be", ("builtins.ValueError",)),
-                ("RequireLiteralValue:", ("numba.core.errors.TypingError",
-                                          "numba.cuda.core.errors.TypingError")))
+                ("RequireLiteralValue:", _TYPING_ERROR),
+                ("Invalid use of type(CUDADispatcher(", _TYPING_ERROR))
 _MIXED = {}
 
 

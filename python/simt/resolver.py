@@ -271,7 +271,7 @@ def overload_implementation(value, arg_types):
     per function and types, as Numba caches them, so that every call site shares it."""
     key = (id(value), tuple(arg_types))
     if key not in _implementations:
-        numba_types = [simt_types.numba_type(t) for t in _parse_types(arg_types)]
+        numba_types = _numba_types(arg_types)
         impl = None
         for overload in _overload_functions(value):
             impl = overload(*numba_types)
@@ -279,6 +279,19 @@ def overload_implementation(value, arg_types):
                 break
         _implementations[key] = (value, impl)  # keeps `value` alive for its id
     return _implementations[key][1]
+
+
+# What an @overload function is given for a function passed to it (a device function or a
+# nested def, which simt compiles as one): Numba gives its Dispatcher or MakeFunctionLiteral
+# type, whose details no overload of CUDA kernels can use.
+FUNCTION_ARGUMENT = "function"
+
+
+def _numba_types(texts):
+    from numba.core import types
+    values = iter(simt_types.numba_type(t) for t in
+                  _parse_types([t for t in texts if t != FUNCTION_ARGUMENT]))
+    return [types.Opaque("function") if t == FUNCTION_ARGUMENT else next(values) for t in texts]
 
 
 def _parse_types(texts):

@@ -94,11 +94,22 @@ def test_forall_with_no_tasks_does_nothing():
 
 
 def test_kernel_parameters_must_be_positional():
-    def bad(a, *rest):
+    def bad(a, **rest):
         pass
 
     with pytest.raises(simt_compile_error()):
         cuda.jit(bad)
+
+
+def test_a_kernel_of_star_args_is_called_not_launched():
+    # numba-cuda's test_make_function_to_jit_function: a @cuda.jit function of *args called
+    # from a kernel is a device function; launched, it is refused
+    @cuda.jit
+    def consumer(func, *args):
+        return func(*args)
+
+    with pytest.raises(simt_compile_error(), match=r"not \*args \(consumer\)"):
+        consumer[1, 1](1, 2)
 
 
 def simt_compile_error():
@@ -183,10 +194,30 @@ def test_a_call_no_declared_signature_accepts_is_a_compile_error():
     def caller(out, ints):
         out[0] = first(ints)
 
-    with pytest.raises(CompileError, match=r"no signature of the device function first accepts "
-                                           r"\(array\(int64, 1d, C\)\); it declares:\n    "
-                                           r"float64\(array\(float64, 1d, A\)\)"):
+    with pytest.raises(CompileError, match=r"Invalid use of type\(CUDADispatcher\(first\)\) "
+                                           r"with parameters \(array\(int64, 1d, C\)\): no declared "
+                                           r"signature accepts them. Known signatures:\n "
+                                           r"\* \(array\(float64, 1d, A\)\) -> float64"):
         caller[1, 1](np.zeros(1), np.arange(3))
+
+
+def test_a_call_no_declared_signature_accepts_is_numbas_typing_error():
+    # numba-cuda's test_explicit_signatures_device: its TypingError class and wording
+    errors = pytest.importorskip("numba.core.errors")
+
+    @cuda.jit(["(int64, int64)", "(float64, float64)"], device=True)
+    def add(x, y):
+        return x + y
+
+    @cuda.jit
+    def caller(r, x, y):
+        r[0] = add(x, y)
+
+    with pytest.raises(errors.TypingError) as raised:
+        caller[1, 1](np.zeros(1, np.complex128), 1j, 1j)
+    assert "Invalid use of" in str(raised.value)
+    assert "with parameters (complex128, complex128)" in str(raised.value)
+    assert " * (int64, int64)\n * (float64, float64)" in str(raised.value)
 
 
 @pytest.mark.parametrize("setting, title, content", [

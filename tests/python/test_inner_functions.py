@@ -49,14 +49,15 @@ def test_scopes_are_lexical_and_device_functions_inline_too():
 
 def test_unsupported_nested_functions_are_compile_errors():
     @cuda.jit
-    def long_body(out):
-        def f(v):
-            w = v + 1
+    def long_body(out, x):
+        def f(v):  # a device function of its own (test_escaping_closures.py): constants only
+            w = v + x
             return w
         out[0] = f(1)
 
-    with pytest.raises(CompileError, match="only one whose body is a single return statement"):
-        long_body[1, 1](np.zeros(1))
+    with pytest.raises(CompileError, match="Cannot capture the non-constant value associated "
+                                           "with variable 'x'"):
+        long_body[1, 1](np.zeros(1), 2)
 
     @cuda.jit
     def as_value(out):

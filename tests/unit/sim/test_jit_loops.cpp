@@ -34,6 +34,7 @@ TEST_CASE("a guarded 1-D kernel's thread loop sheds its bounds checks (IRCE)") {
                      1,
                      std::make_shared<CudaOnly>(),
                      1,
+                     {},
                      {}};
   ir::Module module = compile_kernel(add, {3, Type::array_of(Scalar::F32, 1, 'C')});
   std::string ir = sim::host_llvm_ir(module);
