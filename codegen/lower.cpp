@@ -6,6 +6,7 @@
 #include "codegen/lower_bf16.h"
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
+#include "codegen/lower_fp8.h"
 #include "codegen/symbol_name.h"
 #include "frontend/ir_fission.h"
 #include "frontend/param_versions.h"
@@ -1646,6 +1647,12 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     for (const ir::ExprPtr &arg : e.args)
       args.push_back(expr(*arg));
     return bfloat16_function(emitter_, target_, ir::Bf16Fn(e.index), args);
+  }
+  case ir::ExprKind::Fp8: {
+    std::vector<llvm::Value *> args;
+    for (const ir::ExprPtr &arg : e.args)
+      args.push_back(expr(*arg));
+    return fp8_function(b_, ir::Fp8Fn(e.index), args);
   }
   }
   throw std::logic_error("simt: unknown expression kind");
