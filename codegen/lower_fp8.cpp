@@ -99,17 +99,13 @@ llvm::Value *float_to_e8m0(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *
   return b.CreateSelect(clamp, b.getInt8(0xFE), res);
 }
 
-} // namespace
-
-llvm::Value *fp8_function(llvm::IRBuilderBase &b, ir::Fp8Fn fn,
-                          const std::vector<llvm::Value *> &args) {
-  const ir::Fp8Info &info = ir::fp8_info(fn);
-  llvm::Value *x = args.at(0);
-  llvm::Value *satfinite = b.CreateICmpEQ(args.at(1), b.getInt32(ir::kFp8SatFinite));
+// One value (float or double) converted as `info` says.
+llvm::Value *convert_one(llvm::IRBuilderBase &b, const ir::Fp8Info &info, llvm::Value *x,
+                         llvm::Value *satfinite, llvm::Value *mode) {
   if (info.target == ir::Fp8Target::E8m0) {
     if (info.param == Scalar::F64)
       x = double_to_float_with_sticky(b, x);
-    llvm::Value *toward_zero = b.CreateICmpEQ(args.at(2), b.getInt32(ir::kRoundZero));
+    llvm::Value *toward_zero = b.CreateICmpEQ(mode, b.getInt32(ir::kRoundZero));
     return float_to_e8m0(b, x, satfinite, toward_zero);
   }
   if (info.param != Scalar::F64) { // float widens exactly; a NaN first becomes 0x7FFFFFFF
@@ -119,9 +115,24 @@ llvm::Value *fp8_function(llvm::IRBuilderBase &b, ir::Fp8Fn fn,
     x = b.CreateFPExt(b.CreateSelect(is_nan, canonical, x), b.getDoubleTy());
   }
   // fp8_interpretation_t: E4M3 (0), anything else E5M2, as cuda_fp8.h tests it
-  llvm::Value *e4m3 = b.CreateICmpEQ(args.at(2), b.getInt32(0));
+  llvm::Value *e4m3 = b.CreateICmpEQ(mode, b.getInt32(0));
   return b.CreateSelect(e4m3, double_to_fp8(b, x, satfinite, ir::fp8_format(0)),
                         double_to_fp8(b, x, satfinite, ir::fp8_format(1)));
+}
+
+} // namespace
+
+llvm::Value *fp8_function(llvm::IRBuilderBase &b, ir::Fp8Fn fn,
+                          const std::vector<llvm::Value *> &args) {
+  const ir::Fp8Info &info = ir::fp8_info(fn);
+  llvm::Value *satfinite = b.CreateICmpEQ(args.at(1), b.getInt32(ir::kFp8SatFinite));
+  if (info.lanes == 1)
+    return convert_one(b, info, args.at(0), satfinite, args.at(2));
+  // a 2-vector (a struct of its elements): .x's code in the low byte, .y's in the high one
+  llvm::Value *low = convert_one(b, info, b.CreateExtractValue(args.at(0), 0), satfinite, args[2]);
+  llvm::Value *high = convert_one(b, info, b.CreateExtractValue(args.at(0), 1), satfinite, args[2]);
+  return b.CreateOr(b.CreateShl(b.CreateZExt(high, b.getInt16Ty()), 8),
+                    b.CreateZExt(low, b.getInt16Ty()));
 }
 
 } // namespace simt::codegen

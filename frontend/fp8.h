@@ -13,7 +13,7 @@
 namespace simt::ir {
 
 enum class Fp8Fn : uint8_t {
-#define SIMT_FP8(Id, Param, Target) Id,
+#define SIMT_FP8(Id, Param, Lanes, Target) Id,
 #include "frontend/fp8.def"
 };
 
@@ -23,8 +23,11 @@ enum class Fp8Target : uint8_t { Fp8, E8m0 };
 
 struct Fp8Info {
   const char *name; // in numba.cuda._internal.cuda_fp8
-  Scalar param;     // the value's type; the result is uint8
+  Scalar param;     // the value's type, or its vector's elements'
+  int lanes;        // 1: a scalar, uint8 result; 2: a 2-vector, uint16 result
   Fp8Target target;
+
+  Scalar result() const { return lanes == 1 ? Scalar::U8 : Scalar::U16; }
 };
 
 // One E4M3/E5M2 format, indexed by its fp8_interpretation_t value.
@@ -45,7 +48,7 @@ inline constexpr int kRoundZero = 1;    // cudaRoundZero (cudaRoundPosInf is 2)
 namespace detail {
 
 inline constexpr Fp8Info kFp8[] = {
-#define SIMT_FP8(Id, Param, Target) {#Id, Scalar::Param, Fp8Target::Target},
+#define SIMT_FP8(Id, Param, Lanes, Target) {#Id, Scalar::Param, Lanes, Fp8Target::Target},
 #include "frontend/fp8.def"
 };
 

@@ -192,7 +192,8 @@ py::dict fp8_functions() {
   for (int i = 0; i < ir::kFp8Count; ++i) {
     const ir::Fp8Info &info = ir::fp8_info(ir::Fp8Fn(i));
     table[py::str(info.name)] =
-        py::make_tuple(scalar_name(info.param), info.target == ir::Fp8Target::Fp8 ? "fp8" : "e8m0");
+        py::make_tuple(scalar_name(info.param), info.lanes, scalar_name(info.result()),
+                       info.target == ir::Fp8Target::Fp8 ? "fp8" : "e8m0");
   }
   return table;
 }
@@ -299,7 +300,7 @@ PYBIND11_MODULE(_simt, m) {
         "return type, parameter type, arity, math function overloaded or '')}.");
   m.def("fp8_functions", &fp8_functions,
         "numba-cuda's FP8 conversion intrinsics kernels may call, in the table's order: {name: "
-        "(value parameter type, 'fp8' or 'e8m0')}.");
+        "(value (element) type, lanes, result type, 'fp8' or 'e8m0')}.");
   m.def("fp8_formats", &fp8_formats, "fp8_interpretation_t's members by value: ['E4M3', 'E5M2'].");
   m.def(
       "bfloat16_bits",

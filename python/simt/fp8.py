@@ -3,13 +3,14 @@ the import hook): the enums saturation_t and fp8_interpretation_t, cudaRoundMode
 takes cuda.bindings.runtime's; this one has its values for hosts without it), and one kernel-only
 function per conversion intrinsic of simt's table (frontend/fp8.def). Kernels call them as
 `cvt_float_to_fp8(x, saturation_t.SATFINITE, fp8_interpretation_t.E4M3)`; they return the FP8
-code as a uint8 (__nv_fp8_storage_t), bit for bit what cuda_fp8.h computes. From Python they
-raise.
+code as a uint8 (__nv_fp8_storage_t), and the float2/double2 forms (cvt_float2_to_fp8x2(v, ...)
+of a cuda.float32x2) two codes as a uint16, v.x's in the low byte; bit for bit what cuda_fp8.h
+computes. From Python they raise.
 
 numba-cuda's FP8 value types (fp8_e4m3, fp8_e5m2, fp8_e8m0 and their x2/x4 forms) and its
-bfloat16_raw / vector conversions are not here: simt does not have them yet.
+bfloat16_raw conversions are not here: simt does not have them yet.
 
-`functions` describes each: name -> (value parameter type, 'fp8' or 'e8m0')."""
+`functions` describes each: name -> (value (element) type, lanes, result type, 'fp8' or 'e8m0')."""
 from enum import IntEnum
 
 from . import _simt
@@ -45,12 +46,13 @@ class cudaRoundMode(IntEnum):
 
 
 def _stub(name):
-    param, target = functions[name]
+    param, lanes, result, target = functions[name]
     stub = KernelOnlyFunction("fp8." + name)
     mode = "fp8_interpretation_t" if target == "fp8" else "cudaRoundMode"
-    stub.__doc__ = ("%s(x: %s, saturate: saturation_t, mode: %s) -> uint8\n\n"
+    value = param if lanes == 1 else "%sx%d" % (param, lanes)
+    stub.__doc__ = ("%s(x: %s, saturate: saturation_t, mode: %s) -> %s\n\n"
                     "numba.cuda._internal.cuda_fp8.%s: a kernel-only function." % (
-                        name, param, mode, name))
+                        name, value, mode, result, name))
     return stub
 
 

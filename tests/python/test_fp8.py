@@ -1,5 +1,6 @@
 """numba-cuda's FP8 conversion intrinsics (numba.cuda._internal.cuda_fp8's cvt_float_to_fp8,
-cvt_double_to_fp8, cvt_float_to_e8m0, cvt_double_to_e8m0) in kernels, bit for bit: against a
+cvt_double_to_fp8, cvt_float_to_e8m0, cvt_double_to_e8m0 and their float2/double2 forms) in
+kernels, bit for bit: against a
 NumPy reference written from the formats' definitions (every code's value; round to nearest
 even; E4M3 without infinity, E5M2 IEEE-like; E8M0 powers of two rounded toward zero or up), on
 all 256 codes' values, the midpoints between them and their neighbours, powers of two, float32
@@ -19,8 +20,10 @@ import pytest
 from conftest import run_python
 from simt import cuda
 from simt.errors import CompileError
-from simt.fp8 import (cudaRoundMode, cvt_double_to_e8m0, cvt_double_to_fp8, cvt_float_to_e8m0,
-                      cvt_float_to_fp8, fp8_interpretation_t, saturation_t)
+from simt.fp8 import (cudaRoundMode, cvt_double2_to_e8m0x2, cvt_double2_to_fp8x2,
+                      cvt_double_to_e8m0, cvt_double_to_fp8, cvt_float2_to_e8m0x2,
+                      cvt_float2_to_fp8x2, cvt_float_to_e8m0, cvt_float_to_fp8,
+                      fp8_interpretation_t, saturation_t)
 
 NOSAT, SATFINITE = saturation_t.NOSAT, saturation_t.SATFINITE
 E4M3, E5M2 = fp8_interpretation_t.E4M3, fp8_interpretation_t.E5M2
@@ -218,6 +221,40 @@ def test_conversions_match_cuda_fp8_h(edge_results, tmp_path):
         assert_codes_equal(out[:, index], cuda_codes[:, index], xd, "cuda_fp8.h " + str(column))
 
 
+@cuda.jit
+def fp8x2_kernel(out, xf, xd):
+    i = cuda.grid(1)
+    if i < xd.size:
+        j = xd.size - 1 - i
+        f2 = cuda.float32x2(xf[i], xf[j])
+        d2 = cuda.float64x2(xd[i], xd[j])
+        out[i, 0] = cvt_float2_to_fp8x2(f2, SATFINITE, E4M3)
+        out[i, 1] = cvt_float2_to_fp8x2(f2, NOSAT, E5M2)
+        out[i, 2] = cvt_double2_to_fp8x2(d2, NOSAT, E4M3)
+        out[i, 3] = cvt_double2_to_fp8x2(d2, SATFINITE, E5M2)
+        out[i, 4] = cvt_float2_to_e8m0x2(f2, NOSAT, RP)
+        out[i, 5] = cvt_float2_to_e8m0x2(f2, SATFINITE, RZ)
+        out[i, 6] = cvt_double2_to_e8m0x2(d2, SATFINITE, RP)
+        out[i, 7] = cvt_double2_to_e8m0x2(d2, NOSAT, RZ)
+
+
+def test_vector_forms_pack_x_low_and_y_high(edge_results):
+    """cvt_float2_to_fp8x2 & co. of float32x2 / float64x2 vectors: (code(v.y) << 8) | code(v.x)."""
+    xd, out = edge_results
+    with np.errstate(over="ignore", invalid="ignore"):
+        xf = xd.astype(np.float32)
+    pairs = np.zeros((xd.size, 8), np.uint16)
+    fp8x2_kernel[(xd.size + 127) // 128, 128](pairs, xf, xd)
+    scalar_columns = [COLUMNS.index(c) for c in (
+        ("float", "fp8", SATFINITE, E4M3), ("float", "fp8", NOSAT, E5M2),
+        ("double", "fp8", NOSAT, E4M3), ("double", "fp8", SATFINITE, E5M2),
+        ("float", "e8m0", NOSAT, RP), ("float", "e8m0", SATFINITE, RZ),
+        ("double", "e8m0", SATFINITE, RP), ("double", "e8m0", NOSAT, RZ))]
+    for k, column in enumerate(scalar_columns):
+        codes = out[:, column].astype(np.uint16)
+        assert_codes_equal(pairs[:, k], (codes[::-1] << 8) | codes, xd, str(COLUMNS[column]))
+
+
 def test_nosat_matches_ml_dtypes(edge_results):
     """ml_dtypes' float8_e4m3fn / float8_e5m2 round to nearest even without saturating: the
     NOSAT codes of every non-NaN float32 (ml_dtypes rounds a float64 to float32 first)."""
@@ -281,7 +318,11 @@ def test_arguments_convert_and_are_checked():
     def arity(out):
         out[0] = cvt_float_to_fp8(1.0, NOSAT)
 
+    def wrong_vector(out):
+        out[0] = cvt_float2_to_fp8x2(cuda.float64x2(1.0, 2.0), NOSAT, E4M3)
+
     for fn, message in ((complex_arg, "does not accept complex128"),
+                        (wrong_vector, "does not accept float64x2"),
                         (float_mode, "does not accept float64"),
                         (arity, "expects 3 arguments, got 2")):
         with pytest.raises(CompileError, match=message):
@@ -294,14 +335,15 @@ PTXAS = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas"
 
 @pytest.mark.parametrize("cc", [(7, 5), (8, 9), (9, 0)])
 def test_ptx_assembles(cc, tmp_path):
-    ptx, _ = cuda.compile_ptx(fp8_kernel, "void(uint8[:, :], float32[:], float64[:])", cc=cc)
-    if PTXAS is None:
-        pytest.skip("ptxas is not installed")
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    run = subprocess.run([PTXAS, "-arch=sm_%d%d" % cc, str(path), "-o", os.devnull],
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
+    for kernel, out in ((fp8_kernel, "uint8"), (fp8x2_kernel, "uint16")):
+        ptx, _ = cuda.compile_ptx(kernel, "void(%s[:, :], float32[:], float64[:])" % out, cc=cc)
+        if PTXAS is None:
+            pytest.skip("ptxas is not installed")
+        path = tmp_path / "k.ptx"
+        path.write_text(ptx)
+        run = subprocess.run([PTXAS, "-arch=sm_%d%d" % cc, str(path), "-o", os.devnull],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
 
 
 def test_modules_under_the_hook():
