@@ -1642,17 +1642,14 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     return field_load(e);
   case ir::ExprKind::Libdevice:
     return libdevice(e);
-  case ir::ExprKind::Bf16: {
-    std::vector<llvm::Value *> args;
-    for (const ir::ExprPtr &arg : e.args)
-      args.push_back(expr(*arg));
-    return bfloat16_function(emitter_, target_, ir::Bf16Fn(e.index), args);
-  }
+  case ir::ExprKind::Bf16:
   case ir::ExprKind::Fp8: {
     std::vector<llvm::Value *> args;
     for (const ir::ExprPtr &arg : e.args)
       args.push_back(expr(*arg));
-    return fp8_function(b_, ir::Fp8Fn(e.index), args);
+    if (e.kind == ir::ExprKind::Fp8)
+      return fp8_function(b_, ir::Fp8Fn(e.index), args);
+    return bfloat16_function(emitter_, target_, ir::Bf16Fn(e.index), args);
   }
   }
   throw std::logic_error("simt: unknown expression kind");
