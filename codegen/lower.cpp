@@ -7,6 +7,7 @@
 #include "codegen/lower_bf16.h"
 #include "codegen/lower_complex.h"
 #include "codegen/lower_fp16.h"
+#include "codegen/lower_fp8.h"
 #include "codegen/symbol_name.h"
 #include "frontend/ir_fission.h"
 #include "frontend/param_versions.h"
@@ -1652,10 +1653,13 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
     check_status(); // a MemoryError
     return array;
   }
-  case ir::ExprKind::Bf16: {
+  case ir::ExprKind::Bf16:
+  case ir::ExprKind::Fp8: {
     std::vector<llvm::Value *> args;
     for (const ir::ExprPtr &arg : e.args)
       args.push_back(expr(*arg));
+    if (e.kind == ir::ExprKind::Fp8)
+      return fp8_function(b_, ir::Fp8Fn(e.index), args);
     return bfloat16_function(emitter_, target_, ir::Bf16Fn(e.index), args);
   }
   }

@@ -10,6 +10,7 @@
 
 #include "frontend/bf16.h"
 #include "frontend/compile_options.h"
+#include "frontend/fp8.h"
 #include "frontend/intrinsics.h"
 #include "frontend/libdevice.h"
 #include "frontend/resolver.h"
@@ -85,6 +86,8 @@ enum class ExprKind : uint8_t {
                // return value unless void, then the outputs, a scalar when one, else a tuple
   Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (frontend/bf16.def) on args, of its
                // parameter type; `type` is its result type
+  Fp8,         // numba-cuda FP8 conversion Fp8Fn(index) (frontend/fp8.def) on args: the value
+               // (of its parameter type), saturation_t and mode (int32); `type` is uint8
   ArrayAddress, // args[0] = array; the address of its data as uint64 (arr.ctypes.data)
   ArrayAlloc,   // a fresh C-contiguous array of `type` (global memory; np.empty and kin): args
                 // are its extents (int64, one per axis); its elements are zero when int_value is

@@ -450,6 +450,8 @@ private:
       return call(std::string("@libdevice.") + libdevice_name(Libdevice(e.index)), e);
     case ExprKind::Bf16:
       return call(std::string("@bf16.") + bf16_name(Bf16Fn(e.index)), e);
+    case ExprKind::Fp8:
+      return call(std::string("@fp8.") + fp8_info(Fp8Fn(e.index)).name, e);
     }
     return {{nullptr, "?"}};
   }

@@ -23,6 +23,7 @@ bool reads_shared_memory_here(const Expr &e) {
     return true;
   case ExprKind::Libdevice: // a function of its arguments alone
   case ExprKind::Bf16:
+  case ExprKind::Fp8:
   default:
     return false;
   }

@@ -280,6 +280,8 @@ private:
   Value call_bf16(const std::string &name, const ast::Expr &e);
   // The call of bf16 function `fn` on already typed arguments (converted to its parameters).
   ir::ExprPtr bf16_call(ir::Bf16Fn fn, std::vector<ir::ExprPtr> args, ir::Loc loc);
+  // numba.cuda._internal.cuda_fp8.<name>(x, saturate, mode) (frontend/fp8.def)
+  Value call_fp8(const std::string &name, const ast::Expr &e);
   Value grid_group_attribute(const std::string &attr, ir::Loc loc);
   std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,

@@ -577,7 +577,9 @@ Value FunctionTyper::call_cuda(const std::string &name, const ast::Expr &e) {
     return call_libdevice(name.substr(10), e);
   if (name.rfind("bf16.", 0) == 0)
     return call_bf16(name.substr(5), e);
-  if (name == "libdevice" || name == "bf16")
+  if (name.rfind("fp8.", 0) == 0)
+    return call_fp8(name.substr(4), e);
+  if (name == "libdevice" || name == "bf16" || name == "fp8")
     error(e.loc, "'module' object is not callable");
   return call_cuda_intrinsic(name, e);
 }

@@ -23,6 +23,9 @@ const std::string kOtherModule = "module:";
 const std::string kLibdeviceModule = "cuda.libdevice";
 // The path of numba.cuda.bf16 (a function of it is "cuda.bf16.<name>").
 const std::string kBf16Module = "cuda.bf16";
+// The path of numba-cuda's FP8 conversion intrinsics (simt.fp8's stubs are "fp8.<name>"; the
+// module itself resolves as a user's module does, through its attributes).
+const std::string kFp8Module = "cuda.fp8";
 
 Value path_value(std::string path) {
   Value v;
@@ -51,6 +54,10 @@ bool is_known_path(const std::string &path) {
     return true;
   if (path.rfind(kBf16Module + ".", 0) == 0)
     return ir::find_bf16(path.substr(kBf16Module.size() + 1)).has_value();
+  if (path == kFp8Module)
+    return true;
+  if (path.rfind(kFp8Module + ".", 0) == 0)
+    return ir::find_fp8(path.substr(kFp8Module.size() + 1)).has_value();
   if (path.rfind("cuda.", 0) == 0 && is_cuda_intrinsic(path.substr(5)))
     return true;
   auto dot = path.find('.');

@@ -187,6 +187,24 @@ py::dict bf16_functions() {
   return table;
 }
 
+py::dict fp8_functions() {
+  py::dict table;
+  for (int i = 0; i < ir::kFp8Count; ++i) {
+    const ir::Fp8Info &info = ir::fp8_info(ir::Fp8Fn(i));
+    table[py::str(info.name)] =
+        py::make_tuple(scalar_name(info.param), info.lanes, scalar_name(info.result()),
+                       info.target == ir::Fp8Target::Fp8 ? "fp8" : "e8m0");
+  }
+  return table;
+}
+
+py::list fp8_formats() {
+  py::list formats;
+  for (int i = 0; i < ir::kFp8FormatCount; ++i)
+    formats.append(ir::fp8_format(i).name);
+  return formats;
+}
+
 // The host's casting rules by the Numba release that made them ("0.56", "0.59").
 void set_casting_rules_for_python(const std::string &numba_release) {
   if (numba_release == "0.56")
@@ -280,6 +298,10 @@ PYBIND11_MODULE(_simt, m) {
   m.def("bf16_functions", &bf16_functions,
         "The numba.cuda.bf16 functions kernels may call, in the table's order: {name: (alias, "
         "return type, parameter type, arity, math function overloaded or '')}.");
+  m.def("fp8_functions", &fp8_functions,
+        "numba-cuda's FP8 conversion intrinsics kernels may call, in the table's order: {name: "
+        "(value (element) type, lanes, result type, 'fp8' or 'e8m0')}.");
+  m.def("fp8_formats", &fp8_formats, "fp8_interpretation_t's members by value: ['E4M3', 'E5M2'].");
   m.def(
       "bfloat16_bits",
       [](double value) { return simt::bfloat16_bits(simt::round_to_bfloat16(value)); },

@@ -24,7 +24,7 @@ is_simt = True
 simulator = _sys.modules[__name__]
 
 def __getattr__(name):
-    """cuda.libdevice and cuda.bf16, made at their first use from the compiler's tables (which
+    """cuda.libdevice, cuda.bf16 and cuda.fp8, made at their first use from the compiler's tables (which
     loads LLVM); cuda.cudadrv, which Numba's cuda package imports with itself: under the import
     hook Numba's numba.cuda.cudadrv (with simt's devicearray, driver and devices modules), else
     a package of simt's three modules. Under numba-cuda, the names its package defines that its
@@ -41,6 +41,10 @@ def __getattr__(name):
         from . import bf16
         globals()["bf16"] = bf16
         return bf16
+    if name == "fp8":
+        from . import fp8
+        globals()["fp8"] = fp8
+        return fp8
     import sys
     submodule = sys.modules.get("numba.cuda." + name)
     if submodule is not None:  # `from numba.cuda import x` while numba.cuda.x is still loading

@@ -19,7 +19,8 @@ and numba.cuda.testing, after Numba's loader runs it, gets simt's device for its
 capability checks (simt.testing_patch), numba.cuda.cudadrv.nvvm describes LLVM's NVPTX
 backend instead of loading libNVVM (simt.gpu.patch_nvvm), and numba.cuda.compiler's compile_ptx
 functions are simt's. numba-cuda's bfloat16 module numba.cuda.bf16 is simt.bf16 (its own
-loads CUDA's headers), and numba.cuda.types gets numba-cuda's `bfloat16`, simt's type.
+loads CUDA's headers), numba-cuda's FP8 bindings numba.cuda._internal.cuda_fp8 (and
+numba.cuda.fp8) are simt.fp8, and numba.cuda.types gets numba-cuda's `bfloat16`, simt's type.
 
 numba-cuda-mlir's numba_cuda_mlir.cuda is served the same way, its submodules from simt.hosts'
 table. Which hosts' modules are served follows the environment (simt.hosts): all under
@@ -70,6 +71,8 @@ _REPLACED = {
     "numba.cuda.cudadrv.devices": _simt_module("simt.device"),
     "numba.cuda.kernels.transpose": _simt_module("simt.transpose"),
     "numba.cuda.bf16": _simt_module("simt.bf16"),
+    "numba.cuda.fp8": _simt_module("simt.fp8"),
+    "numba.cuda._internal.cuda_fp8": _simt_module("simt.fp8"),
 }
 
 

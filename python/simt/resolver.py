@@ -102,6 +102,13 @@ def _describe_function(dispatcher_or_func):
             declared)
 
 
+def _is_int_enum_class(value):
+    """An enum class that is no enum.Enum but whose members are ints: cuda.bindings' FastEnum
+    (numba-cuda's FP8 tests take cudaRoundMode from cuda.bindings.runtime)."""
+    return (isinstance(value, type) and type(value).__name__ == "FastEnumMetaclass" and
+            all(isinstance(member, int) for member in getattr(value, "__members__", {}).values()))
+
+
 def _module_member(value):
     """("member", module, name) for functions and objects imported from kernel modules."""
     cuda_name = getattr(value, "_simt_cuda_name", None)
@@ -156,7 +163,7 @@ def describe(value):
         if any(d is None for d in defaults):
             return None
         return ("namedtuple", value.__name__, id(value), list(value._fields), defaults)
-    if isinstance(value, enum.EnumMeta):
+    if isinstance(value, enum.EnumMeta) or _is_int_enum_class(value):
         return ("namespace", value.__name__)
     if isinstance(value, (bool, np.bool_)):
         return ("bool", int(value))
@@ -324,8 +331,9 @@ def resolver_for(py_func):
             first, *attributes = name.split(".")
             value = closure[first] if first in closure else scope.get(first)
             for attribute in attributes:
-                if not isinstance(value, (pytypes.ModuleType, enum.EnumMeta)) or \
-                        not hasattr(value, attribute):
+                namespace = isinstance(value, (pytypes.ModuleType, enum.EnumMeta)) or \
+                    _is_int_enum_class(value)
+                if not namespace or not hasattr(value, attribute):
                     return missing
                 value = getattr(value, attribute)
             return value

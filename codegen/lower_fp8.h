@@ -1,0 +1,18 @@
+// numba-cuda's FP8 conversion intrinsics (frontend/fp8.def) in LLVM IR, the same on every
+// target: cuda_fp8.h's software conversions, branch-free, from the formats' table.
+#pragma once
+
+#include "frontend/fp8.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <vector>
+
+namespace simt::codegen {
+
+// numba.cuda._internal.cuda_fp8.<fn>(x, saturate, mode): x of the function's parameter type,
+// saturate and mode int32; the result is the i8 code.
+llvm::Value *fp8_function(llvm::IRBuilderBase &b, ir::Fp8Fn fn,
+                          const std::vector<llvm::Value *> &args);
+
+} // namespace simt::codegen
