@@ -51,7 +51,8 @@ def main():
         ("block_sum", lambda: kernels.block_sum[REDUCTION // kernels.TPB, kernels.TPB](values,
                                                                                      partials)),
     ]
-    print("# numba-cuda on %s" % cuda.get_current_device().name.decode())
+    name = cuda.get_current_device().name  # bytes under Numba 0.56, str under numba-cuda 0.30
+    print("# numba-cuda on %s" % (name.decode() if isinstance(name, bytes) else name))
     for name, launch in rows:
         print("%s time=%.3fms" % (name, median_ms(launch)))
 
