@@ -239,6 +239,14 @@ private:
   Value call_allocation(const std::string &name, const ast::Expr &e);
   ir::ExprPtr array_copy(ir::ExprPtr array, ir::Loc loc);
   std::vector<ir::ExprPtr> shape_extents(const ast::Expr &shape);
+  // Values given as extents (integers, or one tuple of them where `tuple_allowed`), each cast to
+  // int64 and held stable; `what` begins the error for any other type.
+  std::vector<ir::ExprPtr> int64_extents(std::vector<ir::ExprPtr> values, bool tuple_allowed,
+                                         const std::string &what, ir::Loc loc);
+  // `body` inside a loop per axis of `array`, counters[axis] counting that axis, the last
+  // innermost (typer_loop.cpp).
+  std::vector<ir::Stmt> looped_over_axes(const ir::Expr &array, const std::vector<int> &counters,
+                                         std::vector<ir::Stmt> body, ir::Loc loc);
   ir::ExprPtr allocated_array(Scalar dtype, std::vector<ir::ExprPtr> extents, bool zeroed,
                               ir::Loc loc);
   void copy_elements(ir::ExprPtr dst, ir::ExprPtr src, ir::Loc loc);

@@ -41,18 +41,27 @@ bool is_allocation_function(const std::string &numpy_name) {
 
 // The extents of a shape argument: an integer or a tuple of integers, as int64.
 std::vector<ir::ExprPtr> FunctionTyper::shape_extents(const ast::Expr &shape) {
-  ir::ExprPtr v = rvalue(shape);
+  std::vector<ir::ExprPtr> values;
+  values.push_back(rvalue(shape));
+  return int64_extents(std::move(values), true,
+                       "array shapes must be integers or tuples of integers, not ", shape.loc);
+}
+
+std::vector<ir::ExprPtr> FunctionTyper::int64_extents(std::vector<ir::ExprPtr> values,
+                                                      bool tuple_allowed, const std::string &what,
+                                                      ir::Loc loc) {
   std::vector<ir::ExprPtr> extents;
-  if (v->type.is_tuple() && !v->type.is_optional()) {
-    v = stable(std::move(v));
+  if (tuple_allowed && values.size() == 1 && values[0]->type.is_tuple() &&
+      !values[0]->type.is_optional()) {
+    ir::ExprPtr v = stable(std::move(values[0]));
     for (size_t k = 0; k < v->type.elems.size(); ++k)
-      extents.push_back(tuple_item(clone(*v), static_cast<int>(k), shape.loc));
+      extents.push_back(tuple_item(clone(*v), static_cast<int>(k), loc));
   } else {
-    extents.push_back(std::move(v));
+    extents = std::move(values);
   }
   for (ir::ExprPtr &x : extents) {
     if (!x->type.is_scalar() || !is_integer(x->type.scalar))
-      error(shape.loc, "array shapes must be integers or tuples of integers, not " + x->type.str());
+      error(loc, what + x->type.str());
     x = stable(cast(std::move(x), Type::scalar_of(Scalar::I64)));
   }
   return extents;
@@ -86,20 +95,10 @@ void FunctionTyper::copy_elements(ir::ExprPtr dst, ir::ExprPtr src, ir::Loc loc)
     load->args.push_back(local(counters.back(), loc));
   }
   store.exprs.push_back(cast(std::move(load), dst->type.element()));
-  ir::Stmt inner = std::move(store);
-  for (int axis = ndim - 1; axis >= 0; --axis) {
-    ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, loc);
-    loop.slot = counters[size_t(axis)];
-    loop.exprs.push_back(scalar_const(Scalar::I64, 0, 0, loc));
-    auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
-    extent->index = axis;
-    extent->args.push_back(clone(*dst));
-    loop.exprs.push_back(std::move(extent));
-    loop.exprs.push_back(scalar_const(Scalar::I64, 1, 0, loc));
-    loop.body.push_back(std::move(inner));
-    inner = std::move(loop);
-  }
-  emit(std::move(inner));
+  std::vector<ir::Stmt> body;
+  body.push_back(std::move(store));
+  for (ir::Stmt &s : looped_over_axes(*dst, counters, std::move(body), loc))
+    emit(std::move(s));
 }
 
 ir::ExprPtr FunctionTyper::array_copy(ir::ExprPtr array, ir::Loc loc) {

@@ -236,4 +236,23 @@ void FunctionTyper::for_each(const ast::Stmt &s) {
   emit(std::move(loop));
 }
 
+std::vector<ir::Stmt> FunctionTyper::looped_over_axes(const ir::Expr &array,
+                                                      const std::vector<int> &counters,
+                                                      std::vector<ir::Stmt> body, ir::Loc loc) {
+  for (size_t axis = counters.size(); axis-- > 0;) {
+    ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, loc);
+    loop.slot = counters[axis];
+    auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
+    extent->index = static_cast<int>(axis);
+    extent->args.push_back(clone(array));
+    loop.exprs.push_back(scalar_const(Scalar::I64, 0, 0, loc));
+    loop.exprs.push_back(std::move(extent));
+    loop.exprs.push_back(scalar_const(Scalar::I64, 1, 0, loc));
+    loop.body = std::move(body);
+    body.clear();
+    body.push_back(std::move(loop));
+  }
+  return body;
+}
+
 } // namespace simt

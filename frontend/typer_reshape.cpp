@@ -10,23 +10,10 @@ namespace simt {
 std::vector<ir::ExprPtr> FunctionTyper::reshape_extents(const ast::Expr &call) {
   if (!call.keywords.empty())
     error(call.loc, "simt: reshape() keyword arguments (order=) are not supported yet");
-  std::vector<ir::ExprPtr> extents;
-  for (size_t i = 1; i < call.elts.size(); ++i) {
-    ir::ExprPtr v = rvalue(*call.elts[i]);
-    if (v->type.is_tuple() && call.elts.size() == 2) {
-      v = stable(std::move(v));
-      for (size_t k = 0; k < v->type.elems.size(); ++k)
-        extents.push_back(tuple_item(clone(*v), static_cast<int>(k), call.loc));
-    } else {
-      extents.push_back(std::move(v));
-    }
-  }
-  for (ir::ExprPtr &x : extents) {
-    if (!x->type.is_scalar() || !is_integer(x->type.scalar))
-      error(call.loc, "reshape() takes integer extents, not " + x->type.str());
-    x = stable(cast(std::move(x), Type::scalar_of(Scalar::I64)));
-  }
-  return extents;
+  std::vector<ir::ExprPtr> values;
+  for (size_t i = 1; i < call.elts.size(); ++i)
+    values.push_back(rvalue(*call.elts[i]));
+  return int64_extents(std::move(values), true, "reshape() takes integer extents, not ", call.loc);
 }
 
 ir::ExprPtr FunctionTyper::reshaped(ir::ExprPtr array, const ast::Expr &call) {

@@ -169,22 +169,10 @@ void FunctionTyper::store_into_view(ir::ExprPtr view, ir::ExprPtr value, ir::Loc
     store.exprs.push_back(local(counters.back(), loc));
   }
   store.exprs.push_back(std::move(value));
-  ir::Stmt inner = std::move(store);
-  for (int axis = ndim - 1; axis >= 0; --axis) {
-    ir::Stmt loop;
-    loop.kind = ir::StmtKind::ForRange;
-    loop.loc = loc;
-    loop.slot = counters[axis];
-    loop.exprs.push_back(scalar_const(Scalar::I64, 0, 0, loc));
-    auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
-    extent->index = axis;
-    extent->args.push_back(clone(*view));
-    loop.exprs.push_back(std::move(extent));
-    loop.exprs.push_back(scalar_const(Scalar::I64, 1, 0, loc));
-    loop.body.push_back(std::move(inner));
-    inner = std::move(loop);
-  }
-  emit(std::move(inner));
+  std::vector<ir::Stmt> body;
+  body.push_back(std::move(store));
+  for (ir::Stmt &s : looped_over_axes(*view, counters, std::move(body), loc))
+    emit(std::move(s));
 }
 
 ir::ExprPtr FunctionTyper::tuple_index(ir::ExprPtr tuple, ir::ExprPtr index, ir::Loc loc) {
@@ -389,21 +377,7 @@ ir::ExprPtr FunctionTyper::array_reduction(const std::string &op, ir::ExprPtr ar
     body.push_back(
         make_assign(acc, make_select(std::move(take), std::move(value), std::move(current)), loc));
   }
-  // the loops over each axis, the last innermost
-  for (size_t axis = counters.size(); axis-- > 0;) {
-    ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, loc);
-    loop.slot = counters[axis];
-    auto extent = make_expr(ir::ExprKind::ArrayShape, Type::scalar_of(Scalar::I64), loc);
-    extent->index = static_cast<int>(axis);
-    extent->args.push_back(clone(*array));
-    loop.exprs.push_back(scalar_const(Scalar::I64, 0, 0, loc));
-    loop.exprs.push_back(std::move(extent));
-    loop.exprs.push_back(scalar_const(Scalar::I64, 1, 0, loc));
-    loop.body = std::move(body);
-    body.clear();
-    body.push_back(std::move(loop));
-  }
-  for (ir::Stmt &s : body)
+  for (ir::Stmt &s : looped_over_axes(*array, counters, std::move(body), loc))
     emit(std::move(s));
   if (op != "mean")
     return local(acc, loc);
