@@ -1662,6 +1662,8 @@ llvm::Value *FunctionLowering::expr(const ir::Expr &e) {
       return fp8_function(b_, ir::Fp8Fn(e.index), args);
     return bfloat16_function(emitter_, target_, ir::Bf16Fn(e.index), args);
   }
+  case ir::ExprKind::Fp8Value:
+    return fp8_value(b_, ir::Fp8Type(e.index), e.args[0]->type, e.type, expr(*e.args[0]));
   }
   throw std::logic_error("simt: unknown expression kind");
 }

@@ -87,7 +87,12 @@ enum class ExprKind : uint8_t {
   Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (frontend/bf16.def) on args, of its
                // parameter type; `type` is its result type
   Fp8,         // numba-cuda FP8 conversion Fp8Fn(index) (frontend/fp8.def) on args: the value
-               // (of its parameter type), saturation_t and mode (int32); `type` is uint8
+               // (of its parameter type), saturation_t and mode (int32); `type` is its result
+  Fp8Value,    // a conversion of args[0] to or from the FP8 value type Fp8Type(index)
+               // (frontend/fp8.def's SIMT_FP8_TYPE): a scalar one's value (float32, int64 or
+               // uint64 `type`) when args[0] is one, else constructing one of args[0] (float32
+               // or float64, an E8M0 one from int64 or uint64 too; the x2 / x4 forms from
+               // vectors of them; `type` is the value type, or its storage read by .__x)
   ArrayAddress, // args[0] = array; the address of its data as uint64 (arr.ctypes.data)
   ArrayAlloc,   // a fresh C-contiguous array of `type` (global memory; np.empty and kin): args
                 // are its extents (int64, one per axis); its elements are zero when int_value is

@@ -452,6 +452,10 @@ private:
       return call(std::string("@bf16.") + bf16_name(Bf16Fn(e.index)), e);
     case ExprKind::Fp8:
       return call(std::string("@fp8.") + fp8_info(Fp8Fn(e.index)).name, e);
+    case ExprKind::Fp8Value: // @fp8.fp8_e4m3(x) constructs, @fp8.fp8_e4m3->float32(v) converts
+      return call(std::string("@fp8.") + fp8_type_info(Fp8Type(e.index)).name +
+                      (e.type.is_storage() ? "" : "->" + e.type.str()),
+                  e);
     }
     return {{nullptr, "?"}};
   }

@@ -53,6 +53,7 @@ bool is_block_uniform(const Expr &e, const std::vector<bool> &block_level_slots)
   case ExprKind::Libdevice:
   case ExprKind::Bf16:
   case ExprKind::Fp8:
+  case ExprKind::Fp8Value:
     return args_uniform(0);
   case ExprKind::ArrayLoad: // read-only memory only
     return e.args[0]->kind == ExprKind::ConstArray && args_uniform(1);

@@ -24,6 +24,7 @@ bool reads_shared_memory_here(const Expr &e) {
   case ExprKind::Libdevice: // a function of its arguments alone
   case ExprKind::Bf16:
   case ExprKind::Fp8:
+  case ExprKind::Fp8Value:
   default:
     return false;
   }

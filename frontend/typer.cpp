@@ -262,6 +262,8 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) {
     return e;
   if (e->type.is_time() || to.is_time())
     return time_cast(std::move(e), to);
+  if ((e->type.is_storage() || to.is_storage()) && !changed_)
+    error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
   if (e->type.nominal || to.nominal) {
     // Enum members convert to other types only as IntEnum integers; a type and its classed
     // version (an enum member's value, a namedtuple's tuple) share their representation.
@@ -360,8 +362,11 @@ ir::ExprPtr FunctionTyper::to_bool(ir::ExprPtr e) {
     return scalar_const(Scalar::Bool, !e->type.elems.empty(), 0, e->loc);
   if (e->type.is_none())
     return scalar_const(Scalar::Bool, 0, 0, e->loc);
-  if (e->type.is_thread_block() || e->type.is_grid_group() || e->type.is_vector())
+  if (e->type.is_thread_block() || e->type.is_grid_group() || e->type.is_vector() ||
+      (e->type.is_storage() && !ir::fp8_type_of(e->type)))
     error(e->loc, "simt: the truth value of a " + e->type.str() + " is not supported");
+  if (e->type.is_storage()) // an FP8 value's operator bool
+    return explicit_conversion(std::move(e), Scalar::Bool);
   if (!e->type.is_scalar())
     error(e->loc, "the truth value of an array is ambiguous");
   return cast(std::move(e), Type::scalar_of(Scalar::Bool));

@@ -288,8 +288,15 @@ private:
   Value call_bf16(const std::string &name, const ast::Expr &e);
   // The call of bf16 function `fn` on already typed arguments (converted to its parameters).
   ir::ExprPtr bf16_call(ir::Bf16Fn fn, std::vector<ir::ExprPtr> args, ir::Loc loc);
-  // numba.cuda._internal.cuda_fp8.<name>(x, saturate, mode) (frontend/fp8.def)
+  // numba.cuda._internal.cuda_fp8.<name>(x, saturate, mode) and its value types' constructors
+  // <type>(x) (frontend/fp8.def; typer_fp8.cpp)
   Value call_fp8(const std::string &name, const ast::Expr &e);
+  ir::ExprPtr fp8_constructor(ir::Fp8Type type, const ast::Expr &e);
+  // An explicit conversion of x to `to`, as number classes (float32(x)), int(), float() and
+  // truth make it: a Storage value's own conversion operators (an FP8 value's), else cast().
+  ir::ExprPtr explicit_conversion(ir::ExprPtr x, Scalar to);
+  // The fields of Storage values: __x of the FP8 x2 / x4 forms, x of a bfloat16_raw.
+  Value storage_attribute(ir::ExprPtr value, const std::string &attr, ir::Loc loc);
   Value grid_group_attribute(const std::string &attr, ir::Loc loc);
   std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,

@@ -170,8 +170,7 @@ Value FunctionTyper::call_value(Value fn, const ast::Expr &e) {
     ir::ExprPtr x = rvalue(*args[0]);
     if (!x->type.is_scalar())
       error(args[0]->loc, "cannot convert " + x->type.str() + " to " + scalar_name(fn.dtype));
-    return expr_value(fn.dtype == Scalar::Bool ? to_bool(std::move(x))
-                                               : cast(std::move(x), Type::scalar_of(fn.dtype)));
+    return expr_value(explicit_conversion(std::move(x), fn.dtype));
   }
   case Value::Kind::InnerFunction:
     return inline_call(fn, e);
@@ -371,11 +370,13 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
   if (!x->type.is_scalar())
     error(args[0]->loc, "function " + name + " does not accept " + x->type.str());
   if (name == "int")
-    return expr_value(cast(std::move(x), Type::scalar_of(Scalar::I64)));
+    return expr_value(explicit_conversion(std::move(x), Scalar::I64));
   if (name == "float")
-    return expr_value(cast(std::move(x), Type::scalar_of(Scalar::F64)));
+    return expr_value(explicit_conversion(std::move(x), Scalar::F64));
   if (name == "bool")
-    return expr_value(to_bool(std::move(x)));
+    return expr_value(explicit_conversion(std::move(x), Scalar::Bool));
+  if (x->type.has_no_operators())
+    error(args[0]->loc, "function " + name + " does not accept " + x->type.str());
   // abs keeps the operand's type (Numba's Abs cases); bools count as int64
   Scalar s = x->type.scalar;
   if (is_complex(s))

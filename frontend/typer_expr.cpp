@@ -57,7 +57,8 @@ bool is_known_path(const std::string &path) {
   if (path == kFp8Module)
     return true;
   if (path.rfind(kFp8Module + ".", 0) == 0)
-    return ir::find_fp8(path.substr(kFp8Module.size() + 1)).has_value();
+    return ir::find_fp8(path.substr(kFp8Module.size() + 1)) ||
+           ir::find_fp8_type(path.substr(kFp8Module.size() + 1));
   if (path.rfind("cuda.", 0) == 0 && is_cuda_intrinsic(path.substr(5)))
     return true;
   auto dot = path.find('.');
@@ -658,7 +659,7 @@ ir::ExprPtr FunctionTyper::subscript(const ast::Expr &e) {
       e.elts[1]->kind == ast::ExprKind::String) // Color['red']: an enum class's member by name
     return rvalue_of(path_attribute(base_value.path + "." + e.elts[1]->text, e.loc), e.loc);
   ir::ExprPtr base = rvalue_of(std::move(base_value), e.elts[0]->loc);
-  if (base->type.is_plain_enum())
+  if (base->type.has_no_operators())
     error(e.loc, "cannot index " + base->type.str());
   if (base->type.is_record()) {
     int field = field_key(base->type, *e.elts[1]);
@@ -732,6 +733,8 @@ ir::ExprPtr FunctionTyper::tuple_item(ir::ExprPtr tuple, int i, ir::Loc loc) {
 
 Value FunctionTyper::nominal_attribute(ir::ExprPtr value, const std::string &attr, ir::Loc loc) {
   const NominalClass &cls = *value->type.nominal;
+  if (cls.kind == NominalClass::Kind::Storage)
+    return storage_attribute(std::move(value), attr, loc);
   if (cls.kind == NominalClass::Kind::NamedTuple) {
     auto field = std::find(cls.fields.begin(), cls.fields.end(), attr);
     if (field == cls.fields.end())
@@ -826,7 +829,7 @@ ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
   }
   if (operand->type.is_time())
     return time_unary(e.op, std::move(operand), e.loc);
-  if (!operand->type.is_scalar())
+  if (!operand->type.is_scalar() || operand->type.has_no_operators())
     error(e.loc, "bad operand type for unary " + e.op + ": " + operand->type.str());
   auto sig = unary_operator_signature(e.op, operand->type.scalar);
   if (!sig)
@@ -874,8 +877,8 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
     }
     return tuple_repeat(std::move(tuples), *times, loc);
   }
-  if (!lhs->type.is_scalar() || !rhs->type.is_scalar() || lhs->type.is_plain_enum() ||
-      rhs->type.is_plain_enum())
+  if (!lhs->type.is_scalar() || !rhs->type.is_scalar() || lhs->type.has_no_operators() ||
+      rhs->type.has_no_operators())
     fail();
   auto sig = binary_operator_signature(op, lhs->type.scalar, rhs->type.scalar);
   if (!sig)
@@ -951,6 +954,9 @@ ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, 
     return n;
   }
   const bool is = op == "is" || op == "is not";
+  if (!is && (lhs->type.is_storage() || rhs->type.is_storage()))
+    error(loc, "unsupported operand types for " + op + ": " + lhs->type.str() + " and " +
+                   rhs->type.str());
   if (!is && (lhs->type.is_time() || rhs->type.is_time()))
     return time_compare(op, std::move(lhs), std::move(rhs), loc);
   if (is || lhs->type.is_plain_enum() || rhs->type.is_plain_enum()) {

@@ -275,6 +275,15 @@ Type Type::optional_of(const Type &value) {
   return t;
 }
 
+Type Type::storage_of(const std::string &name, Scalar bits) {
+  auto cls = std::make_shared<NominalClass>();
+  cls->kind = NominalClass::Kind::Storage;
+  cls->name = name;
+  Type t = scalar_of(bits);
+  t.nominal = std::move(cls);
+  return t;
+}
+
 bool Type::operator==(const Type &other) const {
   bool same_record = record == other.record || (record && other.record && *record == *other.record);
   bool same_nominal =
@@ -314,6 +323,8 @@ std::string Type::str() const {
         out += ", " + nominal->fields.at(i) + ": " + elems[i].str();
       return out + ")";
     }
+    case NominalClass::Kind::Storage: // fp8_e4m3, bfloat16_raw
+      return nominal->name;
     case NominalClass::Kind::Datetime:
     case NominalClass::Kind::Timedelta:
       break; // spelt above

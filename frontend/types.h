@@ -86,9 +86,12 @@ struct Record {
 // namedtuples (NamedTuple / NamedUniTuple: a tuple with field names), and NumPy's datetime64 and
 // timedelta64 (Numba's NPDatetime / NPTimedelta: an int64 count of `name` units, the unit code as
 // NumPy spells it, "" for the generic unit; int64's minimum is NaT). Classes compare by identity;
-// the two time classes by unit.
+// the two time classes by unit. Storage: a CUDA C++ value type held as its unsigned storage bits
+// (cuda_fp8.h's __nv_fp8_e4m3 and kin, frontend/fp8.def; cuda_bf16.h's __nv_bfloat16_raw), named
+// as numba-cuda's bindings name it: only the constructors, conversions and fields its bindings
+// define apply, never the operations of the integer holding it.
 struct NominalClass {
-  enum class Kind : uint8_t { Enum, IntEnum, NamedTuple, Datetime, Timedelta };
+  enum class Kind : uint8_t { Enum, IntEnum, NamedTuple, Datetime, Timedelta, Storage };
   Kind kind = Kind::Enum;
   std::string name;                // the class's __name__, or the time unit
   uint64_t identity = 0;           // distinguishes classes with equal names (pybind: id(cls))
@@ -132,6 +135,8 @@ struct Type {
   // datetime64[unit] (kind Datetime) or timedelta64[unit] (kind Timedelta): an int64.
   static Type time_of(NominalClass::Kind kind, const std::string &unit);
   static Type optional_of(const Type &value);
+  // A Storage class `name` held as the unsigned integer `bits` (U8, U16 or U32).
+  static Type storage_of(const std::string &name, Scalar bits);
   bool is_optional() const { return kind == Kind::Tuple && optional; }
   static Type scalar_of(Scalar s) {
     Type t;
@@ -202,6 +207,9 @@ struct Type {
   bool is_time() const { return is_datetime() || is_timedelta(); }
   // Enum members of an Enum (not an IntEnum): only ==, !=, is, is not and .value apply.
   bool is_plain_enum() const { return is_nominal(NominalClass::Kind::Enum); }
+  bool is_storage() const { return is_nominal(NominalClass::Kind::Storage); }
+  // Values no operator applies to: Enum members (not IntEnum) and Storage values.
+  bool has_no_operators() const { return is_plain_enum() || is_storage(); }
   // The type without its class (an enum member's value, a namedtuple's tuple).
   Type plain() const {
     Type t = *this;

@@ -191,9 +191,19 @@ py::dict fp8_functions() {
   py::dict table;
   for (int i = 0; i < ir::kFp8Count; ++i) {
     const ir::Fp8Info &info = ir::fp8_info(ir::Fp8Fn(i));
+    static constexpr const char *kTargets[] = {"fp8", "e8m0", "bf16raw"}; // by Fp8Target
     table[py::str(info.name)] =
-        py::make_tuple(scalar_name(info.param), info.lanes, scalar_name(info.result()),
-                       info.target == ir::Fp8Target::Fp8 ? "fp8" : "e8m0");
+        py::make_tuple(info.param_type().str(), info.result().str(), kTargets[int(info.target)]);
+  }
+  return table;
+}
+
+py::dict fp8_types() {
+  static constexpr const char *kEncodings[] = {"E4M3", "E5M2", "E8M0"}; // by Fp8Encoding
+  py::dict table;
+  for (int i = 0; i < ir::kFp8TypeCount; ++i) {
+    const ir::Fp8TypeInfo &info = ir::fp8_type_info(ir::Fp8Type(i));
+    table[py::str(info.name)] = py::make_tuple(kEncodings[int(info.encoding)], info.lanes);
   }
   return table;
 }
@@ -300,7 +310,9 @@ PYBIND11_MODULE(_simt, m) {
         "return type, parameter type, arity, math function overloaded or '')}.");
   m.def("fp8_functions", &fp8_functions,
         "numba-cuda's FP8 conversion intrinsics kernels may call, in the table's order: {name: "
-        "(value (element) type, lanes, result type, 'fp8' or 'e8m0')}.");
+        "(value type, result type, 'fp8', 'e8m0' or 'bf16raw')}.");
+  m.def("fp8_types", &fp8_types,
+        "numba-cuda's FP8 value types, in the table's order: {name: (encoding, lanes)}.");
   m.def("fp8_formats", &fp8_formats, "fp8_interpretation_t's members by value: ['E4M3', 'E5M2'].");
   m.def(
       "bfloat16_bits",

@@ -13,7 +13,7 @@ __all__ = ["Device", "Context", "Stream", "Event", "gpus", "get_current_device",
            "is_available", "is_supported_version", "synchronize", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event",
            "event_elapsed_time", "require_context", "defer_cleanup", "profile_start",
-           "profile_stop", "profiling", "cuda_error", "is_bfloat16_supported",
+           "profile_stop", "profiling", "cuda_error", "is_bfloat16_supported", "is_fp8_supported",
            "is_float16_supported"]
 
 
@@ -60,6 +60,11 @@ class Device:
         return int(os.environ.get("SIMT_THREADS", 0)) or os.cpu_count() or 1
 
     supports_float16 = True
+    supports_bfloat16 = True  # compute capability 8.0 has it
+    # numba-cuda's FP8 types and conversions need compute capability 8.9 on its GPU target; simt
+    # computes them in software (cuda_fp8.h's conversions, on the simulator and in the PTX it
+    # makes for any GPU), so they are supported here
+    supports_fp8 = True
 
     def get_device_identity(self):
         return {"pci_domain_id": 0, "pci_bus_id": 0, "pci_device_id": 0}
@@ -197,6 +202,11 @@ def is_supported_version():
 def is_float16_supported():
     """cuda.is_float16_supported(): float16 is always supported, as in Numba and numba-cuda."""
     return True
+
+
+def is_fp8_supported():
+    """numba-cuda's cuda.is_fp8_supported(): the current device's supports_fp8."""
+    return get_current_device().supports_fp8
 
 
 def is_bfloat16_supported():

@@ -161,6 +161,5 @@ def add_numba_cuda_mlir_names(cuda):
     cuda.vectorize, cuda.guvectorize = vectorizers.vectorize, vectorizers.guvectorize
     cuda.MappedMemory, cuda.PinnedMemory = driver.MappedMemory, driver.PinnedMemory
     cuda.is_float16_supported = lambda: True
-    cuda.is_fp8_supported = lambda: False
     for name in ("compile_cubin", "compile_mlir"):
         setattr(cuda, name, _needs_the_gpu_toolchain(name))

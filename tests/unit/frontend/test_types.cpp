@@ -1,4 +1,5 @@
 #include "frontend/conversion.h"
+#include "frontend/fp8.h"
 #include "frontend/types.h"
 
 #include <doctest/doctest.h>
@@ -119,4 +120,21 @@ TEST_CASE("conversion kinds") {
   CHECK(conversion(Scalar::F64, Scalar::I64) == Conversion::Unsafe);
   CHECK(conversion(Scalar::Bool, Scalar::I64) == Conversion::Safe);
   CHECK(conversion(Scalar::F32, Scalar::F32) == Conversion::Exact);
+}
+
+TEST_CASE("storage types are their class, held as an integer no integer rule applies to") {
+  const Type e4m3 = ir::fp8_type_info(ir::Fp8Type::fp8_e4m3).type();
+  CHECK(e4m3.str() == "fp8_e4m3");
+  CHECK(e4m3.scalar == Scalar::U8);
+  CHECK(ir::fp8_type_info(ir::Fp8Type::fp8x4_e8m0).type().scalar == Scalar::U32);
+  CHECK(e4m3.has_no_operators());
+  CHECK(e4m3 == Type::storage_of("fp8_e4m3", Scalar::U8));
+  CHECK_FALSE(e4m3 == Type::storage_of("fp8_e5m2", Scalar::U8));
+  CHECK_FALSE(e4m3 == Type::scalar_of(Scalar::U8));
+  Type out;
+  CHECK_FALSE(unify(e4m3, Type::scalar_of(Scalar::U8), out));
+  REQUIRE(ir::fp8_type_of(e4m3));
+  CHECK(*ir::fp8_type_of(e4m3) == ir::Fp8Type::fp8_e4m3);
+  CHECK_FALSE(ir::fp8_type_of(Type::storage_of(ir::kBfloat16Raw, Scalar::U16)));
+  CHECK(ir::fp8_info(*ir::find_fp8("cvt_e8m0_to_bf16raw")).result().str() == "bfloat16_raw");
 }
