@@ -112,6 +112,9 @@ NUMBA_CUDA_MLIR_MODULES = {
     "numba_cuda_mlir.cuda.local": _cuda_namespace("local"),
     "numba_cuda_mlir.cuda.const": _cuda_namespace("const"),
     "numba_cuda_mlir.cuda.fp16": _cuda_namespace("fp16"),
+    # its FP8 bindings, numba-cuda's (numba.cuda.fp8, numba.cuda._internal.cuda_fp8)
+    "numba_cuda_mlir.numba_cuda.fp8": _module("simt.fp8"),
+    "numba_cuda_mlir.numba_cuda._internal.cuda_fp8": _module("simt.fp8"),
     # The device queries of numba-cuda-mlir's own modules (its testing helpers' cc_X_or_above,
     # tools.get_gpu_compute_capability) would reach NVIDIA's driver: they see the simulated device.
     "numba_cuda_mlir.numba_cuda.cudadrv.devices": _module("simt.device"),

@@ -18,6 +18,7 @@ FAKE_PACKAGE = {
     "numba_cuda_mlir/cuda/__init__.py": "IS_NUMBA_CUDA_MLIR = True\n",
     "numba_cuda_mlir/cuda/libdevice.py": "IS_NUMBA_CUDA_MLIR = True\n",
     "numba_cuda_mlir/numba_cuda/__init__.py": "",
+    "numba_cuda_mlir/numba_cuda/_internal/__init__.py": "",
     "numba_cuda_mlir/numba_cuda/misc/__init__.py": "",
     "numba_cuda_mlir/numba_cuda/misc/special.py": "def literal_unroll(container):\n"
                                                   "    return container\n",
@@ -126,6 +127,10 @@ from numba_cuda_mlir.cuda.vector_types import float32x4
 import numba_cuda_mlir.cuda.local
 assert array is cuda.shared.array and hadd is cuda.fp16.hadd and float32x4 is cuda.float32x4
 assert numba_cuda_mlir.cuda.local is cuda.local
+import simt.fp8
+from numba_cuda_mlir.numba_cuda._internal.cuda_fp8 import fp8_e4m3
+import numba_cuda_mlir.numba_cuda.fp8 as fp8
+assert fp8 is simt.fp8 and fp8_e4m3 is simt.fp8.fp8_e4m3
 """, dict(fake_host, SIMT_ENABLE="1"))
 
 
