@@ -8,8 +8,8 @@ DEBIAN_PACKAGES := llvm-19-dev libzstd-dev libboost-context-dev pybind11-dev doc
 	clang-19 libclang-rt-19-dev python3-venv ccache
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build install demo test unit pytest test-ptx test-pip fuzz-build fuzz-smoke \
-	test-sanitize test-hosts format-check bench clean
+.PHONY: deps build install demo test unit pytest test-ptx test-bundles test-pip fuzz-build \
+	fuzz-smoke test-sanitize test-hosts format-check bench clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -55,6 +55,12 @@ test-ptx: build
 	echo "== examples and tests/python:"; \
 	$(PTX_ENV) $(PYTHON) -m simt.ptx_check $(PTX_REPORT) || status=1; \
 	exit $$status
+
+# The GPU parity check's bundles of every example, test and benchmark launch, made and checked as
+# simt-gpu-run reads them (its --dry-run; no GPU needed): what a GPU machine will be given runs.
+BUNDLES := $(BUILD)/gpu-bundles
+test-bundles: build
+	scripts/make_gpu_bundles.sh $(BUNDLES)
 
 # The pip route (pyproject.toml) as a user takes it: a new virtual environment of $(PYTHON) with a
 # pinned Numba and numba-cuda, `pip install .` into it (scikit-build-core builds in

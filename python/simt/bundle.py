@@ -7,7 +7,11 @@ The PTX is for compute capability SIMT_BUNDLE_CC (default 7.5, which the driver 
 any newer GPU). Arrays are written whole; once the bundle holds SIMT_BUNDLE_MAX_MB megabytes
 (default 48: transfers to GPU machines are small) further launches are left out, and so are
 launches with arguments a bundle cannot express (records, arrays of records); a summary line on
-stderr at exit says how many."""
+stderr at exit says how many.
+
+SIMT_BUNDLE_PER_FILE=PREFIX: one bundle per source file of the kernels instead, FOLDER/PREFIX<file
+name without .py> (a whole test suite in one run: bundles per test file), each with its own
+SIMT_BUNDLE_MAX_MB."""
 import atexit
 import hashlib
 import os
@@ -21,18 +25,25 @@ from .targets import HANGS_A_GPU
 
 __all__ = ["enabled", "writer"]
 
-_WRITER = []
+_WRITERS = {}  # by folder
 
 
 def enabled():
     return bool(os.environ.get("SIMT_BUNDLE"))
 
 
-def writer():
-    """The process's bundle writer for SIMT_BUNDLE."""
-    if not _WRITER:
-        _WRITER.append(BundleWriter(os.environ["SIMT_BUNDLE"]))
-    return _WRITER[0]
+def writer(py_func):
+    """The bundle writer for SIMT_BUNDLE that records the kernel `py_func`'s launches."""
+    folder = os.environ["SIMT_BUNDLE"]
+    per_file = os.environ.get("SIMT_BUNDLE_PER_FILE")
+    if per_file is not None:
+        source = getattr(getattr(py_func, "__code__", None), "co_filename", "kernels")
+        stem = os.path.splitext(os.path.basename(source))[0]
+        folder = os.path.join(folder, per_file + "".join(
+            c if c.isalnum() or c in "_-." else "_" for c in stem))
+    if folder not in _WRITERS:
+        _WRITERS[folder] = BundleWriter(folder)
+    return _WRITERS[folder]
 
 
 class _Unsupported(Exception):

@@ -776,7 +776,7 @@ class Dispatcher:
             fault = check.launch(kernel, griddim, blockdim, sharedmem, args)
         elif bundle.enabled():
             argtypes = next(t for t, k in self.overloads.items() if k is kernel)
-            fault = bundle.writer().record(
+            fault = bundle.writer(self.py_func).record(
                 self, kernel, argtypes, griddim, blockdim, sharedmem, args,
                 lambda: kernel.launch(griddim, blockdim, sharedmem, args))
         else:
