@@ -483,6 +483,28 @@ void Checker::warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t 
     run(Tool::Race, [&] { races_.warp_arrived(ctx, op, mask); });
 }
 
+void Checker::undefined_shuffle(const sim::ThreadContext &reader, sim::WarpOp op, uint32_t source,
+                                uint32_t mask, int32_t loc) {
+  if (!options_.sync)
+    return;
+  const std::unique_lock turn = take_turn();
+  run(Tool::Sync, [&] {
+    const int64_t thread =
+        reader.tid[0] +
+        int64_t(reader.ntid[0]) * (reader.tid[1] + int64_t(reader.ntid[1]) * reader.tid[2]);
+    const std::string lane = std::to_string(thread % 32);
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", mask);
+    add(&reader, Tool::Sync, Severity::Error, "undefined shuffle",
+        "in block " + ids(dim3(reader.ctaid)) + ": lane " + lane + "'s " + ir::warp_op_name(op) +
+            " reads lane " + std::to_string(source) + ", which its mask " + hex +
+            " does not name (or which has exited): the value is undefined on a GPU (simt gives "
+            "lane " +
+            lane + " its own)",
+        {Side{"shuffle", dim3(reader.tid), dim3(reader.ctaid), location(loc), ""}});
+  });
+}
+
 bool Checker::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
   using codegen::FaultKind;
   const std::unique_lock turn = take_turn();

@@ -82,6 +82,8 @@ public:
   bool memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &access) override;
   void barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool grid) override;
   void barrier_released(const sim::ThreadContext &block, int32_t loc, bool grid) override;
+  void undefined_shuffle(const sim::ThreadContext &reader, sim::WarpOp op, uint32_t source,
+                         uint32_t mask, int32_t loc) override;
   void warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask,
                        int32_t loc) override;
   bool fault(sim::ThreadContext &ctx, const sim::Fault &fault) override;

@@ -47,6 +47,7 @@ public:
   const std::vector<Type> &arg_types() const { return arg_types_; }
   int64_t static_shared_bytes() const { return module_.static_shared_bytes; }
   bool uses_barrier() const { return module_.props.uses_barrier; }
+  bool uses_atomics() const { return module_.props.uses_atomics; }
   bool uses_breakpoint() const { return module_.props.uses_breakpoint; }
   // How the simulator runs its blocks (sim::BlockStrategy): "flat", "fission" or "fibers"; for
   // the GPU target, "gpu".

@@ -311,6 +311,8 @@ PYBIND11_MODULE(_simt, m) {
   m.def("fp8_functions", &fp8_functions,
         "numba-cuda's FP8 conversion intrinsics kernels may call, in the table's order: {name: "
         "(value type, result type, 'fp8', 'e8m0' or 'bf16raw')}.");
+  m.def("last_launch_undefined_shuffles", &simt::sim::undefined_shuffles_of_last_launch,
+        "How many shuffles of this thread's last launch read a lane CUDA leaves undefined.");
   m.def("fp8_types", &fp8_types,
         "numba-cuda's FP8 value types, in the table's order: {name: (encoding, lanes)}.");
   m.def("fp8_formats", &fp8_formats, "fp8_interpretation_t's members by value: ['E4M3', 'E5M2'].");
@@ -340,6 +342,7 @@ PYBIND11_MODULE(_simt, m) {
       .def_property_readonly("name", &CompiledKernel::name)
       .def_property_readonly("static_shared_bytes", &CompiledKernel::static_shared_bytes)
       .def_property_readonly("uses_barrier", &CompiledKernel::uses_barrier)
+      .def_property_readonly("uses_atomics", &CompiledKernel::uses_atomics)
       .def_property_readonly("options", &CompiledKernel::options)
       .def_property_readonly("uses_breakpoint", &CompiledKernel::uses_breakpoint)
       .def_property_readonly("block_strategy", &CompiledKernel::block_strategy)

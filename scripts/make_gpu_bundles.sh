@@ -14,7 +14,7 @@
 # a machine that takes 64 MiB).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-gpu-bundles}
+out=$(realpath -m "${1:-gpu-bundles}")  # absolute: test processes change directory
 python=${PYTHON:-/usr/bin/python3}
 export PYTHONPATH=${SIMT_PYTHONPATH:-$root/build/python}
 export SIMT_BUNDLE_MAX_MB=${SIMT_BUNDLE_MAX_MB:-12}

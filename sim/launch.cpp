@@ -211,7 +211,11 @@ std::optional<Fault> run_launch(LaunchState &state) {
   return state.take_fault();
 }
 
+thread_local uint64_t last_launch_undefined_shuffles = 0;
+
 } // namespace
+
+uint64_t undefined_shuffles_of_last_launch() { return last_launch_undefined_shuffles; }
 
 std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args,
                             const LaunchHooks &hooks) {
@@ -220,6 +224,7 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
   for (Observer *observer : hooks.observers)
     observer->launch_started(kernel, config, args);
   std::optional<Fault> fault = run_launch(state);
+  last_launch_undefined_shuffles = state.undefined_shuffles.load();
   for (Observer *observer : hooks.observers)
     observer->launch_finished(fault);
   return fault;

@@ -127,6 +127,10 @@ struct LaunchHooks {
 std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args,
                             const LaunchHooks &hooks = {});
 
+// How many shuffles of the last launch this host thread made read a lane CUDA leaves undefined
+// (Observer::undefined_shuffle): their results hold simt's choice, not a GPU's.
+uint64_t undefined_shuffles_of_last_launch();
+
 // A kernel whose threads' local arrays take more runs them on pooled stacks sized for them (a
 // flat kernel its block loop, a fiber-mode kernel each thread): the launching thread's stack,
 // and a worker's, may be too small.

@@ -95,6 +95,8 @@ public:
   BlockOrder *block_order() const { return hooks_.order; }
   // The arrays the kernel allocates (simt_rt_allocate), freed when the launch ends.
   KernelHeap heap;
+  // Shuffle reads of lanes that CUDA leaves undefined (Observer::undefined_shuffle).
+  std::atomic<uint64_t> undefined_shuffles{0};
 
   // Calls event(observer) for each observer.
   template <typename Event> void notify(Event event) const {

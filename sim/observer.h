@@ -80,6 +80,11 @@ public:
   virtual void barrier_released(const ThreadContext &, int32_t /*loc*/, bool /*grid*/) {}
   // A lane arrives at warp operation `op` with `mask`.
   virtual void warp_op_arrived(ThreadContext &, WarpOp, uint32_t /*mask*/, int32_t /*loc*/) {}
+  // A lane's shuffle `op` (with `mask`) at `loc` reads lane `source` of its warp, which the
+  // mask does not name (or which has exited): CUDA leaves the value undefined; simt gives the
+  // reading lane its own value.
+  virtual void undefined_shuffle(const ThreadContext & /*reader*/, WarpOp, uint32_t /*source*/,
+                                 uint32_t /*mask*/, int32_t /*loc*/) {}
 
   // The launch's first fault. True stops the faulting thread there, before it returns, when it
   // faulted in its own code (post-mortem: its frames are intact); faults the scheduler finds

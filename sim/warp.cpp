@@ -27,27 +27,31 @@ bool named(uint32_t mask, uint32_t lane) { return (mask >> lane & 1u) != 0; }
 
 } // namespace
 
-uint64_t shuffle_result(WarpOp op, uint32_t lane, int32_t operand, uint32_t group,
-                        const uint64_t (&values)[32]) {
+int32_t shuffle_source(WarpOp op, uint32_t lane, int32_t operand) {
   // PTX's shfl.sync with a width of 32: only the operand's low 5 bits count.
   const int32_t b = operand & 31, l = int32_t(lane);
-  int32_t source = l;
   switch (op) {
   case WarpOp::ShflIdx:
-    source = b;
-    break;
+    return b;
   case WarpOp::ShflUp:
-    source = l - b;
-    break;
+    return l - b;
   case WarpOp::ShflDown:
-    source = l + b;
-    break;
+    return l + b;
   default:
-    source = l ^ b;
-    break;
+    return l ^ b;
   }
+}
+
+bool shuffle_reads_undefined(WarpOp op, uint32_t lane, int32_t operand, uint32_t group) {
+  const int32_t source = shuffle_source(op, lane, operand);
+  return source >= 0 && source <= 31 && !named(group, uint32_t(source));
+}
+
+uint64_t shuffle_result(WarpOp op, uint32_t lane, int32_t operand, uint32_t group,
+                        const uint64_t (&values)[32]) {
+  const int32_t source = shuffle_source(op, lane, operand);
   if (source < 0 || source > 31 || !named(group, uint32_t(source)))
-    source = l;
+    return values[lane];
   return values[source];
 }
 
@@ -100,6 +104,8 @@ bool WarpScheduler::try_complete(size_t base, uint32_t lanes, uint32_t first) {
     case WarpOp::ShflDown:
     case WarpOp::ShflXor:
       result = shuffle_result(call.op, lane, state.warp_arrival.operand, group, values);
+      if (shuffle_reads_undefined(call.op, lane, state.warp_arrival.operand, group))
+        report_undefined_shuffle(base + lane, call);
       break;
     case WarpOp::All:
       result = nonzero == group;
@@ -157,6 +163,15 @@ bool WarpScheduler::complete_active_masks(size_t base, uint32_t lanes) {
       state.phase = Phase::Runnable;
   }
   return any;
+}
+
+void WarpScheduler::report_undefined_shuffle(size_t state, const WarpArrival &call) {
+  const uint32_t lane = uint32_t(state % 32);
+  const auto source = uint32_t(shuffle_source(call.op, lane, states_[state].warp_arrival.operand));
+  const ThreadContext &reader = contexts_[state];
+  launch_.undefined_shuffles.fetch_add(1, std::memory_order_relaxed);
+  launch_.notify(
+      [&](Observer &o) { o.undefined_shuffle(reader, call.op, source, call.mask, call.loc); });
 }
 
 void WarpScheduler::report_stuck(size_t base, uint32_t lanes, uint32_t lane) {

@@ -19,6 +19,14 @@ class LaunchState;
 // The result lane `lane` of a shuffle gets: the value of the source lane the PTX rules pick from
 // `operand` (its low 5 bits: the source lane, delta or lane mask), or the lane's own value when
 // that source is out of range or takes no part in `group` (CUDA leaves the value undefined then).
+// The lane a shuffle of `lane` reads (PTX's shfl.sync with a width of 32); outside 0..31 when
+// it reads none and keeps its own value (shfl_up below lane 0, shfl_down above lane 31).
+int32_t shuffle_source(WarpOp op, uint32_t lane, int32_t operand);
+// Whether that read is undefined in CUDA: a lane of the warp that `group` (the mask's existing
+// lanes) does not name.
+bool shuffle_reads_undefined(WarpOp op, uint32_t lane, int32_t operand, uint32_t group);
+// What the shuffle gives `lane`: the source's value, or its own where it reads none or an
+// undefined one.
 uint64_t shuffle_result(WarpOp op, uint32_t lane, int32_t operand, uint32_t group,
                         const uint64_t (&values)[32]);
 
@@ -55,6 +63,9 @@ private:
   // Completes the activemask calls of the warp starting at state `base`; false when there are
   // none.
   bool complete_active_masks(size_t base, uint32_t lanes);
+  // Tells the launch (and its observers) that the shuffle `call` of the thread at `state` read
+  // an undefined value.
+  void report_undefined_shuffle(size_t state, const WarpArrival &call);
   // Records why the warp operation lane `lane` of warp `base` waits at cannot complete.
   void report_stuck(size_t base, uint32_t lanes, uint32_t lane);
   void stop_parked();

@@ -9,9 +9,10 @@ any newer GPU). Arrays are written whole; once the bundle holds SIMT_BUNDLE_MAX_
 launches with arguments a bundle cannot express (records, arrays of records); a summary line on
 stderr at exit says how many.
 
-SIMT_BUNDLE_PER_FILE=PREFIX: one bundle per source file of the kernels instead, FOLDER/PREFIX<file
-name without .py> (a whole test suite in one run: bundles per test file), each with its own
-SIMT_BUNDLE_MAX_MB."""
+SIMT_BUNDLE_PER_FILE=PREFIX: one bundle per file instead, FOLDER/PREFIX<file name without .py>,
+each with its own SIMT_BUNDLE_MAX_MB: under pytest the test file that launched (the processes a
+test starts too), else the kernel's source file. A whole test suite in one run gives bundles per
+test file; processes may take turns writing one bundle."""
 import atexit
 import hashlib
 import os
@@ -19,6 +20,7 @@ import sys
 
 import numpy as np
 
+from . import _simt
 from . import types as simt_types
 from .aliasing import byte_range, overlap
 from .targets import HANGS_A_GPU
@@ -37,7 +39,8 @@ def writer(py_func):
     folder = os.environ["SIMT_BUNDLE"]
     per_file = os.environ.get("SIMT_BUNDLE_PER_FILE")
     if per_file is not None:
-        source = getattr(getattr(py_func, "__code__", None), "co_filename", "kernels")
+        source = os.environ.get("PYTEST_CURRENT_TEST", "").partition("::")[0] or getattr(
+            getattr(py_func, "__code__", None), "co_filename", "kernels")
         stem = os.path.splitext(os.path.basename(source))[0]
         folder = os.path.join(folder, per_file + "".join(
             c if c.isalnum() or c in "_-." else "_" for c in stem))
@@ -88,14 +91,18 @@ class BundleWriter:
         self.cc = (int(cc[0]), int(cc[1]) if len(cc) > 1 else 0)
         self.written = self.left_out = 0
         self.reasons = {}
-        self.launches = 0
         if not os.path.exists(self.manifest_path):
             with open(self.manifest_path, "w") as f:
                 f.write("simt-bundle 1\n")
-        else:
-            with open(self.manifest_path) as f:
-                self.launches = sum(1 for line in f if line.startswith("launch "))
+        self._catch_up()
         atexit.register(self._summary)
+
+    def _catch_up(self):
+        """Counts the launches in the manifest, as another process may have added some since
+        this writer last wrote: launch names stay unique."""
+        with open(self.manifest_path) as f:
+            self.launches = sum(1 for line in f if line.startswith("launch "))
+        self.manifest_size = os.path.getsize(self.manifest_path)
 
     def _summary(self):
         if self.written or self.left_out:
@@ -127,9 +134,12 @@ class BundleWriter:
             self.reasons[str(why)] = self.reasons.get(str(why), 0) + 1
             return launch()
         fault = launch()
+        undefined = _simt.last_launch_undefined_shuffles()
         for index, array in outputs:
             lines[index] = lines[index].replace(" @OUT@ ", " %s " % self._file(
                 np.ascontiguousarray(array).tobytes(), ".out.bin"))
+        if os.path.getsize(self.manifest_path) != self.manifest_size:
+            self._catch_up()
         name = "%s_%d" % (dispatcher.py_func.__name__, self.launches)
         self.launches += 1
         ptx_name = self._file(compiled["ptx"].encode(), ".ptx")
@@ -146,9 +156,15 @@ class BundleWriter:
             # An array index out of bounds is the record's IndexError code; any other IndexError
             # (a tuple index out of range) is a raise site, as every exception the code raises.
             record.append("fault %s" % ("IndexError" if fault[8] == "bounds" else "exception"))
+        if undefined:
+            record.append("undefined %d shuffle read%s of lanes outside the mask (simt check "
+                          "reports them)" % (undefined, "" if undefined == 1 else "s"))
+        if kernel.uses_atomics:
+            record.append("order-free the kernel's atomics may place its values elsewhere")
         record += lines
         with open(self.manifest_path, "a") as f:
             f.write("\n".join(record) + "\n")
+        self.manifest_size = os.path.getsize(self.manifest_path)
         self.written += 1
         return fault
 
@@ -178,6 +194,8 @@ class BundleWriter:
             array = _array_of(value)
             if not isinstance(array, np.ndarray) or array.dtype.fields is not None:
                 raise _Unsupported("arrays of records")
+            if not isinstance(argtype.dtype, simt_types.ScalarType):
+                raise _Unsupported("arrays of %s" % (argtype.dtype,))
             data = self._file(np.ascontiguousarray(array).tobytes(), ".in.bin")
             writable = bool(array.flags.writeable)
             lines.append("array %s %d %s %s %s%s%d%s" % (

@@ -775,7 +775,10 @@ class Dispatcher:
         elif check.enabled():
             fault = check.launch(kernel, griddim, blockdim, sharedmem, args)
         elif bundle.enabled():
-            argtypes = next(t for t, k in self.overloads.items() if k is kernel)
+            # The overload's types; a variant of other compile options (fission off) is not
+            # listed there: the types of the arguments it takes then.
+            argtypes = next((t for t, k in self.overloads.items() if k is kernel),
+                            None) or tuple(typeof(a) for a in args)
             fault = bundle.writer(self.py_func).record(
                 self, kernel, argtypes, griddim, blockdim, sharedmem, args,
                 lambda: kernel.launch(griddim, blockdim, sharedmem, args))

@@ -131,6 +131,23 @@ def test_bundles_run_by_simt_gpu_run(tmp_path):
     assert result.returncode == 1
 
 
+def test_bundles_per_test_file_take_turns_between_processes(tmp_path):
+    """SIMT_BUNDLE_PER_FILE: a bundle per test file under pytest (the processes a test starts
+    inherit PYTEST_CURRENT_TEST), else per kernel file; two processes writing one bundle in turn
+    continue its launch names."""
+    env = {"SIMT_BUNDLE": str(tmp_path / "all"), "SIMT_BUNDLE_PER_FILE": "tests-",
+           "PYTEST_CURRENT_TEST": "tests/python/test_nine.py::test_it (call)"}
+    for _ in range(2):
+        proc = run(tmp_path, env)
+        assert proc.returncode == 0, proc.stderr
+    manifest = (tmp_path / "all" / "tests-test_nine" / "manifest.txt").read_text().splitlines()
+    assert [line.split()[1] for line in manifest if line.startswith("launch ")] == [
+        "double_it_0", "fault_it_1", "add_one_2", "double_it_3", "fault_it_4", "add_one_5"]
+    env["PYTEST_CURRENT_TEST"] = ""
+    assert run(tmp_path, env).returncode == 0
+    assert sorted(os.listdir(tmp_path / "all")) == ["tests-script", "tests-test_nine"]
+
+
 def test_bundles_keep_arguments_that_alias_and_datetime_arrays(tmp_path):
     # cuda.reduce's last launch passes `partials` as two arguments: on the GPU they must be one
     # allocation, so the bundle says the second is a view of the first (gpu/runner/README.md).
@@ -215,3 +232,52 @@ def test_bundles_mark_kernels_that_would_hang_a_gpu_simulator_only(tmp_path):
     # An array index past the end is the record's IndexError; a tuple's is a raise site.
     assert [line for line in manifest if line.startswith("fault ")] == \
         ["fault IndexError", "fault exception"]
+
+
+UNDEFINED_AND_ORDER_FREE = textwrap.dedent("""
+    import numpy as np
+    from numba import cuda
+
+    @cuda.jit
+    def next_positive(a, out):
+        i = cuda.grid(1)
+        if a[i] > 0:
+            out[i] = cuda.shfl_down_sync(cuda.activemask(), a[i], 1)
+
+    @cuda.jit
+    def reversed_in_place(x, count):
+        i = cuda.grid(1)
+        v = x[i]
+        cuda.atomic.add(count, 0, 0)
+        cuda.syncthreads()
+        x[x.size - 1 - i] = v
+
+    a = np.array([1, 2, 0, 3, 4, 0, 0, 5] * 4, np.int32)
+    next_positive[1, 32](a, np.zeros(32, np.int32))
+    reversed_in_place[1, 8](np.arange(8, dtype=np.int32), np.zeros(1, np.int32))
+    print("done")
+""")
+
+
+@needs_fake
+def test_parity_leaves_undefined_reads_and_atomic_placement_alone(tmp_path):
+    """SIMT_TARGET=both does not compare the arrays of a launch whose shuffles read lanes outside
+    their masks (CUDA leaves those values undefined), and takes an atomics kernel's arrays that
+    hold the same elements elsewhere as equal (the fake GPU runs nothing: its array keeps the
+    elements the simulator reversed); bundles mark both launches so."""
+    script = tmp_path / "script.py"
+    script.write_text(UNDEFINED_AND_ORDER_FREE)
+    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
+                       SIMT_LIBCUDA=FAKE_DRIVER, SIMT_TARGET="both")
+    proc = subprocess.run([sys.executable, "-m", "simt", "run", str(script)], capture_output=True,
+                          text=True, env=environment, timeout=120)
+    assert proc.returncode == 0 and proc.stdout == "done\n", proc.stderr
+    del environment["SIMT_TARGET"]
+    environment["SIMT_BUNDLE"] = str(tmp_path / "bundle")
+    proc = subprocess.run([sys.executable, "-m", "simt", "run", str(script)], capture_output=True,
+                          text=True, env=environment, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    manifest = (tmp_path / "bundle" / "manifest.txt").read_text().splitlines()
+    assert "undefined 8 shuffle reads of lanes outside the mask (simt check reports them)" \
+        in manifest
+    assert manifest.count("order-free the kernel's atomics may place its values elsewhere") == 1

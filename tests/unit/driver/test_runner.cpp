@@ -99,6 +99,33 @@ TEST_CASE(
   CHECK(r.status == 0);
 }
 
+TEST_CASE("runner: order-free launches match the same elements elsewhere; undefined ones are "
+          "not compared") {
+  fake::library();
+  Bundle b;
+  b.text("nothing.ptx", fake::ptx("leave_it", fake::array_params(1))); // the fake runs nothing
+  b.array("x.bin", std::vector<int32_t>{1, 2, 3, 4});
+  b.array("shuffled.bin", std::vector<int32_t>{4, 2, 3, 1});
+  b.array("other.bin", std::vector<int32_t>{4, 2, 3, 5});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch moved nothing.ptx leave_it 1 4 0 0\n"
+                         "order-free atomics place the values\n"
+                         "array int32 1 4 4 x.bin shuffled.bin 1\n"
+                         "launch changed nothing.ptx leave_it 1 4 0 0\n"
+                         "order-free atomics place the values\n"
+                         "array int32 1 4 4 x.bin other.bin 1\n"
+                         "launch guessed nothing.ptx leave_it 1 4 0 0\n"
+                         "undefined shfl_down_sync read 8 lanes outside its mask\n"
+                         "array int32 1 4 4 x.bin other.bin 1\n");
+  Run r = b.run();
+  CHECK(has_line(r.output, "ok moved (arg 0: the same elements in another order: atomics place "
+                           "the values)"));
+  CHECK(has_line(r.output, "DIFF changed arg 0 index 0 gpu=1 sim=4 (2 of 4 elements differ)"));
+  CHECK(has_line(r.output, "ok guessed (results not compared: shfl_down_sync read 8 lanes "
+                           "outside its mask)"));
+  CHECK(r.status == 1);
+}
+
 TEST_CASE("runner: an array aliasing an earlier one is a view of the same memory") {
   fake::library();
   Bundle b;

@@ -145,6 +145,12 @@ TEST_CASE("shuffles follow PTX: operands modulo 32, out-of-range sources give th
   CHECK(shuffle_result(WarpOp::ShflXor, 5, 1, kFull, values) == 104);
   // A source outside the lanes taking part (not in the mask, or beyond a partial warp): own.
   CHECK(shuffle_result(WarpOp::ShflDown, 3, 2, 0x0000000fu, values) == 103);
+  // Only that read is undefined in CUDA (and reported to observers); the out-of-range ones are
+  // PTX's defined own value.
+  CHECK(shuffle_reads_undefined(WarpOp::ShflDown, 3, 2, 0x0000000fu));
+  CHECK_FALSE(shuffle_reads_undefined(WarpOp::ShflDown, 30, 2, 0x0000000fu));
+  CHECK_FALSE(shuffle_reads_undefined(WarpOp::ShflUp, 1, 2, 0x0000000fu));
+  CHECK_FALSE(shuffle_reads_undefined(WarpOp::ShflXor, 1, 2, 0x0000000fu));
 }
 
 TEST_CASE("a shfl_down tree sums each warp, in full and partial warps, over several blocks") {
