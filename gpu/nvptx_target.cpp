@@ -118,11 +118,13 @@ llvm::Value *NvptxTarget::dynamic_shared_bytes(Emitter &e) {
 }
 
 void NvptxTarget::barrier(Emitter &e, int32_t) {
+  code_before_barrier_ = fault_code(e);
   call_intrinsic(e, llvm::Intrinsic::nvvm_barrier0, {});
 }
 
 llvm::Value *NvptxTarget::barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
                                          int32_t) {
+  code_before_barrier_ = fault_code(e);
   switch (reduction) {
   case Reduction::Count:
     return call_intrinsic(e, llvm::Intrinsic::nvvm_barrier0_popc, {predicate});
@@ -321,14 +323,25 @@ void NvptxTarget::raise(Emitter &e, const std::string &exception, const std::str
   record_exception(e, first_raise_code + int32_t(raised_.size() - 1), loc, {});
 }
 
-// After a call that may fault and after barriers: every thread of the launch stops once one has
-// faulted (a device function's fault returns to its caller), as on the simulator.
-llvm::Value *NvptxTarget::must_return(Emitter &e) {
+llvm::Value *NvptxTarget::fault_code(Emitter &e) {
   llvm::IRBuilder<> &b = e.b;
   llvm::Value *code = b.CreateAddrSpaceCast(exception_record(module_of(e)), b.getPtrTy());
   llvm::LoadInst *value = b.CreateAlignedLoad(b.getInt32Ty(), code, llvm::Align(4));
   value->setVolatile(true);
-  return b.CreateICmpNE(value, b.getInt32(0));
+  return value;
+}
+
+// After a call that may fault and after barriers: every thread of the launch stops once one has
+// faulted (a device function's fault returns to its caller), as on the simulator. After a
+// barrier the record was read as the thread arrived there: the global load's latency passes
+// while the thread waits, where a load after the barrier stalled every thread once more per
+// barrier (a fault that lands during the wait stops the threads at their next check).
+llvm::Value *NvptxTarget::must_return(Emitter &e) {
+  auto *sampled = llvm::cast_or_null<llvm::Instruction>(code_before_barrier_);
+  code_before_barrier_ = nullptr;
+  llvm::Value *code =
+      sampled != nullptr && sampled->getParent() == e.b.GetInsertBlock() ? sampled : fault_code(e);
+  return e.b.CreateICmpNE(code, e.b.getInt32(0));
 }
 
 std::string NvptxTarget::allocation_refusal() const {

@@ -105,6 +105,8 @@ public:
 
 private:
   static llvm::GlobalVariable *exception_record(llvm::Module &module);
+  // The exception record's code (a volatile load of it).
+  llvm::Value *fault_code(codegen::Emitter &e);
   void record_exception(codegen::Emitter &e, int32_t code, llvm::Value *loc,
                         llvm::ArrayRef<llvm::Value *> index_fault);
   std::string data_layout_;
@@ -115,6 +117,8 @@ private:
   bool fastmath_;
   int sm_;
   std::vector<RaiseSite> raised_;
+  // The code read as the thread reached the barrier just lowered, for the must_return after it.
+  llvm::Value *code_before_barrier_ = nullptr;
 };
 
 } // namespace simt::gpu

@@ -107,6 +107,7 @@ py::dict compile_ptx(std::string name, std::string source, std::string file, int
   py::dict result;
   result["ptx"] = compiled.ptx;
   result["entry"] = compiled.entry;
+  result["free_arrays"] = compiled.free_arrays; // "" unless the kernel allocates arrays
   result["return_type"] = return_type;
   result["llvm_ir"] = compiled.llvm_ir;
   result["locations"] = locations;

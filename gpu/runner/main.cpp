@@ -91,6 +91,9 @@ struct LaunchSpec {
   // `undefined <why>`: the simulator saw the kernel read values CUDA leaves undefined (a
   // shuffle from a lane outside its mask): its arrays are not compared, its fault is.
   std::string undefined;
+  // `free-arrays <entry>`: the kernel allocates arrays (np.empty and kin): the module's kernel
+  // that frees them runs after each launch, as simt's GPU target runs it.
+  std::string free_arrays;
   Dim3 grid, block;
   uint64_t shared = 0;
   bool cooperative = false;
@@ -255,7 +258,7 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
       l.atol = atol;
       launches.push_back(l);
     } else if (kind == "fault" || kind == "scalar" || kind == "array" || kind == "simulator-only" ||
-               kind == "order-free" || kind == "undefined") {
+               kind == "order-free" || kind == "undefined" || kind == "free-arrays") {
       if (launches.empty())
         throw ManifestError(where + ": '" + kind + "' before the first launch");
       LaunchSpec &l = launches.back();
@@ -266,6 +269,10 @@ std::vector<LaunchSpec> parse_manifest(const std::string &path) {
                   : t[1] == "IndexError" ? index_error_code
                   : t[1] == "exception"  ? any_raise
                                          : int32_t(parse_int(t[1], where));
+      } else if (kind == "free-arrays") {
+        if (t.size() != 2)
+          throw ManifestError(where + ": free-arrays <entry>");
+        l.free_arrays = t[1];
       } else if (kind == "simulator-only" || kind == "order-free" || kind == "undefined") {
         if (t.size() < 2)
           throw ManifestError(where + ": " + kind + " <why>");
@@ -600,8 +607,16 @@ Outcome run(const LaunchSpec &l, const Options &options) {
   std::optional<DeviceFault> fault;
   float ms = 0;
   try {
-    fault = launch_kernel(read_file(dir + l.ptx), l.entry, l.grid, l.block, l.shared, l.cooperative,
-                          args, options.time ? &ms : nullptr, options.device, options.limit);
+    Driver &driver = Driver::get();
+    driver.make_current(options.device);
+    const Module module(read_file(dir + l.ptx), driver);
+    fault = launch_kernel(module, l.entry, l.grid, l.block, l.shared, l.cooperative, args,
+                          options.time ? &ms : nullptr, options.limit);
+    if (!l.free_arrays.empty()) {
+      std::vector<KernelArgument> none;
+      launch_kernel(module, l.free_arrays, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, false, none, nullptr,
+                    options.limit);
+    }
   } catch (const GpuUnavailable &) {
     throw;
   } catch (const DriverError &e) {

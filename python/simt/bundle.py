@@ -20,7 +20,6 @@ import sys
 
 import numpy as np
 
-from . import _simt
 from . import types as simt_types
 from .aliasing import byte_range, overlap
 from .targets import HANGS_A_GPU
@@ -134,6 +133,7 @@ class BundleWriter:
             self.reasons[str(why)] = self.reasons.get(str(why), 0) + 1
             return launch()
         fault = launch()
+        from . import _simt  # the compiled extension: loaded once a kernel launches
         undefined = _simt.last_launch_undefined_shuffles()
         for index, array in outputs:
             lines[index] = lines[index].replace(" @OUT@ ", " %s " % self._file(
@@ -159,6 +159,8 @@ class BundleWriter:
         if undefined:
             record.append("undefined %d shuffle read%s of lanes outside the mask (simt check "
                           "reports them)" % (undefined, "" if undefined == 1 else "s"))
+        if compiled.get("free_arrays"):
+            record.append("free-arrays %s" % compiled["free_arrays"])
         if kernel.uses_atomics:
             record.append("order-free the kernel's atomics may place its values elsewhere")
         record += lines

@@ -14,7 +14,6 @@ import warnings
 
 import numpy as np
 
-from . import _simt
 from .aliasing import copies_keeping_aliases
 from .errors import ParityError
 
@@ -111,6 +110,7 @@ class ParityKernel:
             return sim_fault
         # Values CUDA leaves undefined (a shuffle from a lane outside its mask) differ by right:
         # the faults are compared, the arrays not.
+        from . import _simt  # the compiled extension: loaded once a kernel launches
         undefined = _simt.last_launch_undefined_shuffles() != 0
         gpu_fault = self._gpu.launch(griddim, blockdim, sharedmem, tuple(gpu_args))
         problems = []

@@ -126,6 +126,26 @@ TEST_CASE("runner: order-free launches match the same elements elsewhere; undefi
   CHECK(r.status == 1);
 }
 
+TEST_CASE("runner: a kernel that allocates arrays has its free-arrays kernel run after it") {
+  fake::library();
+  Bundle b;
+  b.text("alloc.ptx", fake::ptx("allocates", fake::array_params(1)) +
+                          ".visible .entry allocates__simt_free_arrays()\n{\n\tret;\n}\n");
+  b.array("x.bin", std::vector<int32_t>{1, 2});
+  b.text("manifest.txt", "simt-bundle 1\n"
+                         "launch freed alloc.ptx allocates 1 2 0 0\n"
+                         "free-arrays allocates__simt_free_arrays\n"
+                         "array int32 1 2 4 x.bin x.bin 1\n"
+                         "launch missing alloc.ptx allocates 1 2 0 0\n"
+                         "free-arrays no_such_kernel\n"
+                         "array int32 1 2 4 x.bin x.bin 1\n");
+  Run r = b.run();
+  CHECK(has_line(r.output, "ok freed"));
+  CHECK(r.output.find("missing") != std::string::npos);
+  CHECK(r.output.find("no_such_kernel") != std::string::npos);
+  CHECK_FALSE(has_line(r.output, "ok missing"));
+}
+
 TEST_CASE("runner: an array aliasing an earlier one is a view of the same memory") {
   fake::library();
   Bundle b;
