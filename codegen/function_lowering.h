@@ -91,6 +91,10 @@ private:
   // The debugger's variant (Instrumentation::Debug): the locals in one frame the runtime can read,
   // hooks before statements, the call stack kept by the runtime.
   bool instrumented() const;
+  // The target's hooks for instrumented code and for fissioned kernels (a logic error where it
+  // has none: the backends ask for neither then).
+  InstrumentationHooks &instrumentation_hooks();
+  FissionHooks &fission_hooks();
   // Either instrumented variant: hooks before memory accesses (the checkers' variant also reports
   // fences and fresh local arrays, check_variant()).
   bool reports_accesses() const;

@@ -30,18 +30,6 @@ void Target::nanosleep(Emitter &, llvm::Value *) {}
 
 bool Target::fissions(const ir::Module &) { return false; }
 
-void Target::enter_thread(Emitter &, llvm::ArrayRef<llvm::Value *>) {
-  throw std::logic_error("simt: this target does not fission kernels");
-}
-
-void Target::fissioned_barrier(Emitter &, int32_t) {
-  throw std::logic_error("simt: this target does not fission kernels");
-}
-
-llvm::Value *Target::block_scratch(Emitter &, llvm::Value *) {
-  throw std::logic_error("simt: this target does not fission kernels");
-}
-
 llvm::Value *square_and_multiply(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *exponent) {
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   llvm::LLVMContext &ctx = fn->getContext();
@@ -156,7 +144,7 @@ void FunctionLowering::run() {
     b_.CreateStore(fn_->getArg(first_param + i), slots_[i]);
   }
   if (instrumented())
-    target_.enter_function(emitter_, index_, frame_);
+    instrumentation_hooks().enter_function(emitter_, index_, frame_);
 
   llvm::BasicBlock *body = block("body");
   b_.CreateBr(body);
@@ -176,6 +164,20 @@ void FunctionLowering::run() {
   llvm::removeUnreachableBlocks(*fn_);
 }
 
+InstrumentationHooks &FunctionLowering::instrumentation_hooks() {
+  InstrumentationHooks *hooks = target_.instrumentation();
+  if (hooks == nullptr)
+    throw std::logic_error("simt: instrumented code for a target without instrumentation hooks");
+  return *hooks;
+}
+
+FissionHooks &FunctionLowering::fission_hooks() {
+  FissionHooks *hooks = target_.fission_hooks();
+  if (hooks == nullptr)
+    throw std::logic_error("simt: a fissioned kernel for a target without fission hooks");
+  return *hooks;
+}
+
 bool FunctionLowering::instrumented() const {
   return m_.ir.options.instrumentation == Instrumentation::Debug;
 }
@@ -190,8 +192,8 @@ bool FunctionLowering::check_variant() const {
 
 void FunctionLowering::memory_event(AccessKind kind, llvm::Value *address, uint32_t size,
                                     int64_t value, ir::Loc where) {
-  target_.memory_access(emitter_, address, size, 1, kind, MemSpace::Local, b_.getInt64(value),
-                        loc(where));
+  instrumentation_hooks().memory_access(emitter_, address, size, 1, kind, MemSpace::Local,
+                                        b_.getInt64(value), loc(where));
   check_status();
 }
 
@@ -244,7 +246,7 @@ void FunctionLowering::allocate_slots() {
 void FunctionLowering::statement_hook(ir::Loc where) {
   if (!instrumented())
     return;
-  target_.statement(emitter_, loc(where));
+  instrumentation_hooks().statement(emitter_, loc(where));
   check_status();
 }
 
@@ -262,7 +264,8 @@ void FunctionLowering::access_hook(llvm::Value *address, const Type &array, Scal
   // checkers report it. A record copied whole has no one scalar: byte aligned.
   const uint32_t align =
       scalar == Scalar::U8 && size != 1 ? 1 : uint32_t(is_complex(scalar) ? width / 16 : width / 8);
-  target_.memory_access(emitter_, address, size, align, kind, array.space, bits, loc(where));
+  instrumentation_hooks().memory_access(emitter_, address, size, align, kind, array.space, bits,
+                                        loc(where));
   check_status();
 }
 
@@ -325,7 +328,7 @@ void FunctionLowering::fault_if(llvm::Value *failed, Fault &fault,
 // stopped (its caller checks the status), and the typer guarantees a value on normal paths.
 void FunctionLowering::return_from_function(bool stopped) {
   if (instrumented() && !stopped)
-    target_.leave_function(emitter_);
+    instrumentation_hooks().leave_function(emitter_);
   if (f_.is_kernel)
     b_.CreateRet(b_.getInt1(stopped));
   else if (fn_->getReturnType()->isVoidTy())

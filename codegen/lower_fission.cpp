@@ -36,7 +36,8 @@ void FunctionLowering::start_fission() {
   for (size_t k = 0; k < local_array_bytes_.size(); ++k)
     allocate(local_array_bytes_[k], local_array_alignment(int(k)));
   // A kernel keeping nothing across regions asks for no scratch (a call per block).
-  llvm::Value *scratch = offsets.empty() ? nullptr : target_.block_scratch(emitter_, offset);
+  llvm::Value *scratch =
+      offsets.empty() ? nullptr : fission_hooks().block_scratch(emitter_, offset);
   size_t next = 0;
   auto base = [&]() { return b_.CreateInBoundsGEP(b_.getInt8Ty(), scratch, offsets[next++]); };
   if (plan_->threads_return) {
@@ -174,7 +175,7 @@ void FunctionLowering::for_each_thread(
   for (int axis = 0; axis < 3; ++axis)
     b_.CreateStore(counters[axis], current_tid_[axis]);
   if (check_variant()) // the checkers see which thread each access is of
-    target_.enter_thread(emitter_, {counters[0], counters[1], counters[2]});
+    fission_hooks().enter_thread(emitter_, {counters[0], counters[1], counters[2]});
   std::optional<Region> outer_region = std::move(region_);
   std::vector<Loop> outer_loops = std::move(loops_);
   loops_.clear();
@@ -250,7 +251,7 @@ void FunctionLowering::block_statement(const ir::Stmt &s) {
   switch (s.kind) {
   case ir::StmtKind::SyncThreads: // every thread has run the regions before it
     if (check_variant())
-      target_.fissioned_barrier(emitter_, loc(s.loc));
+      fission_hooks().fissioned_barrier(emitter_, loc(s.loc));
     return;
   case ir::StmtKind::If:
     block_if(s);
@@ -326,7 +327,7 @@ void FunctionLowering::reductions(const ir::Expr &e) {
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), live), b_.getInt64(1)), live);
   });
   if (check_variant())
-    target_.fissioned_barrier(emitter_, loc(e.loc));
+    fission_hooks().fissioned_barrier(emitter_, loc(e.loc));
   llvm::Value *count = b_.CreateLoad(b_.getInt64Ty(), holds);
   llvm::Value *result;
   if (e.intrinsic == ir::Intrinsic::SyncthreadsCount)
@@ -383,7 +384,7 @@ void FunctionLowering::announce_thread() {
   llvm::Value *tid[3];
   for (int axis = 0; axis < 3; ++axis)
     tid[axis] = b_.CreateLoad(b_.getInt32Ty(), current_tid_[axis]);
-  target_.enter_thread(emitter_, tid);
+  fission_hooks().enter_thread(emitter_, tid);
 }
 
 bool FunctionLowering::thread_x_plus(const ir::Expr &e,

@@ -65,7 +65,7 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     if (!s.exprs.empty() && !f_.is_kernel && !fn_->getReturnType()->isVoidTy()) {
       llvm::Value *result = expr(*s.exprs[0]);
       if (instrumented())
-        target_.leave_function(emitter_);
+        instrumentation_hooks().leave_function(emitter_);
       b_.CreateRet(result);
       return;
     }

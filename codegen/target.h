@@ -37,6 +37,45 @@ struct PrintItem {
 // allows far fewer.
 constexpr int32_t max_recursive_call_depth = 200;
 
+// What instrumented code (ir::Module::options.instrumentation: the debugger's and the checkers'
+// variants) calls; release code calls none of these. A target that instruments returns them from
+// Target::instrumentation().
+class InstrumentationHooks {
+public:
+  virtual ~InstrumentationHooks() = default;
+  // On entry to function `function`, once its parameters are stored: `frame` points to its
+  // locals, laid out as LoweredModule::frames[function] says.
+  virtual void enter_function(Emitter &e, int32_t function, llvm::Value *frame) = 0;
+  // Before each return of a function other than by a fault or a stop.
+  virtual void leave_function(Emitter &e) = 0;
+  // Before each statement, and before each further iteration of a loop (at `loc`, the loop's).
+  // The lowering checks `must_return` afterwards: an observer may end the thread there.
+  virtual void statement(Emitter &e, int32_t loc) = 0;
+  // Before each load, store or atomic of an array element or record field: `address` (ptr) of
+  // `size` bytes in `space`, which a GPU needs aligned to `align` bytes; for a store of a scalar,
+  // the stored value's bits zero-extended to i64 in `value` (else 0). The checkers' variant also
+  // reports fences and fresh local arrays here (AccessKind says how). The lowering checks
+  // `must_return` afterwards.
+  virtual void memory_access(Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
+                             AccessKind kind, MemSpace space, llvm::Value *value, int32_t loc) = 0;
+};
+
+// What a fissioned kernel (Target::fissions) calls; a target that fissions returns them from
+// Target::fission_hooks().
+class FissionHooks {
+public:
+  virtual ~FissionHooks() = default;
+  // In a fissioned kernel: the thread `tid` (threadIdx, three i32) runs next, so special
+  // registers, runtime calls and fault reports refer to it.
+  virtual void enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid) = 0;
+  // In a fissioned kernel instrumented for the checkers: every live thread of the block has run
+  // the regions before the barrier at `loc` (syncthreads or syncthreads_count/and/or).
+  virtual void fissioned_barrier(Emitter &e, int32_t loc) = 0;
+  // In a fissioned kernel, once per block: `bytes` (i64) of memory for the block's per-thread
+  // state, 16-byte aligned, valid until the kernel returns.
+  virtual llvm::Value *block_scratch(Emitter &e, llvm::Value *bytes) = 0;
+};
+
 class Target {
 public:
   virtual ~Target() = default;
@@ -118,27 +157,14 @@ public:
   virtual llvm::Value *loop_back_edge(Emitter &e, bool spins, int32_t loc) = 0;
   // print(items...): space separated, then a newline.
   virtual void print(Emitter &e, const std::vector<PrintItem> &items) = 0;
-  // Instrumentation (ir::Module::options.instrumentation); release code calls none of these.
-  // On entry to function `function`, once its parameters are stored: `frame` points to its
-  // locals, laid out as LoweredModule::frames[function] says.
-  virtual void enter_function(Emitter &e, int32_t function, llvm::Value *frame) = 0;
-  // Before each return of a function other than by a fault or a stop.
-  virtual void leave_function(Emitter &e) = 0;
-  // Before each statement, and before each further iteration of a loop (at `loc`, the loop's).
-  // The lowering checks `must_return` afterwards: an observer may end the thread there.
-  virtual void statement(Emitter &e, int32_t loc) = 0;
   // Python's breakpoint() in the kernel. The lowering checks `must_return` afterwards.
   virtual void breakpoint_call(Emitter &e, int32_t loc) = 0;
   // Whether release code keeps breakpoint() (a GPU's brkpt, as numba-cuda compiles it); the
   // simulator stops at one only in the debugger's variant.
   virtual bool release_breakpoints() const { return false; }
-  // Before each load, store or atomic of an array element or record field: `address` (ptr) of
-  // `size` bytes in `space`, which a GPU needs aligned to `align` bytes; for a store of a scalar,
-  // the stored value's bits zero-extended to i64 in `value` (else 0). The checkers' variant also
-  // reports fences and fresh local arrays here (AccessKind says how). The lowering checks
-  // `must_return` afterwards.
-  virtual void memory_access(Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
-                             AccessKind kind, MemSpace space, llvm::Value *value, int32_t loc) = 0;
+  // The hooks of instrumented code (ir::Module::options.instrumentation: the debugger's and the
+  // checkers' variants); null where the target makes none (a GPU's backend refuses them first).
+  virtual InstrumentationHooks *instrumentation() { return nullptr; }
 
   // Whether the target rounds to bfloat16 and fuses bfloat16 multiply-adds itself (LLVM's
   // `bfloat`: cvt.rn.bf16.f32 and fma.rn.bf16 from sm_80). Else codegen/lower_bf16.cpp rounds
@@ -157,17 +183,9 @@ public:
 
   // Loop fission (frontend/ir_fission.h): whether the kernel of `module` is lowered as one call
   // per block that runs its threads region by region between barriers. No by default: a GPU runs
-  // the threads itself. A target that says yes implements the two hooks below.
+  // the threads itself. A target that says yes gives its hooks by fission_hooks().
   virtual bool fissions(const ir::Module &module);
-  // In a fissioned kernel: the thread `tid` (threadIdx, three i32) runs next, so special
-  // registers, runtime calls and fault reports refer to it.
-  virtual void enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid);
-  // In a fissioned kernel instrumented for the checkers: every live thread of the block has run
-  // the regions before the barrier at `loc` (syncthreads or syncthreads_count/and/or).
-  virtual void fissioned_barrier(Emitter &e, int32_t loc);
-  // In a fissioned kernel, once per block: `bytes` (i64) of memory for the block's per-thread
-  // state, 16-byte aligned, valid until the kernel returns.
-  virtual llvm::Value *block_scratch(Emitter &e, llvm::Value *bytes);
+  virtual FissionHooks *fission_hooks() { return nullptr; }
 
   // The storage of an array the kernel allocates (ir::ExprKind::ArrayAlloc): `bytes` (i64; -1
   // when the size overflowed int64), 16-byte aligned, zero-filled when `zeroed`, valid until the

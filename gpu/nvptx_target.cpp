@@ -410,19 +410,10 @@ void NvptxTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items
   b.CreateCall(vprintf, {b.CreateGlobalStringPtr(format), packed});
 }
 
-void NvptxTarget::enter_function(Emitter &, int32_t, llvm::Value *) {
-  not_on_gpu("the debugger's instrumentation");
-}
-void NvptxTarget::leave_function(Emitter &) { not_on_gpu("the debugger's instrumentation"); }
-void NvptxTarget::statement(Emitter &, int32_t) { not_on_gpu("the debugger's instrumentation"); }
 // numba-cuda's lowering: PTX's brkpt, where cuda-gdb stops the thread (a trap without it).
 void NvptxTarget::breakpoint_call(Emitter &e, int32_t) {
   auto *type = llvm::FunctionType::get(e.b.getVoidTy(), false);
   e.b.CreateCall(llvm::InlineAsm::get(type, "brkpt;", "", /*hasSideEffects=*/true));
-}
-void NvptxTarget::memory_access(Emitter &, llvm::Value *, uint32_t, uint32_t, codegen::AccessKind,
-                                MemSpace, llvm::Value *, int32_t) {
-  not_on_gpu("the debugger's instrumentation");
 }
 
 llvm::Value *NvptxTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,

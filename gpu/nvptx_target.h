@@ -83,13 +83,7 @@ public:
   void leave_recursive_call(codegen::Emitter &) override {}
   llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override;
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;
-  void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override;
-  void leave_function(codegen::Emitter &e) override;
-  void statement(codegen::Emitter &e, int32_t loc) override;
   void breakpoint_call(codegen::Emitter &e, int32_t loc) override;
-  void memory_access(codegen::Emitter &e, llvm::Value *address, uint32_t size, uint32_t align,
-                     codegen::AccessKind kind, MemSpace space, llvm::Value *value,
-                     int32_t loc) override;
   // CUDA's device-side malloc (gpu/device_heap.h); kernels only: a device function compiled on
   // its own has no launch whose end frees its arrays.
   bool allocates() const override { return !abi_.device; }

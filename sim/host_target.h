@@ -21,7 +21,9 @@ enum class BlockStrategy { Flat, Fission, Fibers };
 BlockStrategy block_strategy(const ir::Module &module);
 bool needs_fibers(const ir::Module &module); // block_strategy() == Fibers
 
-class HostTarget final : public codegen::Target {
+class HostTarget final : public codegen::Target,
+                         public codegen::InstrumentationHooks,
+                         public codegen::FissionHooks {
 public:
   // `triple` and `data_layout` of the host machine the JIT compiles for.
   HostTarget(std::string triple, std::string data_layout)
@@ -48,6 +50,7 @@ public:
   void leave_recursive_call(codegen::Emitter &e) override;
   llvm::Value *loop_back_edge(codegen::Emitter &e, bool spins, int32_t loc) override;
   void print(codegen::Emitter &e, const std::vector<codegen::PrintItem> &items) override;
+  codegen::InstrumentationHooks *instrumentation() override { return this; }
   void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override;
   void leave_function(codegen::Emitter &e) override;
   void statement(codegen::Emitter &e, int32_t loc) override;
@@ -61,6 +64,7 @@ public:
   std::vector<llvm::Value *> libdevice(codegen::Emitter &e, ir::Libdevice fn,
                                        llvm::ArrayRef<llvm::Value *> args) override;
   bool fissions(const ir::Module &module) override;
+  codegen::FissionHooks *fission_hooks() override { return this; }
   void enter_thread(codegen::Emitter &e, llvm::ArrayRef<llvm::Value *> tid) override;
   void fissioned_barrier(codegen::Emitter &e, int32_t loc) override;
   llvm::Value *block_scratch(codegen::Emitter &e, llvm::Value *bytes) override;

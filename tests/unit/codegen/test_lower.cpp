@@ -14,7 +14,7 @@ namespace {
 
 // Emits every target-specific operation as a call of an external function named after it, so
 // tests can see what the lowering asked for.
-class RecordingTarget final : public codegen::Target {
+class RecordingTarget final : public codegen::Target, public codegen::InstrumentationHooks {
 public:
   std::vector<std::string> entry_points;
 
@@ -78,6 +78,7 @@ public:
                     Scalar) override {
     return external(e, std::string("math.") + ir::intrinsic_name(fn), args[0]->getType(), args);
   }
+  codegen::InstrumentationHooks *instrumentation() override { return this; }
   void enter_function(codegen::Emitter &e, int32_t function, llvm::Value *frame) override {
     external(e, "enter", e.b.getVoidTy(), {e.b.getInt32(function), frame});
   }
