@@ -295,8 +295,7 @@ public:
           target.const_memory(*module, ir.const_arrays[i], prefix + "const." + std::to_string(i)));
     if (ir.options.instrumentation != Instrumentation::None)
       frames.resize(ir.functions.size());
-    if (target.fissions(ir))
-      fission = ir::plan_fission(ir);
+    fission = target.fission_plan(ir);
     for (size_t i = 0; i < ir.functions.size(); ++i)
       FunctionLowering(*this, int(i)).run();
     std::string symbol = kernel_symbol(ir, prefix);
@@ -344,7 +343,7 @@ public:
   std::vector<llvm::Value *> const_arrays;
   std::vector<FrameLayout> frames; // instrumented modules only, filled by FunctionLowering
   std::unique_ptr<SourceDebugInfo> debug_info; // when CompileOptions::debug_info asks for it
-  std::optional<ir::FissionPlan> fission;      // when the target runs the kernel fissioned
+  const ir::FissionPlan *fission = nullptr;    // when the target runs the kernel fissioned
   llvm::Function *int_pow_helper(Scalar s);
 
 private:

@@ -28,8 +28,6 @@ void Target::fence(Emitter &e, FenceScope) {
 
 void Target::nanosleep(Emitter &, llvm::Value *) {}
 
-bool Target::fissions(const ir::Module &) { return false; }
-
 llvm::Value *square_and_multiply(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *exponent) {
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   llvm::LLVMContext &ctx = fn->getContext();
@@ -106,7 +104,7 @@ FunctionLowering::FunctionLowering(ModuleLowering &m, int index)
   if (f_.is_kernel && m.fission) {
     if (!m.fission->fissionable())
       throw std::logic_error("simt: fissioning a kernel with " + m.fission->obstacle);
-    plan_ = &*m.fission;
+    plan_ = m.fission;
   }
   select_form_checks_ = ir::statement_count(f_.body) >= kLargeFunctionStatements;
 }

@@ -7,6 +7,7 @@
 
 #include "codegen/frame_layout.h"
 #include "frontend/ir.h"
+#include "frontend/ir_fission.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
@@ -181,10 +182,11 @@ public:
   virtual std::vector<llvm::Value *> libdevice(Emitter &e, ir::Libdevice fn,
                                                llvm::ArrayRef<llvm::Value *> args);
 
-  // Loop fission (frontend/ir_fission.h): whether the kernel of `module` is lowered as one call
-  // per block that runs its threads region by region between barriers. No by default: a GPU runs
-  // the threads itself. A target that says yes gives its hooks by fission_hooks().
-  virtual bool fissions(const ir::Module &module);
+  // Loop fission (frontend/ir_fission.h): the plan by which the kernel of `module` is lowered as
+  // one call per block that runs its threads region by region between barriers; null (the
+  // default) where it is not: a GPU runs the threads itself. A target that gives a plan gives its
+  // hooks by fission_hooks().
+  virtual const ir::FissionPlan *fission_plan(const ir::Module &) { return nullptr; }
   virtual FissionHooks *fission_hooks() { return nullptr; }
 
   // The storage of an array the kernel allocates (ir::ExprKind::ArrayAlloc): `bytes` (i64; -1

@@ -179,7 +179,7 @@ sim::HostExecutable &CompiledKernel::host_executable() const {
 std::string CompiledKernel::block_strategy() const {
   if (target_ != "sim")
     return target_;
-  switch (sim::block_strategy(module_)) {
+  switch (host_executable().code().strategy) {
   case sim::BlockStrategy::Flat:
     return "flat";
   case sim::BlockStrategy::Fission:
@@ -191,9 +191,9 @@ std::string CompiledKernel::block_strategy() const {
 }
 
 std::string CompiledKernel::fission_obstacle() const {
-  if (!module_.props.uses_barrier)
+  if (target_ != "sim")
     return "";
-  return ir::plan_fission(module_).obstacle;
+  return host_executable().code().fission_obstacle;
 }
 
 std::string CompiledKernel::tier() const {

@@ -20,23 +20,6 @@ using codegen::Emitter;
 std::string thread_entry_name(const std::string &symbol) { return symbol + ".thread"; }
 std::string block_entry_name(const std::string &symbol) { return symbol + ".block"; }
 
-BlockStrategy block_strategy(const ir::Module &module) {
-  const ir::Properties &props = module.props;
-  const bool waits = props.uses_barrier || props.uses_warp || props.may_spin;
-  // The debugger stops threads anywhere; a schedule orders threads that run on fibers.
-  if (module.options.instrumentation == Instrumentation::Debug ||
-      (module.options.instrumentation == Instrumentation::Check &&
-       module.options.checked_fibers == CheckedFibers::All))
-    return BlockStrategy::Fibers;
-  if ((waits && !module.options.fission) || !ir::plan_fission(module).fissionable())
-    return BlockStrategy::Fibers;
-  return waits ? BlockStrategy::Fission : BlockStrategy::Flat;
-}
-
-bool needs_fibers(const ir::Module &module) {
-  return block_strategy(module) == BlockStrategy::Fibers;
-}
-
 namespace {
 
 llvm::Value *field_address(llvm::IRBuilderBase &b, llvm::Value *ctx, size_t offset) {
@@ -533,9 +516,6 @@ llvm::Function *create_entry(llvm::Module &module, const std::string &name) {
 
 } // namespace
 
-// Flat kernels are fissioned too: one region, a loop over the block's threads.
-bool HostTarget::fissions(const ir::Module &module) { return !needs_fibers(module); }
-
 void HostTarget::enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid) {
   for (int axis = 0; axis < 3; ++axis)
     e.b.CreateStore(tid[axis], field_address(e.b, e.env, offsetof(ThreadContext, tid) + 4 * axis));
@@ -564,8 +544,8 @@ void HostTarget::emit_entry_points(llvm::Module &module, llvm::Function *body,
   // One entry point per kernel (code generation is half of the compile time): a fissioned body
   // (flat kernels included) runs the whole block, its entry a block entry that calls it once; a
   // fiber's runs one thread.
-  llvm::Function *fn = create_entry(module, needs_fibers(ir_module) ? thread_entry_name(symbol)
-                                                                    : block_entry_name(symbol));
+  llvm::Function *fn =
+      create_entry(module, plan_.fibers() ? thread_entry_name(symbol) : block_entry_name(symbol));
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", fn));
   std::vector<llvm::Value *> call_args{fn->getArg(1)};
   for (llvm::Value *param : load_params(b, fn->getArg(0), kernel))

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "codegen/target.h"
+#include "sim/kernel_plan.h"
 
 #include <string>
 
@@ -17,17 +18,15 @@ std::string block_entry_name(const std::string &symbol);
 // debugger, which may stop any thread, or for checkers under a schedule that orders threads
 // (CompileOptions::checked_fibers), CompileOptions::fission is off, or its threads'
 // local arrays are too large to keep side by side). Flat kernels are lowered as one region.
-enum class BlockStrategy { Flat, Fission, Fibers };
-BlockStrategy block_strategy(const ir::Module &module);
-bool needs_fibers(const ir::Module &module); // block_strategy() == Fibers
 
 class HostTarget final : public codegen::Target,
                          public codegen::InstrumentationHooks,
                          public codegen::FissionHooks {
 public:
-  // `triple` and `data_layout` of the host machine the JIT compiles for.
-  HostTarget(std::string triple, std::string data_layout)
-      : triple_(std::move(triple)), data_layout_(std::move(data_layout)) {}
+  // `triple` and `data_layout` of the host machine the JIT compiles for; `plan` the kernel's (it
+  // outlives the target).
+  HostTarget(std::string triple, std::string data_layout, const KernelPlan &plan)
+      : triple_(std::move(triple)), data_layout_(std::move(data_layout)), plan_(plan) {}
 
   void configure(llvm::Module &module) override;
   llvm::Type *environment_type(llvm::LLVMContext &ctx) override;
@@ -63,7 +62,10 @@ public:
   // simt_libdevice_<name> (sim/libdevice_host.h)
   std::vector<llvm::Value *> libdevice(codegen::Emitter &e, ir::Libdevice fn,
                                        llvm::ArrayRef<llvm::Value *> args) override;
-  bool fissions(const ir::Module &module) override;
+  // Flat kernels are fissioned too: one region, a loop over the block's threads.
+  const ir::FissionPlan *fission_plan(const ir::Module &) override {
+    return plan_.lowered_fissioned();
+  }
   codegen::FissionHooks *fission_hooks() override { return this; }
   void enter_thread(codegen::Emitter &e, llvm::ArrayRef<llvm::Value *> tid) override;
   void fissioned_barrier(codegen::Emitter &e, int32_t loc) override;
@@ -76,6 +78,7 @@ public:
 private:
   std::string triple_;
   std::string data_layout_;
+  const KernelPlan &plan_;
 };
 
 } // namespace simt::sim

@@ -131,7 +131,7 @@ public:
 
   // Lowers and optimises `module` at its full level (for inspection: nothing is added to the JIT).
   codegen::LoweredModule lower(const ir::Module &module, llvm::LLVMContext &ctx) {
-    codegen::LoweredModule lowered = lower_unoptimised(module, ctx);
+    codegen::LoweredModule lowered = lower_unoptimised(module, plan_kernel(module), ctx);
     verify(*lowered.module);
     std::lock_guard<std::mutex> lock(full_.mutex);
     optimise(*lowered.module, module.options.opt_level, Tier::Full);
@@ -144,7 +144,8 @@ public:
     // from the module alone, so an on-disk entry serves whatever order a script compiles its
     // kernels in. The key does not depend on the tier: the cache keeps the best code it has.
     const std::string key = cache_key(module);
-    const bool fibers = needs_fibers(module);
+    const KernelPlan plan = plan_kernel(module);
+    const bool fibers = plan.fibers();
     const std::string symbol = codegen::kernel_symbol(module, kSymbolPrefix);
     const std::string entry_symbol = fibers ? thread_entry_name(symbol) : block_entry_name(symbol);
     KernelCode code;
@@ -154,13 +155,16 @@ public:
     code.cooperative = module.props.uses_grid_sync;
     code.threads_wait =
         module.props.uses_barrier || module.props.uses_warp || module.props.may_spin;
+    code.strategy = plan.strategy;
+    if (module.props.uses_barrier)
+      code.fission_obstacle = plan.fission.obstacle;
     llvm::LLVMContext ctx;
     std::optional<codegen::LoweredModule> lowered;
     if (module.options.instrumentation != Instrumentation::None) {
-      lowered = lower_unoptimised(module, ctx); // its frames are not in the object
+      lowered = lower_unoptimised(module, plan, ctx); // its frames are not in the object
       code.frames = std::move(lowered->frames);
       code.arrays = named_arrays(module);
-      const ir::Loc branch = ir::plan_fission(module).thread_dependent_barrier;
+      const ir::Loc branch = plan.fission.thread_dependent_barrier;
       if (branch.line > 0)
         code.thread_dependent_barrier = SourceLocation{module.kernel().file, branch.line,
                                                        branch.col, module.kernel().python_name};
@@ -168,7 +172,7 @@ public:
     Entry entry = find(key, entry_symbol, tier, code.name);
     if (entry == nullptr) {
       if (!lowered)
-        lowered = lower_unoptimised(module, ctx);
+        lowered = lower_unoptimised(module, plan, ctx);
       entry = compile_new(key, entry_symbol, *lowered, module.options.opt_level, tier, code.name);
     }
     (fibers ? code.thread_entry : code.block_entry) = entry->address;
@@ -185,7 +189,8 @@ public:
     Entry entry = find(kernel.key, kernel.entry_symbol, Tier::Full, kernel.name);
     if (entry == nullptr) {
       llvm::LLVMContext ctx;
-      codegen::LoweredModule lowered = lower_unoptimised(*kernel.module, ctx);
+      codegen::LoweredModule lowered =
+          lower_unoptimised(*kernel.module, plan_kernel(*kernel.module), ctx);
       entry = compile_new(kernel.key, kernel.entry_symbol, lowered,
                           kernel.module->options.opt_level, Tier::Full, kernel.name);
     }
@@ -320,8 +325,9 @@ private:
     return std::make_unique<Refuse>();
   }
 
-  codegen::LoweredModule lower_unoptimised(const ir::Module &module, llvm::LLVMContext &ctx) {
-    HostTarget target(triple_, data_layout_);
+  codegen::LoweredModule lower_unoptimised(const ir::Module &module, const KernelPlan &plan,
+                                           llvm::LLVMContext &ctx) {
+    HostTarget target(triple_, data_layout_, plan);
     return codegen::lower(module, target, ctx, kSymbolPrefix);
   }
 

@@ -5,6 +5,7 @@
 #include "codegen/backend.h"
 #include "codegen/frame_layout.h"
 #include "sim/abi.h"
+#include "sim/kernel_plan.h"
 
 #include <chrono>
 #include <cstdint>
@@ -71,6 +72,10 @@ struct KernelCode {
   // reachable). When none can, and no observer stops threads, each runs to its end without a
   // fiber of its own (instrumented kernels run in fiber mode whatever they do).
   bool threads_wait = true;
+  // How its blocks run (sim/kernel_plan.h), and why a kernel with barriers is not fissioned
+  // ("" when it is, or has none): for inspection (CompiledKernel.block_strategy).
+  BlockStrategy strategy = BlockStrategy::Fibers;
+  std::string fission_obstacle;
   std::vector<SourceLocation> locations; // indexed by the `loc` argument of runtime calls
   // The source location of `loc`, or an empty one when there is no such entry.
   SourceLocation location(int32_t loc) const {

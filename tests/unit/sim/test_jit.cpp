@@ -302,7 +302,7 @@ TEST_CASE("a barrier kernel reduces a shared array per block, by loop fission an
   for (bool fission : {true, false}) {
     CAPTURE(fission);
     m.options.fission = fission;
-    CHECK(sim::block_strategy(m) ==
+    CHECK(sim::plan_kernel(m).strategy ==
           (fission ? sim::BlockStrategy::Fission : sim::BlockStrategy::Fibers));
     sim::KernelCode code = sim::jit_compile(m);
     CHECK(bool(code.block_entry) == fission); // a fissioned kernel runs whole blocks

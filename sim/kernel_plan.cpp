@@ -1,0 +1,21 @@
+#include "sim/kernel_plan.h"
+
+namespace simt::sim {
+
+KernelPlan plan_kernel(const ir::Module &module) {
+  KernelPlan plan;
+  plan.fission = ir::plan_fission(module);
+  const ir::Properties &props = module.props;
+  const bool waits = props.uses_barrier || props.uses_warp || props.may_spin;
+  // The debugger stops threads anywhere; a schedule orders threads that run on fibers.
+  const bool every_thread_observed = module.options.instrumentation == Instrumentation::Debug ||
+                                     (module.options.instrumentation == Instrumentation::Check &&
+                                      module.options.checked_fibers == CheckedFibers::All);
+  if (every_thread_observed || (waits && !module.options.fission) || !plan.fission.fissionable())
+    plan.strategy = BlockStrategy::Fibers;
+  else
+    plan.strategy = waits ? BlockStrategy::Fission : BlockStrategy::Flat;
+  return plan;
+}
+
+} // namespace simt::sim

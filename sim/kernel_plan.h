@@ -1,0 +1,34 @@
+// How the simulator runs a kernel's blocks, decided once per compile (sim/jit.cpp) and read by
+// the lowering (HostTarget: which entry point, whether the kernel is fissioned) and the launch
+// (KernelCode's entries).
+#pragma once
+
+#include "frontend/ir.h"
+#include "frontend/ir_fission.h"
+
+namespace simt::sim {
+
+// Flat: no thread waits for another; one call runs a block, a loop over its threads. Fission:
+// threads wait at barriers only, and the kernel splits at them into regions, each a loop over
+// the block's threads (frontend/ir_fission.h). Fibers: each thread runs on a fiber of its own,
+// switched where it waits (sim/block_scheduler.h).
+enum class BlockStrategy { Flat, Fission, Fibers };
+
+struct KernelPlan {
+  BlockStrategy strategy = BlockStrategy::Fibers;
+  // The kernel's fission plan: its regions, what keeps it from being fissioned, where a barrier
+  // sits under a thread-dependent branch (the checkers' warning).
+  ir::FissionPlan fission;
+
+  bool fibers() const { return strategy == BlockStrategy::Fibers; }
+  // The plan the lowering follows: Flat and Fission kernels are both lowered fissioned (a flat
+  // kernel is one region).
+  const ir::FissionPlan *lowered_fissioned() const { return fibers() ? nullptr : &fission; }
+};
+
+// The plan of `module`: fibers for the debugger's variant and for the checkers' that orders every
+// thread, for kernels whose threads wait other than at barriers (warp operations, spinning) or
+// whose barriers cannot be fissioned, and where the compile options turn fission off.
+KernelPlan plan_kernel(const ir::Module &module);
+
+} // namespace simt::sim
