@@ -168,6 +168,7 @@ private:
   Value name(const ast::Expr &e);
   Value global(const std::string &name, ir::Loc loc);
   Value from_global(const GlobalValue &g, const std::string &name, ir::Loc loc);
+  Value global_constant(const GlobalValue &g, const std::string &name, ir::Loc loc);
   Value attribute(const ast::Expr &e);
   // The attribute `attr` of a value already typed.
   Value attribute_of(Value base, const std::string &attr, ir::Loc loc);
@@ -337,6 +338,8 @@ private:
   // datetime64 and timedelta64 (typer_datetime.cpp)
   ir::ExprPtr time_cast(ir::ExprPtr e, const Type &to);
   ir::ExprPtr time_binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr timedelta_scaled(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
+                               bool by_float, ir::Loc loc);
   ir::ExprPtr time_compare(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
   ir::ExprPtr time_unary(const std::string &op, ir::ExprPtr operand, ir::Loc loc);
   ir::ExprPtr time_count(const ir::Expr &time) const; // a copy of a stable time, as int64

@@ -163,11 +163,18 @@ ir::ExprPtr FunctionTyper::time_binary(const std::string &op, ir::ExprPtr lhs, i
   if (a != td || (b != Operand::Integer && b != Operand::Float) ||
       (op != "*" && op != "/" && op != "//") || (op == "//" && b == Operand::Float))
     return fail();
+  return timedelta_scaled(op, std::move(lhs), std::move(rhs), b == Operand::Float, loc);
+}
+
+// A timedelta `lhs` times, divided or floor-divided by a number `rhs` (a float one when
+// `by_float`): scaled, truncating toward zero as NumPy does; NaT stays NaT.
+ir::ExprPtr FunctionTyper::timedelta_scaled(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
+                                            bool by_float, ir::Loc loc) {
   const Type result = lhs->type;
   ir::ExprPtr x = stable(std::move(lhs));
   std::vector<ir::ExprPtr> nat;
   nat.push_back(is_not_a_time(*x));
-  if (b == Operand::Float) { // NaN and infinite results are NaT
+  if (by_float) { // NaN and infinite results are NaT
     ir::ExprPtr scaled =
         stable(make_binary(op == "*" ? ir::Op::Mul : ir::Op::TrueDiv, Scalar::F64,
                            cast(time_count(*x), float64), cast(std::move(rhs), float64), loc));

@@ -344,30 +344,11 @@ Value FunctionTyper::global(const std::string &name, ir::Loc loc) {
   return from_global(g, name, loc);
 }
 
-Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, ir::Loc loc) {
+// A global's value that is data: a number, None, a string, a tuple of them, a NumPy array (the
+// kernel's constant memory).
+Value FunctionTyper::global_constant(const GlobalValue &g, const std::string &name, ir::Loc loc) {
   using K = GlobalValue::Kind;
-  if (g.nominal && g.kind != K::NamedTupleClass) { // an enum member: its value's constant
-    GlobalValue value = g;
-    value.nominal = nullptr;
-    Value v = from_global(value, name, loc);
-    if (v.kind != Value::Kind::Expr)
-      error(loc, "simt: the value of enum member '" + name + "' is not supported in kernels");
-    v.expr->type.nominal = g.nominal;
-    return v;
-  }
   switch (g.kind) {
-  case K::Unknown:
-    if (!g.member.empty())
-      error(loc, "simt: " + g.member);
-    if (is_builtin_function(name))
-      return path_value("builtins." + name);
-    if (is_builtin_exception(name)) {
-      Value v;
-      v.kind = Value::Kind::Exception;
-      v.exception = name;
-      return v;
-    }
-    error(loc, "unknown name '" + name + "'");
   case K::Int:
     return expr_value(scalar_const(g.scalar, g.int_value, 0, loc));
   case K::Float:
@@ -411,6 +392,44 @@ Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, 
     a->index = index;
     return expr_value(std::move(a));
   }
+  default:
+    break;
+  }
+  error(loc, "unknown name '" + name + "'");
+}
+
+Value FunctionTyper::from_global(const GlobalValue &g, const std::string &name, ir::Loc loc) {
+  using K = GlobalValue::Kind;
+  if (g.nominal && g.kind != K::NamedTupleClass) { // an enum member: its value's constant
+    GlobalValue value = g;
+    value.nominal = nullptr;
+    Value v = from_global(value, name, loc);
+    if (v.kind != Value::Kind::Expr)
+      error(loc, "simt: the value of enum member '" + name + "' is not supported in kernels");
+    v.expr->type.nominal = g.nominal;
+    return v;
+  }
+  switch (g.kind) {
+  case K::Unknown:
+    if (!g.member.empty())
+      error(loc, "simt: " + g.member);
+    if (is_builtin_function(name))
+      return path_value("builtins." + name);
+    if (is_builtin_exception(name)) {
+      Value v;
+      v.kind = Value::Kind::Exception;
+      v.exception = name;
+      return v;
+    }
+    error(loc, "unknown name '" + name + "'");
+  case K::Int:
+  case K::Float:
+  case K::Bool:
+  case K::None:
+  case K::String:
+  case K::Tuple:
+  case K::Array:
+    return global_constant(g, name, loc);
   case K::Module: {
     std::string module = canonical_module(g.module_name);
     if (module != "cuda" && module != "math" && module != "numpy" && module != "numba" &&

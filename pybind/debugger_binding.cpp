@@ -160,12 +160,15 @@ PyDebugger::PyDebugger(py::object stopped, py::object condition)
 
 sim::LaunchHooks PyDebugger::hooks() { return sim::LaunchHooks{observers_, &controller}; }
 
-void bind_debugger(py::module_ &m) {
-  py::class_<PyDebugger>(m, "Debugger")
-      .def(py::init<py::object, py::object>(), py::arg("stopped"), py::arg("condition"))
-      .def_property(
-          "break_on_launch", [](const PyDebugger &self) { return self.controller.break_on_launch; },
-          [](PyDebugger &self, bool on) { self.controller.break_on_launch = on; })
+namespace {
+
+using DebuggerClass = py::class_<PyDebugger>;
+
+// Where launches stop: breakpoints (their conditions, hit counts, enabling) and watchpoints.
+void bind_stops(DebuggerClass &cls) {
+  cls.def_property(
+         "break_on_launch", [](const PyDebugger &self) { return self.controller.break_on_launch; },
+         [](PyDebugger &self, bool on) { self.controller.break_on_launch = on; })
       .def(
           "add_breakpoint",
           [](PyDebugger &self, std::string file, int line, bool temporary) {
@@ -214,16 +217,19 @@ void bind_debugger(py::module_ &m) {
           },
           py::arg("number"), py::arg("enabled") = py::none(), py::arg("conditional") = py::none(),
           py::arg("ignore") = py::none())
-      .def("set_condition_program",
-           [](PyDebugger &self, int number, const py::list &steps) {
-             debugger::Breakpoint *b = self.controller.breakpoint(number);
-             if (b != nullptr)
-               b->program = condition_program(steps);
-           })
-      .def("line_with_code",
-           [](const PyDebugger &self, const std::string &file, int line) {
-             return debugger::Controller::line_with_code(*running(self).kernel(), file, line);
-           })
+      .def("set_condition_program", [](PyDebugger &self, int number, const py::list &steps) {
+        debugger::Breakpoint *b = self.controller.breakpoint(number);
+        if (b != nullptr)
+          b->program = condition_program(steps);
+      });
+}
+
+// The kernel being debugged: its launch, code locations, frames' layouts, threads and calls.
+void bind_running_kernel(DebuggerClass &cls) {
+  cls.def("line_with_code",
+          [](const PyDebugger &self, const std::string &file, int line) {
+            return debugger::Controller::line_with_code(*running(self).kernel(), file, line);
+          })
       .def_property_readonly(
           "running", [](const PyDebugger &self) { return self.controller.kernel() != nullptr; })
       .def_property_readonly("killed",
@@ -286,6 +292,15 @@ void bind_debugger(py::module_ &m) {
               py::make_tuple(frame.function, reinterpret_cast<uintptr_t>(frame.locals), frame.loc));
         return out;
       });
+}
+
+} // namespace
+
+void bind_debugger(py::module_ &m) {
+  DebuggerClass cls(m, "Debugger");
+  cls.def(py::init<py::object, py::object>(), py::arg("stopped"), py::arg("condition"));
+  bind_stops(cls);
+  bind_running_kernel(cls);
 }
 
 } // namespace simt::bindings

@@ -254,25 +254,8 @@ void translate_compile_error(std::exception_ptr error) {
   }
 }
 
-} // namespace
-
-} // namespace simt::bindings
-
-PYBIND11_MODULE(_simt, m) {
-  using namespace simt::bindings;
-  m.doc() = "simt's compiler and simulator";
-  install_abort_log();
-  install_fatal_error_handler(m);
-  py::register_exception_translator(translate_compile_error);
-  // pybind11's NumPy API table is a function-local static whose initialiser imports NumPy, which
-  // may release the GIL: a thread waiting on its guard with the GIL held would deadlock with the
-  // importing one (four threads' first launches at once: numba-cuda's test_multithreads). Made
-  // here, under the import's GIL, before any thread can race for it.
-  py::detail::npy_api::get();
-  // The host's casting rules, before anything is typed (python/simt/host.py tells which).
-  set_casting_rules_for_python(
-      py::str(py::module_::import("simt.host").attr("casting_rules_release")()));
-
+// The compiler: casting rules, signatures, kernels for the simulator and PTX.
+void bind_compiler(py::module_ &m) {
   m.def("set_casting_rules", &set_casting_rules_for_python, py::arg("numba_release"),
         "Numba's casting rules of a release ('0.56', or '0.59' and later), for this process.");
   m.def("scalar_conversion", &scalar_conversion, py::arg("from_type"), py::arg("to_type"),
@@ -303,6 +286,10 @@ PYBIND11_MODULE(_simt, m) {
         py::arg("llvm_ir"), py::arg("launch_bounds") = std::vector<int>{},
         "PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\"): a dict of ptx, "
         "entry, return_type, llvm_ir, locations and raised.");
+}
+
+// The tables kernels' functions come from (libdevice, bf16, FP8), for simt's Python stubs.
+void bind_tables(py::module_ &m) {
   m.def("libdevice_functions", &libdevice_functions,
         "The libdevice functions kernels may call (numba.cuda.libdevice), in the table's order: "
         "{name: (return type, [(parameter, type, is_output)])}, types named as Numba names them.");
@@ -312,8 +299,6 @@ PYBIND11_MODULE(_simt, m) {
   m.def("fp8_functions", &fp8_functions,
         "numba-cuda's FP8 conversion intrinsics kernels may call, in the table's order: {name: "
         "(value type, result type, 'fp8', 'e8m0' or 'bf16raw')}.");
-  m.def("last_launch_undefined_shuffles", &simt::sim::undefined_shuffles_of_last_launch,
-        "How many shuffles of this thread's last launch read a lane CUDA leaves undefined.");
   m.def("fp8_types", &fp8_types,
         "numba-cuda's FP8 value types, in the table's order: {name: (encoding, lanes)}.");
   m.def("fp8_formats", &fp8_formats, "fp8_interpretation_t's members by value: ['E4M3', 'E5M2'].");
@@ -322,6 +307,10 @@ PYBIND11_MODULE(_simt, m) {
       [](double value) { return simt::bfloat16_bits(simt::round_to_bfloat16(value)); },
       py::arg("value"),
       "The bit pattern of `value` rounded once to the nearest bfloat16 (ties to even).");
+}
+
+// The simulator's runtime: tier-ups, kernel allocations, workers, the last launch's findings.
+void bind_runtime(py::module_ &m) {
   m.def(
       "finish_tier_ups",
       [] {
@@ -339,6 +328,12 @@ PYBIND11_MODULE(_simt, m) {
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 
+  m.def("last_launch_undefined_shuffles", &simt::sim::undefined_shuffles_of_last_launch,
+        "How many shuffles of this thread's last launch read a lane CUDA leaves undefined.");
+}
+
+// A compiled kernel (simt/dispatcher.py launches it).
+void bind_kernel(py::module_ &m) {
   py::class_<CompiledKernel, std::shared_ptr<CompiledKernel>>(m, "Kernel")
       .def_property_readonly("name", &CompiledKernel::name)
       .def_property_readonly("static_shared_bytes", &CompiledKernel::static_shared_bytes)
@@ -388,6 +383,31 @@ PYBIND11_MODULE(_simt, m) {
            "Runs the kernel (under `debugger`, a Debugger, or `checker`, a Checker, when given); "
            "returns None or the first fault as (exception, message, tid, ctaid, file, line, col, "
            "function).");
+}
+
+} // namespace
+
+} // namespace simt::bindings
+
+PYBIND11_MODULE(_simt, m) {
+  using namespace simt::bindings;
+  m.doc() = "simt's compiler and simulator";
+  install_abort_log();
+  install_fatal_error_handler(m);
+  py::register_exception_translator(translate_compile_error);
+  // pybind11's NumPy API table is a function-local static whose initialiser imports NumPy, which
+  // may release the GIL: a thread waiting on its guard with the GIL held would deadlock with the
+  // importing one (four threads' first launches at once: numba-cuda's test_multithreads). Made
+  // here, under the import's GIL, before any thread can race for it.
+  py::detail::npy_api::get();
+  // The host's casting rules, before anything is typed (python/simt/host.py tells which).
+  set_casting_rules_for_python(
+      py::str(py::module_::import("simt.host").attr("casting_rules_release")()));
+
+  bind_compiler(m);
+  bind_tables(m);
+  bind_runtime(m);
+  bind_kernel(m);
   bind_debugger(m);
   bind_checker(m);
   bind_link_cache(m);
