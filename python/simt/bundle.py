@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 
+from . import config
 from . import types as simt_types
 from .aliasing import byte_range, overlap
 from .targets import HANGS_A_GPU
@@ -30,13 +31,13 @@ _WRITERS = {}  # by folder
 
 
 def enabled():
-    return bool(os.environ.get("SIMT_BUNDLE"))
+    return bool(config.value("SIMT_BUNDLE"))
 
 
 def writer(py_func):
     """The bundle writer for SIMT_BUNDLE that records the kernel `py_func`'s launches."""
-    folder = os.environ["SIMT_BUNDLE"]
-    per_file = os.environ.get("SIMT_BUNDLE_PER_FILE")
+    folder = config.value("SIMT_BUNDLE")
+    per_file = os.environ.get("SIMT_BUNDLE_PER_FILE")  # set, even to "": bundles per file
     if per_file is not None:
         source = os.environ.get("PYTEST_CURRENT_TEST", "").partition("::")[0] or getattr(
             getattr(py_func, "__code__", None), "co_filename", "kernels")
@@ -85,8 +86,8 @@ class BundleWriter:
         self.manifest_path = os.path.join(folder, "manifest.txt")
         self.bytes = sum(os.path.getsize(os.path.join(folder, name))
                          for name in os.listdir(folder))
-        self.limit = float(os.environ.get("SIMT_BUNDLE_MAX_MB", "48")) * 1e6
-        cc = os.environ.get("SIMT_BUNDLE_CC", "7.5").split(".")
+        self.limit = config.number("SIMT_BUNDLE_MAX_MB", 48) * 1e6
+        cc = config.value("SIMT_BUNDLE_CC").split(".")
         self.cc = (int(cc[0]), int(cc[1]) if len(cc) > 1 else 0)
         self.written = self.left_out = 0
         self.reasons = {}

@@ -18,6 +18,7 @@ import weakref
 
 import numpy as np
 
+from . import config
 from .numpy_compat import byte_bounds
 
 TOOLS = ("racecheck", "initcheck", "synccheck", "memcheck")
@@ -370,13 +371,13 @@ def _finish_at_exit():
 def enable_from_environment():
     """SIMT_CHECK=race,init (or 1/all) checks the run, with SIMT_CHECK_SCHEDULE,
     SIMT_CHECK_SEED, SIMT_CHECK_SUPPRESS and SIMT_CHECK_REPORT; the summary is printed at exit."""
-    tools = os.environ.get("SIMT_CHECK", "")
+    tools = config.value("SIMT_CHECK")
     if tools in ("", "0") or _session is not None:
         return
-    seed = os.environ.get("SIMT_CHECK_SEED")
-    enable(tool_names(tools), os.environ.get("SIMT_CHECK_SCHEDULE", "in-order"),
-           int(seed) if seed else None, os.environ.get("SIMT_CHECK_SUPPRESS") or None,
-           os.environ.get("SIMT_CHECK_REPORT") or None)
+    seed = config.value("SIMT_CHECK_SEED")
+    enable(tool_names(tools), config.value("SIMT_CHECK_SCHEDULE"),
+           int(seed) if seed else None, config.value("SIMT_CHECK_SUPPRESS") or None,
+           config.value("SIMT_CHECK_REPORT") or None)
     atexit.register(_finish_at_exit)
 
 

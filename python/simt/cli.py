@@ -20,6 +20,7 @@ simt check [--tool T]... [--schedule random|reverse] [--seed N] [--error-exitcod
                             reads, barrier and warp errors and bad accesses (racecheck, initcheck,
                             synccheck, memcheck; all unless --tool names some); exits with
                             --error-exitcode (default 1) when an error was found
+simt config                 print every SIMT_* setting, its value here and what it does
 simt --version"""
 
 
@@ -137,6 +138,13 @@ def main(argv=None):
         print("simt %s" % __version__)
         return 0
     command, rest = argv[0], argv[1:]
+    if command == "config" and not rest:
+        from . import config
+        try:
+            print("\n".join(config.report()), flush=True)
+        except BrokenPipeError:  # `simt config | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     if command == "debug":
         return debug(rest)
     if command == "check":

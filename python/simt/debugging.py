@@ -4,7 +4,9 @@ kernel is compiled in its debug variant (CompileOptions' instrumentation 'debug'
 entry of every cache; release kernels are untouched."""
 import os
 
-_debug_mode = os.environ.get("SIMT_DEBUG", "") not in ("", "0")
+from . import config
+
+_debug_mode = config.enabled("SIMT_DEBUG")
 
 
 def debug_mode():

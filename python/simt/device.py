@@ -4,6 +4,7 @@ time). The context, memory and streams are simt.driver's."""
 import contextlib
 import os
 
+from . import config
 from .driver import (Context, Event, MemoryInfo, Stream, UnsupportedAttribute,  # noqa: F401
                      event_elapsed_time, profile_start, profile_stop, profiling)
 
@@ -57,7 +58,7 @@ class Device:
 
     @property
     def MULTIPROCESSOR_COUNT(self):
-        return int(os.environ.get("SIMT_THREADS", 0)) or os.cpu_count() or 1
+        return int(config.number("SIMT_THREADS", 0)) or os.cpu_count() or 1
 
     supports_float16 = True
     supports_bfloat16 = True  # compute capability 8.0 has it

@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import bundle, hosts, linking, pickling, ptx_check, targets
+from . import bundle, config, hosts, linking, pickling, ptx_check, targets
 from . import types as simt_types
 from . import check
 from .debugging import breakpoints_enabled, debug_mode
@@ -401,9 +401,9 @@ _CompileStats = collections.namedtuple("_CompileStats",
 
 def _compile_cache_path():
     """The directory of simt's compile cache (docs/user-guide.md), None where SIMT_CACHE=0."""
-    if os.environ.get("SIMT_CACHE", "1") == "0":
+    if config.value("SIMT_CACHE") == "0":
         return None
-    return os.environ.get("SIMT_CACHE_DIR") or os.path.join(
+    return config.value("SIMT_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simt")
 
 
@@ -449,7 +449,7 @@ def fission_enabled():
     """Whether kernels with barriers in block-uniform control flow run by loop fission (the
     default) rather than as fibers (SIMT_FISSION=0): a compile option, so both kinds of code can
     be compared in one process."""
-    return os.environ.get("SIMT_FISSION", "1") != "0"
+    return config.value("SIMT_FISSION") != "0"
 
 class Dispatcher:
     """A @cuda.jit function: a kernel (launched with a configuration) or a device function

@@ -36,6 +36,8 @@ import tempfile
 import threading
 import time
 
+from . import config
+
 __all__ = ["ARCHS", "CC", "PtxCheckError", "enabled", "strict", "check", "records", "reset",
            "read_report", "summarize", "summary_line"]
 
@@ -69,11 +71,11 @@ class PtxCheckError(RuntimeError):
 
 
 def enabled():
-    return os.environ.get("SIMT_PTX_CHECK", "").strip() not in ("", "0")
+    return config.enabled("SIMT_PTX_CHECK")
 
 
 def strict():
-    return os.environ.get("SIMT_PTX_CHECK", "").strip().lower() == "strict"
+    return config.value("SIMT_PTX_CHECK").strip().lower() == "strict"
 
 
 def records():
@@ -200,7 +202,7 @@ def _isolated(work):
     """("ok", work()), ("error", _classify(its exception)) or ("crash", what was seen): `work`
     runs in a forked child where the platform has fork, so an LLVM abort ("LLVM ERROR: Cannot
     select") ends only the child; SIMT_PTX_CHECK_FORK=0 runs it in this process."""
-    if not hasattr(os, "fork") or os.environ.get("SIMT_PTX_CHECK_FORK", "1") == "0":
+    if not hasattr(os, "fork") or config.value("SIMT_PTX_CHECK_FORK") == "0":
         try:
             return "ok", work()
         except Exception as error:
@@ -232,7 +234,7 @@ def _isolated(work):
             os._exit(0)
     os.close(write_end)
     try:
-        timeout = float(os.environ.get("SIMT_PTX_CHECK_TIMEOUT", _COMPILE_TIMEOUT))
+        timeout = config.number("SIMT_PTX_CHECK_TIMEOUT", _COMPILE_TIMEOUT)
     except ValueError:
         timeout = _COMPILE_TIMEOUT
     chunks, deadline, timed_out, finished = [], time.monotonic() + timeout, False, False
@@ -339,7 +341,7 @@ def _assemble(ptxas, ptx, digest):
 def _save_ptx(ptx, digest):
     """A rejected kernel's PTX, kept beside the report (REPORT.ptx/<sha256>.ptx) when there is
     one."""
-    report = os.environ.get("SIMT_PTX_CHECK_REPORT")
+    report = config.value("SIMT_PTX_CHECK_REPORT") or None
     if not report:
         return None
     try:
@@ -374,7 +376,7 @@ def _add(record):
 
 
 def _append_to_report(record):
-    report = os.environ.get("SIMT_PTX_CHECK_REPORT")
+    report = config.value("SIMT_PTX_CHECK_REPORT") or None
     if not report:
         return
     line = (json.dumps(record, sort_keys=True) + "\n").encode()
@@ -446,7 +448,7 @@ def skipped_line():
 
 
 def _at_exit():
-    if os.environ.get("SIMT_PTX_CHECK_QUIET", "") not in ("", "0"):
+    if config.enabled("SIMT_PTX_CHECK_QUIET"):
         return
     summary = summarize(records())
     try:

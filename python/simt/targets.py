@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from . import config
 from .aliasing import copies_keeping_aliases
 from .errors import ParityError
 
@@ -24,7 +25,7 @@ TARGETS = ("sim", "gpu", "both")
 
 def current():
     """The target SIMT_TARGET names (ValueError for another name)."""
-    target = os.environ.get("SIMT_TARGET", "").strip().lower() or "sim"
+    target = config.value("SIMT_TARGET").strip().lower() or "sim"
     if target not in TARGETS:
         raise ValueError("simt: SIMT_TARGET=%s: the target is sim, gpu or both" % target)
     return target
@@ -33,8 +34,7 @@ def current():
 def _tolerance(dtype):
     rtol, atol = (1e-12, 1e-300) if dtype in (np.float64, np.complex128) else \
         (1e-2, 1e-30) if dtype == "bfloat16" else (1e-5, 1e-8)
-    return (float(os.environ.get("SIMT_PARITY_RTOL", rtol)),
-            float(os.environ.get("SIMT_PARITY_ATOL", atol)))
+    return (config.number("SIMT_PARITY_RTOL", rtol), config.number("SIMT_PARITY_ATOL", atol))
 
 
 def _array_of(value):
@@ -138,7 +138,7 @@ class ParityKernel:
                 break
         if problems:
             message = "simt: parity: kernel %s: %s" % (self._sim.name, "; ".join(problems))
-            if os.environ.get("SIMT_PARITY", "").strip().lower() == "warn":
+            if config.value("SIMT_PARITY").strip().lower() == "warn":
                 warnings.warn(message, RuntimeWarning, stacklevel=4)
             else:
                 raise ParityError(message)
