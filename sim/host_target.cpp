@@ -5,6 +5,7 @@
 #include "codegen/math.h"
 #include "frontend/ir_fission.h"
 #include "sim/abi.h"
+#include "sim/runtime_functions.h"
 #include "sim/watched_pages.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -48,17 +49,42 @@ size_t special_offset(ir::Op op, int axis) {
 
 // A runtime function of sim/abi.h (the context first); error reports are cold so LLVM keeps them
 // off the hot path.
-llvm::FunctionCallee runtime_function(llvm::Module &m, const char *name, llvm::Type *result,
-                                      llvm::ArrayRef<llvm::Type *> params, bool cold = false) {
-  llvm::FunctionCallee callee =
-      m.getOrInsertFunction(name, llvm::FunctionType::get(result, params, false));
-  auto *fn = llvm::cast<llvm::Function>(callee.getCallee());
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
+llvm::Type *llvm_type(llvm::LLVMContext &ctx, RtType type) {
+  switch (type) {
+  case RtType::Void:
+    return llvm::Type::getVoidTy(ctx);
+  case RtType::I32:
+  case RtType::U32:
+    return llvm::Type::getInt32Ty(ctx);
+  case RtType::I64:
+  case RtType::U64:
+    return llvm::Type::getInt64Ty(ctx);
+  case RtType::F64:
+    return llvm::Type::getDoubleTy(ctx);
+  case RtType::Ptr:
+  case RtType::Str:
+  case RtType::Ctx:
+    break;
+  }
+  return llvm::PointerType::getUnqual(ctx);
+}
+
+// The runtime function `fn` (sim/runtime.def) declared in `m`.
+llvm::FunctionCallee runtime_function(llvm::Module &m, RuntimeFn fn) {
+  const RuntimeSignature &signature = runtime_signature(fn);
+  llvm::LLVMContext &ctx = m.getContext();
+  std::vector<llvm::Type *> params;
+  for (size_t i = 0; i < signature.arity; ++i)
+    params.push_back(llvm_type(ctx, signature.params[i]));
+  llvm::FunctionCallee callee = m.getOrInsertFunction(
+      signature.name, llvm::FunctionType::get(llvm_type(ctx, signature.result), params, false));
+  auto *function = llvm::cast<llvm::Function>(callee.getCallee());
+  function->addFnAttr(llvm::Attribute::NoUnwind);
   // The runtime keeps no copy of the context pointer: LLVM may then keep the context's fields
   // in registers across stores to array data.
-  fn->addParamAttr(0, llvm::Attribute::NoCapture);
-  if (cold)
-    fn->addFnAttr(llvm::Attribute::Cold);
+  function->addParamAttr(0, llvm::Attribute::NoCapture);
+  if (signature.cold)
+    function->addFnAttr(llvm::Attribute::Cold);
   return callee;
 }
 
@@ -112,68 +138,55 @@ llvm::Value *HostTarget::dynamic_shared_bytes(Emitter &e) {
 
 void HostTarget::barrier(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_syncthreads", b.getVoidTy(),
-                                {b.getPtrTy(), b.getInt32Ty()}),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_syncthreads),
                {e.env, b.getInt32(loc)});
 }
 
 llvm::Value *HostTarget::barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
                                         int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  return b.CreateCall(
-      runtime_function(module_of(e), "simt_rt_syncthreads_reduce", b.getInt32Ty(),
-                       {b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty()}),
-      {e.env, b.getInt32(int32_t(reduction)), predicate, b.getInt32(loc)});
+  return b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_syncthreads_reduce),
+                      {e.env, b.getInt32(int32_t(reduction)), predicate, b.getInt32(loc)});
 }
 
 llvm::Value *HostTarget::warp_op(Emitter &e, ir::WarpOp op, llvm::Value *mask, llvm::Value *value,
                                  llvm::Value *operand, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  return b.CreateCall(runtime_function(module_of(e), "simt_rt_warp", b.getInt64Ty(),
-                                       {b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(),
-                                        b.getInt64Ty(), b.getInt32Ty(), b.getInt32Ty()}),
+  return b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_warp),
                       {e.env, b.getInt32(int32_t(op)), mask, value, operand, b.getInt32(loc)});
 }
 
 llvm::Value *HostTarget::active_mask(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  return b.CreateCall(runtime_function(module_of(e), "simt_rt_activemask", b.getInt32Ty(),
-                                       {b.getPtrTy(), b.getInt32Ty()}),
+  return b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_activemask),
                       {e.env, b.getInt32(loc)});
 }
 
 void HostTarget::grid_barrier(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_grid_sync", b.getVoidTy(),
-                                {b.getPtrTy(), b.getInt32Ty()}),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_grid_sync),
                {e.env, b.getInt32(loc)});
 }
 
 void HostTarget::index_error(Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
                              llvm::Value *loc) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(
-                   module_of(e), "simt_rt_index_error", b.getVoidTy(),
-                   {b.getPtrTy(), b.getInt64Ty(), b.getInt32Ty(), b.getInt64Ty(), b.getInt32Ty()},
-                   true),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_index_error),
                {e.env, index, axis, size, loc});
 }
 
 void HostTarget::raise(Emitter &e, const std::string &exception, const std::string &message,
                        llvm::Value *loc) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_raise", b.getVoidTy(),
-                                {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt32Ty()}, true),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_raise),
                {e.env, b.CreateGlobalString(exception, "exception"),
                 b.CreateGlobalString(message, "message"), loc});
 }
 
 llvm::Value *HostTarget::allocate(Emitter &e, llvm::Value *bytes, bool zeroed, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  return b.CreateCall(
-      runtime_function(module_of(e), "simt_rt_allocate", b.getPtrTy(),
-                       {b.getPtrTy(), b.getInt64Ty(), b.getInt32Ty(), b.getInt32Ty()}),
-      {e.env, bytes, b.getInt32(zeroed ? 1 : 0), b.getInt32(loc)});
+  return b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_allocate),
+                      {e.env, bytes, b.getInt32(zeroed ? 1 : 0), b.getInt32(loc)});
 }
 
 llvm::Value *HostTarget::must_return(Emitter &e) {
@@ -199,9 +212,7 @@ llvm::Value *HostTarget::loop_back_edge(Emitter &e, bool spins, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
   llvm::Module &m = module_of(e);
   if (spins) {
-    b.CreateCall(
-        runtime_function(m, "simt_rt_yield", b.getVoidTy(), {b.getPtrTy(), b.getInt32Ty()}),
-        {e.env, b.getInt32(loc)});
+    b.CreateCall(runtime_function(m, RuntimeFn::simt_rt_yield), {e.env, b.getInt32(loc)});
     return must_return(e);
   }
   // A relaxed atomic load: LLVM may not hoist it out of the loop, and it costs a plain load.
@@ -216,9 +227,7 @@ llvm::Value *HostTarget::loop_back_edge(Emitter &e, bool spins, int32_t loc) {
   b.CreateCondBr(b.CreateICmpNE(requests, b.getInt32(0)), poll, next,
                  llvm::MDBuilder(b.getContext()).createBranchWeights(1, 1 << 20));
   b.SetInsertPoint(poll);
-  b.CreateCall(runtime_function(m, "simt_rt_poll", b.getVoidTy(), {b.getPtrTy(), b.getInt32Ty()},
-                                /*cold=*/true),
-               {e.env, b.getInt32(loc)});
+  b.CreateCall(runtime_function(m, RuntimeFn::simt_rt_poll), {e.env, b.getInt32(loc)});
   llvm::Value *stopped = must_return(e);
   llvm::BasicBlock *polled = b.GetInsertBlock();
   b.CreateBr(next);
@@ -231,28 +240,24 @@ llvm::Value *HostTarget::loop_back_edge(Emitter &e, bool spins, int32_t loc) {
 
 void HostTarget::enter_function(Emitter &e, int32_t function, llvm::Value *frame) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_enter", b.getVoidTy(),
-                                {b.getPtrTy(), b.getInt32Ty(), b.getPtrTy()}),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_enter),
                {e.env, b.getInt32(function), frame});
 }
 
 void HostTarget::leave_function(Emitter &e) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_leave", b.getVoidTy(), {b.getPtrTy()}),
-               {e.env});
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_leave), {e.env});
 }
 
 void HostTarget::statement(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_statement", b.getVoidTy(),
-                                {b.getPtrTy(), b.getInt32Ty()}),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_statement),
                {e.env, b.getInt32(loc)});
 }
 
 void HostTarget::breakpoint_call(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_breakpoint", b.getVoidTy(),
-                                {b.getPtrTy(), b.getInt32Ty()}),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_breakpoint),
                {e.env, b.getInt32(loc)});
 }
 
@@ -260,13 +265,10 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
                                codegen::AccessKind kind, MemSpace space, llvm::Value *value,
                                int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  llvm::Type *i32 = b.getInt32Ty();
   auto report = [&] {
-    b.CreateCall(
-        runtime_function(module_of(e), "simt_rt_access", b.getVoidTy(),
-                         {b.getPtrTy(), b.getPtrTy(), i32, i32, i32, i32, b.getInt64Ty(), i32}),
-        {e.env, address, b.getInt32(size), b.getInt32(align), b.getInt32(int32_t(kind)),
-         b.getInt32(int32_t(space)), value, b.getInt32(loc)});
+    b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_access),
+                 {e.env, address, b.getInt32(size), b.getInt32(align), b.getInt32(int32_t(kind)),
+                  b.getInt32(int32_t(space)), value, b.getInt32(loc)});
   };
   const bool array_access = kind == codegen::AccessKind::Load ||
                             kind == codegen::AccessKind::Store ||
@@ -355,12 +357,11 @@ void HostTarget::memory_access(Emitter &e, llvm::Value *address, uint32_t size, 
 void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items) {
   llvm::IRBuilder<> &b = e.b;
   llvm::Module &m = module_of(e);
-  llvm::Type *ptr = b.getPtrTy(), *void_type = b.getVoidTy();
-  auto print_str = runtime_function(m, "simt_rt_print_str", void_type, {ptr, ptr});
+  auto print_str = runtime_function(m, RuntimeFn::simt_rt_print_str);
   for (size_t i = 0; i < items.size(); ++i) {
     const codegen::PrintItem &item = items[i];
     if (i > 0 && !item.space_before)
-      b.CreateCall(runtime_function(m, "simt_rt_print_glue", void_type, {ptr}), {e.env});
+      b.CreateCall(runtime_function(m, RuntimeFn::simt_rt_print_glue), {e.env});
     if (!item.value) {
       b.CreateCall(print_str, {e.env, b.CreateGlobalString(item.text, "text")});
       continue;
@@ -371,17 +372,17 @@ void HostTarget::print(Emitter &e, const std::vector<codegen::PrintItem> &items)
                                          b.CreateGlobalString("False", "false"));
       b.CreateCall(print_str, {e.env, text});
     } else if (is_float(s)) {
-      b.CreateCall(runtime_function(m, "simt_rt_print_f64", void_type, {ptr, b.getDoubleTy()}),
+      b.CreateCall(runtime_function(m, RuntimeFn::simt_rt_print_f64),
                    {e.env, b.CreateFPExt(item.value, b.getDoubleTy())});
     } else if (codegen::scalar_is_signed(s)) {
-      b.CreateCall(runtime_function(m, "simt_rt_print_i64", void_type, {ptr, b.getInt64Ty()}),
+      b.CreateCall(runtime_function(m, RuntimeFn::simt_rt_print_i64),
                    {e.env, b.CreateSExt(item.value, b.getInt64Ty())});
     } else {
-      b.CreateCall(runtime_function(m, "simt_rt_print_u64", void_type, {ptr, b.getInt64Ty()}),
+      b.CreateCall(runtime_function(m, RuntimeFn::simt_rt_print_u64),
                    {e.env, b.CreateZExt(item.value, b.getInt64Ty())});
     }
   }
-  b.CreateCall(runtime_function(m, "simt_rt_print_end", void_type, {ptr}), {e.env});
+  b.CreateCall(runtime_function(m, RuntimeFn::simt_rt_print_end), {e.env});
 }
 
 llvm::Value *HostTarget::math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
@@ -523,15 +524,13 @@ void HostTarget::enter_thread(Emitter &e, llvm::ArrayRef<llvm::Value *> tid) {
 
 void HostTarget::fissioned_barrier(Emitter &e, int32_t loc) {
   llvm::IRBuilder<> &b = e.b;
-  b.CreateCall(runtime_function(module_of(e), "simt_rt_barrier_passed", b.getVoidTy(),
-                                {b.getPtrTy(), b.getInt32Ty()}),
+  b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_barrier_passed),
                {e.env, b.getInt32(loc)});
 }
 
 llvm::Value *HostTarget::block_scratch(Emitter &e, llvm::Value *bytes) {
   llvm::IRBuilder<> &b = e.b;
-  llvm::FunctionCallee scratch = runtime_function(module_of(e), "simt_rt_block_scratch",
-                                                  b.getPtrTy(), {b.getPtrTy(), b.getInt64Ty()});
+  llvm::FunctionCallee scratch = runtime_function(module_of(e), RuntimeFn::simt_rt_block_scratch);
   // Nothing else points into the scratch memory (as with malloc): LLVM may keep a thread's
   // locals in registers across its accesses of arrays.
   llvm::cast<llvm::Function>(scratch.getCallee())->addRetAttr(llvm::Attribute::NoAlias);

@@ -281,29 +281,8 @@ private:
           llvm::orc::ExecutorAddr::fromPtr(function),
           llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
     };
-    add("simt_rt_index_error", &simt_rt_index_error);
-    add("simt_rt_raise", &simt_rt_raise);
-    add("simt_rt_syncthreads", &simt_rt_syncthreads);
-    add("simt_rt_syncthreads_reduce", &simt_rt_syncthreads_reduce);
-    add("simt_rt_block_scratch", &simt_rt_block_scratch);
-    add("simt_rt_allocate", &simt_rt_allocate);
-    add("simt_rt_warp", &simt_rt_warp);
-    add("simt_rt_activemask", &simt_rt_activemask);
-    add("simt_rt_grid_sync", &simt_rt_grid_sync);
-    add("simt_rt_print_i64", &simt_rt_print_i64);
-    add("simt_rt_print_u64", &simt_rt_print_u64);
-    add("simt_rt_print_f64", &simt_rt_print_f64);
-    add("simt_rt_print_str", &simt_rt_print_str);
-    add("simt_rt_print_end", &simt_rt_print_end);
-    add("simt_rt_print_glue", &simt_rt_print_glue);
-    add("simt_rt_enter", &simt_rt_enter);
-    add("simt_rt_leave", &simt_rt_leave);
-    add("simt_rt_statement", &simt_rt_statement);
-    add("simt_rt_breakpoint", &simt_rt_breakpoint);
-    add("simt_rt_access", &simt_rt_access);
-    add("simt_rt_barrier_passed", &simt_rt_barrier_passed);
-    add("simt_rt_poll", &simt_rt_poll);
-    add("simt_rt_yield", &simt_rt_yield);
+#define SIMT_RUNTIME(Name, Cold, Result, ...) add(#Name, &Name);
+#include "sim/runtime.def"
     for (const HostSymbol &symbol : libdevice_host_symbols())
       add(symbol.name, symbol.address);
     runtime[jit_->mangleAndIntern("simt_rt_stop_requests")] = llvm::orc::ExecutorSymbolDef(
