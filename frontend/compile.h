@@ -1,6 +1,7 @@
 // The frontend's entry points: Python source (+ argument types) -> typed IR.
 #pragma once
 
+#include "frontend/compile_error.h"
 #include "frontend/ir.h"
 #include "frontend/resolver.h"
 #include "frontend/types.h"
@@ -10,21 +11,6 @@
 #include <vector>
 
 namespace simt {
-
-// A compile-time error in a kernel: unsupported syntax, an unknown name, a type error.
-// what() is the full user-facing text:
-//   file.py:12:9: error: unknown name 'foo'
-//       x = foo(1)
-//           ^
-class CompileError : public std::runtime_error {
-public:
-  CompileError(std::string file, int line, int col, std::string message, std::string source_line);
-  const std::string file;
-  const int line;
-  const int col;
-  const std::string message;
-  const std::string source_line;
-};
 
 // Compiles `kernel` for the argument types `arg_types` into a module whose functions[0] is the
 // kernel (returning None) followed by every device function it reaches, specialised per call

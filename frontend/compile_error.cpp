@@ -1,4 +1,4 @@
-#include "frontend/compile.h"
+#include "frontend/compile_error.h"
 
 #include <algorithm>
 

@@ -10,10 +10,10 @@
 
 #include "frontend/bf16.h"
 #include "frontend/compile_options.h"
+#include "frontend/extern_function.h"
 #include "frontend/fp8.h"
 #include "frontend/intrinsics.h"
 #include "frontend/libdevice.h"
-#include "frontend/resolver.h"
 #include "frontend/types.h"
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 // it directly.
 #pragma once
 
+#include "frontend/extern_function.h"
 #include "frontend/types.h"
 
 #include <cstdint>
@@ -36,15 +37,6 @@ struct FunctionSource {
   // A nested def made a device function of its own (typer_closure.cpp): its enclosing
   // specialisation and place, which tell it from others of the same file and name.
   std::string closure_key;
-};
-
-// A device function defined outside Python (cuda.declare_device(name, sig)), linked in from
-// CUDA C/C++ or PTX (@cuda.jit(link=[...])). Called with Numba's ABI for foreign functions:
-// `int name(return_type *result, params...)`.
-struct ExternFunction {
-  std::string name;
-  Type return_type;
-  std::vector<Type> params;
 };
 
 struct GlobalValue {
