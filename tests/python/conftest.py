@@ -32,6 +32,8 @@ def run_python(args, env=None, cwd=None, timeout=300):
     full_env.pop("SIMT_ENABLE", None)
     full_env.pop("SIMT_CHECK", None)
     full_env.pop("NUMBA_ENABLE_CUDASIM", None)
+    if "SIMT_BUNDLE" in (env or {}):  # a test's own bundle, not an outer bundling run's layout
+        full_env.pop("SIMT_BUNDLE_PER_FILE", None)
     full_env.update(env or {})
     return subprocess.run([sys.executable] + list(args), env=full_env, cwd=cwd,
                           capture_output=True, text=True, timeout=timeout)

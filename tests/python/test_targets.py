@@ -57,11 +57,21 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
+def process_environment(**settings):
+    """A test process's environment: this one's without an outer bundling run's settings
+    (scripts/make_gpu_bundles.sh runs the suite with SIMT_BUNDLE set), simt's package on the
+    path, and `settings`."""
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith("SIMT_BUNDLE")}
+    environment["PYTHONPATH"] = os.path.dirname(os.path.dirname(simt.__file__))
+    environment.update(settings)
+    return environment
+
+
 def run(tmp_path, env, *args):
     script = tmp_path / "script.py"
     script.write_text(SCRIPT)
-    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
-                       **env)
+    environment = process_environment(**env)
     command = [sys.executable, "-m", "simt", "run", *args, str(script)]
     return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=120)
 
@@ -175,8 +185,7 @@ def test_bundles_keep_arguments_that_alias_and_datetime_arrays(tmp_path):
         later[1, 1](days, np.zeros(1, "datetime64[D]"))
     """))
     bundle = tmp_path / "bundle"
-    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
-                       SIMT_BUNDLE=str(bundle))
+    environment = process_environment(SIMT_BUNDLE=str(bundle))
     proc = subprocess.run([sys.executable, "-m", "simt", "run", str(script)],
                           capture_output=True, text=True, env=environment, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -221,8 +230,7 @@ def test_bundles_mark_kernels_that_would_hang_a_gpu_simulator_only(tmp_path):
                 print("raised", type(e).__name__)
     """))
     bundle = tmp_path / "bundle"
-    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
-                       SIMT_BUNDLE=str(bundle))
+    environment = process_environment(SIMT_BUNDLE=str(bundle))
     proc = subprocess.run([sys.executable, "-m", "simt", "run", str(script)],
                           capture_output=True, text=True, env=environment, timeout=120)
     assert "raised RuntimeError" in proc.stdout, proc.stderr
@@ -267,8 +275,7 @@ def test_parity_leaves_undefined_reads_and_atomic_placement_alone(tmp_path):
     elements the simulator reversed); bundles mark both launches so."""
     script = tmp_path / "script.py"
     script.write_text(UNDEFINED_AND_ORDER_FREE)
-    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(simt.__file__)),
-                       SIMT_LIBCUDA=FAKE_DRIVER, SIMT_TARGET="both")
+    environment = process_environment(SIMT_LIBCUDA=FAKE_DRIVER, SIMT_TARGET="both")
     proc = subprocess.run([sys.executable, "-m", "simt", "run", str(script)], capture_output=True,
                           text=True, env=environment, timeout=120)
     assert proc.returncode == 0 and proc.stdout == "done\n", proc.stderr
