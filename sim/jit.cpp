@@ -411,7 +411,15 @@ private:
     std::string why = llvm::toString(std::move(error));
     if (!out_of_memory(why))
       throw std::runtime_error("simt: compiling " + name + ": " + why);
-    throw JitOutOfMemory(
+    throw out_of_memory_for(name);
+  }
+
+public:
+  // Why kernel `name` could not be compiled or mapped for want of memory or memory mappings:
+  // what is alive and the likely cause. LLVM runs out first (a std::bad_alloc of its own) or the
+  // code's mapping fails, whichever allocation meets the limit.
+  JitOutOfMemory out_of_memory_for(const std::string &name) const {
+    return JitOutOfMemory(
         "simt: out of memory for the code of kernel " + name + " (" + std::strerror(ENOMEM) +
         "): the code of " + std::to_string(alive()) + " kernels is alive, and the process has " +
         memory_maps() +
@@ -421,6 +429,7 @@ private:
         "kernel once and reuse it, or drop the references to kernels no longer used");
   }
 
+private:
   // "N memory mappings (vm.max_map_count: M)", from /proc.
   static std::string memory_maps() {
     auto lines = [](const char *path) -> std::optional<size_t> {
@@ -633,7 +642,14 @@ private:
 } // namespace
 
 KernelCode jit_compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised) {
-  return Jit::instance().compile(module, tier, unoptimised);
+  Jit &jit = Jit::instance();
+  try {
+    return jit.compile(module, tier, unoptimised);
+  } catch (const JitOutOfMemory &) {
+    throw;
+  } catch (const std::bad_alloc &) { // LLVM's own allocations met the limit first
+    throw jit.out_of_memory_for(module.kernel().python_name);
+  }
 }
 
 FullCode jit_compile_full(const UnoptimisedModule &kernel) {
