@@ -124,9 +124,12 @@ struct Machine {
 // The process's one JIT, with the runtime functions and libm resolvable from kernels.
 class Jit {
 public:
+  // Never destroyed: the process's end frees it. Tearing ORC down at exit fails the queries a
+  // link that ran out of memory (mappings) left behind, and failing them there crashed
+  // (AsynchronousSymbolQuery::handleFailed from ~LLJIT).
   static Jit &instance() {
-    static Jit jit;
-    return jit;
+    static Jit *jit = new Jit;
+    return *jit;
   }
 
   // Lowers and optimises `module` at its full level (for inspection: nothing is added to the JIT).
@@ -199,11 +202,6 @@ public:
 
   size_t alive() const { return alive_.load(std::memory_order_relaxed); }
 
-  // The Jit is gone (static destruction at exit): code released later is left to the process's
-  // end.
-  static inline std::atomic<bool> destroyed{false};
-  ~Jit() { destroyed.store(true); }
-
   // Removes `dylib`, whose code no KernelCode holds any more, unmapping its memory. Called
   // without mutex_ (the last reference may go while a thread holds it): the ExecutionSession
   // locks what it shares, and no other thread uses this dylib.
@@ -233,7 +231,7 @@ private:
     LinkedCode(const LinkedCode &) = delete;
     LinkedCode &operator=(const LinkedCode &) = delete;
     ~LinkedCode() {
-      if (dylib != nullptr && !destroyed.load())
+      if (dylib != nullptr)
         instance().release(*dylib);
     }
   };
