@@ -9,7 +9,7 @@
 #pragma once
 
 #include "checker/page_table.h"
-#include "frontend/types.h"
+#include "ir/types.h"
 #include "sim/watched_pages.h"
 
 #include <cstdint>

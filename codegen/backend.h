@@ -6,7 +6,7 @@
 #pragma once
 
 #include "codegen/lower.h"
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <cstdint>
 #include <memory>

@@ -4,8 +4,8 @@
 // (lineinfo) or DWARF sections (debug); code without it is unchanged.
 #pragma once
 
-#include "frontend/compile_options.h"
-#include "frontend/ir.h"
+#include "ir/compile_options.h"
+#include "ir/ir.h"
 
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/Module.h>

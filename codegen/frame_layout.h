@@ -3,7 +3,7 @@
 // the lowering (from the target's data layout), carried by the compiled kernel.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <cstdint>
 #include <string>

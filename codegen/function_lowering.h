@@ -8,6 +8,7 @@
 
 #include "codegen/lower.h"
 
+#include "analysis/fission.h"
 #include "codegen/debug_info.h"
 #include "codegen/float_minmax.h"
 #include "codegen/llvm_types.h"
@@ -17,8 +18,7 @@
 #include "codegen/lower_fp16.h"
 #include "codegen/lower_fp8.h"
 #include "codegen/symbol_name.h"
-#include "frontend/ir_fission.h"
-#include "frontend/param_versions.h"
+#include "ir/slot_name.h"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
@@ -190,7 +190,7 @@ private:
   llvm::Value *float_atomic_minmax(ir::Op op, llvm::Type *type, llvm::Value *addr,
                                    llvm::Value *value);
 
-  // Loop fission (frontend/ir_fission.h): a fissioned kernel's function runs a whole block. Its
+  // Loop fission (analysis/fission.h): a fissioned kernel's function runs a whole block. Its
   // block-level statements run once; each region runs once per live thread, in x-fastest order.
   bool fissioned() const { return plan_ != nullptr; }
   void start_fission();

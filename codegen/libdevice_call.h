@@ -1,4 +1,4 @@
-// Calls of libdevice's functions (frontend/libdevice.def) with libdevice's ABI, shared by the
+// Calls of libdevice's functions (ir/libdevice.def) with libdevice's ABI, shared by the
 // targets: each input by value, each output as a pointer to a slot the call stores into (allocated
 // in the calling function's entry block and loaded after the call).
 #pragma once

@@ -6,13 +6,13 @@
 // value is a pointer to the record's bytes in its array.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <llvm/IR/IRBuilder.h>
 
 namespace simt::codegen {
 
-// Signed integers only (bool is unsigned; see frontend/types.h for the other scalar facts).
+// Signed integers only (bool is unsigned; see ir/types.h for the other scalar facts).
 bool scalar_is_signed(Scalar s);
 
 // The type of a value of `type` in a register (bool: i1).

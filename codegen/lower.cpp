@@ -1,6 +1,7 @@
 #include "codegen/lower.h"
 
 #include "codegen/function_lowering.h"
+#include "ir/walk.h"
 
 namespace simt::codegen {
 

@@ -3,7 +3,7 @@
 
 #include "codegen/frame_layout.h"
 #include "codegen/target.h"
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>

@@ -1,7 +1,7 @@
 #include "codegen/lower_alloc.h"
 
 #include "codegen/llvm_types.h"
-#include "frontend/compile_error.h"
+#include "ir/compile_error.h"
 
 #include <llvm/IR/Intrinsics.h>
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "codegen/target.h"
-#include "frontend/bf16.h"
+#include "ir/bf16.h"
 
 #include <llvm/IR/IRBuilder.h>
 

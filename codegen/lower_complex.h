@@ -4,7 +4,7 @@
 // functions are the frontend's complex prelude.
 #pragma once
 
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <llvm/IR/IRBuilder.h>
 

@@ -1,4 +1,4 @@
-// Loop fission (frontend/ir_fission.h): a fissioned kernel's function runs a whole block, its
+// Loop fission (analysis/fission.h): a fissioned kernel's function runs a whole block, its
 // block-level statements once, each region once per live thread (codegen/function_lowering.h).
 #include "codegen/function_lowering.h"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "codegen/target.h"
-#include "frontend/intrinsics.h"
+#include "ir/intrinsics.h"
 
 #include <llvm/IR/IRBuilder.h>
 

@@ -1,8 +1,8 @@
-// numba-cuda's FP8 conversion intrinsics (frontend/fp8.def) in LLVM IR, the same on every
+// numba-cuda's FP8 conversion intrinsics (ir/fp8.def) in LLVM IR, the same on every
 // target: cuda_fp8.h's software conversions, branch-free, from the formats' table.
 #pragma once
 
-#include "frontend/fp8.h"
+#include "ir/fp8.h"
 
 #include <llvm/IR/IRBuilder.h>
 

@@ -1,4 +1,5 @@
 // Statements and control flow of the typed IR (codegen/function_lowering.h).
+#include "analysis/spin.h"
 #include "codegen/function_lowering.h"
 
 namespace simt::codegen {

@@ -2,8 +2,8 @@
 // function each one is, for every Target.
 #pragma once
 
-#include "frontend/intrinsics.h"
-#include "frontend/libdevice.h"
+#include "ir/intrinsics.h"
+#include "ir/libdevice.h"
 
 #include <llvm/IR/Intrinsics.h>
 

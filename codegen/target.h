@@ -5,9 +5,9 @@
 // lives, barriers, error reporting, print, math library calls and the kernel's entry points.
 #pragma once
 
+#include "analysis/fission.h"
 #include "codegen/frame_layout.h"
-#include "frontend/ir.h"
-#include "frontend/ir_fission.h"
+#include "ir/ir.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
@@ -122,7 +122,7 @@ public:
   enum class Reduction : int32_t { Count, And, Or };
   virtual llvm::Value *barrier_reduce(Emitter &e, Reduction reduction, llvm::Value *predicate,
                                       int32_t loc) = 0;
-  // A warp collective of the lanes named in the i32 `mask` (frontend/intrinsics.def says what each
+  // A warp collective of the lanes named in the i32 `mask` (ir/intrinsics.def says what each
   // operation computes; never ActiveMask): `value` is the lane's operand as i64 bits (a shuffled
   // or matched value, zero-extended; a vote's predicate as 0/1), `operand` the i32 source lane,
   // delta or lane mask of a shuffle. Returns the i64 result. The lowering checks `must_return`
@@ -175,14 +175,14 @@ public:
   // The math library function `fn` (an intrinsic with the kMath flag) on float type `type`.
   virtual llvm::Value *math(Emitter &e, ir::Intrinsic fn, llvm::ArrayRef<llvm::Value *> args,
                             Scalar type) = 0;
-  // The libdevice function `fn` (frontend/libdevice.def) on `args`, its inputs in order (int16 as
+  // The libdevice function `fn` (ir/libdevice.def) on `args`, its inputs in order (int16 as
   // i16): returns its return value unless void, then each output's value. By default a call of
   // libdevice's own __nv_<name> with its exact signature (codegen/libdevice_call.h), which a GPU
   // backend links from libdevice.10.bc; the host calls C functions of its own.
   virtual std::vector<llvm::Value *> libdevice(Emitter &e, ir::Libdevice fn,
                                                llvm::ArrayRef<llvm::Value *> args);
 
-  // Loop fission (frontend/ir_fission.h): the plan by which the kernel of `module` is lowered as
+  // Loop fission (analysis/fission.h): the plan by which the kernel of `module` is lowered as
   // one call per block that runs its threads region by region between barriers; null (the
   // default) where it is not: a GPU runs the threads itself. A target that gives a plan gives its
   // hooks by fission_hooks().

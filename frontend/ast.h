@@ -1,7 +1,7 @@
 // The untyped syntax tree of the kernel subset of Python, as the parser produces it.
 #pragma once
 
-#include "frontend/ir.h" // Loc
+#include "ir/ir.h" // Loc
 
 #include <memory>
 #include <string>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "frontend/conversion.h"
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <optional>
 #include <string>

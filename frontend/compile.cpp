@@ -1,10 +1,11 @@
 // compile_kernel: the kernel, its device functions and the module-wide arrays.
 #include "frontend/compile.h"
+#include "analysis/properties.h"
 #include "frontend/module_builder.h"
 #include "frontend/typer.h"
+#include "ir/walk.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace simt {
 
@@ -123,25 +124,13 @@ ir::Module ModuleBuilder::build(const FunctionSource &kernel, const std::vector<
                                 bool is_kernel) {
   module_.functions[0] = FunctionTyper(*this, kernel, arg_types, is_kernel, kernel.name).run();
   prune_and_layout();
-  module_.props = module_.functions[0].props;
+  ir::derive_properties(module_);
+  if (ir::verification_enabled())
+    ir::verify(module_);
   return std::move(module_);
 }
 
 namespace {
-
-void for_each_expr(std::vector<ir::Stmt> &body, const std::function<void(ir::Expr &)> &visit) {
-  std::function<void(ir::Expr &)> walk = [&](ir::Expr &e) {
-    visit(e);
-    for (auto &a : e.args)
-      walk(*a);
-  };
-  for (ir::Stmt &s : body) {
-    for (auto &e : s.exprs)
-      walk(*e);
-    for_each_expr(s.body, visit);
-    for_each_expr(s.orelse, visit);
-  }
-}
 
 // Old index -> new index for the kept entries (in their original order), -1 for dropped ones.
 std::vector<int> renumbering(const std::vector<bool> &used) {
@@ -173,7 +162,7 @@ void ModuleBuilder::prune_and_layout() {
   while (!work.empty()) {
     int f = work.back();
     work.pop_back();
-    for_each_expr(fns[f].body, [&](ir::Expr &e) {
+    ir::walk_exprs(fns[f].body, [&](ir::Expr &e) {
       if (e.kind == ir::ExprKind::Call && !reached[e.index]) {
         reached[e.index] = true;
         work.push_back(e.index);
@@ -184,7 +173,7 @@ void ModuleBuilder::prune_and_layout() {
   std::vector<bool> const_used(module_.const_arrays.size(), false);
   for (size_t f = 0; f < fns.size(); ++f)
     if (reached[f])
-      for_each_expr(fns[f].body, [&](ir::Expr &e) {
+      ir::walk_exprs(fns[f].body, [&](ir::Expr &e) {
         if (e.kind == ir::ExprKind::SharedArray)
           shared_used[e.index] = true;
         if (e.kind == ir::ExprKind::ConstArray)
@@ -195,7 +184,7 @@ void ModuleBuilder::prune_and_layout() {
   auto const_map = renumbering(const_used);
   for (size_t f = 0; f < fns.size(); ++f)
     if (reached[f])
-      for_each_expr(fns[f].body, [&](ir::Expr &e) {
+      ir::walk_exprs(fns[f].body, [&](ir::Expr &e) {
         if (e.kind == ir::ExprKind::Call)
           e.index = fn_map[e.index];
         else if (e.kind == ir::ExprKind::SharedArray)

@@ -1,10 +1,10 @@
 // The frontend's entry points: Python source (+ argument types) -> typed IR.
 #pragma once
 
-#include "frontend/compile_error.h"
-#include "frontend/ir.h"
 #include "frontend/resolver.h"
-#include "frontend/types.h"
+#include "ir/compile_error.h"
+#include "ir/ir.h"
+#include "ir/types.h"
 
 #include <stdexcept>
 #include <string>

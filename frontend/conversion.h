@@ -2,7 +2,7 @@
 // BaseContext._rate_arguments): how every operator and math function picks its signature.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <optional>
 #include <vector>

@@ -1,7 +1,7 @@
 // Small constructors for typed IR nodes, shared by the typer's files.
 #pragma once
 
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <utility>
 

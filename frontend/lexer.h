@@ -1,7 +1,7 @@
 // The tokenizer of the kernel subset of Python: text -> tokens with real file positions.
 #pragma once
 
-#include "frontend/ir.h" // Loc
+#include "ir/ir.h" // Loc
 
 #include <cstdint>
 #include <string>

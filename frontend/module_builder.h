@@ -2,8 +2,8 @@
 // module-wide shared and constant arrays.
 #pragma once
 
-#include "frontend/ir.h"
 #include "frontend/resolver.h"
+#include "ir/ir.h"
 
 #include <map>
 #include <memory>

@@ -125,9 +125,6 @@ bool assigns_only(const ast::Stmt &s, const std::string &name) {
 
 } // namespace
 
-// The suffix of a loop's own version of a variable: "v" + kVersion + "2".
-constexpr char kVersion = '.';
-
 bool split_loop_variable(ast::FunctionDef &def, const std::string &name,
                          std::map<std::string, std::pair<int, int>> &lines) {
   for (const ast::Param &param : def.params)
@@ -148,25 +145,13 @@ bool split_loop_variable(ast::FunctionDef &def, const std::string &name,
   if (inside != occurrences(def.body, name)) // read or written outside the loops
     return false;
   for (size_t k = 1; k < loops.size(); ++k) {
-    const std::string version = name + kVersion + std::to_string(k + 1);
+    const std::string version = name + kSlotVersion + std::to_string(k + 1);
     lines[version] = {loops[k]->loc.line, last_line(*loops[k])};
     rename_reads(loops[k]->target.get(), name, version);
     for (auto &b : loops[k]->body)
       rename_all(*b, name, version);
   }
   return true;
-}
-
-std::string python_name(const std::string &name) {
-  // "$p": a redefined parameter (a temporary's "$1" starts with a digit)
-  if (name.size() > 1 && name[0] == '$' && !std::isdigit(static_cast<unsigned char>(name[1])))
-    return name.substr(1);
-  const size_t dot = name.rfind(kVersion);
-  if (dot != std::string::npos && dot > 0 && dot + 1 < name.size() &&
-      std::all_of(name.begin() + long(dot) + 1, name.end(),
-                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    return name.substr(0, dot);
-  return name;
 }
 
 void split_redefined_parameters(ast::FunctionDef &def,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "frontend/ast.h"
+#include "ir/slot_name.h"
 
 #include <map>
 #include <string>
@@ -27,9 +28,5 @@ void split_redefined_parameters(ast::FunctionDef &def,
 // (The debugger shows the variable a name means where a thread stands: ir::Slot's lines.)
 bool split_loop_variable(ast::FunctionDef &def, const std::string &name,
                          std::map<std::string, std::pair<int, int>> &lines);
-
-// The Python name of a variable these passes renamed: "p" for "$p", "v" for "v.2"; any other name
-// (a compiler temporary's "$1" too) as it is.
-std::string python_name(const std::string &name);
 
 } // namespace simt

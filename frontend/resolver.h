@@ -3,8 +3,8 @@
 // it directly.
 #pragma once
 
-#include "frontend/extern_function.h"
-#include "frontend/types.h"
+#include "ir/extern_function.h"
+#include "ir/types.h"
 
 #include <cstdint>
 #include <map>

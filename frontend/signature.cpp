@@ -1,6 +1,6 @@
 // parse_signature: Numba's string signatures and type reprs.
 #include "frontend/compile.h"
-#include "frontend/time_units.h"
+#include "ir/time_units.h"
 
 #include <algorithm>
 #include <cctype>

@@ -137,7 +137,6 @@ ir::Function FunctionTyper::type_function() {
     if (round == max_rounds)
       error(def_.loc, "simt: the types of the locals of '" + def_.name + "' do not settle");
   }
-  fn_.props.may_spin = fn_.props.may_spin || ir::any_loop_may_spin(fn_.body);
   fn_.return_type = is_kernel_ ? Type::none() : return_type_.value_or(Type::none());
   if (returns_none_ && !fn_.return_type.is_none() && !fn_.return_type.is_optional())
     error(def_.loc, "simt: returning a value on some paths and None on others is not supported "
@@ -391,22 +390,7 @@ ir::ExprPtr FunctionTyper::local(int slot, ir::Loc loc) const {
   return e;
 }
 
-ir::ExprPtr FunctionTyper::clone(const ir::Expr &e) const {
-  auto c = std::make_unique<ir::Expr>();
-  c->kind = e.kind;
-  c->type = e.type;
-  c->loc = e.loc;
-  c->op = e.op;
-  c->int_value = e.int_value;
-  c->float_value = e.float_value;
-  c->imag_value = e.imag_value;
-  c->index = e.index;
-  c->intrinsic = e.intrinsic;
-  c->name = e.name;
-  for (const auto &a : e.args)
-    c->args.push_back(clone(*a));
-  return c;
-}
+ir::ExprPtr FunctionTyper::clone(const ir::Expr &e) const { return ir::clone(e); }
 
 namespace {
 
@@ -472,17 +456,6 @@ int FunctionTyper::new_temp(const Type &type) {
   name += std::to_string(++temps_);
   fn_.slots.push_back({name, type});
   return slot;
-}
-
-void FunctionTyper::merge_props(const ir::Properties &p) {
-  fn_.props.uses_barrier |= p.uses_barrier;
-  fn_.props.uses_grid_sync |= p.uses_grid_sync;
-  fn_.props.uses_shared |= p.uses_shared;
-  fn_.props.uses_atomics |= p.uses_atomics;
-  fn_.props.uses_print |= p.uses_print;
-  fn_.props.uses_warp |= p.uses_warp;
-  fn_.props.uses_breakpoint |= p.uses_breakpoint;
-  fn_.props.may_spin |= p.may_spin;
 }
 
 } // namespace simt

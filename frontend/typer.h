@@ -285,12 +285,12 @@ private:
   Value call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e); // typer_warp.cpp
   // libdevice.<name>(...) (numba.cuda.libdevice; typer_libdevice.cpp)
   Value call_libdevice(const std::string &name, const ast::Expr &e);
-  // numba.cuda.bf16.<name>(args) (frontend/bf16.def)
+  // numba.cuda.bf16.<name>(args) (ir/bf16.def)
   Value call_bf16(const std::string &name, const ast::Expr &e);
   // The call of bf16 function `fn` on already typed arguments (converted to its parameters).
   ir::ExprPtr bf16_call(ir::Bf16Fn fn, std::vector<ir::ExprPtr> args, ir::Loc loc);
   // numba.cuda._internal.cuda_fp8.<name>(x, saturate, mode) and its value types' constructors
-  // <type>(x) (frontend/fp8.def; typer_fp8.cpp)
+  // <type>(x) (ir/fp8.def; typer_fp8.cpp)
   Value call_fp8(const std::string &name, const ast::Expr &e);
   ir::ExprPtr fp8_constructor(ir::Fp8Type type, const ast::Expr &e);
   // An explicit conversion of x to `to`, as number classes (float32(x)), int(), float() and
@@ -381,7 +381,6 @@ private:
   int temp_holding(ir::ExprPtr e);   // a new temporary assigned `e` (emitted): its slot
   int slot_for(const std::string &name, ir::Loc loc);
   int new_temp(const Type &type);
-  void merge_props(const ir::Properties &p);
 
   ModuleBuilder &module_;
   const FunctionSource &source_;

@@ -1,5 +1,5 @@
 // Arrays allocated by a kernel (numba-cuda's NRT): np.empty, np.zeros, np.ones, np.full, their
-// *_like forms, np.copy and array.copy(). Each is one ArrayAlloc expression (frontend/ir.h)
+// *_like forms, np.copy and array.copy(). Each is one ArrayAlloc expression (ir/ir.h)
 // followed by the loops that fill it, so every backend sees the allocation once and the stores
 // as ordinary, bounds-checked array stores.
 #include "frontend/ir_build.h"

@@ -1,4 +1,4 @@
-// Calls of numba.cuda.bf16's functions (frontend/bf16.def), typed as numba-cuda types its
+// Calls of numba.cuda.bf16's functions (ir/bf16.def), typed as numba-cuda types its
 // bindings: one ConcreteTemplate case per function, so each argument converts to the parameter's
 // type as a call with that signature converts it (unsafe conversions included, a complex never).
 #include "frontend/conversion.h"

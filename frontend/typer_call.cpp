@@ -322,7 +322,6 @@ Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
     positional_args(e, "breakpoint", 0);
     ir::Stmt s = make_stmt(ir::StmtKind::Eval, e.loc);
     s.exprs.push_back(make_intrinsic(ir::Intrinsic::Breakpoint, Type::none(), e.loc));
-    fn_.props.uses_breakpoint = true;
     emit(std::move(s));
     return Value{};
   }
@@ -559,7 +558,6 @@ Value FunctionTyper::call_cuda(const std::string &name, const ast::Expr &e) {
     ir::Stmt s;
     s.kind = ir::StmtKind::SyncThreads;
     s.loc = e.loc;
-    fn_.props.uses_barrier = true;
     emit(std::move(s));
     return Value{};
   }
@@ -809,7 +807,6 @@ Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
       unique_name_ + "@" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col);
   auto a = make_expr(ir::ExprKind::SharedArray, dtype.array_type(ndim, MemSpace::Shared), e.loc);
   a->index = module_.shared_array(key, decl);
-  fn_.props.uses_shared = true;
   return expr_value(std::move(a));
 }
 
@@ -853,7 +850,6 @@ Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {
       error(args[i]->loc, full + " expects a number, got " + v->type.str());
     atomic->args.push_back(cast(std::move(v), Type::scalar_of(dtype)));
   }
-  fn_.props.uses_atomics = true;
   return expr_value(std::move(atomic));
 }
 
@@ -881,8 +877,6 @@ Value FunctionTyper::call_function(const std::shared_ptr<FunctionSource> &fn, co
     defer("cannot type infer runaway recursion: no return of '" + fn->name +
               "' has a type that does not depend on this call",
           e.loc);
-  const ir::Function &callee = module_.module().functions[index];
-  merge_props(callee.props);
   auto call = make_expr(ir::ExprKind::Call, *returns, e.loc);
   call->index = index;
   call->args = std::move(args);

@@ -142,7 +142,6 @@ ir::ExprPtr FunctionTyper::call_prelude(const std::string &name, std::vector<ir:
     types.push_back(a->type);
   int index = module_.specialize(complex_prelude_function(name), types);
   const ir::Function &callee = module_.module().functions[index];
-  merge_props(callee.props);
   auto call = make_expr(ir::ExprKind::Call, callee.return_type, loc);
   call->index = index;
   call->args = std::move(args);

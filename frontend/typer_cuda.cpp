@@ -67,8 +67,6 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
     auto call = make_intrinsic(fn->intrinsic, Type::scalar_of(sig.result), e.loc);
     for (size_t i = 0; i < args.size(); ++i)
       call->args.push_back(cast(std::move(args[i]), Type::scalar_of(sig.params[i])));
-    if (ir::intrinsic_parks(fn->intrinsic)) // syncthreads_count/and/or
-      fn_.props.uses_barrier = true;
     return expr_value(std::move(call));
   }
   if (name == "selp")
@@ -117,7 +115,6 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
     ir::Stmt s;
     s.kind = ir::StmtKind::SyncThreads;
     s.loc = e.loc;
-    fn_.props.uses_barrier = true;
     emit(std::move(s));
     return Value{};
   }
@@ -129,8 +126,6 @@ Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Exp
   if (name == kGridGroupSync) {
     positional_args(e, "GridGroup.sync", 0);
     auto sync = make_intrinsic(ir::Intrinsic::GridSync, Type::scalar_of(Scalar::I32), e.loc);
-    fn_.props.uses_barrier = true;
-    fn_.props.uses_grid_sync = true;
     return expr_value(std::move(sync));
   }
   error(e.loc, "simt: calling '" + full + "' is not supported yet");

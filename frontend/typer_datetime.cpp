@@ -3,8 +3,8 @@
 // common unit, and gives NaT where an operand is NaT; comparisons with NaT are false (but !=).
 #include "frontend/builtins.h"
 #include "frontend/ir_build.h"
-#include "frontend/time_units.h"
 #include "frontend/typer.h"
+#include "ir/time_units.h"
 
 #include <cmath>
 #include <limits>

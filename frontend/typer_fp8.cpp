@@ -1,4 +1,4 @@
-// numba-cuda's FP8 bindings (frontend/fp8.def), typed as its bindings type them: the conversion
+// numba-cuda's FP8 bindings (ir/fp8.def), typed as its bindings type them: the conversion
 // intrinsics (the value converts to the parameter's type, a vector must be of it, the
 // saturation_t and the fp8_interpretation_t / cudaRoundMode, IntEnum members or integers, to
 // int32) and the value types (constructors from numbers and vectors, the number classes'

@@ -74,7 +74,6 @@ Value FunctionTyper::call_print(const ast::Expr &e) {
   s.loc = e.loc;
   for (size_t i = 1; i < e.elts.size(); ++i)
     print_item(value(*e.elts[i]), e.elts[i]->loc, s.exprs);
-  fn_.props.uses_print = true;
   emit(std::move(s));
   return Value{};
 }

@@ -1,7 +1,7 @@
 // Statements -> ir::Stmt.
-#include "frontend/compile_interrupt.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "ir/compile_interrupt.h"
 
 #include <algorithm>
 

@@ -5,10 +5,10 @@
 // operands' dtypes, as Numba does; a generated device function loops over the out array and calls
 // the ufunc on the elements.
 #include "frontend/complex_prelude.h"
-#include "frontend/intrinsics.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
 #include "frontend/ufuncs.h"
+#include "ir/intrinsics.h"
 
 #include <cmath>
 #include <limits>
@@ -161,7 +161,6 @@ ir::ExprPtr FunctionTyper::ufunc_loop_call(const Ufunc &u, const UfuncLoop &loop
     types.push_back(a->type);
   int index = module_.specialize(loop_function(loop_source(u.name, ndims, casts, out_ndim)), types);
   const ir::Function &callee = module_.module().functions[index];
-  merge_props(callee.props);
   std::optional<Type> returns = module_.return_type(index);
   auto call = make_expr(ir::ExprKind::Call, returns ? *returns : callee.return_type, loc);
   call->index = index;

@@ -3,10 +3,10 @@
 // numba/cuda/np/npyfuncs.py): NumPy's order of complexes, its NaN rules for maximum/minimum and
 // fmax/fmin.
 #include "frontend/complex_prelude.h"
-#include "frontend/intrinsics.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
 #include "frontend/ufuncs.h"
+#include "ir/intrinsics.h"
 
 #include <limits>
 #include <numbers>

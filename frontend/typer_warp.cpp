@@ -50,8 +50,6 @@ Value FunctionTyper::call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e) {
       error(e.elts[i + 1]->loc, "function " + full + " does not accept " + args[i]->type.str());
   const Type i32 = Type::scalar_of(Scalar::I32);
 
-  if (ir::is_warp_op(id))
-    fn_.props.uses_warp = true; // activemask too: which lanes are alive is the scheduler's to say
   if (id == ir::Intrinsic::Activemask || id == ir::Intrinsic::LanemaskLt)
     return expr_value(make_intrinsic(id, Type::scalar_of(Scalar::U32), e.loc));
   const WarpOp op = ir::intrinsic_info(id).warp_op;

@@ -4,7 +4,7 @@
 // arrays written into an out array.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <optional>
 #include <string>

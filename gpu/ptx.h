@@ -3,8 +3,8 @@
 #pragma once
 
 #include "codegen/lower.h"
-#include "frontend/ir.h"
 #include "gpu/nvptx_target.h"
+#include "ir/ir.h"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 #include "pybind/compiled_kernel.h"
 #include "pybind/compile_section.h"
 
+#include "analysis/fission.h"
 #include "frontend/compile.h"
-#include "frontend/compile_interrupt.h"
-#include "frontend/ir_fission.h"
+#include "ir/compile_interrupt.h"
 #include "pybind/marshal.h"
 #include "pybind/own_stack.h"
 #include "sim/chained_signal.h"

@@ -5,9 +5,9 @@
 #include "checker/checker.h"
 #include "codegen/backend.h"
 #include "frontend/compile.h"
-#include "frontend/ir.h"
 #include "frontend/resolver.h"
-#include "frontend/types.h"
+#include "ir/ir.h"
+#include "ir/types.h"
 #include "pybind/debugger_binding.h"
 #include "sim/host_backend.h"
 
@@ -52,7 +52,7 @@ public:
   // How the simulator runs its blocks (sim::BlockStrategy): "flat", "fission" or "fibers"; for
   // the GPU target, "gpu".
   std::string block_strategy() const;
-  // Why a kernel with barriers is not run by loop fission (frontend/ir_fission.h); "" when it is
+  // Why a kernel with barriers is not run by loop fission (analysis/fission.h); "" when it is
   // or has no barrier.
   std::string fission_obstacle() const;
   // What it was compiled for (CompileOptions::key(): "np,release,O3").

@@ -1,7 +1,7 @@
 // Types as the Python side rebuilds them (simt/types.py), for signatures and the debugger.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <pybind11/pybind11.h>
 

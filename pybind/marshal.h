@@ -2,7 +2,7 @@
 // kernel's parameter types the way Numba's dispatcher converts them.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <pybind11/pybind11.h>
 

@@ -1,11 +1,11 @@
 // simt._simt: the compiler and the simulator as the Python package (python/simt) uses them.
-#include "frontend/bf16.h"
 #include "frontend/compile.h"
-#include "frontend/compile_interrupt.h"
 #include "frontend/conversion.h"
-#include "frontend/libdevice.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/ptx.h"
+#include "ir/bf16.h"
+#include "ir/compile_interrupt.h"
+#include "ir/libdevice.h"
 #include "pybind/abort_log.h"
 #include "pybind/cache_binding.h"
 #include "pybind/checker_binding.h"
@@ -159,7 +159,7 @@ compile(std::string name, std::string source, std::string file, int first_line, 
                                           backend(target), link);
 }
 
-// The libdevice table (frontend/libdevice.def) in Numba's terms: name -> (return type, [(param,
+// The libdevice table (ir/libdevice.def) in Numba's terms: name -> (return type, [(param,
 // type, is_output)]), types as Numba prints them ("none" for void).
 py::dict libdevice_functions() {
   auto type_name = [](ir::LibdeviceType type) -> std::string {
@@ -176,7 +176,7 @@ py::dict libdevice_functions() {
   return table;
 }
 
-// The numba.cuda.bf16 table (frontend/bf16.def): name -> (alias, return type, parameter type,
+// The numba.cuda.bf16 table (ir/bf16.def): name -> (alias, return type, parameter type,
 // arity, math function), types as numba-cuda prints them; in the table's order.
 py::dict bf16_functions() {
   py::dict table;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "codegen/backend.h"
-#include "frontend/intrinsics.h"
+#include "ir/intrinsics.h"
 
 #include <atomic>
 #include <cstdint>
@@ -47,7 +47,7 @@ struct ThreadContext {
 //       ctx->status becomes non-zero.
 using KernelEntry = void (*)(void **args, ThreadContext *ctx);
 
-// The operations of simt_rt_warp: the warp intrinsics of frontend/intrinsics.def, whose comments
+// The operations of simt_rt_warp: the warp intrinsics of ir/intrinsics.def, whose comments
 // say what each computes. ActiveMask is simt_rt_activemask's own.
 using WarpOp = ir::WarpOp;
 
@@ -79,10 +79,10 @@ void simt_rt_syncthreads(simt::sim::ThreadContext *ctx, int32_t loc);
 // non-zero (1) or any is (2). Threads that have returned take no part.
 int32_t simt_rt_syncthreads_reduce(simt::sim::ThreadContext *ctx, int32_t reduction,
                                    int32_t predicate, int32_t loc);
-// Loop fission (frontend/ir_fission.h), instrumented kernels: every live thread of the block has
+// Loop fission (analysis/fission.h), instrumented kernels: every live thread of the block has
 // reached the barrier at `loc`; its observers see the barrier release, as from the fiber scheduler.
 void simt_rt_barrier_passed(simt::sim::ThreadContext *ctx, int32_t loc);
-// Loop fission (frontend/ir_fission.h): `bytes` of memory, 64-byte aligned, for the per-thread
+// Loop fission (analysis/fission.h): `bytes` of memory, 64-byte aligned, for the per-thread
 // state of the block a fissioned kernel runs; valid until the calling worker runs its next block.
 void *simt_rt_block_scratch(simt::sim::ThreadContext *ctx, int64_t bytes);
 // An array the kernel allocates (np.empty and kin): `bytes` of memory, 16-byte aligned, zeroed

@@ -1,9 +1,9 @@
 #include "sim/host_target.h"
 
+#include "analysis/fission.h"
 #include "codegen/libdevice_call.h"
 #include "codegen/llvm_types.h"
 #include "codegen/math.h"
-#include "frontend/ir_fission.h"
 #include "sim/abi.h"
 #include "sim/runtime_functions.h"
 #include "sim/watched_pages.h"

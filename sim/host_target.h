@@ -12,7 +12,7 @@ namespace simt::sim {
 std::string thread_entry_name(const std::string &symbol);
 std::string block_entry_name(const std::string &symbol);
 // How the simulator runs a kernel's block: a loop over its threads (Flat: nothing makes them
-// wait for each other); a loop over them per barrier-free region (Fission, frontend/ir_fission.h:
+// wait for each other); a loop over them per barrier-free region (Fission, analysis/fission.h:
 // its barriers sit in block-uniform control flow); or a fiber per thread (Fibers: a barrier
 // elsewhere, a warp operation or a spinning loop is reachable, the kernel is instrumented for the
 // debugger, which may stop any thread, or for checkers under a schedule that orders threads

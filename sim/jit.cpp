@@ -1,9 +1,9 @@
 #include "sim/jit.h"
 
+#include "analysis/fission.h"
 #include "codegen/interruptible_passes.h"
 #include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
-#include "frontend/ir_fission.h"
 #include "sim/host_target.h"
 #include "sim/libdevice_host.h"
 #include "sim/local_frame.h"

@@ -1,7 +1,7 @@
 // Typed IR -> native code for the simulator, through one process-wide ORC LLJIT.
 #pragma once
 
-#include "frontend/ir.h"
+#include "ir/ir.h"
 #include "sim/launch.h"
 
 #include <cstddef>

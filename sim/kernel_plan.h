@@ -3,14 +3,14 @@
 // (KernelCode's entries).
 #pragma once
 
-#include "frontend/ir.h"
-#include "frontend/ir_fission.h"
+#include "analysis/fission.h"
+#include "ir/ir.h"
 
 namespace simt::sim {
 
 // Flat: no thread waits for another; one call runs a block, a loop over its threads. Fission:
 // threads wait at barriers only, and the kernel splits at them into regions, each a loop over
-// the block's threads (frontend/ir_fission.h). Fibers: each thread runs on a fiber of its own,
+// the block's threads (analysis/fission.h). Fibers: each thread runs on a fiber of its own,
 // switched where it waits (sim/block_scheduler.h).
 enum class BlockStrategy { Flat, Fission, Fibers };
 

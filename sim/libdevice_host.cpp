@@ -26,8 +26,8 @@
 // documented result for divisors beyond 2**126 (0, or NaN for an infinite dividend).
 #include "sim/libdevice_host.h"
 
-#include "frontend/libdevice.h"
-#include "frontend/types.h"
+#include "ir/libdevice.h"
+#include "ir/types.h"
 
 #include <math.h> // j0, y0, jn, lgamma_r, exp10: POSIX and GNU, beyond <cmath>
 
@@ -746,12 +746,12 @@ template <class Result, class First, class... Params> struct HostFunction {
       std::is_same_v<decltype(simt_libdevice_##Name),                                              \
                      HostFunction<HostType<LibdeviceType::Result>::type, void Params>::type>,      \
       "simt_libdevice_" #Name " does not have libdevice's signature");
-#include "frontend/libdevice.def"
+#include "ir/libdevice.def"
 
 const simt::sim::HostSymbol kSymbols[] = {
 #define SIMT_LIBDEVICE(Name, Result, Params)                                                       \
   {"simt_libdevice_" #Name, reinterpret_cast<void *>(&simt_libdevice_##Name)},
-#include "frontend/libdevice.def"
+#include "ir/libdevice.def"
 };
 
 } // namespace

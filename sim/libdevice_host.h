@@ -1,4 +1,4 @@
-// The host's libdevice: for every libdevice function (frontend/libdevice.def) an extern "C"
+// The host's libdevice: for every libdevice function (ir/libdevice.def) an extern "C"
 // function simt_libdevice_<name> with libdevice's signature (outputs as pointers; int16 as
 // int32_t), which HostTarget::libdevice calls and the JIT resolves. docs/user-guide.md
 // ("libdevice on simt") says which are exact and which approximate CUDA's.

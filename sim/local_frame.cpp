@@ -1,6 +1,6 @@
 #include "sim/local_frame.h"
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <algorithm>
 #include <vector>

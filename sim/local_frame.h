@@ -1,7 +1,7 @@
 // The local memory a kernel's thread needs at most: what its stack must hold for local arrays.
 #pragma once
 
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 """numba.cuda.bf16 for simt (numba-cuda's bfloat16 API): the type `bfloat16` and one kernel-only
-function per function of numba-cuda's module, from simt's table of them (frontend/bf16.def).
+function per function of numba-cuda's module, from simt's table of them (ir/bf16.def).
 Kernels call them as `bf16.<name>(...)` or by name after `from numba.cuda.bf16 import ...`; from
 Python they raise. Each also answers to its CUDA-style alias, as in numba-cuda
 (float2bfloat16_rn is float32_to_bfloat16_rn). numba-cuda's math overloads come with it:

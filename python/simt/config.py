@@ -48,6 +48,8 @@ SETTINGS = (
             "1: the on-disk cache says what it finds and stores, on stderr"),
     Setting("SIMT_CRASH_LOG", "", "pybind/abort_log.cpp",
             "a file where an abort or a segmentation fault leaves its native backtrace"),
+    Setting("SIMT_VERIFY_IR", "", "ir/verify.cpp",
+            "1: every kernel's typed IR is verified after the typer (the tests set it)"),
     # the tools
     Setting("SIMT_DEBUG", "", "simt/debugging.py",
             "1: kernels compile for the debugger (simt debug sets it)"),

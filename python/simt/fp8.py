@@ -1,7 +1,7 @@
 """numba-cuda's FP8 bindings for simt (numba.cuda._internal.cuda_fp8, and numba.cuda.fp8 under
 the import hook): the enums saturation_t and fp8_interpretation_t, cudaRoundMode (numba-cuda
 takes cuda.bindings.runtime's; this one has its values for hosts without it), one kernel-only
-function per conversion intrinsic of simt's table (frontend/fp8.def) and one per value type.
+function per conversion intrinsic of simt's table (ir/fp8.def) and one per value type.
 
 Kernels call the intrinsics as `cvt_float_to_fp8(x, saturation_t.SATFINITE,
 fp8_interpretation_t.E4M3)`; they return the FP8 code as a uint8 (__nv_fp8_storage_t), the

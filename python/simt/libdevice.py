@@ -1,5 +1,5 @@
 """numba.cuda.libdevice for simt: one kernel-only function per libdevice function (CUDA's
-__nv_<name>), from simt's table of them (frontend/libdevice.def, the same as Numba's
+__nv_<name>), from simt's table of them (ir/libdevice.def, the same as Numba's
 numba/cuda/libdevicefuncs.py). Kernels call them as `libdevice.<name>(...)`; from Python they
 raise. `functions` describes each: name -> (return type, [(parameter, type, is_output)])."""
 from . import _simt

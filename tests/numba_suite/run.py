@@ -95,6 +95,7 @@ def environment(run_dir, stage, simulator):
         env["NUMBA_ENABLE_CUDASIM"] = "1"
     else:
         env.pop("NUMBA_ENABLE_CUDASIM", None)
+        env["SIMT_VERIFY_IR"] = "1"  # every kernel's typed IR verified after the typer
     env["PYTHONPATH"] = os.pathsep.join(folders + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
 

@@ -11,6 +11,8 @@ import pytest
 # Tests never read or fill the user's compile cache: one fresh cache for the whole session (set
 # before simt loads, and inherited by every subprocess the tests start).
 _CACHE_DIR = os.environ["SIMT_CACHE_DIR"] = tempfile.mkdtemp(prefix="simt-test-cache-")
+# Every kernel a test compiles has its typed IR verified (ir::verify) after the typer.
+os.environ["SIMT_VERIFY_IR"] = "1"
 
 import simt  # noqa: E402
 

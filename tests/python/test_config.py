@@ -21,8 +21,8 @@ READ = re.compile(r'(?:getenv|env|environ\.get|environ|config\.value|config\.ena
 def read_settings():
     """The SIMT_* names the code reads from the environment, by file."""
     found = {}
-    for folder in ("python/simt", "sim", "gpu", "pybind", "codegen", "frontend", "checker",
-                   "debugger"):
+    for folder in ("python/simt", "sim", "gpu", "pybind", "codegen", "analysis", "ir", "frontend",
+                   "checker", "debugger"):
         for root, _, files in os.walk(os.path.join(REPO, folder)):
             for name in files:
                 if not name.endswith((".py", ".cpp", ".h")) or name == "config.py":

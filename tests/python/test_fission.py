@@ -1,4 +1,4 @@
-"""Loop fission at barriers (frontend/ir_fission.h): kernels whose barriers sit in block-uniform
+"""Loop fission at barriers (analysis/fission.h): kernels whose barriers sit in block-uniform
 control flow run region by region over their block's threads; each kernel here runs both ways,
 by fission and as fibers (SIMT_FISSION=0), and must give NumPy's results either way."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""numba.cuda.libdevice on simt: every one of the 317 functions (frontend/libdevice.def, Numba's
+"""numba.cuda.libdevice on simt: every one of the 317 functions (ir/libdevice.def, Numba's
 table) runs in a kernel on the simulator, checked against NumPy, math, SciPy or exact rational
 arithmetic (integer functions, conversions and rounding modes exactly, floating-point functions
 within CUDA's documented ulp bounds), and compiles to PTX that ptxas accepts. Numba's own tests

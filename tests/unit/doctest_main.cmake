@@ -7,4 +7,6 @@ function(simt_unit_test name folder lib)
   target_compile_options(${name} PRIVATE ${SIMT_WARNINGS})
   target_link_libraries(${name} PRIVATE ${lib} doctest::doctest)
   add_test(NAME ${name} COMMAND ${name})
+  # Every module a test compiles has its typed IR verified (ir::verify).
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT SIMT_VERIFY_IR=1)
 endfunction()

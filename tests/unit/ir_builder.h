@@ -3,7 +3,7 @@
 // of the operation's type).
 #pragma once
 
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <string>
 #include <utility>

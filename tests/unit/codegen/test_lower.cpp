@@ -1,4 +1,5 @@
 // The generic lowering, through a minimal Target that records what it was asked for.
+#include "analysis/spin.h"
 #include "codegen/lower.h"
 #include "tests/unit/ir_builder.h"
 

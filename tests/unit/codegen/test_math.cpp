@@ -11,7 +11,7 @@ using namespace simt;
 
 namespace {
 
-// Every math intrinsic (the kMath flag) of frontend/intrinsics.def.
+// Every math intrinsic (the kMath flag) of ir/intrinsics.def.
 std::vector<ir::Intrinsic> math_intrinsics() {
   std::vector<ir::Intrinsic> out;
   for (int i = 0; i < ir::kIntrinsicCount; ++i)

@@ -1,10 +1,10 @@
 // bfloat16 (numba-cuda's numba.cuda.bf16): the scalar's name and facts, its rounding, the casting
 // and promotion rules numba-cuda gives it, the bf16 function table, and the typer's results for
 // bfloat16 expressions and numba.cuda.bf16 calls.
-#include "frontend/bf16.h"
 #include "frontend/builtins.h"
 #include "frontend/compile.h"
 #include "frontend/conversion.h"
+#include "ir/bf16.h"
 #include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
-// The one table of intrinsics (frontend/intrinsics.def) and what is derived from it.
-#include "frontend/intrinsics.h"
+// The one table of intrinsics (ir/intrinsics.def) and what is derived from it.
+#include "ir/intrinsics.h"
 
 #include <doctest/doctest.h>
 

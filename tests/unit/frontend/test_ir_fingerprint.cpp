@@ -1,6 +1,6 @@
 // ir::fingerprint (the simulator's code-cache key) tells apart every kernel whose code differs,
 // and ir::clone copies a module whole: the clone's fingerprint is the original's.
-#include "frontend/ir.h"
+#include "ir/ir.h"
 #include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-// The fission plan (frontend/ir_fission.h): which kernels with barriers run region by region,
+// The fission plan (analysis/fission.h): which kernels with barriers run region by region,
 // which locals are block-level, which a thread keeps across regions, and why others keep fibers.
-#include "frontend/ir_fission.h"
+#include "analysis/fission.h"
 #include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>

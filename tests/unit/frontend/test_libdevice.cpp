@@ -1,5 +1,5 @@
-// The one table of libdevice functions (frontend/libdevice.def) and what is derived from it.
-#include "frontend/libdevice.h"
+// The one table of libdevice functions (ir/libdevice.def) and what is derived from it.
+#include "ir/libdevice.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Record (structured dtype) types: Numba's spelling, signatures, and typing of field accesses.
 #include "frontend/compile.h"
-#include "frontend/ir.h"
+#include "ir/ir.h"
 #include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>

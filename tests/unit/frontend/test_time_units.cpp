@@ -1,7 +1,7 @@
 // NumPy's datetime64/timedelta64 units and the types that carry them.
 #include "frontend/compile.h"
-#include "frontend/time_units.h"
-#include "frontend/types.h"
+#include "ir/time_units.h"
+#include "ir/types.h"
 
 #include <doctest/doctest.h>
 

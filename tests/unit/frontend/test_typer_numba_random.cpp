@@ -2,8 +2,8 @@
 // the top of a function (Numba types each definition on its own), run-time indices into uniform
 // tuples.
 #include "frontend/compile.h"
-#include "frontend/ir.h"
 #include "frontend/param_versions.h"
+#include "ir/ir.h"
 #include "tests/unit/frontend/typer_support.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 #include "frontend/conversion.h"
-#include "frontend/fp8.h"
-#include "frontend/types.h"
+#include "ir/fp8.h"
+#include "ir/types.h"
 
 #include <doctest/doctest.h>
 

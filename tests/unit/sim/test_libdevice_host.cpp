@@ -1,5 +1,5 @@
 // The host's libdevice (sim/libdevice_host.h): one C function per table entry, for the JIT.
-#include "frontend/libdevice.h"
+#include "ir/libdevice.h"
 #include "sim/libdevice_host.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-#include "frontend/compile_error.h"
+#include "ir/compile_error.h"
 
 #include <algorithm>
 

@@ -53,7 +53,7 @@ struct CompileOptions {
   // check on float division (Numba's fast division), and the GPU's approximate math functions.
   bool fastmath = false;
   // Kernels with barriers in block-uniform control flow run by loop fission
-  // (frontend/ir_fission.h) on the simulator; off: as fibers, as other barrier kernels do (the
+  // (analysis/fission.h) on the simulator; off: as fibers, as other barrier kernels do (the
   // tests compare the two).
   bool fission = true;
   // Instrumentation::Check: which threads run on fibers.

@@ -1,5 +1,5 @@
 // ir::dump: one line per statement, nested bodies indented, each line led by its source line.
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <cmath>
 #include <cstdio>

@@ -87,7 +87,7 @@ struct Record {
 // timedelta64 (Numba's NPDatetime / NPTimedelta: an int64 count of `name` units, the unit code as
 // NumPy spells it, "" for the generic unit; int64's minimum is NaT). Classes compare by identity;
 // the two time classes by unit. Storage: a CUDA C++ value type held as its unsigned storage bits
-// (cuda_fp8.h's __nv_fp8_e4m3 and kin, frontend/fp8.def; cuda_bf16.h's __nv_bfloat16_raw), named
+// (cuda_fp8.h's __nv_fp8_e4m3 and kin, ir/fp8.def; cuda_bf16.h's __nv_bfloat16_raw), named
 // as numba-cuda's bindings name it: only the constructors, conversions and fields its bindings
 // define apply, never the operations of the integer holding it.
 struct NominalClass {

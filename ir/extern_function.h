@@ -2,7 +2,7 @@
 // the resolver describes it: its own header, so that the IR needs nothing of the resolver.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <string>
 #include <vector>

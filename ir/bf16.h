@@ -1,10 +1,10 @@
-// numba.cuda.bf16's functions (frontend/bf16.def): what every layer knows of one, its names,
+// numba.cuda.bf16's functions (ir/bf16.def): what every layer knows of one, its names,
 // types and what it computes, comes from here. The typer looks a name up once and stores the
 // enumerator in the Bf16 expression (ir.h); the lowering (codegen/lower_bf16.h) and the Python
 // stubs (simt.cuda.bf16) use the table.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <cstdint>
 #include <iterator>
@@ -16,7 +16,7 @@ namespace simt::ir {
 
 enum class Bf16Fn : uint8_t {
 #define SIMT_BF16(Id, Alias, Result, Param, Arity, Op, Mode, Math) Id,
-#include "frontend/bf16.def"
+#include "ir/bf16.def"
 };
 
 // What a function computes (bf16.def's Op column).
@@ -77,7 +77,7 @@ namespace detail {
 inline constexpr Bf16Info kBf16[] = {
 #define SIMT_BF16(Id, Alias, Result, Param, Arity, Op, Mode, Math)                                 \
   {#Id, Alias, Scalar::Result, Scalar::Param, Arity, Bf16Op::Op, Bf16Mode::Mode, Math},
-#include "frontend/bf16.def"
+#include "ir/bf16.def"
 };
 
 } // namespace detail

@@ -1,5 +1,5 @@
-#include "frontend/types.h"
-#include "frontend/time_units.h"
+#include "ir/types.h"
+#include "ir/time_units.h"
 
 #include <algorithm>
 #include <cmath>

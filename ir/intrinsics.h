@@ -1,4 +1,4 @@
-// The one table of intrinsics (frontend/intrinsics.def): what every layer knows of an intrinsic,
+// The one table of intrinsics (ir/intrinsics.def): what every layer knows of an intrinsic,
 // its name, arity and properties, comes from here. The typer looks names up once; the IR, the
 // lowering, the targets and the runtime use the enums.
 #pragma once
@@ -12,14 +12,14 @@ namespace simt::ir {
 
 enum class Intrinsic : uint8_t {
 #define SIMT_INTRINSIC(Id, Name, Arity, Flags) Id,
-#include "frontend/intrinsics.def"
+#include "ir/intrinsics.def"
 };
 
 // The warp operations of the runtime (sim/abi.h's simt_rt_warp) and Target::warp_op, in the
 // table's order: the codes JIT'd code passes.
 enum class WarpOp : int32_t {
 #define SIMT_WARP_INTRINSIC(Id, Name, Arity, Op) Op,
-#include "frontend/intrinsics.def"
+#include "ir/intrinsics.def"
 };
 
 enum IntrinsicFlag : uint8_t {
@@ -34,6 +34,8 @@ enum IntrinsicFlag : uint8_t {
   kWarp = 4,
   // A math library function, lowered by Target::math (codegen/math.h: its libdevice functions).
   kMath = 8,
+  // A barrier of the block's (or the grid's) threads: Properties::uses_barrier.
+  kBarrier = 16,
 };
 
 struct IntrinsicInfo {
@@ -53,12 +55,12 @@ inline constexpr IntrinsicInfo kIntrinsics[] = {
 #define SIMT_INTRINSIC(Id, Name, Arity, Flags) {Name, Arity, Flags, kNoWarpOp},
 #define SIMT_WARP_INTRINSIC(Id, Name, Arity, Op)                                                   \
   {Name, Arity, kParks | kMayFault | kWarp, WarpOp::Op},
-#include "frontend/intrinsics.def"
+#include "ir/intrinsics.def"
 };
 
 inline constexpr Intrinsic kWarpOpIntrinsics[] = {
 #define SIMT_WARP_INTRINSIC(Id, Name, Arity, Op) Intrinsic::Id,
-#include "frontend/intrinsics.def"
+#include "ir/intrinsics.def"
 };
 
 } // namespace detail
@@ -71,6 +73,7 @@ constexpr const char *intrinsic_name(Intrinsic id) { return intrinsic_info(id).n
 constexpr bool intrinsic_parks(Intrinsic id) { return intrinsic_info(id).has(kParks); }
 constexpr bool intrinsic_may_fault(Intrinsic id) { return intrinsic_info(id).has(kMayFault); }
 constexpr bool is_warp_op(Intrinsic id) { return intrinsic_info(id).has(kWarp); }
+constexpr bool is_barrier(Intrinsic id) { return intrinsic_info(id).has(kBarrier); }
 
 // The intrinsic the IR dump names `name` ("shfl_sync", "fp16.hadd", ...), if any.
 constexpr std::optional<Intrinsic> find_intrinsic(std::string_view name) {

@@ -1,5 +1,5 @@
-// numba.cuda.bf16's signatures (frontend/bf16.def), for messages.
-#include "frontend/bf16.h"
+// numba.cuda.bf16's signatures (ir/bf16.def), for messages.
+#include "ir/bf16.h"
 
 namespace simt::ir {
 

@@ -1,4 +1,4 @@
-#include "frontend/time_units.h"
+#include "ir/time_units.h"
 
 #include <array>
 #include <utility>

@@ -1,10 +1,10 @@
-// numba-cuda's FP8 conversion intrinsics, value types and formats (frontend/fp8.def): the typer
+// numba-cuda's FP8 conversion intrinsics, value types and formats (ir/fp8.def): the typer
 // stores the function's enumerator in the Fp8 expression and the value type's in the Fp8Value one
 // (ir.h); the lowering (codegen/lower_fp8.h) and the Python stubs and enums (simt.fp8) use the
 // tables.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <cstdint>
 #include <iterator>
@@ -15,12 +15,12 @@ namespace simt::ir {
 
 enum class Fp8Fn : uint8_t {
 #define SIMT_FP8(Id, Param, Lanes, Target) Id,
-#include "frontend/fp8.def"
+#include "ir/fp8.def"
 };
 
 enum class Fp8Type : uint8_t {
 #define SIMT_FP8_TYPE(Id, Encoding, Lanes) Id,
-#include "frontend/fp8.def"
+#include "ir/fp8.def"
 };
 
 // What a function converts to: an E4M3/E5M2 code (by its fp8_interpretation_t argument), an
@@ -85,18 +85,18 @@ namespace detail {
 
 inline constexpr Fp8Info kFp8[] = {
 #define SIMT_FP8(Id, Param, Lanes, Target) {#Id, Scalar::Param, Lanes, Fp8Target::Target},
-#include "frontend/fp8.def"
+#include "ir/fp8.def"
 };
 
 inline constexpr Fp8TypeInfo kFp8Types[] = {
 #define SIMT_FP8_TYPE(Id, Encoding, Lanes) {#Id, Fp8Encoding::Encoding, Lanes},
-#include "frontend/fp8.def"
+#include "ir/fp8.def"
 };
 
 inline constexpr Fp8Format kFp8Formats[] = {
 #define SIMT_FP8_FORMAT(Id, MantissaBits, Bias, MaxNorm, Overflow, Nan, NanPayload)                \
   {#Id, MantissaBits, Bias, MaxNorm, Overflow, Nan, NanPayload},
-#include "frontend/fp8.def"
+#include "ir/fp8.def"
 };
 
 } // namespace detail

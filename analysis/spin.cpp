@@ -1,6 +1,6 @@
-// What the backends ask of the IR beyond its types: which loops can wait for other threads, and
-// how large a function is.
-#include "frontend/ir.h"
+// Spin detection: which loops can wait for other threads (analysis/spin.h).
+#include "analysis/spin.h"
+#include "ir/walk.h"
 
 #include <algorithm>
 #include <optional>
@@ -135,8 +135,9 @@ private:
   }
 
   static bool contains_call(const Expr &e) {
-    return e.kind == ExprKind::Call || e.kind == ExprKind::ExternCall ||
-           std::any_of(e.args.begin(), e.args.end(), [](auto &arg) { return contains_call(*arg); });
+    return any_expr(e, [](const Expr &x) {
+      return x.kind == ExprKind::Call || x.kind == ExprKind::ExternCall;
+    });
   }
 
   static bool writes_local_memory(const Expr &target) {
@@ -197,16 +198,9 @@ bool loop_may_spin(const Stmt &loop) {
 }
 
 bool any_loop_may_spin(const std::vector<Stmt> &stmts) {
-  return std::any_of(stmts.begin(), stmts.end(), [](const Stmt &s) {
-    return loop_may_spin(s) || any_loop_may_spin(s.body) || any_loop_may_spin(s.orelse);
-  });
-}
-
-size_t statement_count(const std::vector<Stmt> &stmts) {
-  size_t count = stmts.size();
-  for (const Stmt &s : stmts)
-    count += statement_count(s.body) + statement_count(s.orelse);
-  return count;
+  bool found = false;
+  walk_stmts(stmts, [&](const Stmt &s) { found = found || loop_may_spin(s); });
+  return found;
 }
 
 } // namespace simt::ir

@@ -1,4 +1,4 @@
-#include "frontend/compile_interrupt.h"
+#include "ir/compile_interrupt.h"
 
 #include <atomic>
 

@@ -1,10 +1,10 @@
-// The libdevice functions (frontend/libdevice.def, generated from Numba's table): what every layer
+// The libdevice functions (ir/libdevice.def, generated from Numba's table): what every layer
 // knows of one, its name, return type and parameters, comes from here. The typer looks a name up
 // once and stores the enumerator in the Libdevice expression (ir.h); the lowering and the targets
 // (Target::libdevice) use the enum.
 #pragma once
 
-#include "frontend/types.h"
+#include "ir/types.h"
 
 #include <cstdint>
 #include <iterator>
@@ -16,7 +16,7 @@ namespace simt::ir {
 
 enum class Libdevice : uint16_t {
 #define SIMT_LIBDEVICE(Name, Result, Params) Name,
-#include "frontend/libdevice.def"
+#include "ir/libdevice.def"
 };
 
 // The types libdevice's functions take and return (Numba's signed integer types stand for the
@@ -51,13 +51,13 @@ namespace detail {
 #define SIMT_LD_OUT(Name, Type) LibdeviceParam{#Name, LibdeviceType::Type, true},
 #define SIMT_LIBDEVICE(Name, Result, Params)                                                       \
   inline constexpr LibdeviceParam libdevice_params_##Name[] = {Params};
-#include "frontend/libdevice.def"
+#include "ir/libdevice.def"
 
 inline constexpr LibdeviceInfo kLibdevice[] = {
 #define SIMT_LIBDEVICE(Name, Result, Params)                                                       \
   {#Name, LibdeviceType::Result, libdevice_params_##Name,                                          \
    uint8_t(std::size(libdevice_params_##Name))},
-#include "frontend/libdevice.def"
+#include "ir/libdevice.def"
 };
 
 } // namespace detail

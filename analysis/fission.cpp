@@ -1,6 +1,7 @@
-// The fission plan of a kernel (frontend/ir_fission.h): which locals are block-level, which
+// The fission plan of a kernel (analysis/fission.h): which locals are block-level, which
 // statements run once per block, which locals a thread keeps across regions.
-#include "frontend/ir_fission.h"
+#include "analysis/fission.h"
+#include "ir/walk.h"
 
 #include <algorithm>
 #include <iterator>
@@ -72,10 +73,7 @@ bool is_block_uniform(const Expr &e, const std::vector<bool> &block_level_slots)
 
 namespace {
 
-bool contains_reduction(const Expr &e) {
-  return is_barrier_reduction(e) || std::any_of(e.args.begin(), e.args.end(),
-                                                [](auto &arg) { return contains_reduction(*arg); });
-}
+bool contains_reduction(const Expr &e) { return any_expr(e, is_barrier_reduction); }
 
 bool stmt_contains_reduction(const Stmt &s) {
   return std::any_of(s.exprs.begin(), s.exprs.end(),
@@ -183,30 +181,22 @@ private:
   }
 
   // Whether `s` (recursively) holds a barrier (those in device functions are obstacles).
-  bool has_barrier(const Stmt &s) {
-    if (s.kind == StmtKind::SyncThreads || stmt_contains_reduction(s))
-      return true;
-    auto any = [&](const std::vector<Stmt> &stmts) {
-      return std::any_of(stmts.begin(), stmts.end(), [&](const Stmt &t) { return has_barrier(t); });
-    };
-    return any(s.body) || any(s.orelse);
+  static bool has_barrier(const Stmt &s) {
+    bool found = false;
+    walk_stmt(s, [&](const Stmt &t) {
+      found = found || t.kind == StmtKind::SyncThreads || stmt_contains_reduction(t);
+    });
+    return found;
   }
 
   void check_calls(const Stmt &s) {
-    for (const ExprPtr &e : s.exprs)
-      check_calls(*e);
-    for (const Stmt &t : s.body)
-      check_calls(t);
-    for (const Stmt &t : s.orelse)
-      check_calls(t);
-  }
-
-  void check_calls(const Expr &e) {
-    if (e.kind == ExprKind::Call && module_.functions[size_t(e.index)].props.uses_barrier)
-      obstacle("a barrier in device function " + module_.functions[size_t(e.index)].python_name +
-               at_line(e.loc));
-    for (const ExprPtr &arg : e.args)
-      check_calls(*arg);
+    walk_stmt(s, [&](const Stmt &t) {
+      walk_stmt_exprs(t, [&](const Expr &e) {
+        if (e.kind == ExprKind::Call && module_.functions[size_t(e.index)].props.uses_barrier)
+          obstacle("a barrier in device function " +
+                   module_.functions[size_t(e.index)].python_name + at_line(e.loc));
+      });
+    });
   }
 
   bool is_block_level(const Stmt &s, bool in_loop) {
@@ -312,12 +302,10 @@ private:
 
   // Every local a statement that runs per thread assigns is a thread's own.
   void demote_assigned(const Stmt &s) {
-    if (s.kind == StmtKind::Assign || s.kind == StmtKind::ForRange)
-      demote(s.slot);
-    for (const Stmt &t : s.body)
-      demote_assigned(t);
-    for (const Stmt &t : s.orelse)
-      demote_assigned(t);
+    walk_stmt(s, [&](const Stmt &t) {
+      if (t.kind == StmtKind::Assign || t.kind == StmtKind::ForRange)
+        demote(t.slot);
+    });
   }
 
   // ---- regions (final pass): which locals a region may read before it assigns them ----
@@ -371,10 +359,10 @@ private:
   }
 
   void expose(const Expr &e, const std::set<int> &assigned) {
-    if (e.kind == ExprKind::Local && !assigned.count(e.index))
-      exposed_[size_t(e.index)] = true;
-    for (const ExprPtr &arg : e.args)
-      expose(*arg, assigned);
+    walk_expr(e, [&](const Expr &x) {
+      if (x.kind == ExprKind::Local && !assigned.count(x.index))
+        exposed_[size_t(x.index)] = true;
+    });
   }
 
   void expose(const std::vector<Stmt> &stmts, std::set<int> &assigned) {
@@ -419,12 +407,10 @@ private:
   }
 
   void count_assignments(const std::vector<Stmt> &stmts) {
-    for (const Stmt &s : stmts) {
+    walk_stmts(stmts, [&](const Stmt &s) {
       if (s.kind == StmtKind::Assign || s.kind == StmtKind::ForRange)
         ++assignments_[s.slot];
-      count_assignments(s.body);
-      count_assignments(s.orelse);
-    }
+    });
   }
 
   const Module &module_;

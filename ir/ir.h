@@ -8,17 +8,20 @@
 // Cast nodes, so the operands of every operation already have the operation's type.
 #pragma once
 
-#include "frontend/bf16.h"
-#include "frontend/compile_options.h"
-#include "frontend/extern_function.h"
-#include "frontend/fp8.h"
-#include "frontend/intrinsics.h"
-#include "frontend/libdevice.h"
-#include "frontend/types.h"
+#include "ir/bf16.h"
+#include "ir/compile_options.h"
+#include "ir/extern_function.h"
+#include "ir/fp8.h"
+#include "ir/intrinsics.h"
+#include "ir/libdevice.h"
+#include "ir/types.h"
 
+#include <concepts>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace simt::ir {
@@ -56,7 +59,7 @@ enum class ExprKind : uint8_t {
   Call,        // call of Module::functions[index] with args (already cast to the params' types)
   ExternCall,  // call of the external device function Module::externs[index] with args (cast to
                // its parameters' types); of its return type
-  Intrinsic,   // intrinsic `intrinsic` on args (frontend/intrinsics.def); result `type`
+  Intrinsic,   // intrinsic `intrinsic` on args (ir/intrinsics.def); result `type`
   SharedArray, // the block's shared array Module::shared_arrays[index]
   LocalArray,  // the thread's local array Function::local_arrays[index]
   ConstArray,  // the read-only array Module::const_arrays[index]
@@ -81,15 +84,15 @@ enum class ExprKind : uint8_t {
                // the tuple args[0], whose elements all have one type
   RecordField, // field `index` of the record args[0] (a Record value); of the field's scalar type,
                // or for a nested array field a C-contiguous array view of it
-  Libdevice,   // libdevice function Libdevice(index) (frontend/libdevice.def) on args, its input
+  Libdevice,   // libdevice function Libdevice(index) (ir/libdevice.def) on args, its input
                // parameters (already of their types); `type` is libdevice_result_type's: the
                // return value unless void, then the outputs, a scalar when one, else a tuple
-  Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (frontend/bf16.def) on args, of its
+  Bf16,        // numba.cuda.bf16 function Bf16Fn(index) (ir/bf16.def) on args, of its
                // parameter type; `type` is its result type
-  Fp8,         // numba-cuda FP8 conversion Fp8Fn(index) (frontend/fp8.def) on args: the value
+  Fp8,         // numba-cuda FP8 conversion Fp8Fn(index) (ir/fp8.def) on args: the value
                // (of its parameter type), saturation_t and mode (int32); `type` is its result
   Fp8Value,    // a conversion of args[0] to or from the FP8 value type Fp8Type(index)
-               // (frontend/fp8.def's SIMT_FP8_TYPE): a scalar one's value (float32, int64 or
+               // (ir/fp8.def's SIMT_FP8_TYPE): a scalar one's value (float32, int64 or
                // uint64 `type`) when args[0] is one, else constructing one of args[0] (float32
                // or float64, an E8M0 one from int64 or uint64 too; the x2 / x4 forms from
                // vectors of them; `type` is the value type, or its storage read by .__x)
@@ -214,7 +217,7 @@ struct Stmt {
 
 // A Python local (or parameter, or a compiler temporary). The debugger reads slots by name.
 struct Slot {
-  std::string name; // the Python name; temporaries start with '$' (param_versions.h: python_name)
+  std::string name; // the Python name; temporaries start with '$' (ir/slot_name.h)
   Type type;
   // The lines where the Python name means this slot (0, 0: the whole function): a loop's own
   // version of a variable that several loops bind (param_versions.h).
@@ -272,7 +275,8 @@ struct ConstArrayDecl {
   std::vector<uint8_t> data; // C order
 };
 
-// What a kernel uses, computed once, so a backend picks its cheapest correct strategy.
+// What a kernel uses, derived from its IR once (analysis/properties.h), so a backend picks its
+// cheapest correct strategy.
 struct Properties {
   bool uses_barrier = false;
   // A grid-wide barrier (cuda.cg.this_grid().sync()) is reachable: the kernel is launched
@@ -288,18 +292,6 @@ struct Properties {
   // fibers, so that the threads it waits for get to run.
   bool may_spin = false;
 };
-
-// Whether `loop` (a While; a range() loop always ends) may wait for other threads, as a spin-wait
-// does: one of
-// its exits (its condition, a break, a return) depends, through the locals the loop assigns and
-// the conditions it branches on, on memory other threads may write that the loop reads (a global
-// or shared array element, a record field, an atomic, a device function's result). A loop that
-// does not cannot wait for another thread: its exits follow from values fixed when it starts.
-bool loop_may_spin(const Stmt &loop);
-// Whether some loop in `stmts` (nested ones included) may spin.
-bool any_loop_may_spin(const std::vector<Stmt> &stmts);
-// The number of statements in `stmts`, nested ones included.
-size_t statement_count(const std::vector<Stmt> &stmts);
 
 struct Function {
   std::string name; // unique within the module (device functions are mangled per signature)
@@ -329,26 +321,78 @@ struct Module {
   const Function &kernel() const { return functions.front(); }
 };
 
+// Every field of each IR type, once, as a tuple of references: ir::clone and ir::fingerprint walk
+// these, so a field listed here is copied and fingerprinted (one left out would let two different
+// kernels share code). `X` is the type or the type const.
+template <typename X> auto fields(X &x) requires std::same_as<std::remove_const_t<X>, Loc> {
+  return std::tie(x.line, x.col);
+}
+template <typename X> auto fields(X &x) requires std::same_as<std::remove_const_t<X>, Expr> {
+  return std::tie(x.kind, x.type, x.loc, x.op, x.args, x.int_value, x.float_value, x.imag_value,
+                  x.index, x.intrinsic, x.name, x.no_wrap);
+}
+template <typename X> auto fields(X &x) requires std::same_as<std::remove_const_t<X>, Stmt> {
+  return std::tie(x.kind, x.loc, x.slot, x.exprs, x.body, x.orelse, x.exc, x.message, x.field);
+}
+template <typename X> auto fields(X &x) requires std::same_as<std::remove_const_t<X>, Slot> {
+  return std::tie(x.name, x.type, x.first_line, x.last_line);
+}
+template <typename X>
+auto fields(X &x) requires std::same_as<std::remove_const_t<X>, SharedArrayDecl> {
+  return std::tie(x.elements, x.shape, x.offset, x.dynamic, x.alignment, x.name);
+}
+template <typename X>
+auto fields(X &x) requires std::same_as<std::remove_const_t<X>, LocalArrayDecl> {
+  return std::tie(x.elements, x.shape, x.name, x.alignment);
+}
+template <typename X>
+auto fields(X &x) requires std::same_as<std::remove_const_t<X>, ConstArrayDecl> {
+  return std::tie(x.dtype, x.shape, x.data);
+}
+template <typename X> auto fields(X &x) requires std::same_as<std::remove_const_t<X>, Properties> {
+  return std::tie(x.uses_barrier, x.uses_grid_sync, x.uses_shared, x.uses_atomics, x.uses_print,
+                  x.uses_warp, x.uses_breakpoint, x.may_spin);
+}
+template <typename X> auto fields(X &x) requires std::same_as<std::remove_const_t<X>, Function> {
+  return std::tie(x.name, x.python_name, x.file, x.first_line, x.slots, x.num_params, x.return_type,
+                  x.body, x.local_arrays, x.recursive, x.is_kernel, x.props);
+}
+template <typename X>
+auto fields(X &x) requires std::same_as<std::remove_const_t<X>, ExternFunction> {
+  return std::tie(x.name, x.return_type, x.params);
+}
+template <typename X> auto fields(X &x) requires std::same_as<std::remove_const_t<X>, Module> {
+  return std::tie(x.functions, x.externs, x.shared_arrays, x.const_arrays, x.static_shared_bytes,
+                  x.props, x.options);
+}
+
 // A readable dump, stable for tests and `inspect_ir`.
 std::string dump(const Module &module);
 
-// Every field of `module` as bytes (ir_fingerprint.cpp): modules with equal fingerprints lower to
+// Every field of `module` as bytes (ir/fingerprint.cpp): modules with equal fingerprints lower to
 // the same code, so the simulator keys its code caches by it.
 std::string fingerprint(const Module &module);
 
-// A deep copy of `module` (ir_clone.cpp), for work that outlives the module's owner (a kernel's
+// Checks the invariants this file states (operand counts and types, slots, calls, the arrays an
+// expression names, break and continue inside loops); throws std::logic_error naming the function,
+// the line and what is wrong (ir/verify.cpp). Run after the typer and after every transform of
+// the IR where verification_enabled(): debug builds, and SIMT_VERIFY_IR=1 (the tests set it).
+void verify(const Module &module);
+bool verification_enabled();
+
+// A deep copy of `module` (ir/clone.cpp), for work that outlives the module's owner (a kernel's
 // recompile in the background).
 Module clone(const Module &module);
+ExprPtr clone(const Expr &e);
 
-// fingerprint and clone walk every field of these types. A field added to one changes its size:
-// walk it there too (a field left out of the fingerprint lets two different kernels share code),
-// then update the size here.
+// A field added to one of these types changes its size: list it in its fields() above, then
+// update the size here.
 static_assert(sizeof(Expr) == 200 && sizeof(Stmt) == 160 && sizeof(Function) == 280 &&
                   sizeof(Module) == 128 && sizeof(Properties) == 8 && sizeof(Slot) == 120 &&
                   sizeof(SharedArrayDecl) == 96 && sizeof(LocalArrayDecl) == 88 &&
                   sizeof(ConstArrayDecl) == 56 && sizeof(Type) == 80 && sizeof(Record) == 40 &&
                   sizeof(RecordField) == 88 && sizeof(ExternFunction) == 136 &&
                   sizeof(CompileOptions) == 12 && sizeof(Loc) == 8,
-              "a typed IR type changed: fingerprint and clone its new fields");
+              "a typed IR type changed: list its new fields in its fields()");
 
 } // namespace simt::ir

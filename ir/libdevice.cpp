@@ -1,5 +1,5 @@
-// Numba's typing of the libdevice functions (frontend/libdevice.def).
-#include "frontend/libdevice.h"
+// Numba's typing of the libdevice functions (ir/libdevice.def).
+#include "ir/libdevice.h"
 
 #include <vector>
 

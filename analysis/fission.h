@@ -16,7 +16,7 @@
 // device function, warp collectives, grid sync, loops that may wait for other threads.
 #pragma once
 
-#include "frontend/ir.h"
+#include "ir/ir.h"
 
 #include <string>
 #include <unordered_set>
