@@ -57,4 +57,7 @@ private:
   std::unordered_map<std::string, size_t> index_;
 };
 
+// An element's text as NumPy prints it ("1.5", "-3", "True"), from its bits.
+std::string format_value(uint64_t bits, Scalar dtype);
+
 } // namespace simt::checker

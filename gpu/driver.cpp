@@ -1,5 +1,7 @@
 #include "gpu/driver.h"
 
+#include "config/settings.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -134,8 +136,7 @@ Driver &Driver::get() {
   static Driver *driver = nullptr; // never destroyed: modules may outlive static destructors
   static std::string failure;
   std::call_once(once, [] {
-    const char *env = std::getenv("SIMT_LIBCUDA");
-    std::string path = env != nullptr && *env != '\0' ? env : "libcuda.so.1";
+    std::string path = config::text(config::Setting::SIMT_LIBCUDA);
     try {
       driver = open(path).release();
     } catch (const GpuUnavailable &e) {

@@ -1,5 +1,6 @@
 #include "gpu/gpu_backend.h"
 
+#include "config/settings.h"
 #include "gpu/driver.h"
 #include "gpu/launch_ptx.h"
 
@@ -48,8 +49,7 @@ size_t gather_argument(const Type &type, const int64_t *slot, std::vector<Kernel
 // SIMT_GPU_TIMEOUT: seconds a launch may run before it is taken for a hang (default 60; 0: no
 // limit). A hung kernel's launch raises, rather than hang the user's process; the context is lost.
 std::chrono::milliseconds launch_limit() {
-  const char *text = std::getenv("SIMT_GPU_TIMEOUT");
-  const double seconds = text != nullptr && *text != '\0' ? std::atof(text) : 60.0;
+  const double seconds = config::leading_number(config::Setting::SIMT_GPU_TIMEOUT);
   return std::chrono::milliseconds(seconds > 0 ? std::max<int64_t>(1, int64_t(seconds * 1000)) : 0);
 }
 

@@ -4,6 +4,7 @@
 #include "codegen/llvm_errors.h"
 #include "codegen/lower.h"
 #include "codegen/symbol_name.h"
+#include "config/settings.h"
 #include "gpu/device_heap.h"
 #include "gpu/numba_names.h"
 #include "gpu/nvptx_target.h"
@@ -88,7 +89,7 @@ void allow_fast_math(llvm::Function &fn) {
 }
 
 std::string libdevice_path() {
-  if (const char *path = std::getenv("SIMT_LIBDEVICE"))
+  if (const char *path = config::raw(config::Setting::SIMT_LIBDEVICE))
     return path;
   const char *home = std::getenv("CUDA_HOME");
   return std::string(home ? home : "/usr/local/cuda") + "/nvvm/libdevice/libdevice.10.bc";

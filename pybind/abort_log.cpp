@@ -1,5 +1,6 @@
 #include "pybind/abort_log.h"
 
+#include "config/settings.h"
 #include "sim/chained_signal.h"
 
 #include <execinfo.h>
@@ -68,7 +69,7 @@ void log_crash(int signal, siginfo_t *info, void *context) {
 } // namespace
 
 void install_abort_log() {
-  const char *path = std::getenv("SIMT_CRASH_LOG");
+  const char *path = config::raw(config::Setting::SIMT_CRASH_LOG);
   if (path == nullptr || *path == '\0' || std::strlen(path) >= sizeof log_path)
     return;
   std::strcpy(log_path, path);

@@ -46,7 +46,7 @@ for manifest in "$out"/bundles/*/manifest.txt; do
     status=1
   fi
 done
-cp -r "$root/gpu" "$out/"
+cp -r "$root/gpu" "$root/config" "$out/" # the runner includes config/settings.h
 cp "$root/scripts/gpu_parity.sh" "$out/scripts/"
 cp "$root/bench/gpu_numba_cuda.py" "$root/bench/kernels.py" "$out/bench/"
 tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"

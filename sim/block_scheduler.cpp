@@ -1,5 +1,6 @@
 #include "sim/block_scheduler.h"
 
+#include "config/settings.h"
 #include "sim/fiber_switch.h"
 #include "sim/launch_state.h"
 #include "sim/stack_pool.h"
@@ -15,8 +16,7 @@ namespace simt::sim {
 
 std::chrono::steady_clock::duration spin_timeout() {
   static const std::chrono::steady_clock::duration timeout = [] {
-    const char *text = std::getenv("SIMT_DEADLOCK_TIMEOUT");
-    const double seconds = text ? std::atof(text) : 0.0;
+    const double seconds = config::leading_number(config::Setting::SIMT_DEADLOCK_TIMEOUT);
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(seconds > 0 ? seconds : 10.0));
   }();

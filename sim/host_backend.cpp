@@ -1,5 +1,6 @@
 #include "sim/host_backend.h"
 
+#include "config/settings.h"
 #include "sim/jit.h"
 
 #include <dlfcn.h>
@@ -59,9 +60,8 @@ namespace {
 enum class TierMode { Auto, Quick, Full };
 
 TierMode tier_mode() {
-  const char *text = std::getenv("SIMT_OPT_TIER");
-  const std::string mode = text ? text : "";
-  if (mode.empty() || mode == "auto")
+  const std::string mode = config::text(config::Setting::SIMT_OPT_TIER);
+  if (mode == "auto")
     return TierMode::Auto;
   if (mode == "quick")
     return TierMode::Quick;
@@ -72,14 +72,12 @@ TierMode tier_mode() {
 }
 
 std::chrono::nanoseconds tier_up_after() {
-  const char *text = std::getenv("SIMT_TIER_UP_MS");
-  char *end = nullptr;
-  const double ms = text ? std::strtod(text, &end) : 20.0;
-  if (text && (end == text || *end != '\0' || !(ms >= 0)))
+  const std::optional<double> ms = config::number(config::Setting::SIMT_TIER_UP_MS);
+  if (!ms)
     throw std::invalid_argument(std::string("simt: SIMT_TIER_UP_MS must be a number of "
                                             "milliseconds, not '") +
-                                text + "'");
-  return std::chrono::nanoseconds(int64_t(std::min(ms, 1e12) * 1e6)); // 1e12 ms: never
+                                config::raw(config::Setting::SIMT_TIER_UP_MS) + "'");
+  return std::chrono::nanoseconds(int64_t(std::min(*ms, 1e12) * 1e6)); // 1e12 ms: never
 }
 
 // The one background thread that recompiles kernels at their full level, started by the first

@@ -1,5 +1,7 @@
 #include "sim/object_cache.h"
 
+#include "config/settings.h"
+
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/Magic.h>
@@ -58,10 +60,10 @@ std::string env(const char *name) {
 }
 
 std::string cache_directory() {
-  if (env("SIMT_CACHE") == "0")
+  if (config::text(config::Setting::SIMT_CACHE) == "0")
     return "";
-  if (!env("SIMT_CACHE_DIR").empty())
-    return env("SIMT_CACHE_DIR");
+  if (std::string directory = config::text(config::Setting::SIMT_CACHE_DIR); !directory.empty())
+    return directory;
   if (!env("XDG_CACHE_HOME").empty())
     return env("XDG_CACHE_HOME") + "/simt";
   if (!env("HOME").empty())
@@ -274,7 +276,7 @@ Sha256Digest hmac_sha256(llvm::ArrayRef<uint8_t> secret,
 }
 
 ObjectCache::ObjectCache(const CacheKind &kind)
-    : kind_(kind), debug_(env("SIMT_CACHE_DEBUG") == "1") {
+    : kind_(kind), debug_(config::text(config::Setting::SIMT_CACHE_DEBUG) == "1") {
   const std::string path = cache_directory();
   if (path.empty())
     return;

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include "config/settings.h"
 #include "sim/launch_state.h"
 #include "sim/stack_pool.h"
 
@@ -18,12 +19,8 @@ WorkerPool *current_pool = nullptr; // guarded by instance_mutex
 } // namespace
 
 unsigned configured_worker_count() {
-  if (const char *text = std::getenv("SIMT_THREADS")) {
-    char *end = nullptr;
-    long count = std::strtol(text, &end, 10);
-    if (end != text && *end == '\0' && count >= 1)
-      return unsigned(std::min(count, 4096L));
-  }
+  if (const std::optional<long> count = config::count(config::Setting::SIMT_THREADS))
+    return unsigned(std::min(*count, 4096L));
   return std::max(1u, std::thread::hardware_concurrency());
 }
 

@@ -14,8 +14,9 @@ from simt import config
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Names that are macros or build settings, not environment variables.
 NOT_SETTINGS = {"SIMT_ASAN_FIBERS", "SIMT_EXPORT", "SIMT_LD_IN", "SIMT_LD_OUT"}
-READ = re.compile(r'(?:getenv|env|environ\.get|environ|config\.value|config\.enabled|'
-                  r'config\.number|_flag\(environ,)\(?\[?\s*"(SIMT_[A-Z0-9_]+)"')
+READ = re.compile(r'(?:(?:getenv|env|environ\.get|environ|config\.value|config\.enabled|'
+                  r'config\.number|_flag\(environ,)\(?\[?\s*"|config::Setting::)'
+                  r'(SIMT_[A-Z0-9_]+)\b')
 
 
 def read_settings():

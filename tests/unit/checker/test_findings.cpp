@@ -1,7 +1,6 @@
 // What the checkers report (checker/finding.h): findings kept once each with a count of their
 // instances, in the order first found; and the values a write-after-write report prints
-// (checker/checker.h: format_value).
-#include "checker/checker.h"
+// (checker/finding.h: format_value).
 #include "checker/finding.h"
 
 #include "tests/unit/checker/bits.h"

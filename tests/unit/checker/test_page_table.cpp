@@ -1,6 +1,6 @@
 // The checkers' page table (checker/page_table.h) when memory runs out: a page that cannot be
 // made leaves the table as it was, and the checkers' out-of-memory error is a std::bad_alloc.
-#include "checker/checker.h"
+#include "checker/memory_shortage.h"
 #include "checker/page_table.h"
 
 #include <doctest/doctest.h>
