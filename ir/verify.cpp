@@ -1,7 +1,7 @@
 // ir::verify: the typed IR's invariants, as ir.h states them, checked over a whole module.
+#include "config/settings.h"
 #include "ir/walk.h"
 
-#include <cstdlib>
 #include <stdexcept>
 
 namespace simt::ir {
@@ -202,10 +202,7 @@ bool verification_enabled() {
 #ifndef NDEBUG
   return true;
 #else
-  static const bool enabled = [] {
-    const char *setting = std::getenv("SIMT_VERIFY_IR");
-    return setting != nullptr && *setting != '\0' && std::string(setting) != "0";
-  }();
+  static const bool enabled = config::text(config::Setting::SIMT_VERIFY_IR) == "1";
   return enabled;
 #endif
 }
