@@ -464,28 +464,39 @@ private:
   std::string unique_name_;
   ast::FunctionDef def_;
   std::vector<std::string> lines_;
-  std::set<std::string> locals_;
   Bindings bindings_; // of def_'s body, taken when typing starts (one walk, not one per name)
-  std::map<std::string, Type> local_types_;
-  std::optional<Type> return_type_;
-  bool returns_none_ = false;
 
-  // the current round
-  ir::Function fn_;
-  std::map<std::string, int> slots_;
-  std::vector<ir::Stmt> prologue_; // copies of retyped parameters into their locals
-  std::vector<ir::Stmt> *out_ = nullptr;
-  int temps_ = 0;
-  int loop_depth_ = 0;
-  bool changed_ = false;
-  bool deferred_ = false;
+  // The function's locals and the types everything assigned to each (and returned) unifies to:
+  // they widen from round to round, and start afresh when run() retries with loop variables
+  // versioned.
+  struct Scope {
+    std::set<std::string> locals;
+    std::map<std::string, Type> types;
+    std::optional<Type> return_type;
+  };
+  Scope scope_;
+
+  // One round of typing the body, started afresh by start_round().
+  struct Round {
+    std::map<std::string, int> slots;     // the locals', by name
+    std::vector<ir::Stmt> prologue;       // copies of retyped parameters into their locals
+    std::vector<ir::Stmt> *out = nullptr; // where statements typed now go (emit())
+    int temps = 0;
+    int loop_depth = 0;
+    bool changed = false;  // a local's or the return's type widened: the round is redone
+    bool deferred = false; // a statement waits for a local's type (defer())
+    bool returns_none = false;
+    // Why the first statement dropped in this round waits (its error if nothing changes).
+    std::string deferred_error;
+    ir::Loc deferred_loc;
+  };
+  Round round_;
+  ir::Function fn_; // what the current round types
+
   // The local whose assignments' types did not unify (the last error's), "" when none.
   std::string conflicting_local_;
   // Where a name split apart by param_versions.h means its slot, by the slot's name.
   std::map<std::string, std::pair<int, int>> version_lines_;
-  // Why the first statement dropped in this round waits (its error if nothing changes).
-  std::string deferred_error_;
-  ir::Loc deferred_loc_;
   // Defers the current statement to the next round, for the reason `error` (see block()).
   [[noreturn]] void defer(const std::string &error, ir::Loc loc);
 };
