@@ -83,9 +83,7 @@ ir::Function FunctionTyper::run() {
     if (name.empty() || !split_loop_variable(def_, name, version_lines_))
       throw;
   }
-  locals_.clear();
-  local_types_.clear();
-  return_type_.reset();
+  scope_ = Scope{};
   return run();
 }
 
@@ -101,8 +99,8 @@ ir::Function FunctionTyper::type_function() {
   if (def_.params.size() != arg_types_.size())
     error(def_.loc, "simt: compile-time arguments of '" + def_.name + "' name no parameter");
   for (size_t i = 0; i < def_.params.size(); ++i) {
-    locals_.insert(def_.params[i].name);
-    local_types_[def_.params[i].name] = arg_types_[i];
+    scope_.locals.insert(def_.params[i].name);
+    scope_.types[def_.params[i].name] = arg_types_[i];
   }
   bindings_ = collect_bindings(def_.body);
   collect_locals(def_.body);
@@ -111,45 +109,46 @@ ir::Function FunctionTyper::type_function() {
   // A round is redone only when it widened a local's (or the return) type. Types only widen, each
   // a few times at most, so valid code settles within this bound, however long a chain of
   // assignments feeding back through a loop (one round per step) may be.
-  const size_t max_rounds = 64 + 16 * locals_.size();
+  const size_t max_rounds = 64 + 16 * scope_.locals.size();
   for (size_t round = 0;; ++round) {
     start_round();
-    fn_.body = std::move(prologue_);
+    fn_.body = std::move(round_.prologue);
     for (ir::Stmt &s : block(def_.body))
       fn_.body.push_back(std::move(s));
     const bool falls_off = may_complete(def_.body);
-    if (return_type_ && return_type_->is_optional() && falls_off) { // its end returns None
+    // a function returning an optional returns None at its end
+    if (scope_.return_type && scope_.return_type->is_optional() && falls_off) {
       ir::Stmt none = make_stmt(ir::StmtKind::Return, def_.loc);
-      none.exprs.push_back(optional_none(*return_type_, def_.loc));
+      none.exprs.push_back(optional_none(*scope_.return_type, def_.loc));
       fn_.body.push_back(std::move(none));
     }
-    if (!changed_ && !deferred_ && !is_kernel_ && return_type_ && return_type_->is_scalar() &&
-        (returns_none_ || falls_off)) {
+    if (!round_.changed && !round_.deferred && !is_kernel_ && scope_.return_type &&
+        scope_.return_type->is_scalar() && (round_.returns_none || falls_off)) {
       // A value on some paths and None on others (returned, or by falling off the end): Numba's
       // OptionalType, typed again so that every return makes one.
-      return_type_ = Type::optional_of(*return_type_);
+      scope_.return_type = Type::optional_of(*scope_.return_type);
       continue;
     }
-    if (!changed_ && !deferred_)
+    if (!round_.changed && !round_.deferred)
       break;
-    if (!changed_)
-      error(deferred_loc_, deferred_error_);
+    if (!round_.changed)
+      error(round_.deferred_loc, round_.deferred_error);
     if (round == max_rounds)
       error(def_.loc, "simt: the types of the locals of '" + def_.name + "' do not settle");
   }
-  fn_.return_type = is_kernel_ ? Type::none() : return_type_.value_or(Type::none());
-  if (returns_none_ && !fn_.return_type.is_none() && !fn_.return_type.is_optional())
+  fn_.return_type = is_kernel_ ? Type::none() : scope_.return_type.value_or(Type::none());
+  if (round_.returns_none && !fn_.return_type.is_none() && !fn_.return_type.is_optional())
     error(def_.loc, "simt: returning a value on some paths and None on others is not supported "
                     "yet");
   return std::move(fn_);
 }
 
 void FunctionTyper::defer(const std::string &error, ir::Loc loc) {
-  if (!deferred_) {
-    deferred_error_ = error;
-    deferred_loc_ = loc;
+  if (!round_.deferred) {
+    round_.deferred_error = error;
+    round_.deferred_loc = loc;
   }
-  deferred_ = true;
+  round_.deferred = true;
   throw Deferred{};
 }
 
@@ -166,8 +165,8 @@ bool returns_value(const std::vector<ast::StmtPtr> &body) {
 } // namespace
 
 std::optional<Type> FunctionTyper::return_type_so_far() const {
-  if (return_type_ || !returns_value(def_.body))
-    return return_type_.value_or(Type::none());
+  if (scope_.return_type || !returns_value(def_.body))
+    return scope_.return_type.value_or(Type::none());
   return std::nullopt;
 }
 
@@ -178,20 +177,15 @@ void FunctionTyper::start_round() {
   fn_.file = source_.file;
   fn_.first_line = def_.loc.line;
   fn_.is_kernel = is_kernel_;
-  slots_.clear();
-  temps_ = 0;
-  loop_depth_ = 0;
-  changed_ = false;
-  deferred_ = false;
-  returns_none_ = false;
+  round_ = Round{};
   // Parameters are the first slots. One that is later assigned another type gets a local of
   // the unified type, initialised from the parameter (renamed "$name").
   std::vector<std::pair<std::string, Type>> retyped;
   for (size_t i = 0; i < def_.params.size(); ++i) {
     const std::string &name = def_.params[i].name;
-    const Type &unified = local_types_[name];
+    const Type &unified = scope_.types[name];
     if (unified == arg_types_[i]) {
-      slots_[name] = static_cast<int>(fn_.slots.size());
+      round_.slots[name] = static_cast<int>(fn_.slots.size());
       fn_.slots.push_back({name, arg_types_[i]});
     } else {
       fn_.slots.push_back({"$" + name, arg_types_[i]});
@@ -199,7 +193,6 @@ void FunctionTyper::start_round() {
     }
   }
   fn_.num_params = static_cast<int>(fn_.slots.size());
-  prologue_.clear();
   for (auto &[name, type] : retyped) {
     int param = 0;
     while (fn_.slots[param].name != "$" + name)
@@ -209,7 +202,7 @@ void FunctionTyper::start_round() {
     s.loc = def_.loc;
     s.slot = slot_for(name, def_.loc);
     s.exprs.push_back(cast(local(param, def_.loc), type));
-    prologue_.push_back(std::move(s));
+    round_.prologue.push_back(std::move(s));
   }
 }
 
@@ -227,7 +220,7 @@ void FunctionTyper::collect_locals(const std::vector<ast::StmtPtr> &body) {
 
 void FunctionTyper::collect_target(const ast::Expr &target) {
   if (target.kind == ast::ExprKind::Name)
-    locals_.insert(target.id);
+    scope_.locals.insert(target.id);
   else if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List)
     for (const auto &e : target.elts)
       collect_target(*e);
@@ -261,15 +254,15 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) {
     return e;
   if (e->type.is_time() || to.is_time())
     return time_cast(std::move(e), to);
-  if ((e->type.is_storage() || to.is_storage()) && !changed_)
+  if ((e->type.is_storage() || to.is_storage()) && !round_.changed)
     error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
   if (e->type.nominal || to.nominal) {
     // Enum members convert to other types only as IntEnum integers; a type and its classed
     // version (an enum member's value, a namedtuple's tuple) share their representation.
     if (e->type.nominal && !e->type.is_nominal(NominalClass::Kind::IntEnum) &&
-        !(e->type.plain() == to) && !changed_)
+        !(e->type.plain() == to) && !round_.changed)
       error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
-    if (to.nominal && !(e->type.plain() == to.plain()) && !changed_)
+    if (to.nominal && !(e->type.plain() == to.plain()) && !round_.changed)
       error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
     if (e->type.plain() == to.plain()) {
       e->type = to;
@@ -299,13 +292,13 @@ ir::ExprPtr FunctionTyper::cast(ir::ExprPtr e, const Type &to) {
     return e;
   }
   if (!convertible) {
-    if (changed_)
+    if (round_.changed)
       return e; // a round that will be redone: types are still settling
     error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
   }
   if (e->type.is_scalar() && to.is_scalar() && is_complex(e->type.scalar) &&
       !is_complex(to.scalar) && to.scalar != Scalar::Bool) {
-    if (changed_)
+    if (round_.changed)
       return e;
     error(e->loc, "cannot convert " + e->type.str() + " to " + to.str());
   }
@@ -436,24 +429,24 @@ int FunctionTyper::temp_holding(ir::ExprPtr e) {
 }
 
 int FunctionTyper::slot_for(const std::string &name, ir::Loc loc) {
-  auto it = slots_.find(name);
-  if (it != slots_.end())
+  auto it = round_.slots.find(name);
+  if (it != round_.slots.end())
     return it->second;
-  auto type = local_types_.find(name);
-  if (type == local_types_.end())
+  auto type = scope_.types.find(name);
+  if (type == scope_.types.end())
     defer("local variable '" + name + "' is used before assignment", loc);
   int slot = static_cast<int>(fn_.slots.size());
   fn_.slots.push_back({name, type->second});
   if (auto lines = version_lines_.find(name); lines != version_lines_.end())
     std::tie(fn_.slots.back().first_line, fn_.slots.back().last_line) = lines->second;
-  slots_[name] = slot;
+  round_.slots[name] = slot;
   return slot;
 }
 
 int FunctionTyper::new_temp(const Type &type) {
   int slot = static_cast<int>(fn_.slots.size());
   std::string name = "$"; // appended, not "$" + ...: GCC 12 warns wrongly (-Wrestrict)
-  name += std::to_string(++temps_);
+  name += std::to_string(++round_.temps);
   fn_.slots.push_back({name, type});
   return slot;
 }

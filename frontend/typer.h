@@ -11,6 +11,7 @@
 #include "frontend/nesting.h"
 #include "frontend/python_int.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +20,9 @@ namespace simt {
 
 struct Ufunc; // frontend/ufuncs.h
 struct UfuncLoop;
+struct CudaFunction; // frontend/builtins.h
+struct CallFamily;   // frontend/typer_calls.h
+class CallRegistry;
 
 // A deep copy of a syntax tree (typer_constant.cpp), for expressions the typer rewrites.
 ast::ExprPtr copy_ast(const ast::Expr &e);
@@ -91,6 +95,25 @@ inline Value expr_value(ir::ExprPtr e) {
   v.expr = std::move(e);
   return v;
 }
+
+// "2 arguments", "1 argument" (typer_arguments.cpp).
+std::string plural(size_t n, const char *word);
+
+// How a call's errors name the function called: "function <name> takes no keyword arguments",
+// "... expects 2 arguments, got 3", "... does not accept <type>", each ending in `note` (the
+// signature, for libdevice's, bf16's and fp8's functions); an error of keyword arguments is at the
+// first of them where `at_keyword`, else at the call.
+struct Callee {
+  std::string name;
+  std::string note = "";
+  bool at_keyword = false;
+};
+
+// A call's arguments typed as scalars, and their scalar types.
+struct ScalarCall {
+  std::vector<ir::ExprPtr> args;
+  std::vector<Scalar> types;
+};
 
 class FunctionTyper {
 public:
@@ -228,12 +251,37 @@ private:
                                            const std::string &param) const;
   ir::ExprPtr default_argument(const FunctionSource &fn, const ast::Param &param, ir::Loc loc);
 
+  // The call families (typer_calls.h), each registering the paths it types from its own file.
+  friend const CallRegistry &call_registry();
+  static CallFamily builtin_calls();        // builtins, np.abs, modules (typer_call.cpp)
+  static CallFamily print_calls();          // typer_print.cpp
+  static CallFamily complex_calls();        // complex(), cmath (typer_complex.cpp)
+  static CallFamily operator_calls();       // typer_operator.cpp
+  static CallFamily cuda_calls();           // grid, syncthreads, arrays (typer_call.cpp)
+  static CallFamily atomic_calls();         // typer_call.cpp
+  static CallFamily cuda_intrinsic_calls(); // typer_cuda.cpp
+  static CallFamily warp_calls();           // typer_warp.cpp
+  static CallFamily libdevice_calls();      // typer_libdevice.cpp
+  static CallFamily bf16_calls();           // typer_bf16.cpp
+  static CallFamily fp8_calls();            // typer_fp8.cpp
+  static CallFamily reduction_calls();      // np.sum, np.amax, ... (typer_view.cpp)
+  static CallFamily allocation_calls();     // typer_alloc.cpp
+  static CallFamily ufunc_calls();          // typer_ufunc.cpp
+  static CallFamily math_calls();           // math and numpy functions (typer_call.cpp)
+  // The call of a module, typed as Python's TypeError (typer_calls.cpp).
+  [[noreturn]] static Value not_callable(FunctionTyper &typer, const std::string &,
+                                         const ast::Expr &e);
+
   // calls (typer_call.cpp)
   Value call(const ast::Expr &e);
   // The call `e` of `fn`, the callee already typed.
   Value call_value(Value fn, const ast::Expr &e);
-  Value call_path(const std::string &path, const ast::Expr &e);
+  Value call_path(const std::string &path, const ast::Expr &e); // by the registry (typer_calls.cpp)
+  // len(x), int(x), float(x), bool(x), abs(x)
   Value call_builtin(const std::string &name, const ast::Expr &e);
+  Value breakpoint(const ast::Expr &e);
+  ir::ExprPtr divmod(const ast::Expr &e);
+  Value syncthreads(const ast::Expr &e);
   // print() (typer_print.cpp): its items, tuples and dim3 values spelled out
   Value call_print(const ast::Expr &e);
   // Arrays the kernel allocates (typer_alloc.cpp): np.empty and kin, np.copy, array.copy().
@@ -256,7 +304,6 @@ private:
   std::vector<ir::ExprPtr> reshape_extents(const ast::Expr &call);
   void print_item(Value v, ir::Loc loc, std::vector<ir::ExprPtr> &items);
   void print_tuple(std::vector<Value> elements, ir::Loc loc, std::vector<ir::ExprPtr> &items);
-  Value call_cuda(const std::string &name, const ast::Expr &e);
   Value call_math(const std::string &module, const std::string &name, const ast::Expr &e);
   Value call_function(const std::shared_ptr<FunctionSource> &fn, const ast::Expr &e);
   const FunctionSignature &declared_signature(const FunctionSource &fn,
@@ -268,14 +315,16 @@ private:
   Value call_atomic(const std::string &name, const ast::Expr &e);
   // operator.add(a, b), ... (typer_operator.cpp)
   Value call_operator(const std::string &name, const ast::Expr &e);
-  std::vector<const ast::Expr *> positional_ast_args(const ast::Expr &e, const std::string &fn,
-                                                     size_t count);
   Value array_decl(const std::string &kind, const ast::Expr &e);
   ir::ExprPtr grid(bool size, const ast::Expr &e);
   ir::ExprPtr min_max(bool is_max, const ast::Expr &e);
   ir::ExprPtr round(const ast::Expr &e);
   // CUDA intrinsics and the thread block group (typer_cuda.cpp)
-  Value call_cuda_intrinsic(const std::string &name, const ast::Expr &e);
+  Value call_cuda_function(const CudaFunction &fn, const std::string &full, const ast::Expr &e);
+  Value cache_hinted_access(const std::string &name, const ast::Expr &e);
+  Value call_fence(ir::Intrinsic fence, const ast::Expr &e); // threadfence*, nanosleep
+  Value thread_block_sync(const ast::Expr &e);
+  Value grid_sync(const ast::Expr &e);
   ir::ExprPtr selp(const ast::Expr &e);
   Value thread_block_attribute(const std::string &attr, ir::Loc loc);
   ir::ExprPtr vector_constructor(const std::string &fn, const Type &vector, const ast::Expr &e);
@@ -299,9 +348,20 @@ private:
   // The fields of Storage values: __x of the FP8 x2 / x4 forms, x of a bfloat16_raw.
   Value storage_attribute(ir::ExprPtr value, const std::string &attr, ir::Loc loc);
   Value grid_group_attribute(const std::string &attr, ir::Loc loc);
-  std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
+  // arguments of calls (typer_arguments.cpp)
+  // By parameter name: `required` of `params` at least, keywords for any of them.
   std::vector<const ast::Expr *> call_args(const ast::Expr &e, const std::string &fn,
                                            const std::vector<std::string> &params, size_t required);
+  // By position: `count` of them, no keywords; untyped, or typed.
+  std::vector<const ast::Expr *> positional_ast_args(const ast::Expr &e, const Callee &fn,
+                                                     size_t count);
+  std::vector<ir::ExprPtr> positional_args(const ast::Expr &e, const std::string &fn, size_t count);
+  // The call of a function of numbers: `arity` positional arguments, each typed as a scalar that
+  // `accepts` takes (any scalar where none is given).
+  ScalarCall type_scalar_call(const ast::Expr &e, const Callee &fn, size_t arity,
+                              const std::function<bool(const Type &)> &accepts = nullptr);
+  // "function <name> does not accept <type>", at the argument.
+  [[noreturn]] void refuse_argument(const ast::Expr &arg, const Type &type, const Callee &fn) const;
   Scalar dtype_of(const ast::Expr &e);
   ir::ArrayElements elements_of(const ast::Expr &e); // a dtype, scalar or structured
   std::vector<int64_t> constant_shape(const ast::Expr &e);
@@ -403,28 +463,39 @@ private:
   std::string unique_name_;
   ast::FunctionDef def_;
   std::vector<std::string> lines_;
-  std::set<std::string> locals_;
   Bindings bindings_; // of def_'s body, taken when typing starts (one walk, not one per name)
-  std::map<std::string, Type> local_types_;
-  std::optional<Type> return_type_;
-  bool returns_none_ = false;
 
-  // the current round
-  ir::Function fn_;
-  std::map<std::string, int> slots_;
-  std::vector<ir::Stmt> prologue_; // copies of retyped parameters into their locals
-  std::vector<ir::Stmt> *out_ = nullptr;
-  int temps_ = 0;
-  int loop_depth_ = 0;
-  bool changed_ = false;
-  bool deferred_ = false;
+  // The function's locals and the types everything assigned to each (and returned) unifies to:
+  // they widen from round to round, and start afresh when run() retries with loop variables
+  // versioned.
+  struct Scope {
+    std::set<std::string> locals;
+    std::map<std::string, Type> types;
+    std::optional<Type> return_type;
+  };
+  Scope scope_;
+
+  // One round of typing the body, started afresh by start_round().
+  struct Round {
+    std::map<std::string, int> slots;     // the locals', by name
+    std::vector<ir::Stmt> prologue;       // copies of retyped parameters into their locals
+    std::vector<ir::Stmt> *out = nullptr; // where statements typed now go (emit())
+    int temps = 0;
+    int loop_depth = 0;
+    bool changed = false;  // a local's or the return's type widened: the round is redone
+    bool deferred = false; // a statement waits for a local's type (defer())
+    bool returns_none = false;
+    // Why the first statement dropped in this round waits (its error if nothing changes).
+    std::string deferred_error;
+    ir::Loc deferred_loc;
+  };
+  Round round_;
+  ir::Function fn_; // what the current round types
+
   // The local whose assignments' types did not unify (the last error's), "" when none.
   std::string conflicting_local_;
   // Where a name split apart by param_versions.h means its slot, by the slot's name.
   std::map<std::string, std::pair<int, int>> version_lines_;
-  // Why the first statement dropped in this round waits (its error if nothing changes).
-  std::string deferred_error_;
-  ir::Loc deferred_loc_;
   // Defers the current statement to the next round, for the reason `error` (see block()).
   [[noreturn]] void defer(const std::string &error, ir::Loc loc);
 };

@@ -4,6 +4,7 @@
 // as ordinary, bounds-checked array stores.
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 namespace simt {
 
@@ -115,6 +116,15 @@ ir::ExprPtr FunctionTyper::array_copy(ir::ExprPtr array, ir::Loc loc) {
   ir::ExprPtr copy = allocated_array(array->type.scalar, std::move(extents), false, loc);
   copy_elements(clone(*copy), std::move(array), loc);
   return copy;
+}
+
+CallFamily FunctionTyper::allocation_calls() {
+  return {"numpy allocations",
+          {{"numpy.",
+            [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_allocation(name, e);
+            },
+            is_allocation_function}}};
 }
 
 // np.<name>(...) for an allocation function (is_allocation_function).

@@ -4,6 +4,7 @@
 #include "frontend/ir_build.h"
 #include "frontend/python_int.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 #include "frontend/ufuncs.h"
 
 #include <algorithm>
@@ -16,10 +17,6 @@
 namespace simt {
 
 namespace {
-
-std::string plural(size_t n, const char *word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
 
 // CUDA's limit of local memory per thread, and simt's per local array (docs/user-guide.md,
 // Limits): beyond it a thread's stack could not hold the array.
@@ -251,103 +248,70 @@ Value FunctionTyper::inline_call(const Value &fn, const ast::Expr &e) {
   return value(*ret->value);
 }
 
-std::vector<const ast::Expr *> FunctionTyper::call_args(const ast::Expr &e, const std::string &fn,
-                                                        const std::vector<std::string> &params,
-                                                        size_t required) {
-  std::vector<const ast::Expr *> args(params.size(), nullptr);
-  size_t positional = e.elts.size() - 1;
-  size_t given = positional + e.keywords.size();
-  if (positional > params.size() || given < required || given > params.size()) {
-    std::string expected = required == params.size() ? plural(required, "argument")
-                                                     : std::to_string(required) + " to " +
-                                                           plural(params.size(), "argument");
-    error(e.loc, "function " + fn + " expects " + expected + ", got " + std::to_string(given));
-  }
-  for (size_t i = 0; i < positional; ++i)
-    args[i] = e.elts[i + 1].get();
-  for (const ast::Keyword &k : e.keywords) {
-    auto it = std::find(params.begin(), params.end(), k.name);
-    if (it == params.end())
-      error(k.loc, "function " + fn + " got an unexpected keyword argument '" + k.name + "'");
-    size_t i = it - params.begin();
-    if (args[i])
-      error(k.loc, "function " + fn + " got multiple values for argument '" + k.name + "'");
-    args[i] = k.value.get();
-  }
-  for (size_t i = 0; i < required; ++i)
-    if (!args[i])
-      error(e.loc, "function " + fn + " is missing the argument '" + params[i] + "'");
-  return args;
+CallFamily FunctionTyper::builtin_calls() {
+  auto outside_loop = [](FunctionTyper &t, const std::string &path, const ast::Expr &e) -> Value {
+    t.error(e.loc, "simt: " + path.substr(9) + "() outside a for loop is not supported yet");
+  };
+  auto of_one = [](FunctionTyper &t, const std::string &path, const ast::Expr &e) {
+    return t.call_builtin(path.substr(9), e);
+  };
+  auto abs = [](FunctionTyper &t, const std::string &, const ast::Expr &e) {
+    return t.call_builtin("abs", e);
+  };
+  return {"builtins and modules",
+          {{"builtins.range", outside_loop},
+           {"builtins.enumerate", outside_loop},
+           {"builtins.zip", outside_loop},
+           {"builtins.len", of_one},
+           {"builtins.int", of_one},
+           {"builtins.float", of_one},
+           {"builtins.bool", of_one},
+           {"builtins.abs", of_one},
+           {"numpy.abs", abs},
+           {"numpy.absolute", abs},
+           {"builtins.breakpoint", [](FunctionTyper &t, const std::string &,
+                                      const ast::Expr &e) { return t.breakpoint(e); }},
+           {"builtins.min", [](FunctionTyper &t, const std::string &,
+                               const ast::Expr &e) { return expr_value(t.min_max(false, e)); }},
+           {"builtins.max", [](FunctionTyper &t, const std::string &,
+                               const ast::Expr &e) { return expr_value(t.min_max(true, e)); }},
+           {"builtins.round", [](FunctionTyper &t, const std::string &,
+                                 const ast::Expr &e) { return expr_value(t.round(e)); }},
+           {"builtins.divmod", [](FunctionTyper &t, const std::string &,
+                                  const ast::Expr &e) { return expr_value(t.divmod(e)); }},
+           {"builtins.pow",
+            [](FunctionTyper &t, const std::string &, const ast::Expr &e) {
+              auto args = t.call_args(e, "pow", {"base", "exp"}, 2);
+              ir::ExprPtr base = t.rvalue(*args[0]);
+              return expr_value(t.binary("**", std::move(base), t.rvalue(*args[1]), e.loc));
+            }},
+           {"module:", not_callable}}};
 }
 
-Value FunctionTyper::call_path(const std::string &path, const ast::Expr &e) {
-  if (path.rfind("builtins.", 0) == 0)
-    return call_builtin(path.substr(9), e);
-  if (path.rfind("cuda.", 0) == 0)
-    return call_cuda(path.substr(5), e);
-  if (path == "numpy.abs" || path == "numpy.absolute")
-    return call_builtin("abs", e);
-  if (path.rfind("cmath.", 0) == 0)
-    return call_cmath(path.substr(6), e);
-  if (path.rfind("math.", 0) == 0)
-    return call_math("math", path.substr(5), e);
-  if (path.rfind("numpy.", 0) == 0)
-    if (std::optional<std::string> op = array_reduction_method(path.substr(6), true)) {
-      auto args = call_args(e, path, {"a"}, 1);
-      ir::ExprPtr array = rvalue(*args[0]);
-      if (!array->type.is_array())
-        error(args[0]->loc, "simt: " + path + " of " + array->type.str() + " is not supported");
-      return expr_value(array_reduction(*op, std::move(array), e.loc));
-    }
-  if (path.rfind("numpy.", 0) == 0 && is_allocation_function(path.substr(6)))
-    return call_allocation(path.substr(6), e);
-  if (path.rfind("numpy.", 0) == 0) {
-    if (const Ufunc *u = find_ufunc(path.substr(6)))
-      return call_ufunc(*u, e);
-    return call_math("numpy", path.substr(6), e);
-  }
-  if (path.rfind("operator.", 0) == 0)
-    return call_operator(path.substr(9), e);
-  if (path.rfind("module:", 0) == 0)
-    error(e.loc, "'module' object is not callable");
-  error(e.loc, "simt: calling '" + path + "' is not supported yet");
+Value FunctionTyper::breakpoint(const ast::Expr &e) {
+  positional_args(e, "breakpoint", 0);
+  ir::Stmt s = make_stmt(ir::StmtKind::Eval, e.loc);
+  s.exprs.push_back(make_intrinsic(ir::Intrinsic::Breakpoint, Type::none(), e.loc));
+  emit(std::move(s));
+  return Value{};
 }
 
+// divmod(a, b): (a // b, a % b), each operand evaluated once.
+ir::ExprPtr FunctionTyper::divmod(const ast::Expr &e) {
+  auto args = call_args(e, "divmod", {"a", "b"}, 2);
+  ir::ExprPtr a = stable(rvalue(*args[0]));
+  ir::ExprPtr b = stable(rvalue(*args[1]));
+  ir::ExprPtr quotient = binary("//", clone(*a), clone(*b), e.loc);
+  ir::ExprPtr remainder = binary("%", std::move(a), std::move(b), e.loc);
+  auto pair =
+      make_expr(ir::ExprKind::TupleMake, Type::tuple_of({quotient->type, remainder->type}), e.loc);
+  pair->args.push_back(std::move(quotient));
+  pair->args.push_back(std::move(remainder));
+  return pair;
+}
+
+// len(x), int(x), float(x), bool(x) and abs(x).
 Value FunctionTyper::call_builtin(const std::string &name, const ast::Expr &e) {
-  if (name == "range" || name == "enumerate" || name == "zip")
-    error(e.loc, "simt: " + name + "() outside a for loop is not supported yet");
-  if (name == "print")
-    return call_print(e);
-  if (name == "breakpoint") {
-    positional_args(e, "breakpoint", 0);
-    ir::Stmt s = make_stmt(ir::StmtKind::Eval, e.loc);
-    s.exprs.push_back(make_intrinsic(ir::Intrinsic::Breakpoint, Type::none(), e.loc));
-    emit(std::move(s));
-    return Value{};
-  }
-  if (name == "min" || name == "max")
-    return expr_value(min_max(name == "max", e));
-  if (name == "complex")
-    return call_complex(e);
-  if (name == "round")
-    return expr_value(round(e));
-  if (name == "divmod") { // (a // b, a % b), each operand evaluated once
-    auto args = call_args(e, "divmod", {"a", "b"}, 2);
-    ir::ExprPtr a = stable(rvalue(*args[0]));
-    ir::ExprPtr b = stable(rvalue(*args[1]));
-    ir::ExprPtr quotient = binary("//", clone(*a), clone(*b), e.loc);
-    ir::ExprPtr remainder = binary("%", std::move(a), std::move(b), e.loc);
-    auto pair = make_expr(ir::ExprKind::TupleMake,
-                          Type::tuple_of({quotient->type, remainder->type}), e.loc);
-    pair->args.push_back(std::move(quotient));
-    pair->args.push_back(std::move(remainder));
-    return expr_value(std::move(pair));
-  }
-  if (name == "pow") {
-    auto args = call_args(e, "pow", {"base", "exp"}, 2);
-    ir::ExprPtr base = rvalue(*args[0]);
-    return expr_value(binary("**", std::move(base), rvalue(*args[1]), e.loc));
-  }
   auto args = call_args(e, name, {"x"}, 1);
   if (name == "float" && args[0]->kind == ast::ExprKind::String) { // float("nan"): a constant
     std::optional<double> value = python_float_of(args[0]->text);
@@ -492,26 +456,22 @@ ir::ExprPtr FunctionTyper::round(const ast::Expr &e) {
   return call_prelude("round_ndigits", std::move(operands), real.scalar, e.loc);
 }
 
+CallFamily FunctionTyper::math_calls() {
+  return {"math and numpy functions",
+          {{"math.", [](FunctionTyper &t, const std::string &name,
+                        const ast::Expr &e) { return t.call_math("math", name, e); }},
+           {"numpy.", [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_math("numpy", name, e);
+            }}}};
+}
+
 Value FunctionTyper::call_math(const std::string &module, const std::string &name,
                                const ast::Expr &e) {
   const MathFunction *fn = find_math_function(module, name);
   std::string full = module + "." + name;
   if (!fn)
     error(e.loc, "simt: calling '" + full + "' is not supported yet");
-  if (!e.keywords.empty())
-    error(e.loc, "function " + full + " takes no keyword arguments");
-  size_t arity = fn->cases.front().params.size();
-  if (e.elts.size() - 1 != arity)
-    error(e.loc, "function " + full + " expects " + plural(arity, "argument") + ", got " +
-                     std::to_string(e.elts.size() - 1));
-  std::vector<ir::ExprPtr> args;
-  std::vector<Scalar> types;
-  for (size_t i = 1; i < e.elts.size(); ++i) {
-    args.push_back(rvalue(*e.elts[i]));
-    if (!args.back()->type.is_scalar())
-      error(e.elts[i]->loc, "function " + full + " does not accept " + args.back()->type.str());
-    types.push_back(args.back()->type.scalar);
-  }
+  auto [args, types] = type_scalar_call(e, {.name = full}, fn->cases.front().params.size());
   // numba.cuda.bf16 overloads math.sqrt, math.exp, ... for a bfloat16 with its own functions
   if (module == "math" && types == std::vector<Scalar>{Scalar::BF16})
     if (std::optional<ir::Bf16Fn> bf16 = ir::find_bf16_math(name))
@@ -550,37 +510,36 @@ Value FunctionTyper::call_math(const std::string &module, const std::string &nam
   return expr_value(std::move(call));
 }
 
-Value FunctionTyper::call_cuda(const std::string &name, const ast::Expr &e) {
-  if (name == "grid" || name == "gridsize")
-    return expr_value(grid(name == "gridsize", e));
-  if (name == "syncthreads") {
-    call_args(e, "cuda.syncthreads", {}, 0);
-    ir::Stmt s;
-    s.kind = ir::StmtKind::SyncThreads;
-    s.loc = e.loc;
-    emit(std::move(s));
-    return Value{};
-  }
-  if (name == "shared.array" || name == "local.array")
-    return array_decl(name.substr(0, name.find('.')), e);
-  if (name == "const.array_like") {
-    auto args = call_args(e, "cuda.const.array_like", {"ndarray"}, 1);
-    ir::ExprPtr a = rvalue(*args[0]);
-    if (a->kind != ir::ExprKind::ConstArray)
-      error(args[0]->loc, "cuda.const.array_like expects a global NumPy array");
-    return expr_value(std::move(a));
-  }
-  if (name.rfind("atomic.", 0) == 0)
-    return call_atomic(name.substr(7), e);
-  if (name.rfind("libdevice.", 0) == 0)
-    return call_libdevice(name.substr(10), e);
-  if (name.rfind("bf16.", 0) == 0)
-    return call_bf16(name.substr(5), e);
-  if (name.rfind("fp8.", 0) == 0)
-    return call_fp8(name.substr(4), e);
-  if (name == "libdevice" || name == "bf16" || name == "fp8")
-    error(e.loc, "'module' object is not callable");
-  return call_cuda_intrinsic(name, e);
+CallFamily FunctionTyper::cuda_calls() {
+  auto grid = [](FunctionTyper &t, const std::string &path, const ast::Expr &e) {
+    return expr_value(t.grid(path == "cuda.gridsize", e));
+  };
+  auto array = [](FunctionTyper &t, const std::string &path, const ast::Expr &e) {
+    return t.array_decl(path.substr(5, path.find('.', 5) - 5), e); // "shared", "local"
+  };
+  return {"cuda",
+          {{"cuda.grid", grid},
+           {"cuda.gridsize", grid},
+           {"cuda.shared.array", array},
+           {"cuda.local.array", array},
+           {"cuda.syncthreads", [](FunctionTyper &t, const std::string &,
+                                   const ast::Expr &e) { return t.syncthreads(e); }},
+           {"cuda.const.array_like", [](FunctionTyper &t, const std::string &, const ast::Expr &e) {
+              auto args = t.call_args(e, "cuda.const.array_like", {"ndarray"}, 1);
+              ir::ExprPtr a = t.rvalue(*args[0]);
+              if (a->kind != ir::ExprKind::ConstArray)
+                t.error(args[0]->loc, "cuda.const.array_like expects a global NumPy array");
+              return expr_value(std::move(a));
+            }}}};
+}
+
+Value FunctionTyper::syncthreads(const ast::Expr &e) {
+  call_args(e, "cuda.syncthreads", {}, 0);
+  ir::Stmt s;
+  s.kind = ir::StmtKind::SyncThreads;
+  s.loc = e.loc;
+  emit(std::move(s));
+  return Value{};
 }
 
 ir::ExprPtr FunctionTyper::grid(bool size, const ast::Expr &e) {
@@ -808,6 +767,13 @@ Value FunctionTyper::array_decl(const std::string &kind, const ast::Expr &e) {
   auto a = make_expr(ir::ExprKind::SharedArray, dtype.array_type(ndim, MemSpace::Shared), e.loc);
   a->index = module_.shared_array(key, decl);
   return expr_value(std::move(a));
+}
+
+CallFamily FunctionTyper::atomic_calls() {
+  return {"cuda atomics",
+          {{"cuda.atomic.", [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_atomic(name, e);
+            }}}};
 }
 
 Value FunctionTyper::call_atomic(const std::string &name, const ast::Expr &e) {

@@ -148,7 +148,7 @@ std::shared_ptr<FunctionSource> FunctionTyper::closure_source(const ast::Functio
       names_in(*p.default_value, used);
   std::map<std::string, GlobalValue> captured;
   for (const std::string &name : used)
-    if (name != def.name && (locals_.count(name) || local_types_.count(name) ||
+    if (name != def.name && (scope_.locals.count(name) || scope_.types.count(name) ||
                              inner_functions_.count(name) || statics_.count(name)))
       captured[name] = captured_value(name, depth);
   auto source = std::make_shared<FunctionSource>();

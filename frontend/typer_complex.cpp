@@ -5,6 +5,7 @@
 #include "frontend/complex_prelude.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 #include <algorithm>
 #include <cmath>
@@ -83,6 +84,15 @@ Value FunctionTyper::number_attribute(ir::ExprPtr x, const std::string &attr, ir
 // complex(real=0, imag=0): complex64 only from float32 parts (Numba's Complex template).
 // numba-cuda-mlir's complex(v) of a two-element vector (float2, double2, int2) is
 // complex(v.x, v.y).
+CallFamily FunctionTyper::complex_calls() {
+  return {"complex numbers",
+          {{"builtins.complex", [](FunctionTyper &t, const std::string &,
+                                   const ast::Expr &e) { return t.call_complex(e); }},
+           {"cmath.", [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_cmath(name, e);
+            }}}};
+}
+
 Value FunctionTyper::call_complex(const ast::Expr &e) {
   auto args = call_args(e, "complex", {"real", "imag"}, 0);
   std::vector<ir::ExprPtr> parts;
@@ -165,21 +175,9 @@ Value FunctionTyper::call_cmath(const std::string &name, const ast::Expr &e) {
   const std::string full = "cmath." + name;
   if (!is_cmath_function(name))
     error(e.loc, "simt: calling '" + full + "' is not supported yet");
-  size_t arity = name == "rect" ? 2 : 1;
-  if (!e.keywords.empty())
-    error(e.loc, "function " + full + " takes no keyword arguments");
-  size_t given = e.elts.size() - 1;
-  if (given != arity && !(name == "log" && given == 2))
-    error(e.loc, "function " + full + " expects " + std::to_string(arity) + " argument" +
-                     (arity == 1 ? "" : "s") + ", got " + std::to_string(given));
-  std::vector<ir::ExprPtr> args;
-  std::vector<Scalar> types;
-  for (size_t i = 1; i < e.elts.size(); ++i) {
-    args.push_back(rvalue(*e.elts[i]));
-    if (!args.back()->type.is_scalar())
-      error(e.elts[i]->loc, "function " + full + " does not accept " + args.back()->type.str());
-    types.push_back(args.back()->type.scalar);
-  }
+  const size_t given = e.elts.size() - 1;
+  const size_t arity = name == "rect" || (name == "log" && given == 2) ? 2 : 1; // log(x, base)
+  auto [args, types] = type_scalar_call(e, {.name = full}, arity);
   // cmathdecl's cases: complex operands (numbers convert to them), rect of two floats
   std::vector<Signature> cases;
   for (Scalar c : {Scalar::C64, Scalar::C128}) {

@@ -253,9 +253,9 @@ void FunctionTyper::collect_inner_functions(const std::vector<ast::StmtPtr> &bod
     const int count = binding(name).count;
     const auto same_name = [&](const auto &other) { return std::get<0>(other) == name; };
     if (count == (is_def ? 0 : 1) && std::count_if(found.begin(), found.end(), same_name) == 1 &&
-        !local_types_.count(name)) {
+        !scope_.types.count(name)) {
       inner_functions_[name] = function;
-      locals_.erase(name);
+      scope_.locals.erase(name);
     }
   }
 }
@@ -266,20 +266,20 @@ bool FunctionTyper::binds_once(const std::string &name) const {
 }
 
 void FunctionTyper::collect_string_constants() {
-  std::vector<std::string> names(locals_.begin(), locals_.end());
+  std::vector<std::string> names(scope_.locals.begin(), scope_.locals.end());
   for (const std::string &name : names) {
-    if (local_types_.count(name)) // a parameter
+    if (scope_.types.count(name)) // a parameter
       continue;
     const Binding &b = binding(name);
     if (b.count == 1 && b.value && b.value->kind == ast::ExprKind::String && !b.value->bytes) {
       string_constants_[name] = b.value->text;
-      locals_.erase(name);
+      scope_.locals.erase(name);
     }
   }
 }
 
 ast::ExprPtr FunctionTyper::constant_definition(const ast::Expr &e, int depth) {
-  if (e.kind == ast::ExprKind::Name && locals_.count(e.id) && depth < 16) {
+  if (e.kind == ast::ExprKind::Name && scope_.locals.count(e.id) && depth < 16) {
     for (const ast::Param &param : def_.params)
       if (param.name == e.id)
         return copy_ast(e);

@@ -14,6 +14,7 @@
 #include "frontend/builtins.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 #include <algorithm>
 #include <optional>
@@ -22,9 +23,9 @@ namespace simt {
 
 namespace {
 
-// The path a group's sync() method resolves to (called through call_cuda).
-const char *const kThreadBlockSync = "cg.ThreadBlock.sync";
-const char *const kGridGroupSync = "cg.GridGroup.sync";
+// The paths a group's sync() method resolves to (typed by cuda_intrinsic_calls).
+const char *const kThreadBlockSync = "cuda.cg.ThreadBlock.sync";
+const char *const kGridGroupSync = "cuda.cg.GridGroup.sync";
 
 // cuda.threadfence, threadfence_block, threadfence_system and nanosleep: statements of no value.
 std::optional<ir::Intrinsic> fence_or_sleep(const std::string &name) {
@@ -37,98 +38,112 @@ std::optional<ir::Intrinsic> fence_or_sleep(const std::string &name) {
 
 } // namespace
 
-std::vector<ir::ExprPtr> FunctionTyper::positional_args(const ast::Expr &e, const std::string &fn,
-                                                        size_t count) {
-  if (!e.keywords.empty())
-    error(e.loc, "function " + fn + " takes no keyword arguments");
-  if (e.elts.size() - 1 != count)
-    error(e.loc, "function " + fn + " expects " + std::to_string(count) + " argument" +
-                     (count == 1 ? "" : "s") + ", got " + std::to_string(e.elts.size() - 1));
-  std::vector<ir::ExprPtr> args;
-  for (size_t i = 1; i < e.elts.size(); ++i)
-    args.push_back(rvalue(*e.elts[i]));
-  return args;
+CallFamily FunctionTyper::cuda_intrinsic_calls() {
+  using Name = const std::string &;
+  return {"cuda intrinsics",
+          {{"cuda.",
+            [](FunctionTyper &t, Name name, const ast::Expr &e) {
+              return t.call_cuda_function(*find_cuda_function(name), "cuda." + name, e);
+            },
+            [](Name name) { return find_cuda_function(name) != nullptr; }},
+           {"cuda.selp",
+            [](FunctionTyper &t, Name, const ast::Expr &e) { return expr_value(t.selp(e)); }},
+           {"cuda.",
+            [](FunctionTyper &t, Name name, const ast::Expr &e) {
+              return t.cache_hinted_access(name, e);
+            },
+            [](Name name) { return is_cache_hinted_load(name) || is_cache_hinted_store(name); }},
+           {"cuda.",
+            [](FunctionTyper &t, Name name, const ast::Expr &e) {
+              Scalar base;
+              int count;
+              parse_vector_type_name(name, base, count);
+              return expr_value(
+                  t.vector_constructor("cuda." + name, Type::vector_of(base, count), e));
+            },
+            [](Name name) {
+              Scalar base;
+              int count;
+              return parse_vector_type_name(name, base, count);
+            }},
+           {"cuda.",
+            [](FunctionTyper &t, Name name, const ast::Expr &e) {
+              return t.call_fence(*fence_or_sleep(name), e);
+            },
+            [](Name name) { return fence_or_sleep(name).has_value(); }},
+           {"cuda.cg.this_thread_block",
+            [](FunctionTyper &t, Name path, const ast::Expr &e) {
+              t.positional_args(e, path, 0);
+              return expr_value(
+                  make_intrinsic(ir::Intrinsic::ThisThreadBlock, Type::thread_block(), e.loc));
+            }},
+           {"cuda.cg.this_grid",
+            [](FunctionTyper &t, Name path, const ast::Expr &e) {
+              t.positional_args(e, path, 0);
+              return expr_value(make_intrinsic(ir::Intrinsic::ThisGrid, Type::grid_group(), e.loc));
+            }},
+           {kThreadBlockSync,
+            [](FunctionTyper &t, Name, const ast::Expr &e) { return t.thread_block_sync(e); }},
+           {kGridGroupSync,
+            [](FunctionTyper &t, Name, const ast::Expr &e) { return t.grid_sync(e); }}}};
 }
 
-Value FunctionTyper::call_cuda_intrinsic(const std::string &name, const ast::Expr &e) {
-  const std::string full = "cuda." + name;
-  if (const CudaFunction *fn = find_cuda_function(name)) {
-    auto args = positional_args(e, full, fn->cases.front().params.size());
-    std::vector<Scalar> types;
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (!args[i]->type.is_scalar())
-        error(e.elts[i + 1]->loc, "function " + full + " does not accept " + args[i]->type.str());
-      types.push_back(args[i]->type.scalar);
-    }
-    auto chosen = select_overload(types, fn->cases); // none only for complex operands
-    if (!chosen)
-      error(e.loc, "function " + full + " does not accept complex numbers");
-    Signature sig = *chosen;
-    auto call = make_intrinsic(fn->intrinsic, Type::scalar_of(sig.result), e.loc);
-    for (size_t i = 0; i < args.size(); ++i)
-      call->args.push_back(cast(std::move(args[i]), Type::scalar_of(sig.params[i])));
-    return expr_value(std::move(call));
-  }
-  if (name == "selp")
-    return expr_value(selp(e));
-  if (is_cache_hinted_load(name) || is_cache_hinted_store(name)) {
-    const bool store = is_cache_hinted_store(name);
-    auto args = positional_ast_args(e, full, store ? 3 : 2);
-    auto element = std::make_unique<ast::Expr>(); // array[i]
-    element->kind = ast::ExprKind::Subscript;
-    element->loc = e.loc;
-    element->elts.push_back(copy_ast(*args[0]));
-    element->elts.push_back(copy_ast(*args[1]));
-    if (!store)
-      return value(*element);
-    assign_subscript(*element, rvalue(*args[2]), e.loc);
-    return Value{};
-  }
-  Scalar base;
-  int count;
-  if (parse_vector_type_name(name, base, count))
-    return expr_value(vector_constructor(full, Type::vector_of(base, count), e));
-  if (auto warp = find_warp_intrinsic(name))
-    return call_warp_intrinsic(*warp, e);
-  if (auto fence = fence_or_sleep(name)) {
-    auto args = positional_args(e, full, ir::intrinsic_info(*fence).arity);
-    auto call = make_intrinsic(*fence, Type::none(), e.loc);
-    if (!args.empty()) {
-      if (!args[0]->type.is_scalar())
-        error(e.elts[1]->loc, "function " + full + " does not accept " + args[0]->type.str());
-      call->args.push_back(cast(std::move(args[0]), Type::scalar_of(Scalar::U32)));
-    }
-    ir::Stmt s;
-    s.kind = ir::StmtKind::Eval;
-    s.loc = e.loc;
-    s.exprs.push_back(std::move(call));
-    emit(std::move(s));
-    return Value{};
-  }
-  if (name == "cg.this_thread_block") {
-    positional_args(e, full, 0);
-    auto group = make_intrinsic(ir::Intrinsic::ThisThreadBlock, Type::thread_block(), e.loc);
-    return expr_value(std::move(group));
-  }
-  if (name == kThreadBlockSync) {
-    positional_args(e, "ThreadBlock.sync", 0);
-    ir::Stmt s;
-    s.kind = ir::StmtKind::SyncThreads;
-    s.loc = e.loc;
-    emit(std::move(s));
-    return Value{};
-  }
-  if (name == "cg.this_grid") {
-    positional_args(e, full, 0);
-    auto group = make_intrinsic(ir::Intrinsic::ThisGrid, Type::grid_group(), e.loc);
-    return expr_value(std::move(group));
-  }
-  if (name == kGridGroupSync) {
-    positional_args(e, "GridGroup.sync", 0);
-    auto sync = make_intrinsic(ir::Intrinsic::GridSync, Type::scalar_of(Scalar::I32), e.loc);
-    return expr_value(std::move(sync));
-  }
-  error(e.loc, "simt: calling '" + full + "' is not supported yet");
+// cuda.<name>(args) of the table of cudadecl.py's cases (builtins.h): popc, fma, fp16.hadd, ...
+Value FunctionTyper::call_cuda_function(const CudaFunction &fn, const std::string &full,
+                                        const ast::Expr &e) {
+  auto [args, types] = type_scalar_call(e, {.name = full}, fn.cases.front().params.size());
+  auto chosen = select_overload(types, fn.cases); // none only for complex operands
+  if (!chosen)
+    error(e.loc, "function " + full + " does not accept complex numbers");
+  Signature sig = *chosen;
+  auto call = make_intrinsic(fn.intrinsic, Type::scalar_of(sig.result), e.loc);
+  for (size_t i = 0; i < args.size(); ++i)
+    call->args.push_back(cast(std::move(args[i]), Type::scalar_of(sig.params[i])));
+  return expr_value(std::move(call));
+}
+
+// cuda.ldca(array, i) and kin: array[i]; cuda.stcg(array, i, value) and kin: array[i] = value.
+Value FunctionTyper::cache_hinted_access(const std::string &name, const ast::Expr &e) {
+  const bool store = is_cache_hinted_store(name);
+  auto args = positional_ast_args(e, {.name = "cuda." + name, .at_keyword = true}, store ? 3 : 2);
+  auto element = std::make_unique<ast::Expr>(); // array[i]
+  element->kind = ast::ExprKind::Subscript;
+  element->loc = e.loc;
+  element->elts.push_back(copy_ast(*args[0]));
+  element->elts.push_back(copy_ast(*args[1]));
+  if (!store)
+    return value(*element);
+  assign_subscript(*element, rvalue(*args[2]), e.loc);
+  return Value{};
+}
+
+Value FunctionTyper::call_fence(ir::Intrinsic fence, const ast::Expr &e) {
+  const std::string full = std::string("cuda.") + ir::intrinsic_name(fence);
+  ScalarCall typed = type_scalar_call(e, {.name = full}, ir::intrinsic_info(fence).arity);
+  auto call = make_intrinsic(fence, Type::none(), e.loc);
+  if (!typed.args.empty()) // nanosleep's
+    call->args.push_back(cast(std::move(typed.args[0]), Type::scalar_of(Scalar::U32)));
+  ir::Stmt s;
+  s.kind = ir::StmtKind::Eval;
+  s.loc = e.loc;
+  s.exprs.push_back(std::move(call));
+  emit(std::move(s));
+  return Value{};
+}
+
+Value FunctionTyper::thread_block_sync(const ast::Expr &e) {
+  positional_args(e, "ThreadBlock.sync", 0);
+  ir::Stmt s;
+  s.kind = ir::StmtKind::SyncThreads;
+  s.loc = e.loc;
+  emit(std::move(s));
+  return Value{};
+}
+
+Value FunctionTyper::grid_sync(const ast::Expr &e) {
+  positional_args(e, "GridGroup.sync", 0);
+  auto sync = make_intrinsic(ir::Intrinsic::GridSync, Type::scalar_of(Scalar::I32), e.loc);
+  return expr_value(std::move(sync));
 }
 
 // cuda.selp(test, a, b): a and b of one type among those PTX's selp takes (Numba's Cuda_selp).
@@ -222,7 +237,7 @@ Value FunctionTyper::thread_block_attribute(const std::string &attr, ir::Loc loc
   if (attr == "sync") {
     Value v;
     v.kind = Value::Kind::Path;
-    v.path = std::string("cuda.") + kThreadBlockSync;
+    v.path = kThreadBlockSync;
     return v;
   }
   error(loc, "unknown attribute '" + attr + "' of ThreadBlock");
@@ -232,7 +247,7 @@ Value FunctionTyper::grid_group_attribute(const std::string &attr, ir::Loc loc) 
   if (attr == "sync") {
     Value v;
     v.kind = Value::Kind::Path;
-    v.path = std::string("cuda.") + kGridGroupSync;
+    v.path = kGridGroupSync;
     return v;
   }
   error(loc, "unknown attribute '" + attr + "' of GridGroup");

@@ -63,7 +63,7 @@ ir::ExprPtr FunctionTyper::unless_not_a_time(std::vector<ir::ExprPtr> nat_tests,
 ir::ExprPtr FunctionTyper::time_cast(ir::ExprPtr e, const Type &to) {
   const Type from = e->type;
   auto refuse = [&] {
-    if (!changed_) // else a round that will be redone
+    if (!round_.changed) // else a round that will be redone
       error(e->loc, "cannot convert " + from.str() + " to " + to.str());
     return std::move(e);
   };

@@ -324,7 +324,7 @@ Value FunctionTyper::name(const ast::Expr &e) {
   }
   if (auto named = value_names_.find(e.id); named != value_names_.end())
     return value_of(named->second);
-  if (locals_.count(e.id))
+  if (scope_.locals.count(e.id))
     return expr_value(local(slot_for(e.id, e.loc), e.loc));
   if (auto bound = statics_.find(e.id); bound != statics_.end())
     return from_global(bound->second.value, e.id, e.loc);

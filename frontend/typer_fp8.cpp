@@ -6,6 +6,7 @@
 #include "frontend/conversion.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 namespace simt {
 
@@ -23,6 +24,14 @@ bool is_number(const Type &t) { return t.is_scalar() && !t.nominal && !is_comple
 
 } // namespace
 
+CallFamily FunctionTyper::fp8_calls() {
+  return {"cuda.fp8",
+          {{"cuda.fp8", not_callable},
+           {"cuda.fp8.", [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_fp8(name, e);
+            }}}};
+}
+
 Value FunctionTyper::call_fp8(const std::string &name, const ast::Expr &e) {
   if (std::optional<ir::Fp8Type> type = ir::find_fp8_type(name))
     return expr_value(fp8_constructor(*type, e));
@@ -30,31 +39,24 @@ Value FunctionTyper::call_fp8(const std::string &name, const ast::Expr &e) {
   if (!fn)
     error(e.loc, "module 'numba.cuda._internal.cuda_fp8' has no attribute '" + name + "'");
   const ir::Fp8Info &info = ir::fp8_info(*fn);
-  const std::string signature = fp8_signature(info);
-  if (!e.keywords.empty())
-    error(e.keywords.front().loc,
-          "function " + name + " takes no keyword arguments (signature " + signature + ")");
-  if (int(e.elts.size()) != info.arity() + 1)
-    error(e.loc, "function " + name + " expects " + std::to_string(info.arity()) + " argument" +
-                     (info.arity() == 1 ? "" : "s") + ", got " + std::to_string(e.elts.size() - 1) +
-                     " (signature " + signature + ")");
+  const Callee callee{
+      .name = name, .note = " (signature " + fp8_signature(info) + ")", .at_keyword = true};
+  const std::vector<const ast::Expr *> args = positional_ast_args(e, callee, info.arity());
   auto call = make_expr(ir::ExprKind::Fp8, info.result(), e.loc);
   call->index = int(*fn);
-  for (size_t i = 1; i < e.elts.size(); ++i) {
-    ir::ExprPtr value = rvalue(*e.elts[i]);
-    const Type param = i == 1 ? info.param_type() : Type::scalar_of(Scalar::I32);
+  for (size_t i = 0; i < args.size(); ++i) {
+    ir::ExprPtr value = rvalue(*args[i]);
+    const Type param = i == 0 ? info.param_type() : Type::scalar_of(Scalar::I32);
     if (!param.is_scalar() || param.nominal) { // a float2 / double2 or a bfloat16_raw: exactly
       if (!(value->type == param))
-        error(e.elts[i]->loc, "function " + name + " does not accept " + value->type.str() +
-                                  " (signature " + signature + ")");
+        refuse_argument(*args[i], value->type, callee);
       call->args.push_back(std::move(value));
       continue;
     }
     if (!value->type.is_scalar() || value->type.is_time() || value->type.has_no_operators() ||
-        (i > 1 && !is_integer(value->type.scalar)) ||
+        (i > 0 && !is_integer(value->type.scalar)) ||
         conversion(value->type.scalar, param.scalar) == Conversion::Never)
-      error(e.elts[i]->loc, "function " + name + " does not accept " + value->type.str() +
-                                " (signature " + signature + ")");
+      refuse_argument(*args[i], value->type, callee);
     call->args.push_back(cast(std::move(value), param));
   }
   return expr_value(std::move(call));

@@ -7,8 +7,17 @@
 #include "frontend/conversion.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 namespace simt {
+
+CallFamily FunctionTyper::libdevice_calls() {
+  return {"cuda.libdevice",
+          {{"cuda.libdevice", not_callable},
+           {"cuda.libdevice.", [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_libdevice(name, e);
+            }}}};
+}
 
 Value FunctionTyper::call_libdevice(const std::string &name, const ast::Expr &e) {
   std::optional<ir::Libdevice> fn = ir::find_libdevice(name);
@@ -17,21 +26,16 @@ Value FunctionTyper::call_libdevice(const std::string &name, const ast::Expr &e)
   const ir::LibdeviceInfo &info = ir::libdevice_info(*fn);
   const std::string full = "libdevice." + name;
   const std::string signature = ir::libdevice_signature(*fn);
-  if (!e.keywords.empty())
-    error(e.keywords.front().loc,
-          "function " + full + " takes no keyword arguments (signature " + signature + ")");
-  const size_t expected = size_t(info.inputs()), given = e.elts.size() - 1;
-  if (given != expected)
-    error(e.loc, "function " + full + " expects " + std::to_string(expected) + " argument" +
-                     (expected == 1 ? "" : "s") + ", got " + std::to_string(given) +
-                     " (signature " + signature + ")");
+  const std::vector<const ast::Expr *> args = positional_ast_args(
+      e, {.name = full, .note = " (signature " + signature + ")", .at_keyword = true},
+      size_t(info.inputs()));
   auto call = make_expr(ir::ExprKind::Libdevice, ir::libdevice_result_type(*fn), e.loc);
   call->index = int(*fn);
-  size_t next = 1;
+  size_t next = 0;
   for (const ir::LibdeviceParam &param : info) {
     if (param.output)
       continue;
-    const ast::Expr &arg = *e.elts[next++];
+    const ast::Expr &arg = *args[next++];
     ir::ExprPtr value = rvalue(arg);
     const Scalar to = ir::libdevice_scalar(param.type);
     if (!value->type.is_scalar() || conversion(value->type.scalar, to) == Conversion::Never)

@@ -221,17 +221,17 @@ void FunctionTyper::for_each(const ast::Stmt &s) {
   loop.exprs.push_back(scalar_const(Scalar::I64, 1, 0, loc));
   loop.slot = new_temp(Type::scalar_of(Scalar::I64));
   ir::ExprPtr counter = local(loop.slot, loc);
-  std::vector<ir::Stmt> *saved = out_;
-  out_ = &loop.body;
-  ++loop_depth_;
+  std::vector<ir::Stmt> *saved = round_.out;
+  round_.out = &loop.body;
+  ++round_.loop_depth;
   Value item;
   item.kind = Value::Kind::Expr;
   item.expr = iteration_item(it, *counter, loc);
   assign(*s.target, std::move(item), s.target->loc);
   for (ir::Stmt &b : block(s.body))
     loop.body.push_back(std::move(b));
-  --loop_depth_;
-  out_ = saved;
+  --round_.loop_depth;
+  round_.out = saved;
   loop.orelse = block(s.orelse);
   emit(std::move(loop));
 }

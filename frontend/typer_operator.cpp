@@ -2,6 +2,7 @@
 // name bound to them: each is typed as the Python operator it stands for, as Numba types it.
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 #include <map>
 
@@ -42,16 +43,24 @@ const std::map<std::string, OperatorForm> &operator_forms() {
 
 } // namespace
 
+CallFamily FunctionTyper::operator_calls() {
+  return {"operator module",
+          {{"operator.abs", [](FunctionTyper &t, const std::string &,
+                               const ast::Expr &e) { return t.call_builtin("abs", e); }},
+           {"operator.truth", [](FunctionTyper &t, const std::string &,
+                                 const ast::Expr &e) { return t.call_builtin("bool", e); }},
+           {"operator.", [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_operator(name, e);
+            }}}};
+}
+
 Value FunctionTyper::call_operator(const std::string &name, const ast::Expr &e) {
-  if (name == "abs")
-    return call_builtin("abs", e);
-  if (name == "truth")
-    return call_builtin("bool", e);
   auto form = operator_forms().find(name);
   if (form == operator_forms().end() && name != "contains")
     error(e.loc, "simt: operator." + name + " is not supported yet");
   bool unary = form != operator_forms().end() && form->second.kind == ast::ExprKind::UnaryOp;
-  auto args = positional_ast_args(e, "operator." + name, unary ? 1 : 2);
+  auto args =
+      positional_ast_args(e, {.name = "operator." + name, .at_keyword = true}, unary ? 1 : 2);
   auto expr = std::make_unique<ast::Expr>();
   expr->loc = e.loc;
   if (name == "contains") { // contains(a, b) is `b in a`
@@ -69,19 +78,6 @@ Value FunctionTyper::call_operator(const std::string &name, const ast::Expr &e) 
   for (const ast::Expr *arg : args)
     expr->elts.push_back(copy_ast(*arg));
   return value(*expr);
-}
-
-std::vector<const ast::Expr *>
-FunctionTyper::positional_ast_args(const ast::Expr &e, const std::string &fn, size_t count) {
-  if (!e.keywords.empty())
-    error(e.keywords[0].loc, "function " + fn + " takes no keyword arguments");
-  if (e.elts.size() - 1 != count)
-    error(e.loc, "function " + fn + " expects " + std::to_string(count) + " argument" +
-                     (count == 1 ? "" : "s") + ", got " + std::to_string(e.elts.size() - 1));
-  std::vector<const ast::Expr *> args;
-  for (size_t i = 1; i < e.elts.size(); ++i)
-    args.push_back(e.elts[i].get());
-  return args;
 }
 
 } // namespace simt

@@ -3,6 +3,7 @@
 // cuda.blockDim and cuda.gridDim (printed as the tuple (x, y, z)).
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 namespace simt {
 
@@ -64,6 +65,13 @@ void FunctionTyper::print_item(Value v, ir::Loc loc, std::vector<ir::ExprPtr> &i
     error(loc, "simt: print() of complex numbers is not supported (Numba's CUDA target cannot "
                "print them)");
   items.push_back(std::move(e));
+}
+
+CallFamily FunctionTyper::print_calls() {
+  return {"print",
+          {{"builtins.print", [](FunctionTyper &t, const std::string &, const ast::Expr &e) {
+              return t.call_print(e);
+            }}}};
 }
 
 Value FunctionTyper::call_print(const ast::Expr &e) {

@@ -52,12 +52,12 @@ const char *unsupported_statement(ast::StmtKind kind) {
 
 } // namespace
 
-void FunctionTyper::emit(ir::Stmt s) { out_->push_back(std::move(s)); }
+void FunctionTyper::emit(ir::Stmt s) { round_.out->push_back(std::move(s)); }
 
 std::vector<ir::Stmt> FunctionTyper::block(const std::vector<ast::StmtPtr> &body) {
   std::vector<ir::Stmt> out;
-  std::vector<ir::Stmt> *saved = out_;
-  out_ = &out;
+  std::vector<ir::Stmt> *saved = round_.out;
+  round_.out = &out;
   for (const auto &s : body) {
     size_t mark = out.size();
     try {
@@ -68,7 +68,7 @@ std::vector<ir::Stmt> FunctionTyper::block(const std::vector<ast::StmtPtr> &body
     if (std::exchange(rest_unreachable_, false))
       break;
   }
-  out_ = saved;
+  round_.out = saved;
   return out;
 }
 
@@ -131,7 +131,7 @@ void FunctionTyper::stmt(const ast::Stmt &s) {
     return;
   case ast::StmtKind::Break:
   case ast::StmtKind::Continue:
-    if (loop_depth_ == 0)
+    if (round_.loop_depth == 0)
       error(s.loc, std::string("'") + (s.kind == ast::StmtKind::Break ? "break" : "continue") +
                        "' outside a loop");
     emit(make_stmt(s.kind == ast::StmtKind::Break ? ir::StmtKind::Break : ir::StmtKind::Continue,
@@ -221,10 +221,10 @@ void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::
   else if (value->kind == ir::ExprKind::LocalArray &&
            fn_.local_arrays[size_t(value->index)].name.empty())
     fn_.local_arrays[size_t(value->index)].name = name;
-  auto known = local_types_.find(name);
-  if (known == local_types_.end()) {
-    local_types_[name] = value->type;
-    changed_ = true;
+  auto known = scope_.types.find(name);
+  if (known == scope_.types.end()) {
+    scope_.types[name] = value->type;
+    round_.changed = true;
   } else {
     Type unified;
     if (!unify(known->second, value->type, unified)) {
@@ -234,7 +234,7 @@ void FunctionTyper::assign_name(const std::string &name, ir::ExprPtr value, ir::
     }
     if (unified != known->second) {
       known->second = unified;
-      changed_ = true;
+      round_.changed = true;
     }
   }
   ir::Stmt s = make_stmt(ir::StmtKind::Assign, loc);
@@ -385,19 +385,19 @@ void FunctionTyper::aug_assign(const ast::Stmt &s) {
 void FunctionTyper::if_stmt(const ast::Stmt &s) {
   // The elifs of an if are typed in a loop, each an If in the orelse of the one before (as the
   // syntax tree nests them), so that a chain of any length takes no stack (see nesting.h).
-  std::vector<ir::Stmt> *const enclosing = out_;
+  std::vector<ir::Stmt> *const enclosing = round_.out;
   std::vector<ir::Stmt> *into = enclosing; // where the current link's statements go
   std::optional<bool> rest_unreachable;    // the first constant test in `enclosing` decides it
   bool waits = false;                      // a test waits for a type: typed again next round
   for (const ast::Stmt *link = &s; link;) {
     ir::ExprPtr test;
-    out_ = into; // what the test needs runs after the tests before it
+    round_.out = into; // what the test needs runs after the tests before it
     try {
       test = condition(*link->test);
     } catch (const Deferred &) {
       waits = true;
     }
-    out_ = enclosing;
+    round_.out = enclosing;
     const ast::Stmt *next = elif_in(link->orelse);
     if (const std::optional<bool> truth = test ? constant_truth(*test) : std::nullopt) {
       // A constant condition (a global flag, a literal argument, `a.ndim == 2`, `len(t) == 3`):
@@ -431,17 +431,17 @@ void FunctionTyper::if_stmt(const ast::Stmt &s) {
 
 void FunctionTyper::while_stmt(const ast::Stmt &s) {
   std::vector<ir::Stmt> pre; // statements the test needs, run before each test
-  std::vector<ir::Stmt> *saved = out_;
-  out_ = &pre;
+  std::vector<ir::Stmt> *saved = round_.out;
+  round_.out = &pre;
   ir::ExprPtr test;
   try {
     test = condition(*s.test);
   } catch (const Deferred &) {
   }
-  out_ = saved;
-  ++loop_depth_;
+  round_.out = saved;
+  ++round_.loop_depth;
   std::vector<ir::Stmt> body = block(s.body);
-  --loop_depth_;
+  --round_.loop_depth;
   std::vector<ir::Stmt> orelse = block(s.orelse);
   if (!test)
     throw Deferred{};
@@ -530,10 +530,10 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
 
   const std::string &name = s.target->id;
   Type i64 = Type::scalar_of(Scalar::I64);
-  auto known = local_types_.find(name);
-  if (known == local_types_.end()) {
-    local_types_[name] = i64;
-    changed_ = true;
+  auto known = scope_.types.find(name);
+  if (known == scope_.types.end()) {
+    scope_.types[name] = i64;
+    round_.changed = true;
   } else {
     Type unified;
     if (!unify(known->second, i64, unified)) {
@@ -543,19 +543,19 @@ void FunctionTyper::for_stmt(const ast::Stmt &s) {
     }
     if (unified != known->second) {
       known->second = unified;
-      changed_ = true;
+      round_.changed = true;
     }
   }
   ir::Stmt loop = make_stmt(ir::StmtKind::ForRange, s.loc);
   loop.slot = slot_for(name, s.target->loc);
-  if (fn_.slots[loop.slot].type != i64 && !changed_) {
+  if (fn_.slots[loop.slot].type != i64 && !round_.changed) {
     conflicting_local_ = name; // another loop binds it to floats: typed apart on a retry
     error(s.target->loc, "simt: a range() loop variable that also holds " +
                              fn_.slots[loop.slot].type.str() + " values is not supported yet");
   }
-  ++loop_depth_;
+  ++round_.loop_depth;
   loop.body = block(s.body);
-  --loop_depth_;
+  --round_.loop_depth;
   loop.orelse = block(s.orelse);
   if (deferred)
     throw Deferred{};
@@ -612,9 +612,9 @@ void FunctionTyper::return_stmt(const ast::Stmt &s) {
   if (s.value)
     v = value(*s.value);
   if (v.kind == Value::Kind::None) {
-    returns_none_ = true;
-    if (return_type_ && return_type_->is_optional())
-      out.exprs.push_back(optional_none(*return_type_, s.loc));
+    round_.returns_none = true;
+    if (scope_.return_type && scope_.return_type->is_optional())
+      out.exprs.push_back(optional_none(*scope_.return_type, s.loc));
     emit(std::move(out));
     return;
   }
@@ -622,20 +622,20 @@ void FunctionTyper::return_stmt(const ast::Stmt &s) {
     error(s.loc, "a kernel cannot return a value");
   if (v.kind != Value::Kind::Expr || v.expr->kind == ir::ExprKind::String)
     error(s.value->loc, "simt: returning this value is not supported yet");
-  if (!return_type_) {
-    return_type_ = v.expr->type;
-    changed_ = true;
+  if (!scope_.return_type) {
+    scope_.return_type = v.expr->type;
+    round_.changed = true;
   } else {
     Type unified;
-    if (!unify(*return_type_, v.expr->type, unified))
+    if (!unify(*scope_.return_type, v.expr->type, unified))
       error(s.loc, "cannot return " + v.expr->type.str() + " from a function that returns " +
-                       return_type_->str());
-    if (unified != *return_type_) {
-      return_type_ = unified;
-      changed_ = true;
+                       scope_.return_type->str());
+    if (unified != *scope_.return_type) {
+      scope_.return_type = unified;
+      round_.changed = true;
     }
   }
-  out.exprs.push_back(cast(std::move(v.expr), *return_type_));
+  out.exprs.push_back(cast(std::move(v.expr), *scope_.return_type));
   emit(std::move(out));
 }
 

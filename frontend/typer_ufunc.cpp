@@ -7,6 +7,7 @@
 #include "frontend/complex_prelude.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 #include "frontend/ufuncs.h"
 #include "ir/intrinsics.h"
 
@@ -90,6 +91,15 @@ std::shared_ptr<FunctionSource> loop_function(const std::string &text) {
 }
 
 } // namespace
+
+CallFamily FunctionTyper::ufunc_calls() {
+  return {"numpy ufuncs",
+          {{"numpy.",
+            [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_ufunc(*find_ufunc(name), e);
+            },
+            [](const std::string &name) { return find_ufunc(name) != nullptr; }}}};
+}
 
 Value FunctionTyper::call_ufunc(const Ufunc &u, const ast::Expr &e) {
   const std::string full = "np." + u.name;

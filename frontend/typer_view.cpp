@@ -1,7 +1,9 @@
 // Array subscripts that make views (partial integer indexing, slices) and stores through them,
 // typed with Numba's layout rules (numba/core/typing/arraydecl.py, get_array_index_type).
+#include "frontend/builtins.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 #include <limits>
 
@@ -293,6 +295,24 @@ ir::ExprPtr FunctionTyper::tuple_repeat(std::vector<ir::ExprPtr> tuples, int64_t
   auto made = make_expr(ir::ExprKind::TupleMake, Type::tuple_of(std::move(types)), loc);
   made->args = std::move(elems);
   return made;
+}
+
+// np.sum(a), np.amax(a), ...: the reductions of an array (a.sum(), a.max(), ...).
+CallFamily FunctionTyper::reduction_calls() {
+  return {
+      "numpy reductions",
+      {{"numpy.",
+        [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+          const std::string full = "numpy." + name;
+          auto args = t.call_args(e, full, {"a"}, 1);
+          ir::ExprPtr array = t.rvalue(*args[0]);
+          if (!array->type.is_array())
+            t.error(args[0]->loc,
+                    "simt: " + full + " of " + array->type.str() + " is not supported");
+          return expr_value(
+              t.array_reduction(*array_reduction_method(name, true), std::move(array), e.loc));
+        },
+        [](const std::string &name) { return array_reduction_method(name, true).has_value(); }}}};
 }
 
 ir::ExprPtr FunctionTyper::array_reduction(const std::string &op, ir::ExprPtr array, ir::Loc loc) {

@@ -5,6 +5,7 @@
 #include "frontend/builtins.h"
 #include "frontend/ir_build.h"
 #include "frontend/typer.h"
+#include "frontend/typer_calls.h"
 
 namespace simt {
 
@@ -38,16 +39,22 @@ std::optional<ir::Intrinsic> find_warp_intrinsic(const std::string &name) {
   return std::nullopt;
 }
 
+CallFamily FunctionTyper::warp_calls() {
+  return {"cuda warp intrinsics",
+          {{"cuda.",
+            [](FunctionTyper &t, const std::string &name, const ast::Expr &e) {
+              return t.call_warp_intrinsic(*find_warp_intrinsic(name), e);
+            },
+            [](const std::string &name) { return find_warp_intrinsic(name).has_value(); }}}};
+}
+
 Value FunctionTyper::call_warp_intrinsic(ir::Intrinsic id, const ast::Expr &e) {
   using WarpOp = ir::WarpOp;
   const std::string full = std::string("cuda.") + ir::intrinsic_name(id);
   size_t arity = ir::intrinsic_info(id).arity;
   if (id == ir::Intrinsic::Syncwarp && e.elts.size() == 1)
     arity = 0; // syncwarp() syncs the full warp
-  std::vector<ir::ExprPtr> args = positional_args(e, full, arity);
-  for (size_t i = 0; i < args.size(); ++i)
-    if (!args[i]->type.is_scalar())
-      error(e.elts[i + 1]->loc, "function " + full + " does not accept " + args[i]->type.str());
+  std::vector<ir::ExprPtr> args = type_scalar_call(e, {.name = full}, arity).args;
   const Type i32 = Type::scalar_of(Scalar::I32);
 
   if (id == ir::Intrinsic::Activemask || id == ir::Intrinsic::LanemaskLt)
