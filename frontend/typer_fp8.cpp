@@ -98,7 +98,7 @@ ir::ExprPtr FunctionTyper::fp8_constructor(ir::Fp8Type type, const ast::Expr &e)
 }
 
 ir::ExprPtr FunctionTyper::explicit_conversion(ir::ExprPtr x, Scalar to) {
-  if (x->type == ir::fp8_info(ir::Fp8Fn::cvt_e8m0_to_bf16raw).result() && to == Scalar::BF16) {
+  if (x->type == ir::bfloat16_raw_type() && to == Scalar::BF16) {
     x->type = Type::scalar_of(Scalar::BF16); // cuda_bf16.h's __nv_bfloat16(raw): its bits
     return x;
   }

@@ -29,6 +29,7 @@ enum class Fp8Target : uint8_t { Fp8, E8m0, Bf16Raw };
 
 // cuda_bf16.h's __nv_bfloat16_raw as numba-cuda's bindings name it: a bfloat16's bits, field x.
 inline constexpr const char *kBfloat16Raw = "bfloat16_raw";
+inline Type bfloat16_raw_type() { return Type::storage_of(kBfloat16Raw, Scalar::U16); }
 
 struct Fp8Info {
   const char *name; // in numba.cuda._internal.cuda_fp8
@@ -40,13 +41,13 @@ struct Fp8Info {
   // The result: the code(s) as an unsigned integer, or a bfloat16_raw
   Type result() const {
     if (target == Fp8Target::Bf16Raw)
-      return Type::storage_of(kBfloat16Raw, Scalar::U16);
+      return bfloat16_raw_type();
     return Type::scalar_of(lanes == 1 ? Scalar::U8 : Scalar::U16);
   }
   // The value parameter's type
   Type param_type() const {
     if (param == Scalar::BF16)
-      return Type::storage_of(kBfloat16Raw, Scalar::U16);
+      return bfloat16_raw_type();
     return lanes == 1 ? Type::scalar_of(param) : Type::vector_of(param, lanes);
   }
 };

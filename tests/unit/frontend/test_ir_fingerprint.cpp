@@ -13,9 +13,7 @@ using namespace simt;
 namespace {
 
 ir::Module compile(const std::string &text, const std::string &signature = "(float64[::1])") {
-  auto names = std::make_shared<test::NameTable>();
-  names->module("cuda", "numba.cuda").module("numba", "numba");
-  return test::compile_text(text, signature, names);
+  return test::compile_cuda_kernel(text, signature);
 }
 
 const char *const kScale = R"(def k(out):

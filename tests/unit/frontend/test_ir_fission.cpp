@@ -10,9 +10,7 @@ using namespace simt;
 namespace {
 
 ir::Module compile(const std::string &text, const std::string &signature) {
-  auto names = std::make_shared<test::NameTable>();
-  names->module("cuda", "numba.cuda").module("numba", "numba");
-  return test::compile_text(text, signature, names);
+  return test::compile_cuda_kernel(text, signature);
 }
 
 int slot(const ir::Function &fn, const std::string &name) {

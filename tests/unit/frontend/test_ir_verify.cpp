@@ -15,9 +15,7 @@ using namespace simt;
 namespace {
 
 ir::Module compile(const std::string &text, const std::string &signature = "(float64[::1])") {
-  auto names = std::make_shared<test::NameTable>();
-  names->module("cuda", "numba.cuda").module("numba", "numba");
-  return test::compile_text(text, signature, names);
+  return test::compile_cuda_kernel(text, signature);
 }
 
 const char *const kLoop = R"(def k(out):
@@ -85,8 +83,7 @@ TEST_CASE("ir::verify names the function, the line and what is wrong") {
 }
 
 TEST_CASE("properties are derived through calls, recursive ones included") {
-  auto names = std::make_shared<test::NameTable>();
-  names->module("cuda", "numba.cuda").module("numba", "numba");
+  auto names = test::cuda_names();
   auto step =
       std::make_shared<FunctionSource>(test::kernel_source("def step(a, n):\n"
                                                            "    if n < 1:\n"

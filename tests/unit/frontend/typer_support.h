@@ -55,6 +55,19 @@ inline ir::Module compile_text(const std::string &text, const std::string &signa
                         options);
 }
 
+// The globals most test kernels see: `cuda` (numba.cuda) and `numba`.
+inline std::shared_ptr<NameTable> cuda_names() {
+  auto names = std::make_shared<NameTable>();
+  names->module("cuda", "numba.cuda").module("numba", "numba");
+  return names;
+}
+
+// `text` compiled for `signature` with cuda_names() as its globals.
+inline ir::Module compile_cuda_kernel(const std::string &text,
+                                      const std::string &signature = "(float64[::1])") {
+  return compile_text(text, signature, cuda_names());
+}
+
 inline Type slot_type(const ir::Function &fn, const std::string &name) {
   for (const ir::Slot &s : fn.slots)
     if (s.name == name)
