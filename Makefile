@@ -37,7 +37,7 @@ pytest: build
 
 test: install unit pytest fuzz-smoke
 
-# Every example and the whole Python test suite with SIMT_PTX_CHECK=1 (python/simt/ptx_check.py):
+# Every example and the whole Python test suite with SIMT_PTX_CHECK=1 (python/simt/tools/ptx_check.py):
 # each kernel they compile is also compiled for the GPU and its PTX assembled by ptxas for sm_75
 # and sm_90. Where the CUDA toolkit is not installed the PTX is still compiled and assembly is
 # skipped, as the summary says. The report (one JSON line per kernel) is $(PTX_REPORT); PTX that
@@ -53,7 +53,7 @@ test-ptx: build
 	done; rm -f $$log; \
 	$(PTX_ENV) $(PYTHON) -m pytest -q tests/python || status=1; \
 	echo "== examples and tests/python:"; \
-	$(PTX_ENV) $(PYTHON) -m simt.ptx_check $(PTX_REPORT) || status=1; \
+	$(PTX_ENV) $(PYTHON) -m simt.tools.ptx_check $(PTX_REPORT) || status=1; \
 	exit $$status
 
 # The GPU parity check's bundles of every example, test and benchmark launch, made and checked as

@@ -63,14 +63,15 @@ class Variant:
         self.inputs = self.output = self.args = None
 
     def activate(self):
-        from simt import check
+        from simt.tools import check
         os.environ["SIMT_FISSION"] = "1" if self.fission else "0"
         check.resume(self.session)  # None: release
 
     def prepare(self):
         """Starts the Session, makes the arrays, compiles (the first launch) and checks the
         output, so that timed launches run compiled code."""
-        from simt import check, cuda
+        from simt.tools import check
+        from simt import cuda
         if self.tools:
             self.session = check.enable(tools=list(self.tools), quiet=True)
         self.activate()
@@ -125,7 +126,7 @@ def measure_kernel(kernel, size, rounds):
     `size`; variants take turns within each round (its order rotated), so that the load of the
     machine falls on all of them alike."""
     import kernels
-    from simt import check
+    from simt.tools import check
     function = {"vector_add": kernels.vector_add, "matmul": kernels.matmul,
                 "reduction": kernels.block_sum}[kernel]
     problem = Problem(kernel, size)
@@ -176,7 +177,8 @@ def neighbour_sum_kernel():
 def shadow_worker(elements_log2):
     """Prints the shadow measurement as JSON: racecheck's peak shadow bytes and the rise of
     the process's peak RSS over one launch on a float32 array of 2^elements_log2 elements."""
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
     neighbour_sum = neighbour_sum_kernel()
     elements = 1 << elements_log2
     session = check.enable(tools=["racecheck"], quiet=True)

@@ -1,4 +1,5 @@
-// The cache of link= libraries (sim/object_cache.h's kLinkLibraries) for python/simt/linking.py.
+// The cache of link= libraries (sim/object_cache.h's kLinkLibraries) for
+// python/simt/compiler/linking.py.
 #pragma once
 
 #include <pybind11/pybind11.h>

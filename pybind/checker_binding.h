@@ -1,5 +1,5 @@
-// simt._simt.Checker: `simt check`'s checkers (checker/checker.h) for python/simt/check.py, which
-// launches kernels under it and prints what it finds.
+// simt._simt.Checker: `simt check`'s checkers (checker/checker.h) for python/simt/tools/check.py,
+// which launches kernels under it and prints what it finds.
 #pragma once
 
 #include "checker/checker.h"

@@ -1,5 +1,5 @@
 // simt._simt.Debugger: the debugger's Controller (debugger/controller.h) for the REPL in
-// python/simt/debugger.py, and the launch hooks of a kernel launched under it.
+// python/simt/tools/debugger.py, and the launch hooks of a kernel launched under it.
 #pragma once
 
 #include "debugger/controller.h"

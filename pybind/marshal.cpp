@@ -152,7 +152,7 @@ uint64_t integer_bits(PyObject *object, const Type &type, size_t index) {
 py::object interface_array(PyObject *object) {
   if (!PyObject_HasAttrString(object, "__cuda_array_interface__"))
     return py::none();
-  return py::module_::import("simt.devicearray")
+  return py::module_::import("simt.memory.devicearray")
       .attr("as_cuda_array")(py::handle(object))
       .attr("_host");
 }

@@ -9,6 +9,7 @@
 #include "pybind/abort_log.h"
 #include "pybind/cache_binding.h"
 #include "pybind/checker_binding.h"
+#include "pybind/compile_options_binding.h"
 #include "pybind/compile_section.h"
 #include "pybind/compiled_kernel.h"
 #include "pybind/debugger_binding.h"
@@ -57,23 +58,12 @@ FunctionSource function_source(std::string name, std::string source, std::string
 // exception record refers to: locations [(file, line, col, function)], raised [(class, message)].
 py::dict compile_ptx(std::string name, std::string source, std::string file, int first_line,
                      uint64_t identity, py::object describe, const std::string &signature,
-                     bool python_error_model, const std::string &debug_info, bool fastmath,
-                     const std::string &cc, bool opt, bool device, bool c_abi,
-                     const std::string &abi_name, bool llvm_ir,
+                     const CompileOptions &options, const std::string &cc, bool opt, bool device,
+                     bool c_abi, const std::string &abi_name, bool llvm_ir,
                      const std::vector<int> &launch_bounds) {
   const FunctionSource function =
       function_source(std::move(name), std::move(source), std::move(file), first_line, identity,
                       std::move(describe));
-  CompileOptions options;
-  options.python_error_model = python_error_model;
-  options.fastmath = fastmath;
-  if (debug_info == "lines")
-    options.debug_info = DebugInfo::LineTables;
-  else if (debug_info == "full")
-    options.debug_info = DebugInfo::Full;
-  else if (debug_info != "none")
-    throw std::invalid_argument("simt: unknown debug_info '" + debug_info +
-                                "' (none, lines or full)");
   gpu::PtxOptions ptx_options;
   ptx_options.cc = cc;
   ptx_options.opt = opt;
@@ -128,33 +118,13 @@ codegen::Backend &backend(const std::string &target) {
   throw std::invalid_argument("simt: unknown target '" + target + "' (sim or gpu)");
 }
 
-std::shared_ptr<CompiledKernel>
-compile(std::string name, std::string source, std::string file, int first_line, uint64_t identity,
-        py::object describe, const std::string &signature, bool python_error_model,
-        const std::string &instrumentation, int opt_level, bool fastmath, bool fission,
-        const std::string &checked_fibers, const std::string &target,
-        const std::vector<std::string> &link) {
+std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, std::string file,
+                                        int first_line, uint64_t identity, py::object describe,
+                                        const std::string &signature, const CompileOptions &options,
+                                        const std::string &target,
+                                        const std::vector<std::string> &link) {
   const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
                                                 first_line, identity, std::move(describe));
-  CompileOptions options;
-  options.python_error_model = python_error_model;
-  if (instrumentation == "debug")
-    options.instrumentation = Instrumentation::Debug;
-  else if (instrumentation == "check")
-    options.instrumentation = Instrumentation::Check;
-  else if (instrumentation != "none")
-    throw std::invalid_argument("simt: unknown instrumentation '" + instrumentation +
-                                "' (none, debug or check)");
-  if (opt_level < 0 || opt_level > 3)
-    throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
-  options.opt_level = opt_level;
-  options.fastmath = fastmath;
-  options.fission = fission;
-  if (checked_fibers == "all")
-    options.checked_fibers = CheckedFibers::All;
-  else if (checked_fibers != "none")
-    throw std::invalid_argument("simt: unknown checked_fibers '" + checked_fibers +
-                                "' (none or all)");
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options,
                                           backend(target), link);
 }
@@ -267,24 +237,17 @@ void bind_compiler(py::module_ &m) {
         "('record', [(name, scalar, offset, shape)], size, aligned) (also an array's dtype).");
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
-        py::arg("python_error_model") = false, py::arg("instrumentation") = "none",
-        py::arg("opt_level") = 3, py::arg("fastmath") = false, py::arg("fission") = true,
-        py::arg("checked_fibers") = "none", py::arg("target") = "sim",
+        py::arg("options") = CompileOptions{}, py::arg("target") = "sim",
         py::arg("link") = std::vector<std::string>{},
-        "Compiles a kernel from its source for the argument types of `signature`; `resolver` "
-        "describes its global and closure names (simt/resolver.py); `python_error_model` is "
-        "Numba's error model of debug=True (float division by zero raises); `instrumentation` "
-        "'none' (release), 'debug' (the debugger's variant) or 'check' (the checkers'); "
-        "`opt_level` LLVM's, 0 to 3; "
-        "`fission` false runs kernels with barriers as fibers, never by loop fission; "
-        "`checked_fibers` says which threads of the check variant run on fibers: 'none' (those "
-        "release code runs on fibers) or 'all' (for a schedule to order them).");
+        "Compiles a kernel from its source for the argument types of `signature` with `options` "
+        "(a CompileOptions) for `target` ('sim' or 'gpu'); `resolver` describes its global and "
+        "closure names (simt/compiler/resolver.py).");
   m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
-        py::arg("python_error_model"), py::arg("debug_info"), py::arg("fastmath"), py::arg("cc"),
-        py::arg("opt"), py::arg("device"), py::arg("c_abi"), py::arg("abi_name"),
-        py::arg("llvm_ir"), py::arg("launch_bounds") = std::vector<int>{},
-        "PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\"): a dict of ptx, "
+        py::arg("options"), py::arg("cc"), py::arg("opt"), py::arg("device"), py::arg("c_abi"),
+        py::arg("abi_name"), py::arg("llvm_ir"), py::arg("launch_bounds") = std::vector<int>{},
+        "PTX from LLVM's NVPTX backend for compute capability `cc` (\"sm_75\") with `options` (a "
+        "CompileOptions: its error model, debug_info and fastmath): a dict of ptx, "
         "entry, return_type, llvm_ir, locations and raised.");
 }
 
@@ -332,7 +295,7 @@ void bind_runtime(py::module_ &m) {
         "How many shuffles of this thread's last launch read a lane CUDA leaves undefined.");
 }
 
-// A compiled kernel (simt/dispatcher.py launches it).
+// A compiled kernel (simt/compiler/dispatcher.py launches it).
 void bind_kernel(py::module_ &m) {
   py::class_<CompiledKernel, std::shared_ptr<CompiledKernel>>(m, "Kernel")
       .def_property_readonly("name", &CompiledKernel::name)
@@ -351,9 +314,9 @@ void bind_kernel(py::module_ &m) {
           "max_cooperative_grid_blocks",
           [](const CompiledKernel &kernel, const py::object &blockdim,
              const py::object &dynsmemsize) {
-            // Checked as launches check them (simt/dispatcher.py): TypeError or ValueError
-            // naming a value that is not an integer CUDA can take.
-            py::module_ dispatcher = py::module_::import("simt.dispatcher");
+            // Checked as launches check them (simt/compiler/dispatcher.py): TypeError or
+            // ValueError naming a value that is not an integer CUDA can take.
+            py::module_ dispatcher = py::module_::import("simt.compiler.dispatcher");
             py::object dims = dispatcher.attr("_normalize_dim")(blockdim, "blockdim");
             py::object shared = dispatcher.attr("_check_launch_value")(dynsmemsize, "dynsmemsize");
             return kernel.max_cooperative_grid_blocks(dims, shared.cast<int64_t>());
@@ -373,7 +336,7 @@ void bind_kernel(py::module_ &m) {
       .def_property_readonly(
           "_type_annotation",
           [](py::object self) {
-            return py::module_::import("simt.dispatcher").attr("TypeAnnotation")(self);
+            return py::module_::import("simt.compiler.dispatcher").attr("TypeAnnotation")(self);
           },
           "Numba's type annotation of the kernel: its typemap of variables to Numba types.")
       .def("llvm_ir", &CompiledKernel::llvm_ir, "The optimised LLVM IR the simulator runs.")
@@ -400,10 +363,11 @@ PYBIND11_MODULE(_simt, m) {
   // importing one (four threads' first launches at once: numba-cuda's test_multithreads). Made
   // here, under the import's GIL, before any thread can race for it.
   py::detail::npy_api::get();
-  // The host's casting rules, before anything is typed (python/simt/host.py tells which).
+  // The host's casting rules, before anything is typed (python/simt/base/host.py tells which).
   set_casting_rules_for_python(
-      py::str(py::module_::import("simt.host").attr("casting_rules_release")()));
+      py::str(py::module_::import("simt.base.host").attr("casting_rules_release")()));
 
+  bind_compile_options(m);
   bind_compiler(m);
   bind_tables(m);
   bind_runtime(m);

@@ -194,7 +194,7 @@ void decode_function(const std::string &kind, const Fields &fields, GlobalValue 
 
 using Decoder = void (*)(const std::string &, const Fields &, GlobalValue &);
 
-// Each description's first field (simt/resolver.py writes them) and what decodes the rest.
+// Each description's first field (simt/compiler/resolver.py writes them) and what decodes the rest.
 const std::map<std::string, Decoder, std::less<>> kDecoders = {
     {"none", decode_constant},      {"str", decode_constant},     {"bool", decode_constant},
     {"int", decode_constant},       {"float", decode_constant},   {"complex", decode_constant},

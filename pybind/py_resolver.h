@@ -1,4 +1,4 @@
-// simt::Resolver over a Python callable (simt/resolver.py) that describes what a name is.
+// simt::Resolver over a Python callable (simt/compiler/resolver.py) that describes what a name is.
 #pragma once
 
 #include "frontend/resolver.h"
@@ -18,7 +18,7 @@ private:
   pybind11::object describe_;
 };
 
-// A GlobalValue from one description tuple (see python/simt/resolver.py for the format).
+// A GlobalValue from one description tuple (see python/simt/compiler/resolver.py for the format).
 GlobalValue global_value_from(pybind11::handle description);
 
 } // namespace simt::bindings

@@ -3,10 +3,33 @@
 `from simt import cuda` gives the numba.cuda API; the scalar and array type objects
 (`simt.float32`, `simt.int32[:, ::1]`, `simt.void(...)`) need no Numba. Everything loads on first
 use, so the import hook (simt.hook, run at start-up under SIMT_ENABLE=1) costs nothing until
-numba.cuda is imported."""
+numba.cuda is imported.
+
+The package is built in layers; a module imports only from its own layer and those below it,
+and no import (at the top or in a function) goes round in a circle
+(tests/python/test_package_layers.py), from the bottom:
+
+  simt._simt     the compiler and simulator (C++)
+  simt.errors, simt.base
+                 settings (config), the numba.cuda hosts (host, hosts), kernels' source text
+                 (source, exec_source, commandline_source), NumPy's differences, byte ranges
+  simt.memory    device memory: pointers, IPC, the driver and device, device arrays, and the
+                 watch the checkers register with
+  simt.stubs, simt.types
+                 the kernel-only names (cuda.threadIdx, ...) and the type objects
+  simt.compiler  signatures, the resolver, the dispatcher (cuda.jit), PTX, linking, targets,
+                 faults, and the launch hooks (launch_hooks) through which the tools take part
+  simt.tools     the debugger (debugging, debugger, debug_values), the checkers (check), the
+                 bundle writer (bundle), the PTX check (ptx_check): each registers its hook
+  the API        simt.cuda (numba.cuda), libdevice, bf16, fp8, random, vectorizers, and the
+                 stand-ins for Numba's modules (cudadrv_devicearray, transpose, testing_patch)
+  the entries    simt.hook (the import hook), simt.cli and `python -m simt`, the pytest plugin
+                 (simt.pytest_plugin), and this package's names, which load those above lazily.
+
+No module imports this package object itself (`from simt import x`): only its modules."""
 import importlib
 
-__version__ = "0.1.0"
+from simt.base.version import __version__  # noqa: F401
 
 _TYPE_NAMES = frozenset((
     "b1", "bool_", "boolean", "byte", "c8", "c16", "cdouble", "char", "complex64", "complex128",

@@ -6,9 +6,9 @@ Python they raise. Each also answers to its CUDA-style alias, as in numba-cuda
 math.sqrt, exp, log, ... of a bfloat16 are hsqrt, hexp, hlog, ...
 
 `functions` describes each: name -> (alias, return type, parameter type, arity, math function)."""
-from . import _simt
-from .stubs import KernelOnlyFunction
-from .types import bfloat16
+import simt._simt as _simt
+from simt.stubs import KernelOnlyFunction
+from simt.types import bfloat16
 
 nv_bfloat16 = bfloat16  # numba.cuda._internal.cuda_bf16's name of it
 

@@ -3,7 +3,7 @@ import os
 import runpy
 import sys
 
-from . import __version__
+from simt.base.version import __version__
 
 USAGE = """simt run [--target sim|gpu|both] SCRIPT [ARGS...]
                             run a Python script with numba.cuda served by simt; its kernels run
@@ -28,16 +28,16 @@ def run_script(path, args):
     if not os.path.isfile(path):
         print("simt: cannot open %s: no such file" % path, file=sys.stderr)
         raise SystemExit(2)
-    from . import hook
-    hook.install()
+    import simt.hook
+    simt.hook.install()
     sys.argv = [path] + list(args)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     runpy.run_path(path, run_name="__main__")
 
 
 def run_module(name, args):
-    from . import hook
-    hook.install()
+    import simt.hook
+    simt.hook.install()
     sys.argv = [name] + list(args)
     sys.path.insert(0, os.getcwd())
     runpy.run_module(name, run_name="__main__", alter_sys=True)
@@ -65,7 +65,7 @@ def debug(argv):
         print(USAGE, file=sys.stderr)
         return 2
     os.environ["SIMT_DEBUG"] = "1"
-    from . import debugger, debugging
+    from simt.tools import debugger, debugging
     debugging.set_debug_mode(True)
     debugger.start(commands, batch)
     run_script(argv[0], argv[1:])
@@ -92,7 +92,7 @@ def check(argv):
     if not argv:
         print(USAGE, file=sys.stderr)
         return 2
-    from . import check as checking
+    from simt.tools import check as checking
     seed = options["seed"]
     if seed is not None:
         try:
@@ -139,7 +139,7 @@ def main(argv=None):
         return 0
     command, rest = argv[0], argv[1:]
     if command == "config" and not rest:
-        from . import config
+        from simt.base import config
         try:
             print("\n".join(config.report()), flush=True)
         except BrokenPipeError:  # `simt config | head`: the reader has what it wanted

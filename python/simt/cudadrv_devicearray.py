@@ -5,9 +5,9 @@ is_contiguous, array_core, sentry_contiguous, check_array_compatibility,
 verify_cuda_ndarray_interface)."""
 import numpy as np
 
-from .devicearray import *  # noqa: F401,F403
-from .devicearray import (DeviceNDArray, DeviceRecord, as_cuda_array, device_array_like,
-                          sentry_contiguous, to_device)
+from simt.memory.devicearray import *  # noqa: F401,F403
+from simt.memory.devicearray import (DeviceNDArray, DeviceRecord, as_cuda_array, device_array_like,
+                                     sentry_contiguous, to_device)
 
 DeviceNDArrayBase = DeviceNDArray
 

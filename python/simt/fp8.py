@@ -17,8 +17,8 @@ for bit what cuda_fp8.h computes. From Python they raise.
 'bf16raw'); `types` each value type: name -> (encoding, lanes)."""
 from enum import IntEnum
 
-from . import _simt
-from .stubs import KernelOnlyFunction
+import simt._simt as _simt
+from simt.stubs import KernelOnlyFunction
 
 functions = _simt.fp8_functions()
 types = _simt.fp8_types()

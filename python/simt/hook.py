@@ -14,16 +14,17 @@ and 'gpu' are pointed at simt.vectorizers.
 A few more of Numba's CUDA modules would reach Numba's real driver, so they get simt's: the
 device array module numba.cuda.cudadrv.devicearray, the driver and devices modules
 numba.cuda.cudadrv.driver and .devices, and the transpose kernel numba.cuda.kernels.transpose
-are replaced by simt's (simt.cudadrv_devicearray, simt.driver, simt.device, simt.transpose),
-and numba.cuda.testing, after Numba's loader runs it, gets simt's device for its compute
-capability checks (simt.testing_patch), numba.cuda.cudadrv.nvvm describes LLVM's NVPTX
-backend instead of loading libNVVM (simt.gpu.patch_nvvm), and numba.cuda.compiler's compile_ptx
-functions are simt's. numba-cuda's bfloat16 module numba.cuda.bf16 is simt.bf16 (its own
-loads CUDA's headers), numba-cuda's FP8 bindings numba.cuda._internal.cuda_fp8 (and
-numba.cuda.fp8) are simt.fp8, and numba.cuda.types gets numba-cuda's `bfloat16`, simt's type.
+are replaced by simt's (simt.cudadrv_devicearray, simt.memory.driver, simt.memory.device,
+simt.transpose), and numba.cuda.testing, after Numba's loader runs it, gets simt's device for
+its compute capability checks (simt.testing_patch), numba.cuda.cudadrv.nvvm describes LLVM's
+NVPTX backend instead of loading libNVVM (simt.compiler.gpu.patch_nvvm), and
+numba.cuda.compiler's compile_ptx functions are simt's. numba-cuda's bfloat16 module
+numba.cuda.bf16 is simt.bf16 (its own loads CUDA's headers), numba-cuda's FP8 bindings
+numba.cuda._internal.cuda_fp8 (and numba.cuda.fp8) are simt.fp8, and numba.cuda.types gets
+numba-cuda's `bfloat16`, simt's type.
 
-numba-cuda-mlir's numba_cuda_mlir.cuda is served the same way, its submodules from simt.hosts'
-table. Which hosts' modules are served follows the environment (simt.hosts): all under
+numba-cuda-mlir's numba_cuda_mlir.cuda is served the same way, its submodules from the table
+below. Which hosts' modules are served follows the environment (simt.base.hosts): all under
 SIMT_ENABLE=1, only those without a simulator of their own under NUMBA_ENABLE_CUDASIM=1."""
 import importlib.abc
 import importlib.machinery
@@ -31,15 +32,14 @@ import importlib.util
 import os
 import sys
 
-from . import host
+from simt.base import host, hosts
 
 __all__ = ["install", "installed"]
 
 
 def _simt_cuda():
-    from simt import cuda
+    import simt.cuda as cuda
     if not hasattr(cuda, "__path__"):
-        from simt import host
         folder = host.cuda_folder()
         cuda.__path__ = [folder] if folder else []
     return cuda
@@ -67,8 +67,8 @@ def _simt_module(name):
 _REPLACED = {
     "numba.cuda": _simt_cuda,
     "numba.cuda.cudadrv.devicearray": _simt_module("simt.cudadrv_devicearray"),
-    "numba.cuda.cudadrv.driver": _simt_module("simt.driver"),
-    "numba.cuda.cudadrv.devices": _simt_module("simt.device"),
+    "numba.cuda.cudadrv.driver": _simt_module("simt.memory.driver"),
+    "numba.cuda.cudadrv.devices": _simt_module("simt.memory.device"),
     "numba.cuda.kernels.transpose": _simt_module("simt.transpose"),
     "numba.cuda.bf16": _simt_module("simt.bf16"),
     "numba.cuda.fp8": _simt_module("simt.fp8"),
@@ -76,16 +76,105 @@ _REPLACED = {
 }
 
 
+# -- numba-cuda-mlir's modules -------------------------------------------------------------------
+
+def _cudadrv_package():
+    """simt.cuda.cudadrv, made a package so its modules import by name under numba-cuda-mlir's."""
+    import simt.cuda
+    package = simt.cuda.cudadrv
+    if not hasattr(package, "__path__"):
+        package.__path__ = []
+    return package
+
+
+def _cuda_namespace(name):
+    """simt.cuda's namespace `name` (cuda.shared), which numba-cuda-mlir makes a module."""
+    return lambda: getattr(importlib.import_module("simt.cuda"), name)
+
+
+# numba-cuda-mlir's submodules that users import, and simt's modules that serve them.
+NUMBA_CUDA_MLIR_MODULES = {
+    "numba_cuda_mlir.cuda.libdevice": _simt_module("simt.libdevice"),
+    "numba_cuda_mlir.cuda.cudadrv": _cudadrv_package,
+    "numba_cuda_mlir.cuda.cudadrv.driver": _simt_module("simt.memory.driver"),
+    "numba_cuda_mlir.cuda.cudadrv.devicearray": _simt_module("simt.cudadrv_devicearray"),
+    "numba_cuda_mlir.cuda.cudadrv.devices": _simt_module("simt.memory.device"),
+    "numba_cuda_mlir.cuda.types": _simt_module("simt.types"),
+    "numba_cuda_mlir.cuda.random": _simt_module("simt.random"),
+    "numba_cuda_mlir.cuda.vector_types": _simt_module("simt.stubs"),  # float32x4, int2, ...
+    "numba_cuda_mlir.cuda.shared": _cuda_namespace("shared"),
+    "numba_cuda_mlir.cuda.local": _cuda_namespace("local"),
+    "numba_cuda_mlir.cuda.const": _cuda_namespace("const"),
+    "numba_cuda_mlir.cuda.fp16": _cuda_namespace("fp16"),
+    # its FP8 bindings, numba-cuda's (numba.cuda.fp8, numba.cuda._internal.cuda_fp8)
+    "numba_cuda_mlir.numba_cuda.fp8": _simt_module("simt.fp8"),
+    "numba_cuda_mlir.numba_cuda._internal.cuda_fp8": _simt_module("simt.fp8"),
+    # The device queries of numba-cuda-mlir's own modules (its testing helpers' cc_X_or_above,
+    # tools.get_gpu_compute_capability) would reach NVIDIA's driver: they see the simulated device.
+    "numba_cuda_mlir.numba_cuda.cudadrv.devices": _simt_module("simt.memory.device"),
+}
+
+
+def numba_cuda_mlir_module(name):
+    """What makes simt's module served as numba-cuda-mlir's submodule `name`;
+    ModuleNotFoundError for those simt has none for (they would reach NVIDIA's compiler)."""
+    if name in NUMBA_CUDA_MLIR_MODULES:
+        return NUMBA_CUDA_MLIR_MODULES[name]
+    raise ModuleNotFoundError(
+        "simt: %s is not available on the simulator; simt provides %s" %
+        (name, ", ".join(sorted(NUMBA_CUDA_MLIR_MODULES))), name=name)
+
+
+# simt.types' names that numba-cuda-mlir's cuda package re-exports (`cuda.float32`).
+_TYPE_NAMES = ("void", "none", "boolean", "bool_", "b1", "int8", "int16", "int32", "int64",
+               "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64",
+               "complex64", "complex128", "bfloat16", "intp", "uintp", "byte", "char", "uchar",
+               "short", "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong",
+               "float_", "double", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4",
+               "f8", "c8", "c16")
+
+
+def _needs_the_gpu_toolchain(name):
+    def unavailable(*args, **kwargs):
+        raise NotImplementedError(
+            "simt: cuda.%s compiles with NVIDIA's toolchain, which the simulator does not use "
+            "(cuda.compile_ptx gives PTX; kernels run with kernel[blocks, threads](...))" % name)
+    unavailable.__name__ = name
+    return unavailable
+
+
+def add_numba_cuda_mlir_names(cuda):
+    """Gives simt.cuda the names of numba-cuda-mlir's cuda package that simt.cuda lacks and the
+    simulator can provide."""
+    import simt.random as random
+    import simt.types as types
+    import simt.vectorizers as vectorizers
+    from simt.memory import driver
+    for name in _TYPE_NAMES:
+        setattr(cuda, name, getattr(types, name))
+    cuda.random = random  # numba-cuda-mlir's package imports it with itself
+    cuda.literal_unroll = importlib.import_module(hosts.SPECIAL_FUNCTION_MODULES[0]).literal_unroll
+    cuda.HAS_NUMBA = False  # numba-cuda-mlir never imports Numba
+    cuda.implementation = "NVIDIA"
+    cuda.local_array = cuda.local.array
+    cuda.shared_array = cuda.shared.array
+    cuda.vectorize, cuda.guvectorize = vectorizers.vectorize, vectorizers.guvectorize
+    cuda.MappedMemory, cuda.PinnedMemory = driver.MappedMemory, driver.PinnedMemory
+    cuda.is_float16_supported = lambda: True
+    for name in ("compile_cubin", "compile_mlir"):
+        setattr(cuda, name, _needs_the_gpu_toolchain(name))
+
+
 _UFUNC_PACKAGE = "numba.np.ufunc"
 
 
 def _register_vectorizers(ufunc_package):
-    from simt import vectorizers
+    import simt.vectorizers as vectorizers
     vectorizers.register_with_numba(ufunc_package)
 
 
 def _patch_testing(testing_module):
-    from simt import testing_patch
+    import simt.testing_patch as testing_patch
     testing_patch.patch(testing_module)
 
 
@@ -100,8 +189,8 @@ def _load_device_arrays(cudadrv_package):
 def _register_argument_hints(args_module):
     """Makes cuda.In / Out / InOut Numba argument hints, so numba.cuda.args.wrap_arg (which
     Numba's argument handler extensions call) leaves them as they are."""
-    from simt import dispatcher
-    hints = (dispatcher.In, dispatcher.Out, dispatcher.InOut)
+    from simt.compiler.dispatcher import In, InOut, Out
+    hints = (In, Out, InOut)
     if hasattr(args_module.ArgHint, "register"):  # Numba 0.56's ArgHint is an ABC
         for hint in hints:
             args_module.ArgHint.register(hint)
@@ -114,13 +203,13 @@ def _register_argument_hints(args_module):
 
 
 def _patch_nvvm(nvvm_module):
-    from simt import gpu
+    from simt.compiler import gpu
     gpu.patch_nvvm(nvvm_module)
 
 
 def _patch_compiler(compiler_module):
     """numba.cuda.compiler's public compile functions are simt's."""
-    from simt import cuda
+    import simt.cuda as cuda
     compiler_module.compile_ptx = cuda.compile_ptx
     compiler_module.compile_ptx_for_current_device = cuda.compile_ptx_for_current_device
 
@@ -193,14 +282,13 @@ class _PatchingLoader(importlib.abc.Loader):
 
 
 def _serve_numba_cuda_mlir():
-    from simt import hosts
     cuda = _simt_cuda()
-    hosts.add_numba_cuda_mlir_names(cuda)
+    add_numba_cuda_mlir_names(cuda)
     return cuda
 
 
 class _Finder(importlib.abc.MetaPathFinder):
-    served = frozenset()  # the hosts' cuda module names simt.cuda stands in for (simt.hosts)
+    served = frozenset()  # the hosts' cuda module names simt.cuda stands in for (simt.base.hosts)
 
     def find_spec(self, fullname, path, target=None):
         if "numba_cuda_mlir.cuda" in self.served:
@@ -223,7 +311,7 @@ class _Finder(importlib.abc.MetaPathFinder):
     @staticmethod
     def _after_prerequisite(fullname, numba_name):
         """Imports first the module the host's package would have imported before this one
-        (simt.host); where that imported this one too, the spec gives the module it made."""
+        (simt.base.host); where that imported this one too, the spec gives the module it made."""
         prerequisite = host.imported_before(numba_name)
         if prerequisite is None or prerequisite in sys.modules:
             return None
@@ -235,7 +323,6 @@ class _Finder(importlib.abc.MetaPathFinder):
 
     @staticmethod
     def _numba_cuda_mlir_spec(fullname):
-        from simt import hosts
         if fullname == "numba_cuda_mlir.cuda":
             return importlib.machinery.ModuleSpec(fullname,
                                                   _Loader(fullname, _serve_numba_cuda_mlir))
@@ -243,13 +330,13 @@ class _Finder(importlib.abc.MetaPathFinder):
         if fullname.startswith("simt.cuda.") and \
                 sys.modules.get("numba_cuda_mlir.cuda") is sys.modules.get("simt.cuda"):
             name = "numba_cuda_mlir." + fullname[len("simt."):]  # `from ... import` of a name
-            if name not in hosts.NUMBA_CUDA_MLIR_MODULES:
+            if name not in NUMBA_CUDA_MLIR_MODULES:
                 return None  # perhaps numba.cuda's, also simt.cuda
         elif not fullname.startswith("numba_cuda_mlir.cuda.") and \
-                fullname not in hosts.NUMBA_CUDA_MLIR_MODULES:
+                fullname not in NUMBA_CUDA_MLIR_MODULES:
             return None
         return importlib.machinery.ModuleSpec(
-            fullname, _Loader(fullname, hosts.numba_cuda_mlir_module(name)))
+            fullname, _Loader(fullname, numba_cuda_mlir_module(name)))
 
     def _patched_spec(self, fullname, path, target, numba_name):
         for finder in sys.meta_path:
@@ -273,8 +360,7 @@ def installed():
 
 def install_for_environment():
     """What simt-enable.pth runs at start-up: install() for the hosts that SIMT_ENABLE,
-    SIMT_CHECK and NUMBA_ENABLE_CUDASIM ask simt to serve (simt.hosts), or nothing."""
-    from . import hosts
+    SIMT_CHECK and NUMBA_ENABLE_CUDASIM ask simt to serve (simt.base.hosts), or nothing."""
     served = hosts.served_by_environment()
     if served:
         install(served)
@@ -283,8 +369,8 @@ def install_for_environment():
 def install(cuda_modules=None):
     """Makes numba.cuda (and numba-cuda-mlir's numba_cuda_mlir.cuda) simt's cuda module from
     now on (idempotent); `cuda_modules` names the hosts' modules served (default: all)."""
-    from . import exec_source  # kernels exec()'d before numba.cuda is imported keep their text
-    from . import hosts
+    # kernels exec()'d before numba.cuda is imported keep their text
+    from simt.base import exec_source
     exec_source.install()
     if cuda_modules is None:
         cuda_modules = hosts.cuda_modules()

@@ -2,8 +2,8 @@
 __nv_<name>), from simt's table of them (ir/libdevice.def, the same as Numba's
 numba/cuda/libdevicefuncs.py). Kernels call them as `libdevice.<name>(...)`; from Python they
 raise. `functions` describes each: name -> (return type, [(parameter, type, is_output)])."""
-from . import _simt
-from .stubs import KernelOnlyFunction
+import simt._simt as _simt
+from simt.stubs import KernelOnlyFunction
 
 functions = _simt.libdevice_functions()
 

@@ -3,7 +3,7 @@ numba.cuda by simt and runs tests' kernels under `simt check`.
 
 `pytest --simt` makes `from numba import cuda` simt's, as SIMT_ENABLE=1 does. `pytest --simt-check`
 does that too and checks every test; `@pytest.mark.simt_check` one test, with the options of
-simt.check.enable (`@pytest.mark.simt_check(tools="race,init", schedule="random", seed=1)`). A
+simt.tools.check.enable (`@pytest.mark.simt_check(tools="race,init", schedule="random", seed=1)`). A
 checked test whose kernels show an error fails, with the reports; warnings and info do not fail
 it. Nothing is imported until a test is checked."""
 import pytest
@@ -25,8 +25,8 @@ def pytest_load_initial_conftests(early_config):
     """Before any conftest.py, which may import numba.cuda."""
     options = early_config.known_args_namespace
     if options.simt or options.simt_check:
-        from simt import hook
-        hook.install()
+        import simt.hook
+        simt.hook.install()
 
 
 def pytest_configure(config):
@@ -41,7 +41,7 @@ def pytest_runtest_call(item):
     if marker is None and not item.config.getoption("simt_check"):
         yield
         return
-    from simt import check
+    from simt.tools import check
     options = dict(marker.kwargs) if marker is not None else {
         "tools": item.config.getoption("simt_check_tools")}
     if isinstance(options.get("tools"), str):

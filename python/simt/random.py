@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-from .devicearray import device_array
-from .dispatcher import jit
-from .types import float32, float64, from_dtype, int64, uint32, uint64
+from simt.compiler.dispatcher import jit
+from simt.memory.devicearray import device_array
+from simt.types import float32, float64, from_dtype, int64, uint32, uint64
 
 __all__ = ["xoroshiro128p_dtype", "xoroshiro128p_type", "init_xoroshiro128p_state",
            "xoroshiro128p_next", "xoroshiro128p_jump", "xoroshiro128p_uniform_float32",

@@ -2,7 +2,7 @@
 device, and ContextResettingTestCase resets Numba's context; both would fail without a GPU. The
 import hook runs patch() on the module after Numba's loader, so the checks see simt's device
 (compute capability 8.0) and the context reset is simt's (a no-op)."""
-from .device import get_current_device
+from simt.memory.device import get_current_device
 
 __all__ = ["patch"]
 

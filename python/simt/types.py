@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from . import hosts
+from simt.base import hosts
+from simt.base.numpy_compat import array_layout
 
 __all__ = ["Type", "ScalarType", "RecordType", "CharSeqType", "ArrayType", "TupleType", "NoneType", "Signature",
            "EnumMemberType", "NamedTupleType",
@@ -385,23 +386,13 @@ def _record_from_dtype(dt):
 
 
 def _is_type_object(value):
-    """True for simt's and the hosts' type objects (Numba's, numba-cuda-mlir's: simt.hosts)
+    """True for simt's and the hosts' type objects (Numba's, numba-cuda-mlir's: simt.base.hosts)
     without importing the host."""
     if isinstance(value, Type):
         return True
     cls = type(value)
     return cls.__module__.startswith(hosts.TYPE_OBJECT_MODULES) and hasattr(value, "key") and \
         hasattr(value, "name")
-
-
-def array_layout(ary):
-    """Numba's layout letter for an ndarray: C, F (only when ndim > 1), else A."""
-    flags = ary.flags
-    if flags.c_contiguous:
-        return "C"
-    if flags.f_contiguous and ary.ndim > 1:
-        return "F"
-    return "A"
 
 
 # Kinds of conversion between argument types, best first (numba.core.typeconv.Conversion).
@@ -416,7 +407,7 @@ def conversion(actual, declared):
     if actual == declared:
         return EXACT
     if isinstance(actual, ScalarType) and isinstance(declared, ScalarType):
-        from . import _simt  # the compiler's table, under the host's casting rules
+        import simt._simt as _simt  # the compiler's table, under the host's casting rules
         return _simt.scalar_conversion(actual.name, declared.name)
     if isinstance(actual, TupleType) and isinstance(declared, TupleType):
         if len(actual.elems) != len(declared.elems):
@@ -469,7 +460,7 @@ def typeof(value):
             return NamedTupleType((typeof(v) for v in value), type(value))
         return TupleType(typeof(v) for v in value)
     if hasattr(value, "__cuda_array_interface__"):
-        from .devicearray import as_cuda_array
+        from simt.memory.devicearray import as_cuda_array
         return typeof(as_cuda_array(value, sync=False))  # the launch synchronises
     raise TypeError("simt: cannot pass an argument of type %s to a kernel"
                     % type(value).__name__)

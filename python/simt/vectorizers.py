@@ -17,13 +17,13 @@ from collections import OrderedDict
 
 import numpy as np
 
-from . import pickling
-from . import types as simt_types
-from .devicearray import (DeviceNDArray, as_cuda_array, check_array_compatibility,
-                          is_cuda_array, sentry_contiguous, to_device)
-from .dispatcher import parse_signature
-from .source import CapturedSource
-from .sourcegen import device_function, function_from_source
+import simt.types as simt_types
+from simt.base.source import CapturedSource
+from simt.compiler import pickling
+from simt.compiler.signatures import parse_signature
+from simt.compiler.sourcegen import device_function, function_from_source
+from simt.memory.devicearray import (DeviceNDArray, as_cuda_array, check_array_compatibility,
+                                     is_cuda_array, sentry_contiguous, to_device)
 
 __all__ = ["vectorize", "guvectorize", "CUDAVectorize", "CUDAGUFuncVectorize",
            "CUDAUFuncDispatcher", "CUDAGeneralizedUFunc", "TARGETS"]
@@ -33,7 +33,7 @@ TARGETS = ("cuda", "gpu")
 
 
 def _cuda():
-    from . import cuda
+    import simt.cuda as cuda
     return cuda
 
 
@@ -163,8 +163,8 @@ class CUDAVectorize:
 
 
 def _built_from(builder, states):
-    """What a (g)ufunc pickles (simt.pickling), read when it is pickled: its builder's function,
-    that function's source, and `states`, the rest of what the builder was given."""
+    """What a (g)ufunc pickles (simt.compiler.pickling), read when it is pickled: its builder's
+    function, that function's source, and `states`, the rest of what the builder was given."""
     py_func = builder.py_func
 
     def states_now():

@@ -40,7 +40,7 @@ OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+::\S+)")
 
 
 def host_of(stage):
-    """(the host's numba.cuda tests folder, whether the host is numba-cuda), as simt.host finds
+    """(the host's numba.cuda tests folder, whether the host is numba-cuda), as simt.base.host finds
     them under PYTHON."""
     script = ("import sys, os; sys.path.insert(0, sys.argv[1]); from simt import host; "
               "print(os.path.join(host.cuda_folder(), 'tests')); print(host.is_numba_cuda())")

@@ -46,7 +46,7 @@ def python():
     return run_python
 
 
-# SIMT_PTX_CHECK=1 (python/simt/ptx_check.py): every kernel the tests compile, in this process
+# SIMT_PTX_CHECK=1 (python/simt/tools/ptx_check.py): every kernel the tests compile, in this process
 # and in the processes they start, is also compiled for the GPU and assembled by ptxas. The
 # outcomes go to one report (SIMT_PTX_CHECK_REPORT, a temporary file unless set); the session
 # ends with a section listing the kernels the GPU target refused and those that failed, and fails
@@ -55,7 +55,7 @@ _ptx_report = {}
 
 
 def pytest_configure(config):
-    from simt import ptx_check
+    from simt.tools import ptx_check
     if not ptx_check.enabled():
         return
     report = os.environ.get("SIMT_PTX_CHECK_REPORT")
@@ -73,7 +73,7 @@ def _ptx_summary():
     if "path" not in _ptx_report:
         return None
     if "summary" not in _ptx_report:
-        from simt import ptx_check
+        from simt.tools import ptx_check
         _ptx_report["summary"] = ptx_check.summarize(
             ptx_check.read_report(_ptx_report["path"], _ptx_report["offset"]))
     return _ptx_report["summary"]
@@ -93,7 +93,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     summary = _ptx_summary()
     if summary is None:
         return
-    from simt import ptx_check
+    from simt.tools import ptx_check
     terminalreporter.section("simt PTX check (SIMT_PTX_CHECK)")
     for line in ptx_check.report_text(summary).splitlines():
         terminalreporter.line(line)

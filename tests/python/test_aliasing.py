@@ -1,8 +1,8 @@
-"""simt/aliasing.py: copies of kernel arguments keep the aliasing of the originals, so that a run
-on copies (SIMT_TARGET=both's GPU launch) sees one view's writes through the other."""
+"""simt/base/aliasing.py: copies of kernel arguments keep the aliasing of the originals, so that a
+run on copies (SIMT_TARGET=both's GPU launch) sees one view's writes through the other."""
 import numpy as np
 
-from simt.aliasing import byte_range, copies_keeping_aliases, overlap
+from simt.base.aliasing import byte_range, copies_keeping_aliases, overlap
 
 
 def test_byte_ranges_and_overlaps():

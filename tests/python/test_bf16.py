@@ -788,7 +788,7 @@ def test_ptx_uses_native_bfloat16_from_sm_80(cc, tmp_path):
 
 
 def test_gpu_parity_compares_bfloat16_arrays_as_numbers():
-    from simt import targets
+    from simt.compiler import targets
     sim = round_bits([1.0, 2.0, 3.0])
     gpu = sim.copy()
     gpu[1] += 1  # one bfloat16 step: within SIMT_TARGET=both's tolerance for bfloat16

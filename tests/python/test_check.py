@@ -188,7 +188,8 @@ def test_simt_check_alone_enables_simt(python, tmp_path):
 
 def test_release_kernels_are_untouched():
     """Checking compiles a separate variant; release code has no instrumentation."""
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
 
     @cuda.jit
     def scale(a):
@@ -273,7 +274,8 @@ def test_checked_threads_with_large_local_arrays_keep_their_own_stacks():
     """A checked kernel's threads that cannot wait run without fibers, on the launching thread's
     stack, unless their local arrays need more: then each has a pooled stack (a 512 KiB local
     array, launched from a thread with a 256 KiB stack)."""
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
     from numba import float64
 
     @cuda.jit
@@ -299,7 +301,8 @@ def test_checked_threads_with_large_local_arrays_keep_their_own_stacks():
 def test_host_writes_to_device_arrays_initialise_them():
     """setitem on a device array (an element, a slice, a mask) initialises what it wrote, and
     only that: a kernel reading the rest is reported."""
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
 
     @cuda.jit
     def copy(a, out):
@@ -339,7 +342,8 @@ def test_initcheck_alone_sees_accesses_across_pages():
     """Without racecheck, checked code reports only the accesses of watched pages (those with
     uninitialised bytes): records that straddle two pages, and pages that become fully written,
     are still found exactly as when every access is reported."""
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
     record = np.dtype([("a", np.int32), ("b", np.int32), ("c", np.int32)])
 
     @cuda.jit
@@ -381,7 +385,8 @@ def test_checkers_without_racecheck_report_the_same_on_several_workers():
     """Without racecheck, blocks run on several workers at once; the report still names the
     earliest instance (lowest block, then first in the block) and lists findings in that order,
     as a launch on one worker does."""
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
 
     @cuda.jit
     def spread(a, out):
@@ -419,7 +424,8 @@ def test_checked_barrier_kernels_run_by_loop_fission(monkeypatch):
     """No checker needs a barrier kernel's threads on fibers (only a schedule does): it runs by
     loop fission, its accesses reported and each barrier's release too, and its checkers find
     what they find when every thread runs on a fiber (SIMT_FISSION=0), racecheck included."""
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
 
     @cuda.jit
     def shift(a, out):
@@ -461,15 +467,9 @@ def test_checked_barrier_kernels_run_by_loop_fission(monkeypatch):
 
 def test_compile_refuses_an_unknown_fiber_choice():
     from simt import _simt
-    from simt.resolver import resolver_for
-
-    def kernel(a):
-        a[0] = 1
 
     with pytest.raises(ValueError, match=r"unknown checked_fibers 'some' \(none or all\)"):
-        _simt.compile("kernel", "def kernel(a):\n    a[0] = 1\n", __file__, 1, id(kernel),
-                      resolver_for(kernel), "void(float64[::1])", instrumentation="check",
-                      checked_fibers="some")
+        _simt.CompileOptions(instrumentation="check", checked_fibers="some")
 
 
 def test_host_allocations_on_other_threads_take_turns_with_checked_launches():
@@ -478,7 +478,8 @@ def test_host_allocations_on_other_threads_take_turns_with_checked_launches():
     consistent picture and reports nothing wrong."""
     import threading
 
-    from simt import check, cuda
+    from simt.tools import check
+    from simt import cuda
 
     @cuda.jit
     def fill(out, value):

@@ -25,7 +25,7 @@ def test_interpreter_options_with_values_before_dash_c_are_skipped():
 
 
 def test_functions_made_by_exec_compile_once_simt_is_imported():
-    # exec() of a string after simt.cuda is imported keeps the text (simt/exec_source.py); a
+    # exec() of a string after simt.cuda is imported keeps the text (simt/base/exec_source.py); a
     # function made before has no source anywhere.
     code = ("exec('def early(a):\\n    a[0] = 1\\n')\n"
             "from simt import cuda\n"

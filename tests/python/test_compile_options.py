@@ -6,7 +6,8 @@ import os
 import numpy as np
 import pytest
 
-from simt import cuda, debugging
+from simt import cuda
+from simt.tools import debugging
 
 
 @cuda.jit

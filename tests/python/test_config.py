@@ -1,4 +1,4 @@
-"""simt's settings table (simt.config): every SIMT_* environment variable the Python package or
+"""simt's settings table (simt.base.config): every SIMT_* environment variable the Python package or
 the C++ layers read is in it, once, with its reader and meaning; `simt config` prints them with
 their values; docs/user-guide.md lists them all."""
 import os
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import simt
-from simt import config
+from simt.base import config
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Names that are macros or build settings, not environment variables.

@@ -1,9 +1,10 @@
-"""The C++ layers' settings table (config/settings.def) against Python's (python/simt/config.py),
-which `simt config` prints: every setting C++ reads is in both, and Python's names a C++ reader."""
+"""The C++ layers' settings table (config/settings.def) against Python's
+(python/simt/base/config.py), which `simt config` prints: every setting C++ reads is in both, and
+Python's names a C++ reader."""
 import os
 import re
 
-from simt import config
+from simt.base import config
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import diff_cases
-from simt.numpy_compat import NUMPY2
+from simt.base.numpy_compat import NUMPY2
 
 # Cases whose arithmetic mixes NumPy scalars with Python numbers: Numba's simulator computes them
 # with NumPy's promotion, which from NumPy 2 on (NEP 50: a Python float or int no longer widens a

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from simt import cuda, float32
-from simt.dispatcher import Dispatcher
+from simt.compiler.dispatcher import Dispatcher
 from simt.errors import CompileError
 
 

@@ -1,7 +1,7 @@
-"""Numba's driver layer where it has a host meaning (simt.driver, numba.cuda.cudadrv.driver under
-the hook): memory pointers and their owners, pending deallocations, External Memory Management
-plugins backing device arrays, the memory functions, device records and mapped arrays, and the
-__cuda_array_interface__ stream protocol."""
+"""Numba's driver layer where it has a host meaning (simt.memory.driver, numba.cuda.cudadrv.driver
+under the hook): memory pointers and their owners, pending deallocations, External Memory
+Management plugins backing device arrays, the memory functions, device records and mapped arrays,
+and the __cuda_array_interface__ stream protocol."""
 import ctypes
 import subprocess
 import sys
@@ -9,7 +9,8 @@ import textwrap
 
 import numpy as np
 import pytest
-from simt import cuda, driver
+from simt import cuda
+from simt.memory import driver
 
 
 @pytest.fixture
@@ -285,7 +286,7 @@ def test_driver_version_is_the_cuda_version_simt_reports():
     code = textwrap.dedent("""
         import os
         os.environ["NUMBA_DISABLE_CUDA"] = "1"
-        from simt import driver
+        from simt.memory import driver
         try:
             driver.driver.get_version()
         except ImportError as error:  # CudaSupportError, as Numba's driver gives

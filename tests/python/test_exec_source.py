@@ -1,4 +1,4 @@
-"""simt.exec_source: exec() and compile() of strings keep behaving as the builtins do, and keep
+"""simt.base.exec_source: exec() and compile() of strings keep behaving as the builtins do, and keep
 the text of the functions they define, so kernels generated from templates compile."""
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import builtins
 
 import numpy as np
 
-from simt import cuda, exec_source
+from simt import cuda
+from simt.base import exec_source
 
 
 def test_the_builtins_are_wrapped_once_simt_cuda_is_imported():

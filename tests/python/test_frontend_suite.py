@@ -228,7 +228,7 @@ def test_const_arrays_of_records():
 
 
 def test_resolver_descriptions():
-    from simt.resolver import describe
+    from simt.compiler.resolver import describe
     assert describe(operator.add) == ("member", "operator", "add")
     assert describe(operator) == ("module", "operator")
     assert describe(math.sin) == ("member", "math", "sin")

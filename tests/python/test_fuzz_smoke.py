@@ -8,7 +8,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz"))
 import generate  # noqa: E402
 import run  # noqa: E402
-from simt.numpy_compat import NUMPY2  # noqa: E402
+from simt.base.numpy_compat import NUMPY2  # noqa: E402
 
 SEEDS = range(20)
 

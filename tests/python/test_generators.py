@@ -445,7 +445,7 @@ def test_guvectorize_declaration_errors():
 
 def test_guvectorize_runs_one_kernel_over_the_batch():
     # One generated kernel per signature, each thread calling the core on its sub-arrays (views).
-    from simt.dispatcher import Dispatcher
+    from simt.compiler.dispatcher import Dispatcher
     kernels = [kernel for _, kernel in matmulcore.kernelmap.values()]
     assert kernels and all(isinstance(k, Dispatcher) for k in kernels)
 

@@ -10,8 +10,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from simt import check, cuda
-from simt.devicearray import DeviceNDArray
+from simt.tools import check
+from simt import cuda
+from simt.memory.devicearray import DeviceNDArray
 
 from conftest import REPO
 
@@ -187,7 +188,8 @@ def test_no_descriptor_left_to_read_a_kernels_source_is_named(python, tmp_path, 
 PLUGIN = """
     import ctypes, sys
     import numpy as np
-    from simt import cuda, driver
+    from simt import cuda
+    from simt.memory import driver
 
     class ShortPlugin(cuda.HostOnlyCUDAMemoryManager):
         def initialize(self):
@@ -223,7 +225,7 @@ PLUGIN = """
 
 @pytest.mark.parametrize("returned, message", [
     ("short", "ValueError: simt: the EMM plugin ShortPlugin.memalloc(8000) returned "
-              "<simt.driver.MemoryPointer object at 0x"),
+              "<simt.memory.pointers.MemoryPointer object at 0x"),
     ("none", "TypeError: simt: the EMM plugin ShortPlugin.memalloc(8000) returned None: a "
              "memory object with `device_pointer` (a ctypes pointer or int) and `size` in bytes "
              "was needed, as Numba's MemoryPointer"),

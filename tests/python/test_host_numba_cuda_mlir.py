@@ -98,7 +98,7 @@ assert not simt.hook.installed()
 
 def test_which_hosts_the_environment_serves(python, fake_host):
     _run(python, """
-from simt import hosts
+from simt.base import hosts
 served = hosts.served_by_environment
 assert served({}) == () and served({"SIMT_ENABLE": "0", "SIMT_CHECK": "race"}) == ()
 assert served({"SIMT_ENABLE": "1"}) == ("numba.cuda", "numba_cuda_mlir.cuda")
@@ -113,11 +113,11 @@ def test_submodules_are_simts(python, fake_host):
     _run(python, SERVED + """
 import numba_cuda_mlir.cuda.libdevice as libdevice
 from numba_cuda_mlir.cuda import libdevice as libdevice_from
-import simt.libdevice, simt.driver, simt.types
+import simt.libdevice, simt.memory.driver, simt.types
 assert libdevice is libdevice_from is simt.libdevice
 import numba_cuda_mlir.cuda.cudadrv.driver as driver
 from numba_cuda_mlir.cuda.cudadrv import devicearray
-assert driver is simt.driver and devicearray.DeviceNDArray is cuda.DeviceNDArray
+assert driver is simt.memory.driver and devicearray.DeviceNDArray is cuda.DeviceNDArray
 from numba_cuda_mlir.cuda.types import float32
 from numba_cuda_mlir.cuda import types
 assert types is simt.types and float32 is simt.types.float32
@@ -361,8 +361,8 @@ def test_the_real_numba_cuda_mlir_keeps_its_own_modules(python):
 import numba_cuda_mlir
 assert numba_cuda_mlir.carray is not None  # the package itself stays numba-cuda-mlir's
 import numba_cuda_mlir.numba_cuda.cudadrv.driver as its_driver
-import simt.driver
-assert its_driver is not simt.driver
+import simt.memory.driver
+assert its_driver is not simt.memory.driver
 """, {"SIMT_ENABLE": "1"})
 
 
@@ -371,13 +371,13 @@ def test_the_real_numba_cuda_mlirs_device_queries_see_the_simulated_device(pytho
     # Its test helpers (cc_X_or_above, skip_unless_cc_60) and tools ask its cudadrv.devices,
     # which would reach NVIDIA's driver and, without a GPU, skip every CC-gated test.
     _run(python, SERVED + """
-import simt.device
+import simt.memory.device
 from numba_cuda_mlir.numba_cuda.cudadrv import devices
 import numba_cuda_mlir.numba_cuda.cudadrv.devices as devices_by_name
-assert devices is devices_by_name is simt.device
+assert devices is devices_by_name is simt.memory.device
 from numba_cuda_mlir.numba_cuda import testing
 from numba_cuda_mlir import tools
-cc = tuple(simt.device.get_current_device().compute_capability)
+cc = tuple(simt.memory.device.get_current_device().compute_capability)
 assert testing._get_device_compute_capability() == cc and testing.cc_X_or_above(*cc)
 assert tools.get_gpu_compute_capability(tuple) == cc
 """, {"NUMBA_ENABLE_CUDASIM": "1"})

@@ -6,8 +6,9 @@ import sys
 
 import numpy as np
 import pytest
-from simt import cuda, driver
-from simt.devicearray import from_strided_memory_view
+from simt import cuda
+from simt.memory import driver
+from simt.memory.devicearray import from_strided_memory_view
 from simt.errors import CompileError
 
 

@@ -385,7 +385,7 @@ def test_float_division_by_zero_raises_with_debug(column, message):
 def test_lineinfo_selects_the_python_error_model_under_numbas_own_cuda_target_only():
     # Numba 0.56's compile_cuda: lineinfo selects the 'python' error model as debug does;
     # numba-cuda's (and numba-cuda-mlir's) keep lineinfo from changing it. The PTX is the same.
-    from simt import host
+    from simt.base import host
     a, b, out = np.ones(2), np.array([1.0, 0.0]), np.zeros((2, 3))
     kernel = _divisions(False, lineinfo=True)
     if host.python_error_model(False, True):
@@ -394,9 +394,9 @@ def test_lineinfo_selects_the_python_error_model_under_numbas_own_cuda_target_on
     else:
         kernel[1, 2](a, b, out)
         assert out[1, 0] == np.inf
-    from simt.cuda import _compile_ptx
-    raised = _compile_ptx(kernel.py_func, "void(float64[:], float64[:], float64[:, :])",
-                          lineinfo=True)["raised"]
+    from simt.compiler.ptx import compile_ptx
+    raised = compile_ptx(kernel.py_func, "void(float64[:], float64[:], float64[:, :])",
+                         lineinfo=True)["raised"]
     assert any(site[0] == "ZeroDivisionError" for site in raised) == \
         host.python_error_model(False, True)
 

@@ -1,6 +1,7 @@
-"""CUDA IPC (simt.ipc): device memory exported with get_ipc_handle is shared with the processes
-that open its handle (IpcArrayHandle, IpcHandle, cuda.open_ipc_array), writes are seen both ways,
-and the /dev/shm files behind it are unlinked when the memory is freed or its process exits."""
+"""CUDA IPC (simt.memory.ipc): device memory exported with get_ipc_handle is shared with the
+processes that open its handle (IpcArrayHandle, IpcHandle, cuda.open_ipc_array), writes are seen
+both ways, and the /dev/shm files behind it are unlinked when the memory is freed or its process
+exits."""
 import ctypes
 import mmap
 import multiprocessing
@@ -14,8 +15,9 @@ import time
 
 import numpy as np
 import pytest
-from simt import cuda, driver
-from simt.numpy_compat import byte_bounds
+from simt import cuda
+from simt.memory import driver
+from simt.base.numpy_compat import byte_bounds
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="CUDA IPC is Linux-only, as in Numba")
@@ -97,7 +99,7 @@ def _child_opening_bytes(handle_bytes, size, conn):
 
 
 def test_open_ipc_array_maps_a_large_allocation_from_its_handle_bytes():
-    values = np.arange(20000.0)  # page-aligned memory (simt.devicearray._buffer)
+    values = np.arange(20000.0)  # page-aligned memory (simt.memory.devicearray._buffer)
     exported = cuda.to_device(values)
     ipc_handle = cuda.current_context().get_ipc_handle(exported.gpu_data)
     assert len(bytes(ipc_handle.handle)) == 64 and ipc_handle.offset == 0

@@ -138,7 +138,7 @@ def test_running_out_of_memory_mappings_is_a_memory_error_naming_the_kernels_ali
 # 384 MiB (the brief's `ulimit -v 1 GiB`, relative to what this machine's process takes).
 CHECKED = """
 import resource
-from simt import check
+from simt.tools import check
 session = check.enable(tools=[%r], quiet=True)
 
 @cuda.jit

@@ -17,7 +17,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from simt import cuda, sourcegen
+from simt import cuda
+from simt.compiler import sourcegen
 from simt import libdevice as simt_libdevice
 from simt.cuda import libdevice
 from simt.errors import CompileError

@@ -13,7 +13,7 @@ import pytest
 import simt
 from conftest import not_under_asan
 from simt import cuda
-from simt.gpu import toolkit_program
+from simt.compiler.gpu import toolkit_program
 
 FUNCTIONS = """\
 // Device functions with Numba's ABI for foreign functions.

@@ -1,7 +1,7 @@
-"""The cache of @cuda.jit(link=[...]) libraries (python/simt/linking.py) trusts what the compile
-cache trusts (sim/object_cache.h): only signed entries of this user's, in private folders. Each
-probe runs the program in a fresh process against a cache the test tampered with, and checks that
-the right code ran and that nothing planted was loaded."""
+"""The cache of @cuda.jit(link=[...]) libraries (python/simt/compiler/linking.py) trusts what the
+compile cache trusts (sim/object_cache.h): only signed entries of this user's, in private
+folders. Each probe runs the program in a fresh process against a cache the test tampered with,
+and checks that the right code ran and that nothing planted was loaded."""
 import os
 import stat
 import subprocess
@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from simt.linking import CUDA_SOURCES  # noqa: F401  (the module under test imports cleanly)
+from simt.compiler.linking import CUDA_SOURCES  # noqa: F401  (the module imports cleanly)
 
 PROGRAM = """
 import sys

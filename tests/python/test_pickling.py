@@ -1,6 +1,6 @@
-"""Pickling @cuda.jit dispatchers and CUDA (g)ufuncs (simt.pickling), as Numba's pickle: the
-Python function by value with its source text, so an unpickled kernel compiles again wherever it
-is loaded, also where its file is not."""
+"""Pickling @cuda.jit dispatchers and CUDA (g)ufuncs (simt.compiler.pickling), as Numba's pickle:
+the Python function by value with its source text, so an unpickled kernel compiles again wherever
+it is loaded, also where its file is not."""
 import pickle
 import textwrap
 

@@ -1,6 +1,6 @@
-"""SIMT_PTX_CHECK (python/simt/ptx_check.py): each kernel the simulator compiles is compiled for
-the GPU and assembled by ptxas; its outcome is reported. Each case runs in a process of its own
-with its own report, so the outcomes made up here never reach the report of a sweep that runs
+"""SIMT_PTX_CHECK (python/simt/tools/ptx_check.py): each kernel the simulator compiles is compiled
+for the GPU and assembled by ptxas; its outcome is reported. Each case runs in a process of its
+own with its own report, so the outcomes made up here never reach the report of a sweep that runs
 this file (make test-ptx)."""
 import json
 import os
@@ -10,14 +10,14 @@ import textwrap
 import pytest
 
 from conftest import REPO
-from simt import gpu
+from simt.compiler import gpu
 
 PTXAS = gpu.toolkit_program("ptxas")
 
 # A kernel that runs on the simulator and checks its own result.
 SCRIPT = """
 import numpy as np
-import simt.gpu
+import simt.compiler.gpu
 from simt import cuda
 {setup}
 
@@ -72,7 +72,7 @@ def test_a_good_kernel_is_reported_ok(python, tmp_path):
 def test_a_ptxas_rejection_is_a_failure_and_the_kernel_still_runs(python, tmp_path):
     ptxas = fake_ptxas(tmp_path, 1)
     proc, records = run_checked(python, tmp_path,
-                                "simt.gpu.toolkit_program = lambda name: %r" % ptxas)
+                                "simt.compiler.gpu.toolkit_program = lambda name: %r" % ptxas)
     assert proc.returncode == 0, proc.stderr
     assert "results ok" in proc.stdout
     (record,) = records
@@ -87,7 +87,7 @@ def test_a_ptxas_rejection_is_a_failure_and_the_kernel_still_runs(python, tmp_pa
 def test_strict_mode_raises_at_once_naming_the_kernel_and_ptxas_message(python, tmp_path):
     ptxas = fake_ptxas(tmp_path, 1)
     proc, records = run_checked(python, tmp_path,
-                                "simt.gpu.toolkit_program = lambda name: %r" % ptxas,
+                                "simt.compiler.gpu.toolkit_program = lambda name: %r" % ptxas,
                                 mode="strict")
     assert proc.returncode != 0
     assert "results ok" not in proc.stdout
@@ -98,7 +98,8 @@ def test_strict_mode_raises_at_once_naming_the_kernel_and_ptxas_message(python, 
 
 
 def test_without_ptxas_the_ptx_is_compiled_and_assembly_skipped(python, tmp_path):
-    proc, records = run_checked(python, tmp_path, "simt.gpu.toolkit_program = lambda name: None")
+    proc, records = run_checked(python, tmp_path,
+                                "simt.compiler.gpu.toolkit_program = lambda name: None")
     assert proc.returncode == 0, proc.stderr
     (record,) = records
     assert record["outcome"] == "ok" and record["assembled"] is False
@@ -113,7 +114,7 @@ def test_a_refusal_of_the_gpu_target_is_not_a_failure(python, tmp_path):
     def refuse(*args, **kwargs):
         raise RuntimeError("simt: the debugger's instrumentation is not supported by the GPU "
                            "target yet")
-    cuda._compile_ptx = refuse
+    simt.compiler.ptx.compile_ptx = refuse
     """
     proc, records = run_checked(python, tmp_path, setup, mode="strict")
     assert proc.returncode == 0, proc.stderr
@@ -129,7 +130,7 @@ def test_a_crash_of_the_gpu_compile_is_a_failure_and_the_process_lives(python, t
         sys.stderr.write("LLVM ERROR: Cannot select: made up\\n")
         sys.stderr.flush()
         os.abort()
-    cuda._compile_ptx = crash
+    simt.compiler.ptx.compile_ptx = crash
     """
     proc, records = run_checked(python, tmp_path, setup)
     assert proc.returncode == 0, proc.stderr
@@ -143,7 +144,7 @@ def test_a_crash_of_the_gpu_compile_is_a_failure_and_the_process_lives(python, t
 def test_a_compile_that_does_not_finish_is_stopped(python, tmp_path):
     setup = """
     import time
-    cuda._compile_ptx = lambda *args, **kwargs: time.sleep(60)
+    simt.compiler.ptx.compile_ptx = lambda *args, **kwargs: time.sleep(60)
     """
     proc, records = run_checked(python, tmp_path, setup, env={"SIMT_PTX_CHECK_TIMEOUT": "0.5"})
     assert proc.returncode == 0, proc.stderr
@@ -175,7 +176,7 @@ def test_the_kernels_own_errors_are_not_swallowed(python, tmp_path):
 
 
 def test_summarize_keeps_the_worst_outcome_per_kernel(tmp_path):
-    from simt import ptx_check
+    from simt.tools import ptx_check
     report = tmp_path / "report.jsonl"
     lines = [{"kernel": "a.py:1 k(int32)", "outcome": "ok"},
              {"kernel": "a.py:1 k(int32)", "outcome": "failed", "message": "bad"},

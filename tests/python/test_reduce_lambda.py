@@ -3,7 +3,7 @@ kernel's generated name is a valid identifier."""
 import numpy as np
 
 from simt import cuda
-from simt.sourcegen import generated_name, lambda_as_function
+from simt.compiler.sourcegen import generated_name, lambda_as_function
 
 sum_reduce = cuda.Reduce(lambda a, b: a + b)
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import simt
-from simt import exec_source
+from simt.base import exec_source
 from simt import cuda
-from simt.resolver import describe, resolver_for
+from simt.compiler.resolver import describe, resolver_for
 
 GLOBAL_CONST = 7
 TABLE = np.array([[1.0, 2.0], [3.0, 4.0]])
@@ -134,7 +134,7 @@ def test_resolver_reads_closure_then_globals_then_builtin_exceptions():
 
 def test_functions_without_source_raise_a_compile_error():
     namespace = {}
-    # Compiled with the builtin, not simt's wrapper (simt/exec_source.py): no text is kept.
+    # Compiled with the builtin, not simt's wrapper (simt/base/exec_source.py): no text is kept.
     code = exec_source._builtin_compile("def f(a):\n    a[0] = 1\n", "<string>", "exec")
     exec(code, namespace)
     with pytest.raises(simt.CompileError, match="source"):

@@ -13,7 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from simt import cuda, source
+from simt import cuda
+from simt.base import source
 from simt.errors import CompileError
 
 MODULE = '''\

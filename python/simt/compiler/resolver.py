@@ -31,10 +31,13 @@ import types as pytypes
 
 import numpy as np
 
-from . import hosts
-from . import types as simt_types
-from .source import function_source
-from .types import signature_text
+import simt.types as simt_types
+from simt.base import hosts
+from simt.base.source import function_source
+from simt.types import signature_text
+
+from .faults import user_exception_name
+from .signatures import ExternFunction, parse_signature
 
 __all__ = ["resolver_for", "describe"]
 
@@ -46,7 +49,8 @@ _MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "n
                  "numba.cuda.libdevice": "cuda.libdevice", "simt.libdevice": "cuda.libdevice",
                  "simt.cuda.libdevice": "cuda.libdevice",
                  "numba.cuda.bf16": "cuda.bf16", "simt.bf16": "cuda.bf16",
-                 "simt.cuda.bf16": "cuda.bf16", **hosts.KERNEL_MODULE_NAMES}
+                 "simt.cuda.bf16": "cuda.bf16", "simt.stubs": "cuda",
+                 **hosts.KERNEL_MODULE_NAMES}
 
 
 def _module_name(module):
@@ -148,7 +152,6 @@ def describe(value):
     """The description of one value (see the module docstring), or None if kernels can't use it."""
     if value is None:
         return ("none",)
-    from .dispatcher import ExternFunction
     if isinstance(value, ExternFunction):
         return ("extern", value.name, value.signature_text)
     if isinstance(value, enum.Enum):
@@ -213,7 +216,6 @@ def describe(value):
     if isinstance(value, type) and issubclass(value, BaseException):
         if value.__module__ == "builtins":
             return ("exception", value.__name__)
-        from .errors import user_exception_name
         return ("exception", user_exception_name(value))
     if isinstance(value, pytypes.BuiltinFunctionType) and \
             getattr(builtins, value.__name__, None) is value:
@@ -302,7 +304,6 @@ def _numba_types(texts):
 
 
 def _parse_types(texts):
-    from .dispatcher import parse_signature
     return parse_signature("void(%s)" % ", ".join(texts))[0]
 
 

@@ -5,9 +5,12 @@ import operator
 
 import numpy as np
 
-from . import check
-from .numpy_compat import COPY_IF_NEEDED, byte_bounds
-from .driver import MemoryPointer, device_pointer_type, host_bytes, memory_size_from_info
+from simt.base.numpy_compat import COPY_IF_NEEDED, array_layout, byte_bounds
+
+from . import driver, watch
+from .driver import (IpcHandle, _config, _ipc_mem_handle_of, get_context,
+                     memory_size_from_info)
+from .pointers import MemoryPointer, device_pointer_type, host_bytes, page_buffer
 
 __all__ = ["DeviceNDArray", "DeviceRecord", "MappedNDArray", "to_device", "array_core",
            "is_contiguous", "sentry_contiguous", "check_array_compatibility",
@@ -71,7 +74,6 @@ class DeviceNDArray:
                 base = owner.device_pointer_value  # the view spans its own bytes, as Numba's
                 self._gpu_data = owner.view(start - base, start - base + self._cuda_memsize_)
             else:
-                from .device import get_context
                 self._gpu_data = MemoryPointer(get_context(), device_pointer_type(start),
                                                self._host.nbytes)
         return self._gpu_data
@@ -85,13 +87,11 @@ class DeviceNDArray:
         """Numba's type of this array (Array(dtype, ndim, layout)), for Numba's typeof."""
         from numba.core import types
         from numba.np import numpy_support
-        from .types import array_layout
         return types.Array(numpy_support.from_dtype(self.dtype), self.ndim,
                            array_layout(self._host), readonly=not self._host.flags.writeable)
 
     def get_ipc_handle(self):
         """An IpcArrayHandle of this array's memory, from the memory manager's get_ipc_handle."""
-        from .device import get_context
         handle = get_context().get_ipc_handle(self.gpu_data)
         return IpcArrayHandle(handle, {"shape": self.shape, "strides": self.strides,
                                        "dtype": self.dtype})
@@ -188,7 +188,7 @@ class DeviceNDArray:
                               copy=True if not source.flags.writeable else COPY_IF_NEEDED)
         check_array_compatibility(core, source)
         np.copyto(core, source.reshape(core.shape), casting="unsafe")
-        check.written(self._host)
+        watch.written(self._host)
 
     def bind(self, stream=0):
         return self._view(self._host, stream)
@@ -212,7 +212,7 @@ class DeviceNDArray:
         elif isinstance(value, np.ndarray) and not getattr(value, "__cuda_memory__", False):
             sentry_contiguous(value)
         self._host[key] = value
-        check.written_at(self._host, key)
+        watch.written_at(self._host, key)
 
     def setitem(self, key, value, stream=0):
         """self[key] = value, on `stream` (Numba's; simt's copies are synchronous)."""
@@ -235,7 +235,6 @@ class DeviceNDArray:
             raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
         if axes is not None and set(axes) != set(range(self.ndim)):
             raise ValueError("invalid axes list %r" % (axes,))
-        from .transpose import transpose
         return transpose(self)
 
     @property
@@ -309,7 +308,7 @@ class DeviceRecord(DeviceNDArray):
     def copy_to_device(self, ary, stream=0):
         source = ary._host if isinstance(ary, DeviceNDArray) else np.asarray(ary)
         self._host[...] = source
-        check.written(self._host)
+        watch.written(self._host)
 
 
 class MappedNDArray(np.ndarray):
@@ -329,7 +328,6 @@ class MappedNDArray(np.ndarray):
 
     @property
     def gpu_data(self):
-        from .device import get_context
         return MemoryPointer(get_context(), self.device_ctypes_pointer, self._cuda_memsize_)
 
     @property
@@ -437,27 +435,7 @@ def to_device(obj, stream=0, copy=True, to=None):
     return array
 
 
-# Memory of at least this many bytes starts at a page boundary, as a GPU's large allocations
-# do (racecheck's shadow memory is allocated by page: no page of it is shared with another
-# array), and its last page is its own too.
-_PAGE = 4096
-_PAGE_ALIGNED_BYTES = 16 * _PAGE
-
-
-def _buffer(nbytes, own_pages=False):
-    """`nbytes` of new memory; `own_pages`: on pages of its own whatever its size (device
-    memory, which IPC may share with other processes by whole pages, simt.ipc: a page it shared
-    with the heap's other blocks would be the parent's and a forked child's at once, and their
-    mallocs would corrupt each other's heap)."""
-    if nbytes < _PAGE_ALIGNED_BYTES and not own_pages:
-        return np.empty(nbytes, dtype=np.uint8)
-    raw = np.empty(-(-nbytes // _PAGE) * _PAGE + _PAGE, dtype=np.uint8)
-    start = -raw.ctypes.data % _PAGE
-    return raw[start:start + nbytes]
-
-
 def _memalloc(nbytes):
-    from .device import get_context
     if nbytes == 0:
         return MemoryPointer(get_context(), device_pointer_type(0), 0)
     return get_context().memalloc(nbytes)
@@ -501,7 +479,7 @@ def _device_dtype(dtype):
     return dtype
 
 
-def _empty(shape, dtype, order="C", strides=None, memory=_buffer):
+def _empty(shape, dtype, order="C", strides=None, memory=page_buffer):
     """An uninitialised array for device memory: np.empty's, large ones page-aligned; its bytes
     from memory(nbytes)."""
     dtype = _device_dtype(dtype)
@@ -515,7 +493,7 @@ def _empty(shape, dtype, order="C", strides=None, memory=_buffer):
     return np.ndarray(shape, dtype=dtype, buffer=buffer, strides=strides)
 
 
-def _empty_like(host, memory=_buffer):
+def _empty_like(host, memory=page_buffer):
     """_empty with `host`'s shape, dtype and memory order (np.empty_like's order="K")."""
     if not (host.flags.c_contiguous or host.flags.f_contiguous):
         strides = np.empty_like(host, order="K").strides
@@ -555,8 +533,8 @@ def _contiguous_strides(shape, itemsize, order):
 
 def _fresh(host, host_written=False):
     """Memory just allocated for kernels, holding no value yet: under `simt check`, poisoned
-    and tracked by initcheck (simt.check); `host_written` for memory NumPy writes directly."""
-    check.allocated(host, host_written=host_written)
+    and tracked by initcheck (simt.tools.check); `host_written` for memory NumPy writes directly."""
+    watch.allocated(host, host_written=host_written)
     return host
 
 
@@ -571,7 +549,6 @@ class IpcArrayHandle:
         self._ipc_handle = ipc_handle
 
     def open(self):
-        from .device import get_context
         return DeviceNDArray(gpu_data=self._ipc_handle.open(get_context()), **self._array_desc)
 
     def close(self):
@@ -589,8 +566,6 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     """A device array over the memory an IPC handle names, given as its 64 bytes (bytes or a
     tuple of ints, as `bytes(ipc_handle.handle)`), from `offset` bytes into the exported
     allocation; C-contiguous where `strides` is None. The handle is closed at the exit."""
-    from .device import get_context
-    from .driver import IpcHandle, _ipc_mem_handle_of
     dtype = _device_dtype(dtype)
     shape = _shape(shape)
     if strides is None:
@@ -682,8 +657,7 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
         raise NotImplementedError("Masked arrays are not supported")
     stream = 0
     if desc.get("stream") is not None:  # the producer's stream, synchronised before use
-        from .device import external_stream
-        stream = external_stream(desc["stream"])
+        stream = get_context().create_external_stream(desc["stream"])
         if sync and _array_interface_sync():
             stream.synchronize()
     if desc["data"][0] == 0:  # no memory (an array of no elements): NumPy wants a pointer
@@ -697,7 +671,6 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
 
 def _array_interface_sync():
     """NUMBA_CUDA_ARRAY_INTERFACE_SYNC (numba.core.config's when Numba is loaded)."""
-    from .driver import _config
     return _config("CUDA_ARRAY_INTERFACE_SYNC", "NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "1",
                    lambda text: text not in ("", "0"))
 
@@ -776,3 +749,32 @@ def as_cuda_array(obj, sync=True):
     if not is_cuda_array(obj):
         raise TypeError("*obj* doesn't implement the cuda array interface.")
     return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)
+
+
+def transpose(a, b=None):
+    """The transpose of the 2-d array `a`, stored into `b` (a device array) if given, or else into
+    a new C-contiguous device array; returns it."""
+    if a.ndim != 2:
+        raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+    stream = getattr(a, "stream", 0)
+    host = a._host if isinstance(a, DeviceNDArray) else np.asarray(a)
+    if b is None:
+        b = device_array(host.shape[::-1], dtype=host.dtype, stream=stream)
+    if b.shape != host.shape[::-1]:
+        raise ValueError("transpose: the output has shape %s, %s is needed"
+                         % (b.shape, host.shape[::-1]))
+    b._host[...] = host.T
+    return b
+
+
+def _array_of(memory, shape, dtype, strides):
+    """A device array over `memory` (C-contiguous where `strides` is None): what the driver's
+    IpcHandle.open_array gives."""
+    dtype = np.dtype(dtype)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    if strides is None:
+        strides = _contiguous_strides(shape, dtype.itemsize, "C")
+    return DeviceNDArray(shape, strides, dtype, gpu_data=memory)
+
+
+driver.device_array_of = _array_of

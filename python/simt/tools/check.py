@@ -14,12 +14,15 @@ import os
 import random
 import sys
 import threading
+import types
 import weakref
 
 import numpy as np
 
-from . import config
-from .numpy_compat import byte_bounds
+from simt.base import config
+from simt.base.numpy_compat import byte_bounds
+from simt.compiler import launch_hooks
+from simt.memory import watch
 
 TOOLS = ("racecheck", "initcheck", "synccheck", "memcheck")
 _ALIASES = {"race": "racecheck", "init": "initcheck", "sync": "synccheck", "mem": "memcheck"}
@@ -99,7 +102,7 @@ class Session:
 
     def __init__(self, tools=None, schedule="in-order", seed=None, suppressions=(),
                  report=None, stream=None, quiet=False):
-        from . import _simt
+        import simt._simt as _simt
         self.tools = list(tools or TOOLS)
         if schedule not in SCHEDULES:
             raise ValueError("simt: unknown schedule %r (%s)" % (schedule, ", ".join(SCHEDULES)))
@@ -120,10 +123,11 @@ class Session:
         self._turn = threading.RLock()
 
     # -- launches and memory ------------------------------------------------------------------
-    def launch(self, kernel, griddim, blockdim, sharedmem, args):
+    def launch(self, launch):
+        """Runs `launch` (simt.compiler.launch_hooks.Launch) under the Checker."""
         try:
             with self._turn:
-                return kernel.launch(griddim, blockdim, sharedmem, args, checker=self.checker)
+                return launch.run(checker=self.checker)
         finally:
             self.launches += 1
             if not self.quiet:
@@ -317,10 +321,6 @@ def disable():
     return finished
 
 
-def launch(kernel, griddim, blockdim, sharedmem, args):
-    return _session.launch(kernel, griddim, blockdim, sharedmem, args)
-
-
 def allocated(host, initialised=False, host_written=False):
     if _session is not None:
         _session.allocated(host, initialised, host_written)
@@ -361,6 +361,29 @@ def written_at(array, key):
 def free_all():
     if _session is not None:
         _session.free_all()
+
+
+class _CheckerHook(launch_hooks.LaunchHook):
+    """While a session checks: kernels in the checkers' variant, launched under its Checker."""
+
+    order = 1
+
+    def variant(self, dispatcher):
+        if _session is None:
+            return None
+        return {"instrumentation": "check", "checked_fibers": checked_fibers()}
+
+    def launches(self, dispatcher):
+        return _session is not None
+
+    def launch(self, launch):
+        return _session.launch(launch)
+
+
+launch_hooks.register(_CheckerHook())
+# The memory layer's reports (allocations, the host's writes, frees), checked while a session runs.
+watch.watch(types.SimpleNamespace(allocated=allocated, written=written, written_at=written_at,
+                                  free_all=free_all))
 
 
 def _finish_at_exit():

@@ -5,6 +5,10 @@ folds a block-strided run of elements, each block folds its threads' values in s
 tree of halvings, as many rounds as log2 of the block size) into one partial per block, and a
 last one-block launch folds the partials. The user's function is compiled as a device function
 into a kernel generated for the array's dtype."""
+import simt.stubs as kernel_names
+from simt.memory.devicearray import device_array
+
+from .dispatcher import jit
 from .sourcegen import device_function, function_from_source, generated_name
 
 __all__ = ["Reduce"]
@@ -46,14 +50,14 @@ def __reduce_{name}(arr, partials, init, use_init):
 
 
 def _reduce_kernel(functor, reduce_op, dtype):
-    from . import cuda
     name = generated_name(functor.__name__)
     source = _KERNEL_SOURCE.format(name=name)
     kernel = function_from_source(
         source, "__reduce_%s" % name,
-        {"__cuda__": cuda, "__reduce_op__": reduce_op, "__dtype__": dtype, "__BLOCK__": _BLOCK},
+        {"__cuda__": kernel_names, "__reduce_op__": reduce_op, "__dtype__": dtype,
+         "__BLOCK__": _BLOCK},
         "reduce %s" % functor.__name__)
-    return cuda.jit(kernel)
+    return jit(kernel)
 
 
 class Reduce:
@@ -78,7 +82,6 @@ class Reduce:
         """Reduces `arr` (a host or device array; its first `size` elements if given) starting
         from `init`. Returns the result, or writes it to `res[0]` (a device array) and returns
         None. An empty array gives `init` (and leaves `res` alone, as Numba does)."""
-        from . import cuda
 
         if arr.ndim != 1:
             raise TypeError("only support 1D array")
@@ -93,7 +96,7 @@ class Reduce:
         size_partial = arr.size - size_full
         full_blocks = min(size_full // _BLOCK, _MAX_FULL_BLOCKS)
         partials_size = full_blocks + (1 if size_partial else 0)
-        partials = cuda.device_array(shape=partials_size, dtype=arr.dtype)
+        partials = device_array(shape=partials_size, dtype=arr.dtype)
         if size_full:
             kernel[full_blocks, _BLOCK, stream](arr[:size_full], partials[:full_blocks], init,
                                                 True)

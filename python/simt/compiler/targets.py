@@ -14,9 +14,10 @@ import warnings
 
 import numpy as np
 
-from . import config
-from .aliasing import copies_keeping_aliases
-from .errors import ParityError
+from simt.base import config
+from simt.base.aliasing import copies_keeping_aliases
+from simt.errors import ParityError
+from simt.types import ArrayType, bfloat16
 
 __all__ = ["TARGETS", "current", "ParityKernel"]
 
@@ -89,7 +90,6 @@ class ParityKernel:
     the GPU's on copies the arrays had before, and compares. Everything else is the simulator kernel's."""
 
     def __init__(self, sim_kernel, gpu_kernel, param_names, argtypes=()):
-        from .types import ArrayType, bfloat16
         self._sim = sim_kernel
         self._gpu = gpu_kernel
         self._param_names = param_names
@@ -110,7 +110,7 @@ class ParityKernel:
             return sim_fault
         # Values CUDA leaves undefined (a shuffle from a lane outside its mask) differ by right:
         # the faults are compared, the arrays not.
-        from . import _simt  # the compiled extension: loaded once a kernel launches
+        import simt._simt as _simt  # the compiled extension: loaded once a kernel launches
         undefined = _simt.last_launch_undefined_shuffles() != 0
         gpu_fault = self._gpu.launch(griddim, blockdim, sharedmem, tuple(gpu_args))
         problems = []

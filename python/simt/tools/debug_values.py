@@ -44,7 +44,7 @@ class Bfloat16Array(np.ndarray):
         return item if isinstance(item, np.ndarray) else _bfloat16_value(item)
 
     def __setitem__(self, index, value):
-        from .types import bfloat16_bits
+        from simt.types import bfloat16_bits
         bits = np.vectorize(bfloat16_bits, otypes=[np.uint16])(np.asarray(value, np.float64))
         super().__setitem__(index, bits)
 
@@ -53,7 +53,7 @@ def _scalar_dtype(name):
     """NumPy's scalar type of a simt scalar name; datetime64[D] and the like by NumPy's name;
     bfloat16 as ml_dtypes' bfloat16 where ml_dtypes is installed, else its bits (uint16)."""
     if name == "__nv_bfloat16":
-        from .types import bfloat16
+        from simt.types import bfloat16
         return bfloat16.dtype
     return _SCALARS.get(name) or np.dtype(name)
 
@@ -145,7 +145,7 @@ def write(address, desc, value):
     if not desc or desc[0] != "scalar":
         raise TypeError("only scalar locals can be assigned")
     if desc[1] == "__nv_bfloat16":  # rounded once to the nearest bfloat16, as bfloat16(x)
-        from .types import bfloat16_bits
+        from simt.types import bfloat16_bits
         np.frombuffer(_memory(address, 2), np.uint16)[0] = bfloat16_bits(value)
         return
     dtype = np.dtype(_scalar_dtype(desc[1]))

@@ -22,7 +22,10 @@ import tempfile
 
 __all__ = ["CUDA_SOURCES", "libraries_for_simulator", "ptx_for_gpu", "for_target"]
 
-from .driver import LinkerError
+from simt.memory.device import get_current_device
+from simt.memory.driver import LinkerError
+
+from . import gpu
 
 CUDA_SOURCES = (".cu", ".c", ".cpp", ".cc", ".cxx")
 _GPU_ONLY = (".ptx", ".cubin", ".fatbin", ".o", ".a", ".ltoir")
@@ -93,7 +96,7 @@ def _in_memory(key, library):
 
 
 def _host_library(path):
-    from . import _simt
+    import simt._simt as _simt
     compiler = os.environ.get("CXX", "c++")
     with tempfile.TemporaryDirectory() as scratch:
         prelude = os.path.join(scratch, "simt_cuda_prelude.h")
@@ -159,7 +162,6 @@ def libraries_for_simulator(paths):
 
 def ptx_for_gpu(paths, cc):
     """The PTX texts of the link= files for compute capability `cc` ((major, minor))."""
-    from .gpu import toolkit_program
     texts = []
     for given in paths:
         path, extension = _check(given)
@@ -170,7 +172,7 @@ def ptx_for_gpu(paths, cc):
         if extension not in CUDA_SOURCES:
             raise NotImplementedError("simt: %s: the GPU target links PTX and CUDA C/C++ sources"
                                       ", not %s files" % (path, extension))
-        nvcc = toolkit_program("nvcc")
+        nvcc = gpu.toolkit_program("nvcc")
         if nvcc is None:
             raise NotImplementedError("simt: %s: compiling CUDA C/C++ for the GPU needs the CUDA"
                                       " toolkit's nvcc, which was not found" % path)
@@ -193,5 +195,4 @@ def for_target(paths, target):
     paths = [_as_path(path) for path in paths]
     if target == "sim":
         return libraries_for_simulator(paths)
-    from .device import get_current_device
     return ptx_for_gpu(paths, get_current_device().compute_capability)

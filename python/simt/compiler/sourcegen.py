@@ -8,6 +8,10 @@ import itertools
 import linecache
 import re
 
+from simt.base.source import CapturedSource
+
+from .dispatcher import jit
+
 __all__ = ["function_from_source", "device_function", "generated_name", "lambda_as_function"]
 
 _serial = itertools.count(1)
@@ -32,7 +36,6 @@ def generated_name(name):
 
 def _lambda_node(func):
     """The ast.Lambda of `func`, from its source captured now (and checked against its code)."""
-    from .source import CapturedSource
     text = CapturedSource(func).get()[1]
     return ast.parse(text.strip(), mode="eval").body
 
@@ -54,7 +57,6 @@ def lambda_as_function(func):
 def device_function(func):
     """`func` as a device function: a Python function is compiled with cuda.jit(device=True); a
     device function already jitted (by simt or Numba) is used as it is."""
-    from . import cuda
     if getattr(func, "_simt_dispatcher", False):
         if not func.device:
             raise TypeError("simt: %s is a kernel; a device function is needed" % func.__name__)
@@ -62,4 +64,4 @@ def device_function(func):
     func = getattr(func, "py_func", func)
     if func.__name__ == "<lambda>":
         func = lambda_as_function(func)
-    return cuda.jit(device=True)(func)
+    return jit(device=True)(func)

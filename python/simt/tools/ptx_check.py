@@ -1,5 +1,5 @@
 """SIMT_PTX_CHECK: every kernel the simulator compiles is also compiled for the GPU (LLVM's NVPTX
-backend, simt.cuda._compile_ptx) and its PTX assembled by the CUDA toolkit's ptxas for sm_75 and
+backend, simt.compiler.ptx) and its PTX assembled by the CUDA toolkit's ptxas for sm_75 and
 sm_90, so a test suite run on a machine without a GPU shows that its kernels compile for one.
 
   SIMT_PTX_CHECK=1        check each kernel once per (argument types, options); collect failures
@@ -36,7 +36,11 @@ import tempfile
 import threading
 import time
 
-from . import config
+import simt.types as simt_types
+from simt.base import config
+from simt.compiler import gpu, launch_hooks
+from simt.compiler import ptx as nvptx
+from simt.errors import CompileError
 
 __all__ = ["ARCHS", "CC", "PtxCheckError", "enabled", "strict", "check", "records", "reset",
            "read_report", "summarize", "summary_line"]
@@ -125,11 +129,10 @@ def describe(record):
 
 # -- one kernel --------------------------------------------------------------------------------
 def _identify(dispatcher, argtypes):
-    from .types import type_text
     py_func = dispatcher.py_func
     code = py_func.__code__
     options = dict(dispatcher._gpu_options(), cc=CC)
-    signature = "(%s)" % ", ".join(type_text(a) for a in argtypes)
+    signature = "(%s)" % ", ".join(simt_types.type_text(a) for a in argtypes)
     flags = ["%s=%s" % (name, options[name]) for name in ("debug", "lineinfo", "fastmath")
              if options.get(name)]
     if options.get("opt") is False:
@@ -143,13 +146,12 @@ def _identify(dispatcher, argtypes):
 
 
 def _check(dispatcher, argtypes):
-    from .cuda import _compile_ptx
     record = _identify(dispatcher, argtypes)
     options = dict(dispatcher._gpu_options(), cc=CC)
     captured = getattr(dispatcher, "_captured_source", None)
 
     def compile_ptx():
-        return _compile_ptx(dispatcher.py_func, argtypes, captured_source=captured,
+        return nvptx.compile_ptx(dispatcher.py_func, argtypes, captured_source=captured,
                             **options)["ptx"]
 
     start = time.monotonic()
@@ -189,7 +191,6 @@ def _classify(error):
     functions) is not installed, else "failed"."""
     message = str(error)
     outcome = "failed"
-    from simt.errors import CompileError  # a refusal naming its source line (lower_alloc.cpp)
     if isinstance(error, (RuntimeError, NotImplementedError, CompileError)):
         if _REFUSAL.search(message):
             outcome = "refused"
@@ -282,7 +283,6 @@ def _tail(text, lines=12):
 
 
 def _ptxas():
-    from . import gpu
     found = gpu.toolkit_program("ptxas")
     if found is None:
         _state["ptxas_missing"] = True
@@ -479,12 +479,26 @@ def report_text(summary):
     return "\n".join(lines)
 
 
+class _PtxCheckHook(launch_hooks.LaunchHook):
+    """Under SIMT_PTX_CHECK each kernel the simulator compiles is checked (check())."""
+
+    order = 3
+
+    def compiled(self, dispatcher, argtypes, kernel):
+        if enabled():
+            check(dispatcher, argtypes)
+        return False
+
+
+launch_hooks.register(_PtxCheckHook())
+
+
 def main(argv=None):
-    """python3 -m simt.ptx_check REPORT...: the summary of report files; exit status 1 if a
+    """python3 -m simt.tools.ptx_check REPORT...: the summary of report files; exit status 1 if a
     kernel failed."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        print("usage: python3 -m simt.ptx_check REPORT.jsonl...", file=sys.stderr)
+        print("usage: python3 -m simt.tools.ptx_check REPORT.jsonl...", file=sys.stderr)
         return 2
     found = []
     for path in argv:

@@ -19,6 +19,8 @@ import re
 import sys
 import types as pytypes
 
+from simt.errors import CompileError
+
 from . import commandline_source, exec_source
 
 __all__ = ["CapturedSource", "function_source", "source_line"]
@@ -30,7 +32,6 @@ _CAPTURED_LINES = {}
 _DEFINITION = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")
 
 def _compile_error(message, code):
-    from .errors import CompileError
     return CompileError(message, code.co_filename, code.co_firstlineno)
 
 

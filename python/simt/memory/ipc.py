@@ -11,7 +11,7 @@ allocation would cost every allocation system calls and whole pages. (The bytes 
 the export: another thread must not write the allocation meanwhile.)
 
 A page is shared through one file at most (a "run" of pages). Device memory lies on pages of its
-own (devicearray._buffer: a page shared with the heap's other blocks would be shared with a
+own (pointers.page_buffer: a page shared with the heap's other blocks would be shared with a
 forked child too, whose mallocs would then corrupt this process's heap), but exported views of
 one allocation share pages, which another export may have shared already, so a handle lists the
 runs its memory lies in (up to three: the first page, the middle, the last page).
@@ -30,7 +30,7 @@ import weakref
 
 from multiprocessing import resource_tracker
 
-from .driver import host_bytes
+from .pointers import host_bytes
 
 __all__ = ["HANDLE_BYTES", "export", "open_shared"]
 

@@ -15,16 +15,20 @@ import weakref
 
 import numpy as np
 
-from . import bundle, config, hosts, linking, pickling, ptx_check, targets
-from . import types as simt_types
-from . import check
-from .debugging import breakpoints_enabled, debug_mode
-from .device import get_context
-from .devicearray import DeviceNDArray, interchange_argument, sentry_contiguous, to_device
-from .errors import CompileError, fault_exception
+import simt.types as simt_types
+from simt.base import config, host, hosts
+from simt.base.numpy_compat import array_layout
+from simt.base.source import CapturedSource
+from simt.errors import CompileError
+from simt.memory.devicearray import (DeviceNDArray, MappedNDArray, interchange_argument,
+                                     sentry_contiguous, to_device)
+from simt.memory.device import get_context, get_current_device
+from simt.types import signature_text, typeof
+
+from . import gpu, launch_hooks, linking, pickling, ptx, targets
+from .faults import fault_exception
 from .resolver import resolver_for
-from .source import CapturedSource
-from .types import array_layout, signature_text, typeof
+from .signatures import ExternFunction, declare_device, parse_signature, simt_argtypes
 
 __all__ = ["jit", "declare_device", "ExternFunction", "Dispatcher", "In", "Out", "InOut",
            "missing_launch_config_msg"]
@@ -104,38 +108,19 @@ class InOut(_ArgumentWrapper):
     pass
 
 
-def _type_from_description(desc):
-    """simt type from the C++ signature parser's description of a type."""
-    if desc is None:
-        return simt_types.none
-    kind = desc[0]
-    if kind == "scalar":
-        return simt_types.scalar_named(desc[1])
-    if kind == "record":
-        return simt_types.RecordType(desc[1], desc[2], desc[3])
-    if kind == "chars":
-        return simt_types.CharSeqType(desc[1] == "bytes", desc[2])
-    if kind == "array":
-        dtype = desc[1]
-        dtype = simt_types.scalar_named(dtype) if isinstance(dtype, str) else \
-            _type_from_description(dtype)
-        return simt_types.ArrayType(dtype, desc[2], desc[3], desc[4])
-    return simt_types.TupleType(_type_from_description(e) for e in desc[1])
-
-
 def _native():
     """simt._simt, the compiler, loaded at its first use: loading it loads LLVM, which would be
     most of the cost of importing simt.cuda."""
-    from . import _simt
-    return _simt
+    import simt._simt as native
+    return native
 
 
 def _finish_loading_the_compiler_before_fork():
     """Waits, before a fork, for another thread's import of simt._simt to end: a child forked
     meanwhile would wait forever for that import's lock (its thread is not in the child)."""
-    name = __package__ + "._simt"
+    name = "simt._simt"
     # CPython's table of the locks of modules being imported (the extension is in sys.modules
-    # only once its initialisation, which imports NumPy and simt.host, has ended)
+    # only once its initialisation, which imports NumPy and simt.base.host, has ended)
     importing = getattr(importlib._bootstrap, "_module_locks", {})
     if name in importing and name not in sys.modules:
         _native()
@@ -156,12 +141,6 @@ class TypeAnnotation:
                 self.typemap[name] = simt_types.numba_type(parse_signature("void(%s)" % text)[0][0])
             except (NotImplementedError, ValueError):
                 pass
-
-
-def parse_signature(sig):
-    """(argument types, return type) of a signature in any spelling Numba accepts."""
-    args, ret = _native().parse_signature(signature_text(sig))
-    return tuple(_type_from_description(a) for a in args), _type_from_description(ret)
 
 
 def _argument_key(args):
@@ -333,13 +312,6 @@ def _flush_stdout():
         pass
 
 
-def _simt_argtypes(argtypes):
-    """A tuple of argument types as simt types (Numba's type objects or signature strings are
-    converted)."""
-    return tuple(t if isinstance(t, simt_types.Type) else parse_signature((t,))[0][0]
-                 for t in argtypes)
-
-
 class _Overloads(dict):
     """The compiled kernels by argument types; lookups also take Numba's type objects, as
     `kernel.overloads[(numba.int32[:, ::1],)]` in code written for Numba."""
@@ -347,7 +319,7 @@ class _Overloads(dict):
     @staticmethod
     def _key(key):
         if isinstance(key, tuple) and not all(isinstance(t, simt_types.Type) for t in key):
-            return _simt_argtypes(key)
+            return simt_argtypes(key)
         return key
 
     def __getitem__(self, key):
@@ -483,7 +455,6 @@ class Dispatcher:
         _ALL_DISPATCHERS.add(self)
         self.overloads = _Overloads()
         self._variants = {}  # (argument types, compile options, target) -> compiled kernel
-        self._calls_breakpoint = False  # breakpoint() in the kernel: runs under the debugger
         self._by_key = {}
         self._configurations = {}
         self._explicit = sigs is not None
@@ -512,7 +483,7 @@ class Dispatcher:
         return "<simt.cuda.Dispatcher %s%s>" % (self.py_func.__qualname__,
                                                 " (device)" if self.device else "")
 
-    # -- pickling (simt.pickling): the function, its source and options; no compiled code ------
+    # -- pickling (simt.compiler.pickling): the function, its source and options; no code ------
     def __reduce__(self):
         return pickling.reduce(self, lambda: dict(
             py_func=self.py_func, source=pickling.source_lines(self._captured_source),
@@ -568,36 +539,34 @@ class Dispatcher:
         if self.device:
             raise TypeError("simt: device functions are compiled with the kernels that call them")
         argtypes = tuple(sig) if isinstance(sig, (tuple, list)) else parse_signature(sig)[0]
-        argtypes = _simt_argtypes(argtypes)
+        argtypes = simt_argtypes(argtypes)
+        if self._star_args:
+            raise CompileError("simt: a kernel launched takes plain positional parameters, "
+                               "not *args (%s); call it from a kernel instead"
+                               % self.py_func.__name__)
+        if len(argtypes) != self._nparams:
+            raise TypeError("kernel %s takes %d arguments, %d given in its signature"
+                            % (self.py_func.__name__, self._nparams, len(argtypes)))
+        # read (once) before the compiler loads: out of file descriptors, the error names the
+        # kernel whose source could not be read
+        name, source, file, first_line = self._captured_source.get()
         options = self._compile_options()
         target = targets.current()
         kernel = self._variants.get((argtypes, options, target))
         compiled_now = kernel is None
         if compiled_now:
-            if self._star_args:
-                raise CompileError("simt: a kernel launched takes plain positional parameters, "
-                                   "not *args (%s); call it from a kernel instead"
-                                   % self.py_func.__name__)
-            if len(argtypes) != self._nparams:
-                raise TypeError("kernel %s takes %d arguments, %d given in its signature"
-                                % (self.py_func.__name__, self._nparams, len(argtypes)))
-            name, source, file, first_line = self._captured_source.get()
-
             def compiled(options, target):
                 link = linking.for_target(
                     _with_extern_links(self.targetoptions.get("link"), self.py_func), target)
                 return _native().compile(name, source, file, first_line, id(self.py_func),
-                                     resolver_for(self.py_func), signature_text(argtypes),
-                                     *options, target=target, link=link)
+                                         resolver_for(self.py_func), signature_text(argtypes),
+                                         options, target=target, link=link)
             kernel = self._compile_for_target(compiled, options, target, argtypes)
-            if kernel.uses_breakpoint and options[1] == "none" and breakpoints_enabled():
-                # breakpoint() opens the debugger: this kernel runs its debug variant.
-                self._calls_breakpoint = True
+            if launch_hooks.compiled(self, argtypes, kernel):
+                # a tool needs its variant of this kernel now (breakpoint(): the debugger's)
                 options = self._compile_options()
                 kernel = compiled(options, "sim")
             self._variants[(argtypes, options, target)] = kernel
-            if ptx_check.enabled():
-                ptx_check.check(self, argtypes)
         if argtypes not in self.overloads:
             self._cache_misses[argtypes] += 1
         self.overloads[argtypes] = kernel
@@ -607,9 +576,9 @@ class Dispatcher:
         return kernel
 
     def _compile_for_target(self, compiled, options, target, argtypes):
-        """The kernel for `target` (SIMT_TARGET: simt.targets): the debugger's variant runs on
-        the simulator."""
-        if target == "sim" or options[1] != "none":
+        """The kernel for `target` (SIMT_TARGET: simt.compiler.targets): the debugger's variant
+        runs on the simulator."""
+        if target == "sim" or options.instrumentation != "none":
             return compiled(options, "sim")
         if target == "gpu":
             return compiled(options, "gpu")
@@ -617,22 +586,18 @@ class Dispatcher:
                                     list(inspect.signature(self.py_func).parameters), argtypes)
 
     def _compile_options(self):
-        """What the kernel is compiled for, part of every cache key: the error model, the
-        instrumentation ('debug' under the debugger: SIMT_DEBUG=1 or `simt debug`; 'check' under
-        the checkers: `simt check`, SIMT_CHECK; else 'none')
-        LLVM's optimisation level (opt=False: 0), fastmath, whether kernels with barriers may
-        run by loop fission (SIMT_FISSION), and which threads of checked kernels run on fibers
-        (check.checked_fibers)."""
-        instrumentation = ("debug" if debug_mode() or self._calls_breakpoint
-                           else "check" if check.enabled() else "none")
-        opt_level = 3 if self.targetoptions.get("opt", True) else 0
-        return (self._python_error_model(), instrumentation, opt_level,
-                bool(self.targetoptions.get("fastmath")), fission_enabled(),
-                check.checked_fibers() if instrumentation == "check" else "none")
+        """What the kernel is compiled for, part of every cache key (simt._simt.CompileOptions):
+        the error model, LLVM's optimisation level (opt=False: 0), fastmath, whether kernels with
+        barriers may run by loop fission (SIMT_FISSION), and the instrumentation and fibers of
+        the variant a tool needs (simt.compiler.launch_hooks: the debugger's, the checkers')."""
+        return _native().CompileOptions(
+            python_error_model=self._python_error_model(),
+            opt_level=3 if self.targetoptions.get("opt", True) else 0,
+            fastmath=bool(self.targetoptions.get("fastmath")), fission=fission_enabled(),
+            **dict(launch_hooks.variant(self)))
 
     def _python_error_model(self):
-        """The host's error model for this kernel's options (simt.host.python_error_model)."""
-        from . import host
+        """The host's error model for this kernel's options (simt.base.host.python_error_model)."""
         return host.python_error_model(self._debug(), self.targetoptions.get("lineinfo"))
 
     def _debug(self):
@@ -660,7 +625,7 @@ class Dispatcher:
         kept in `specializations`. A dispatcher with signatures is specialized already."""
         if self.specialized:
             raise RuntimeError("Dispatcher already specialized")
-        argtypes = tuple(_simt_argtypes((a,))[0] if simt_types._is_type_object(a) else typeof(a)
+        argtypes = tuple(simt_argtypes((a,))[0] if simt_types._is_type_object(a) else typeof(a)
                          for a in args)
         specialization = self.specializations.get(argtypes)
         if specialization is None:
@@ -672,8 +637,7 @@ class Dispatcher:
 
     def _overload_for(self, args):
         """(kernel, args as the kernel takes them) for a launch with `args`."""
-        key = (_argument_key(args), debug_mode(), check.checked_fibers(),
-               fission_enabled())
+        key = (_argument_key(args), launch_hooks.variant(self), fission_enabled())
         found = self._by_key.get(key)
         if found is None:
             found = self._by_key[key] = self._resolve_overload(args)
@@ -770,24 +734,18 @@ class Dispatcher:
         if _numba_warns("CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"):
             _warn_implicit_copies(args)
         _flush_stdout()
-        if debug_mode() or self._calls_breakpoint:
-            fault = _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args)
-        elif check.enabled():
-            fault = check.launch(kernel, griddim, blockdim, sharedmem, args)
-        elif bundle.enabled():
-            # The overload's types; a variant of other compile options (fission off) is not
-            # listed there: the types of the arguments it takes then.
-            argtypes = next((t for t, k in self.overloads.items() if k is kernel),
-                            None) or tuple(typeof(a) for a in args)
-            fault = bundle.writer(self.py_func).record(
-                self, kernel, argtypes, griddim, blockdim, sharedmem, args,
-                lambda: kernel.launch(griddim, blockdim, sharedmem, args))
-        else:
-            fault = kernel.launch(griddim, blockdim, sharedmem, args)
+        fault = launch_hooks.launch(
+            launch_hooks.Launch(self, kernel, griddim, blockdim, sharedmem, args))
         if fault is not None:
             raise fault_exception(fault)
         for writeback in retr:
             writeback()
+
+    def argument_types_of(self, kernel, args):
+        """The argument types `kernel` was compiled for: its overload's, or (a variant of other
+        compile options, fission off, is no overload) the types of `args`."""
+        return next((t for t, k in self.overloads.items() if k is kernel),
+                    None) or tuple(typeof(a) for a in args)
 
     def _prepare_arg(self, value, stream, retr):
         """An argument after the extensions' prepare_args, last extension first, as Numba's
@@ -840,10 +798,9 @@ class Dispatcher:
         if not self.device:
             raise RuntimeError("compile_device is for device functions (%s is a kernel)"
                                % self.py_func.__name__)
-        from .cuda import _compile_ptx, _return_type
-        argtypes = _simt_argtypes(tuple(args))
-        compiled = _compile_ptx(self.py_func, argtypes, **self._gpu_options())
-        return_type = _return_type(compiled, True)
+        argtypes = simt_argtypes(tuple(args))
+        compiled = ptx.compile_ptx(self.py_func, argtypes, **self._gpu_options())
+        return_type = ptx.return_type(compiled, True)
         return pytypes.SimpleNamespace(
             fndesc=pytypes.SimpleNamespace(mangled_name=compiled["entry"],
                                            qualname=self.py_func.__qualname__),
@@ -855,8 +812,7 @@ class Dispatcher:
         nvdisasm, both from the CUDA toolkit (nvdisasm must be on the PATH, as with Numba)."""
         if self.device:
             raise RuntimeError("Cannot inspect SASS of a device function")
-        from .gpu import disassemble
-        return self._per_gpu_signature(signature, lambda compiled: disassemble(
+        return self._per_gpu_signature(signature, lambda compiled: gpu.disassemble(
             compiled["ptx"], self._gpu_options()["cc"]))
 
     def inspect_asm(self, signature=None):
@@ -865,7 +821,6 @@ class Dispatcher:
         return self._per_gpu_signature(signature, lambda compiled: compiled["ptx"])
 
     def _gpu_options(self):
-        from .device import get_current_device
         return dict(debug=self._debug(), launch_bounds=self.targetoptions.get("launch_bounds"),
                     lineinfo=bool(self.targetoptions.get("lineinfo")), device=self.device,
                     fastmath=bool(self.targetoptions.get("fastmath")),
@@ -875,13 +830,12 @@ class Dispatcher:
     def _per_gpu_signature(self, signature, text_of, llvm_ir=False):
         """text_of(the GPU backend's compile of the function) for `signature`, or a dict of it
         per signature: the launched ones (kernels), the declared ones (device functions)."""
-        from .cuda import _compile_ptx
         options = self._gpu_options()
 
         def compiled(argtypes):
-            return text_of(_compile_ptx(self.py_func, argtypes, llvm_ir=llvm_ir, **options))
+            return text_of(ptx.compile_ptx(self.py_func, argtypes, llvm_ir=llvm_ir, **options))
         if signature is not None:
-            return compiled(_simt_argtypes(tuple(getattr(signature, "args", signature))))
+            return compiled(simt_argtypes(tuple(getattr(signature, "args", signature))))
         return _Overloads((tuple(argtypes), compiled(tuple(argtypes)))
                           for argtypes in self.signatures)
 
@@ -889,12 +843,11 @@ class Dispatcher:
         return self._per_signature(signature, lambda kernel: kernel.static_shared_bytes)
 
     def _resource(self, signature, resource):
-        """What ptxas reports a compiled signature (or each) uses on the GPU (simt.gpu)."""
-        from .gpu import resource_usage
+        """What ptxas reports a compiled signature (or each) uses on the GPU (simt.compiler.gpu)."""
         options = self._gpu_options()
         if signature is None and self.specialized:  # its (first) signature's value, as Numba's
             signature = next(iter(self.overloads))
-        return self._per_gpu_signature(signature, lambda compiled: resource_usage(
+        return self._per_gpu_signature(signature, lambda compiled: gpu.resource_usage(
             compiled["ptx"], options["cc"], compiled["entry"],
             self.targetoptions.get("max_registers"))[resource])
 
@@ -949,7 +902,6 @@ def _numba_warning(category, message):
 def _warn_low_occupancy(griddim):
     """Numba's warning for grids too small to occupy the device: fewer than two blocks per
     multiprocessor (the simulated device's: its worker threads)."""
-    from .device import get_current_device
     blocks = griddim[0] * griddim[1] * griddim[2]
     multiprocessors = get_current_device().MULTIPROCESSOR_COUNT
     if blocks < 2 * multiprocessors:
@@ -961,25 +913,9 @@ def _warn_low_occupancy(griddim):
 def _warn_implicit_copies(args):
     """Numba's warning for host arrays passed to a kernel, which a GPU copies to and from the
     device at each launch (NUMBA_CUDA_WARN_ON_IMPLICIT_COPY)."""
-    from .devicearray import MappedNDArray
     if any(isinstance(a, np.ndarray) and not isinstance(a, MappedNDArray) for a in args):
         _numba_warning("NumbaPerformanceWarning",
                        "Host array used in CUDA kernel will incur copy overhead to/from device.")
-
-
-def _launch_bounds(bounds):
-    """numba-cuda's launch_bounds= as a tuple of one to three positive ints (max threads per
-    block, min blocks per multiprocessor, max blocks per cluster), or None."""
-    if bounds is None:
-        return None
-    values = (bounds,) if isinstance(bounds, int) else tuple(bounds)
-    if not 1 <= len(values) <= 3 or not all(isinstance(v, int) and v > 0 for v in values):
-        raise ValueError("launch_bounds must be a positive int or a tuple of one to three "
-                         "(max threads per block, min blocks per SM, max blocks per cluster): "
-                         "got %r" % (bounds,))
-    if values[0] > 1024:
-        raise ValueError("launch_bounds: at most 1024 threads per block, got %d" % values[0])
-    return values
 
 
 def _check_carveout(carveout):
@@ -991,16 +927,6 @@ def _check_carveout(carveout):
     if not isinstance(carveout, int) or not -1 <= carveout <= 100:
         raise ValueError("shared_memory_carveout must be an int from -1 to 100 or one of "
                          "'MaxL1', 'MaxShared', 'default': got %r" % (carveout,))
-
-
-def _launch_under_debugger(kernel, griddim, blockdim, sharedmem, args):
-    from . import debugger
-    session = debugger.session()
-    try:
-        return kernel.launch(griddim, blockdim, sharedmem, args, session.native)
-    finally:
-        if session.quitting:
-            raise SystemExit(0)
 
 
 _ALL_DISPATCHERS = weakref.WeakSet()
@@ -1029,7 +955,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=(), debug=None, opt=T
     `@jit(device=True)`."""
     options = dict(debug=debug, opt=opt, lineinfo=lineinfo, cache=cache, fastmath=fastmath,
                    inline=inline, max_registers=max_registers, link=list(link or ()), **kws)
-    options["launch_bounds"] = _launch_bounds(options.get("launch_bounds"))
+    options["launch_bounds"] = ptx.bounds_of(options.get("launch_bounds"))
     _check_carveout(options.get("shared_memory_carveout"))
     if debug and opt and targets.current() != "sim":  # CUDA's limitation, not the simulator's
         _numba_warning("NumbaInvalidConfigWarning",
@@ -1082,48 +1008,6 @@ def _annotated_signatures(py_func, sigs, by_annotations):
             "annotations are provided. Use one or the other (or annotations_as_signatures=False "
             "to ignore the annotations)." % py_func.__name__)
     return [annotated]
-
-
-def _declares_return_type(sig):
-    """Whether a signature names its return type ("int32(float32)", int32(float32), not
-    "(float32,)" or a tuple of argument types)."""
-    if isinstance(sig, str):
-        return not sig.lstrip().startswith("(")
-    return hasattr(sig, "return_type")
-
-
-class ExternFunction:
-    """An external device function (numba.cuda.declare_device): defined in CUDA C/C++ or PTX that
-    a kernel links in (@cuda.jit(link=[...])), called from kernels with Numba's ABI for foreign
-    functions: `extern "C" __device__ int name(return_type *result, params...)`."""
-
-    def __init__(self, name, sig, link=()):
-        argtypes, return_type = parse_signature(sig)
-        if not _declares_return_type(sig):
-            raise TypeError("Return type must be provided for device declarations (%s)" % name)
-        if not isinstance(name, str) or not name.isidentifier():
-            raise ValueError("simt: declare_device needs the function's name, not %r" % (name,))
-        self.name = name
-        self.sig = simt_types.Signature(return_type, argtypes)
-        self.signature_text = "%s(%s)" % (return_type, ", ".join(map(str, argtypes)))
-        # numba-cuda's declare_device(link=): files every kernel calling it links in
-        self.link = [link] if isinstance(link, (str, os.PathLike)) or hasattr(link, "data") \
-            else list(link or ())
-
-    def __repr__(self):
-        return "<simt.cuda.ExternFunction %s %s>" % (self.name, self.sig)
-
-    def __call__(self, *args):
-        raise TypeError("simt: %s is an external device function: call it from a kernel"
-                        % self.name)
-
-
-def declare_device(name, sig, link=None, use_cooperative=False):
-    """numba.cuda.declare_device: declares the external device function `name` of signature
-    `sig` (with its return type: "float32(float32, float32)") for kernels to call; numba-cuda's
-    `link` names the files that define it, linked into the kernels that call it (its
-    use_cooperative changes nothing on simt, where every launch may synchronise its grid)."""
-    return ExternFunction(name, sig, link)
 
 
 def _with_extern_links(link, py_func):

@@ -3,7 +3,7 @@ controller (simt._simt.Debugger) that stops, steps and resumes single threads of
 
 The controller calls back here whenever a thread stops (every thread of the block is then
 parked at a statement boundary, a barrier or its exit); the commands read the stopped threads'
-frames in place (simt/debug_values.py) and evaluate expressions as Python over them."""
+frames in place (simt/tools/debug_values.py) and evaluate expressions as Python over them."""
 import ast
 import math
 import os
@@ -12,7 +12,9 @@ import sys
 
 import numpy as np
 
-from . import _simt
+import simt._simt as _simt
+from simt.compiler.dispatcher import all_dispatchers
+
 from . import debug_values as values
 
 PROMPT = "(simt) "
@@ -970,7 +972,6 @@ def _body_line(function):
 
 
 def _find_function(name):
-    from .dispatcher import all_dispatchers
     for dispatcher in all_dispatchers():
         if dispatcher.py_func.__name__ == name:
             return dispatcher.py_func
@@ -978,7 +979,6 @@ def _find_function(name):
 
 
 def _kernel_files():
-    from .dispatcher import all_dispatchers
     return {d.py_func.__code__.co_filename for d in all_dispatchers()}
 
 
@@ -1088,13 +1088,13 @@ def _consumed(line, word_count):
 _session = None
 
 
-def session():
-    """The process's debugging session (made at the first launch under the debugger)."""
+def session(break_on_launch=False):
+    """The process's debugging session, made at the first launch under the debugger; one made
+    then with `break_on_launch` stops at each launch (debug mode), else only at breakpoint()."""
     global _session
     if _session is None:
-        from .debugging import debug_mode
         _session = Session()
-        _session.native.break_on_launch = debug_mode()  # else only breakpoint() stops
+        _session.native.break_on_launch = break_on_launch
     return _session
 
 

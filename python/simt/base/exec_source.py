@@ -38,7 +38,7 @@ def lines_for(code):
 
 def remember_function(code, lines):
     """Gives a function's code object (and the functions inside it) `lines` as its text: an
-    unpickled function's, whose file may be elsewhere (simt.pickling)."""
+    unpickled function's, whose file may be elsewhere (simt.compiler.pickling)."""
     _LINES[code] = lines
     _remember(code, lines)
 
@@ -54,7 +54,7 @@ def _compile_text(source, filename, mode, flags, dont_inherit, optimize, caller)
     if not dont_inherit:
         flags |= caller.f_code.co_flags & _FUTURE_FLAGS
     code = _builtin_compile(source, filename, mode, flags, True, optimize)
-    # Text of a file ("<string>", "<stdin>" are not) is read from the file (simt.source).
+    # Text of a file ("<string>", "<stdin>" are not) is read from the file (simt.base.source).
     if isinstance(code, pytypes.CodeType) and str(filename).startswith("<"):
         text = source.decode("utf-8", "surrogateescape") if isinstance(source, bytes) else source
         _remember(code, text.splitlines(keepends=True))

@@ -7,7 +7,7 @@ that name, as functions do."""
 import pickle
 import sys
 
-from . import exec_source
+from simt.base import exec_source
 
 
 def reduce(obj, states):
@@ -27,8 +27,8 @@ def reduce(obj, states):
 
 
 def source_lines(captured):
-    """The text of a function (simt.source.CapturedSource) as lines at their line numbers in its
-    file, the lines before it blank."""
+    """The text of a function (simt.base.source.CapturedSource) as lines at their line numbers in
+    its file, the lines before it blank."""
     _, text, _, first_line = captured.get()
     return ["\n"] * (first_line - 1) + text.splitlines(keepends=True)
 

@@ -107,7 +107,7 @@ _NUMBA_CUDA_REEXPORTS = (
     ("numba.cuda.cudadrv.error", ("CudaSupportError",)),
     ("numba.cuda.misc.special", ("literal_unroll",)),
     ("numba.cuda.api_util", ("prepare_shape_strides_dtype",)),
-    ("simt.driver", ("MappedMemory", "PinnedMemory")),
+    ("simt.memory.driver", ("MappedMemory", "PinnedMemory")),
 )
 
 
@@ -131,40 +131,6 @@ def package_attribute(name):
     if name in getattr(types, "__all__", ()):
         return getattr(types, name)
     raise AttributeError(name)
-
-
-def _no_driver_library(*args, **kwargs):
-    """numba-cuda's locate_driver_and_loader / load_driver: simt loads no CUDA driver library."""
-    from .driver import _support_error
-    raise _support_error("simt simulates CUDA: it loads no CUDA driver library")
-
-
-# Names numba-cuda's modules and tests import from numba.cuda.cudadrv.driver (simt.driver) that
-# Numba 0.56's driver lacks: what each is on simt.
-_NUMBA_CUDA_DRIVER_NAMES = {
-    "locate_driver_and_loader": _no_driver_library,
-    "load_driver": _no_driver_library,
-    "_have_nvjitlink": lambda: False,  # link= takes no LTO-IR: simt links Python device code
-    "_to_core_stream": _no_driver_library,
-}
-
-
-def _driver_linker():
-    from .driver import Linker
-    return Linker
-
-
-# The same, where simt.driver has the object under Numba 0.56's name.
-_NUMBA_CUDA_DRIVER_RENAMES = {"_Linker": _driver_linker}
-
-
-def driver_attribute(name):
-    """A numba-cuda name of numba.cuda.cudadrv.driver that simt.driver does not define itself."""
-    if name in _NUMBA_CUDA_DRIVER_NAMES and is_numba_cuda():
-        return _NUMBA_CUDA_DRIVER_NAMES[name]
-    if name in _NUMBA_CUDA_DRIVER_RENAMES and is_numba_cuda():
-        return _NUMBA_CUDA_DRIVER_RENAMES[name]()
-    raise AttributeError("module 'simt.driver' has no attribute %r" % name)
 
 
 class SimulatedRuntime:

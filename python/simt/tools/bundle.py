@@ -20,10 +20,11 @@ import sys
 
 import numpy as np
 
-from . import config
-from . import types as simt_types
-from .aliasing import byte_range, overlap
-from .targets import HANGS_A_GPU
+import simt.types as simt_types
+from simt.base import config
+from simt.base.aliasing import byte_range, overlap
+from simt.compiler import launch_hooks, ptx
+from simt.compiler.targets import HANGS_A_GPU
 
 __all__ = ["enabled", "writer"]
 
@@ -121,9 +122,11 @@ class BundleWriter:
             self.bytes += len(data)
         return name
 
-    def record(self, dispatcher, kernel, argtypes, griddim, blockdim, sharedmem, args, launch):
-        """Runs `launch()` (the simulator's launch, returning its fault) and writes it to the
-        bundle; returns the fault."""
+    def record(self, launch):
+        """Runs `launch` (a simt.compiler.launch_hooks.Launch: the simulator's launch, returning
+        its fault) and writes it to the bundle; returns the fault."""
+        dispatcher, kernel, argtypes, args = (launch.dispatcher, launch.kernel, launch.argtypes,
+                                              launch.args)
         try:
             if self.bytes > self.limit:
                 raise _Unsupported("the bundle is full (SIMT_BUNDLE_MAX_MB)")
@@ -132,9 +135,9 @@ class BundleWriter:
         except _Unsupported as why:
             self.left_out += 1
             self.reasons[str(why)] = self.reasons.get(str(why), 0) + 1
-            return launch()
-        fault = launch()
-        from . import _simt  # the compiled extension: loaded once a kernel launches
+            return launch.run()
+        fault = launch.run()
+        import simt._simt as _simt  # the compiled extension: loaded once a kernel launches
         undefined = _simt.last_launch_undefined_shuffles()
         for index, array in outputs:
             lines[index] = lines[index].replace(" @OUT@ ", " %s " % self._file(
@@ -149,8 +152,8 @@ class BundleWriter:
             else "1e-5 1e-8"
         record = ["tolerance %s" % tolerance,
                   "launch %s %s %s %s %s %d %d" % (
-                      name, ptx_name, compiled["entry"], _dims(griddim), _dims(blockdim),
-                      int(sharedmem), int(kernel.cooperative))]
+                      name, ptx_name, compiled["entry"], _dims(launch.griddim),
+                      _dims(launch.blockdim), int(launch.sharedmem), int(kernel.cooperative))]
         if fault is not None and len(fault) > 8 and fault[8] in HANGS_A_GPU:  # the runner skips them
             record.append("simulator-only %s: %s" % (fault[8], " ".join(fault[1].split())))
         elif fault is not None:
@@ -172,13 +175,12 @@ class BundleWriter:
         return fault
 
     def _ptx(self, dispatcher, argtypes):
-        from .cuda import _compile_ptx
         if dispatcher.targetoptions.get("link"):
             raise _Unsupported("kernels with link= (a bundle holds one PTX module per launch)")
         options = dispatcher._gpu_options()
         options["cc"] = self.cc
         try:
-            return _compile_ptx(dispatcher.py_func, argtypes, **options)
+            return ptx.compile_ptx(dispatcher.py_func, argtypes, **options)
         except (RuntimeError, NotImplementedError) as e:
             raise _Unsupported(str(e).splitlines()[0]) from None
 
@@ -218,3 +220,19 @@ class BundleWriter:
                 self._argument(element_type, element, lines, outputs, owners)
         else:
             raise _Unsupported("arguments of type %s" % (argtype,))
+
+
+class _BundleHook(launch_hooks.LaunchHook):
+    """Under SIMT_BUNDLE every launch is also written to the bundle (after the debugger's and the
+    checkers' launches, which are not)."""
+
+    order = 2
+
+    def launches(self, dispatcher):
+        return enabled()
+
+    def launch(self, launch):
+        return writer(launch.dispatcher.py_func).record(launch)
+
+
+launch_hooks.register(_BundleHook())

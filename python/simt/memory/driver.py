@@ -20,7 +20,13 @@ import weakref
 
 import numpy as np
 
-from .numpy_compat import byte_bounds
+from simt.base import config, host
+from simt.base.numpy_compat import byte_bounds
+
+from . import ipc, watch
+from .pointers import (AutoFreePointer, ManagedMemory, MappedMemory, MemoryPointer,  # noqa: F401
+                       OwnedPointer, PinnedMemory, _pointer_value, device_pointer_type,
+                       page_buffer)
 
 __all__ = ["USE_NV_BINDING", "MemoryInfo", "IpcHandle", "MemoryPointer", "AutoFreePointer",
            "MappedMemory", "PinnedMemory", "ManagedMemory", "OwnedPointer",
@@ -34,10 +40,7 @@ __all__ = ["USE_NV_BINDING", "MemoryInfo", "IpcHandle", "MemoryPointer", "AutoFr
            "NvrtcError", "make_logger", "get_version", "profile_start", "profile_stop",
            "profiling"]
 
-# Pointers are ctypes objects, as with Numba's ctypes binding: device pointers c_size_t (its
-# drvapi.cu_device_ptr), host pointers c_void_p.
 USE_NV_BINDING = False
-device_pointer_type = ctypes.c_size_t
 
 MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")
 
@@ -68,196 +71,6 @@ def _config(name, variable, default, convert):
     if config is not None and hasattr(config, name):
         return getattr(config, name)
     return convert(os.environ.get(variable, default))
-
-
-def _pointer_value(pointer):
-    if pointer is None:
-        return 0
-    return pointer if isinstance(pointer, int) else (pointer.value or 0)
-
-
-def host_bytes(address, size):
-    """A uint8 array over `size` bytes of host memory at `address` (which must stay alive)."""
-    if size == 0:
-        return np.empty(0, np.uint8)
-    return np.ctypeslib.as_array((ctypes.c_ubyte * size).from_address(address))
-
-
-# -- memory objects ---------------------------------------------------------------------------
-
-class MemoryPointer:
-    """Memory of a context: `device_pointer` (a ctypes.c_size_t) and `size` bytes, with an
-    optional finalizer run when the memory is freed (when this object dies, or by free()).
-    `refct` counts the owned references that views and own() hand out."""
-
-    __cuda_memory__ = True
-
-    def __init__(self, context, pointer, size, owner=None, finalizer=None):
-        self.context = context
-        self.device_pointer = pointer
-        self.size = size
-        self._cuda_memsize_ = size
-        self.is_managed = finalizer is not None
-        self.refct = 1
-        self.handle = pointer
-        self._owner = owner
-        if finalizer is not None:
-            self._finalizer = weakref.finalize(self, finalizer)
-
-    @property
-    def owner(self):
-        return self if self._owner is None else self._owner
-
-    def own(self):
-        return OwnedPointer(weakref.proxy(self))
-
-    def free(self):
-        """Frees the memory now (runs the finalizer)."""
-        if self.is_managed:
-            if not self._finalizer.alive:
-                raise RuntimeError("Freeing dead memory")
-            self._finalizer()
-
-    def memset(self, byte, count=None, stream=0):
-        ctypes.memset(self.device_pointer_value or 0, byte, self.size if count is None else count)
-
-    def view(self, start, stop=None):
-        size = self.size - start if stop is None else stop - start
-        if not self.device_pointer_value:
-            if size != 0:
-                raise RuntimeError("non-empty slice into empty slice")
-            view = self
-        else:
-            if size < 0:
-                raise RuntimeError("size cannot be negative")
-            address = device_pointer_type(self.device_pointer_value + start)
-            view = MemoryPointer(self.context, address, size, owner=self.owner)
-        if isinstance(self.owner, (MemoryPointer, OwnedPointer)):
-            return OwnedPointer(weakref.proxy(self.owner), view)
-        return view
-
-    @property
-    def device_ctypes_pointer(self):
-        return self.device_pointer
-
-    @property
-    def device_pointer_value(self):
-        return self.device_pointer.value
-
-
-class AutoFreePointer(MemoryPointer):
-    """A MemoryPointer freed when the last owned reference to it (own(), views) goes."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.refct -= 1
-
-
-def _with_buffer(cls, address, size):
-    """An instance of `cls` that also exposes `size` bytes at `address` through Python's buffer
-    protocol (np.ndarray(buffer=...), memoryview), as Numba's host memory objects do: a subclass
-    of `cls` and a ctypes array over the memory. __init__ is the caller's to run."""
-    sized = type(cls.__name__, (cls, ctypes.c_ubyte * size), {"__module__": cls.__module__})
-    return sized.from_address(address)
-
-
-class _HostBuffer:
-    """Memory objects that expose their memory through Python's buffer protocol, as Numba's
-    host memory objects do (each instance is of a subclass sized by _with_buffer)."""
-
-    def __new__(cls, context, pointer, size, owner=None, finalizer=None):
-        return _with_buffer(cls, _pointer_value(pointer), size)
-
-    def _expose(self, pointer, size):
-        self._buflen_ = size
-        self._bufptr_ = _pointer_value(pointer)
-
-
-class MappedMemory(_HostBuffer, AutoFreePointer):
-    """Host memory mapped into the device's address space (the same address here)."""
-
-    __cuda_memory__ = True
-
-    def __init__(self, context, pointer, size, owner=None, finalizer=None):
-        self.owned = owner
-        self.host_pointer = pointer
-        super().__init__(context, device_pointer_type(_pointer_value(pointer)), size,
-                         finalizer=finalizer)
-        self.handle = self.host_pointer
-        self._expose(pointer, size)
-
-    def own(self):
-        return MappedOwnedPointer(weakref.proxy(self))
-
-
-class PinnedMemory(_HostBuffer):
-    """Page-locked host memory (ordinary host memory here), exposed as a buffer."""
-
-    def __init__(self, context, pointer, size, owner=None, finalizer=None):
-        self.context = context
-        self.owned = owner
-        self.size = size
-        self.host_pointer = pointer
-        self.is_managed = finalizer is not None
-        self.handle = pointer
-        self._expose(pointer, size)
-        if finalizer is not None:
-            weakref.finalize(self, finalizer)
-
-    def own(self):
-        return self
-
-
-class ManagedMemory(_HostBuffer, AutoFreePointer):
-    """Managed memory, addressable from host and device, exposed as a buffer."""
-
-    __cuda_memory__ = True
-
-    def __init__(self, context, pointer, size, owner=None, finalizer=None):
-        self.owned = owner
-        super().__init__(context, pointer, size, finalizer=finalizer)
-        self._expose(pointer, size)
-
-    def own(self):
-        return ManagedOwnedPointer(weakref.proxy(self))
-
-
-class OwnedPointer:
-    """An owned reference to a memory pointer (`memptr`, a weak proxy), or to a view of it: it
-    counts in the pointer's refct while alive, and frees the memory when it was the last."""
-
-    def __init__(self, memptr, view=None):
-        self._mem = memptr
-        self._view = memptr if view is None else view
-        mem = memptr
-
-        def release():
-            try:
-                mem.refct -= 1
-                if mem.refct == 0:
-                    mem.free()
-            except ReferenceError:  # the memory is gone already
-                pass
-
-        mem.refct += 1
-        weakref.finalize(self, release)
-
-    def __getattr__(self, name):
-        return getattr(self._view, name)
-
-
-def _owned_with_buffer(cls):
-    """An OwnedPointer class whose instances also expose the memory as a buffer."""
-
-    def __new__(owned_cls, memptr, view=None):
-        target = memptr if view is None else view
-        return _with_buffer(owned_cls, target._bufptr_, target._buflen_)
-
-    return type(cls.__name__, (cls,), {"__new__": __new__, "__module__": __name__})
-
-
-MappedOwnedPointer = _owned_with_buffer(type("MappedOwnedPointer", (OwnedPointer,), {}))
-ManagedOwnedPointer = _owned_with_buffer(type("ManagedOwnedPointer", (OwnedPointer,), {}))
 
 
 # -- memory managers (External Memory Management plugins) -------------------------------------
@@ -316,9 +129,14 @@ class _StagedIpc:
         """Nothing to release: the copy is the caller's memory."""
 
 
+# What IpcHandle.open_array makes a device array with, (memory, shape, dtype, strides) -> array:
+# simt.memory.devicearray's, which sits above the driver, sets it as it loads.
+device_array_of = None
+
+
 class IpcHandle:
     """Device memory exported to other processes (Numba's IpcHandle): `handle`, 64 bytes naming
-    the memory (simt.ipc: POSIX shared memory), `size` bytes from `offset` in the allocation.
+    the memory (simt.memory.ipc: POSIX shared memory), `size` bytes from `offset` in the allocation.
     `base` is the exported memory in the exporting process, None where unpickled elsewhere."""
 
     def __init__(self, base, handle, size, source_info=None, offset=0):
@@ -365,12 +183,7 @@ class IpcHandle:
 
     def open_array(self, context, shape, dtype, strides=None):
         """open() as a device array (C-contiguous where `strides` is None)."""
-        from .devicearray import DeviceNDArray, _contiguous_strides
-        dtype = np.dtype(dtype)
-        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-        if strides is None:
-            strides = _contiguous_strides(shape, dtype.itemsize, "C")
-        return DeviceNDArray(shape, strides, dtype, gpu_data=self.open(context))
+        return device_array_of(self.open(context), shape, dtype, strides)
 
     def close(self):
         if self._impl is None:
@@ -497,9 +310,8 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
 
     def _host_buffer(self, size, pointer_type=ctypes.c_void_p, own_pages=False):
         """A new buffer of `size` bytes and a pointer to it (host or device pointer type);
-        `own_pages`: devicearray._buffer's."""
-        from .devicearray import _buffer
-        buffer = _buffer(size, own_pages)
+        `own_pages`: pointers.page_buffer's."""
+        buffer = page_buffer(size, own_pages)
         return buffer, pointer_type(buffer.ctypes.data if size else 0)
 
     def memhostalloc(self, size, mapped=False, portable=False, wc=False):
@@ -546,11 +358,10 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
 
 class GetIpcHandleMixin:
     """Numba's default get_ipc_handle: an IpcHandle of the allocation `memory` lies in, made
-    shared memory in place (simt.ipc). Only memory simt's memory manager allocated can be
+    shared memory in place (simt.memory.ipc). Only memory simt's memory manager allocated can be
     exported; an EMM plugin exports its own memory with its own get_ipc_handle."""
 
     def get_ipc_handle(self, memory):
-        from . import ipc
         address = _pointer_value(memory.device_pointer)
         for allocation in getattr(self, "allocations", {}).values():
             buffer = getattr(allocation, "_simt_buffer", None)
@@ -577,7 +388,7 @@ class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
             self.deallocations.memory_capacity = self.get_memory_info().total
 
     def memalloc(self, size):
-        # on pages of its own: get_ipc_handle shares device memory by whole pages (simt.ipc)
+        # on pages of its own: get_ipc_handle shares device memory by whole pages (simt.memory.ipc)
         buffer, pointer = self._host_buffer(size, device_pointer_type, own_pages=True)
         memory = AutoFreePointer(weakref.proxy(self.context), pointer, size,
                                  finalizer=_allocation_finalizer(self, pointer.value, buffer,
@@ -753,7 +564,6 @@ class Context:
     def reset(self):
         self.memory_manager.reset()
         self.deallocations.clear()
-        from .device import _free_device_memory
         _free_device_memory()
 
     def get_memory_info(self):
@@ -797,8 +607,7 @@ class Context:
     def open_ipc_handle(self, handle, size):
         """A memory pointer to `size` bytes of the memory an IPC handle names, mapped into this
         process (until the pointer and the arrays over it die)."""
-        from .ipc import open_shared
-        mapping, address = open_shared(handle, size)
+        mapping, address = ipc.open_shared(handle, size)
         memory = MemoryPointer(weakref.proxy(self), device_pointer_type(address), size)
         memory._ipc_mapping = mapping  # unmapped with the pointer, which its views keep alive
         return memory
@@ -884,7 +693,6 @@ class _Driver:
         return True
 
     def get_device(self, devnum=0):
-        from .device import gpus
         return gpus[devnum]
 
     def get_device_count(self):
@@ -898,17 +706,150 @@ class _Driver:
         return CUDA_VERSION
 
     def list_devices(self):
-        from .device import gpus
         return list(gpus)
 
     def reset(self):
-        from .device import close
         close()
 
     def __getattr__(self, name):
         if name.startswith("cu"):
             return _raw_driver_function(name)
         raise _unsupported_attribute("driver", name)
+
+
+# -- the device and its context ----------------------------------------------------------------
+
+class _DeviceName(str):
+    """A device's name: a str, as numba-cuda gives it, that also decodes as the bytes of Numba
+    0.56's ctypes binding (`get_current_device().name.decode()`, a common idiom)."""
+
+    def decode(self, encoding="utf-8", errors="strict"):
+        return str(self)
+
+
+class Device:
+    """A simulated device with the properties Numba reports for a compute capability 8.0 GPU."""
+
+    id = 0
+    name = _DeviceName("simt")
+    uuid = "GPU-00000000-0000-0000-0000-000000000000"
+    compute_capability = (8, 0)
+    MAX_THREADS_PER_BLOCK = 1024
+    MAX_BLOCK_DIM_X = 1024
+    MAX_BLOCK_DIM_Y = 1024
+    MAX_BLOCK_DIM_Z = 64
+    MAX_GRID_DIM_X = 2**31 - 1
+    MAX_GRID_DIM_Y = 65535
+    MAX_GRID_DIM_Z = 65535
+    WARP_SIZE = 32
+    MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024
+    MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 163 * 1024
+    MAX_REGISTERS_PER_BLOCK = 65536
+    MAX_THREADS_PER_MULTI_PROCESSOR = 2048
+    TOTAL_CONSTANT_MEMORY = 64 * 1024
+    ASYNC_ENGINE_COUNT = 1
+    CAN_MAP_HOST_MEMORY = 1
+    UNIFIED_ADDRESSING = 1
+    CONCURRENT_KERNELS = 1
+    COOPERATIVE_LAUNCH = 1
+    ECC_ENABLED = 0
+    PCI_BUS_ID = 0
+    PCI_DEVICE_ID = 0
+    PCI_DOMAIN_ID = 0
+
+    @property
+    def MULTIPROCESSOR_COUNT(self):
+        return int(config.number("SIMT_THREADS", 0)) or os.cpu_count() or 1
+
+    supports_float16 = True
+    supports_bfloat16 = True  # compute capability 8.0 has it
+    # numba-cuda's FP8 types and conversions need compute capability 8.9 on its GPU target; simt
+    # computes them in software (cuda_fp8.h's conversions, on the simulator and in the PTX it
+    # makes for any GPU), so they are supported here
+    supports_fp8 = True
+
+    def get_device_identity(self):
+        return {"pci_domain_id": 0, "pci_bus_id": 0, "pci_device_id": 0}
+
+    def reset(self):
+        close()
+
+    def get_primary_context(self):
+        return get_context()
+
+    def __enter__(self):
+        get_context()
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<CUDA device %d '%s'>" % (self.id, self.name)
+
+
+_DEVICE = Device()
+
+
+_context = None
+
+
+def get_context(devnum=0):
+    """The device's context (numba.cuda.cudadrv.devices.get_context), created at first use and
+    after close() or reset(), with the memory manager driver._memory_manager names then."""
+    global _context
+    if _context is None:
+        driver.initialize()
+        _context = Context(_DEVICE)
+    return _context
+
+
+class _Gpus:
+    """cuda.gpus: the list of devices (one) and the current one."""
+
+    def __getitem__(self, index):
+        if index not in (0, -1):
+            raise IndexError("simt has one device, 0")
+        return _DEVICE
+
+    def __len__(self):
+        return 1
+
+    def __iter__(self):
+        return iter([_DEVICE])
+
+    @property
+    def lst(self):
+        return [_DEVICE]
+
+    @property
+    def current(self):
+        """The device of the current context, or None before one is made (Numba's)."""
+        return _DEVICE if _context is not None else None
+
+    def __repr__(self):
+        return "[%r]" % _DEVICE
+
+
+gpus = _Gpus()
+
+
+def close():
+    """Ends the context (Context.reset: its memory manager's too), and the next use makes a new
+    context; device memory is freed in any case."""
+    global _context
+    if _context is None:
+        _free_device_memory()
+        return
+    _context.reset()
+    _context = None
+
+
+
+def _free_device_memory():
+    """A device or context reset, or cuda.close(), frees the device's memory: simt's device arrays
+    keep their memory, and `simt check` reports kernels that still use it (memcheck)."""
+    watch.free_all()
 
 
 def _support_error(message):
@@ -1076,6 +1017,22 @@ def make_logger():
     return logging.getLogger("numba.cuda.cudadrv.driver")
 
 
+def _no_driver_library(*args, **kwargs):
+    """numba-cuda's locate_driver_and_loader / load_driver: simt loads no CUDA driver library."""
+    raise _support_error("simt simulates CUDA: it loads no CUDA driver library")
+
+
+# Names numba-cuda's modules and tests import from numba.cuda.cudadrv.driver that Numba 0.56's
+# driver lacks, and its name of the Linker: what each is on simt.
+_NUMBA_CUDA_DRIVER_NAMES = {
+    "locate_driver_and_loader": _no_driver_library,
+    "load_driver": _no_driver_library,
+    "_have_nvjitlink": lambda: False,  # link= takes no LTO-IR: simt links Python device code
+    "_to_core_stream": _no_driver_library,
+    "_Linker": Linker,
+}
+
+
 _ERROR_CLASSES = ("CudaAPIError", "CudaDriverError", "CudaSupportError")
 
 
@@ -1101,8 +1058,6 @@ def __getattr__(name):
     if name == "ERROR_MAP":
         from numba.cuda.cudadrv import enums
         return {code: key for key, code in vars(enums).items() if key.startswith("CUDA_ERROR")}
-    from . import host  # the names numba-cuda's driver adds
-    try:
-        return host.driver_attribute(name)
-    except AttributeError:
-        raise _unsupported_attribute("numba.cuda.cudadrv.driver", name) from None
+    if name in _NUMBA_CUDA_DRIVER_NAMES and host.is_numba_cuda():
+        return _NUMBA_CUDA_DRIVER_NAMES[name]
+    raise _unsupported_attribute("numba.cuda.cudadrv.driver", name)

@@ -1,0 +1,98 @@
+#include "pybind/compile_options_binding.h"
+
+#include "frontend/compile_options.h"
+
+#include <pybind11/operators.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace py = pybind11;
+
+namespace simt::bindings {
+
+namespace {
+
+// The options' enums by the names Python gives them (each value's name, once).
+template <typename Enum> using Names = std::pair<Enum, const char *>;
+constexpr Names<Instrumentation> kInstrumentations[] = {{Instrumentation::None, "none"},
+                                                        {Instrumentation::Debug, "debug"},
+                                                        {Instrumentation::Check, "check"}};
+constexpr Names<DebugInfo> kDebugInfos[] = {
+    {DebugInfo::None, "none"}, {DebugInfo::LineTables, "lines"}, {DebugInfo::Full, "full"}};
+constexpr Names<CheckedFibers> kCheckedFibers[] = {{CheckedFibers::None, "none"},
+                                                   {CheckedFibers::All, "all"}};
+
+template <typename Enum, size_t N>
+Enum named(const Names<Enum> (&names)[N], const std::string &name, const char *option) {
+  std::string known; // "none, debug or check"
+  for (size_t i = 0; i < N; ++i) {
+    if (name == names[i].second)
+      return names[i].first;
+    known += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(names[i].second);
+  }
+  throw std::invalid_argument("simt: unknown " + std::string(option) + " '" + name + "' (" + known +
+                              ")");
+}
+
+template <typename Enum, size_t N> std::string name_of(const Names<Enum> (&names)[N], Enum value) {
+  for (const auto &[each, text] : names)
+    if (each == value)
+      return text;
+  throw std::logic_error("simt: a compile option's value without a name");
+}
+
+CompileOptions make_options(bool python_error_model, const std::string &instrumentation,
+                            int opt_level, const std::string &debug_info, bool fastmath,
+                            bool fission, const std::string &checked_fibers) {
+  if (opt_level < 0 || opt_level > 3)
+    throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
+  CompileOptions options;
+  options.python_error_model = python_error_model;
+  options.instrumentation = named(kInstrumentations, instrumentation, "instrumentation");
+  options.opt_level = opt_level;
+  options.debug_info = named(kDebugInfos, debug_info, "debug_info");
+  options.fastmath = fastmath;
+  options.fission = fission;
+  options.checked_fibers = named(kCheckedFibers, checked_fibers, "checked_fibers");
+  return options;
+}
+
+} // namespace
+
+void bind_compile_options(py::module_ &m) {
+  py::class_<CompileOptions>(m, "CompileOptions",
+                             "What a kernel is compiled for beyond its source and argument types "
+                             "(frontend/compile_options.h): part of every cache key.")
+      .def(py::init(&make_options), py::kw_only(), py::arg("python_error_model") = false,
+           py::arg("instrumentation") = "none", py::arg("opt_level") = 3,
+           py::arg("debug_info") = "none", py::arg("fastmath") = false, py::arg("fission") = true,
+           py::arg("checked_fibers") = "none",
+           "`python_error_model`: Numba's error model of debug=True (float division by zero "
+           "raises); `instrumentation` 'none' (release), 'debug' (the debugger's variant) or "
+           "'check' (the checkers'); `opt_level` LLVM's, 0 to 3; `debug_info` 'none', 'lines' "
+           "or 'full' (the GPU backend's); `fission` false runs kernels with barriers as fibers, "
+           "never by loop fission; `checked_fibers` which threads of the check variant run on "
+           "fibers: 'none' (those release code runs on fibers) or 'all' (for a schedule to "
+           "order them).")
+      .def_readonly("python_error_model", &CompileOptions::python_error_model)
+      .def_property_readonly(
+          "instrumentation",
+          [](const CompileOptions &o) { return name_of(kInstrumentations, o.instrumentation); })
+      .def_readonly("opt_level", &CompileOptions::opt_level)
+      .def_property_readonly(
+          "debug_info", [](const CompileOptions &o) { return name_of(kDebugInfos, o.debug_info); })
+      .def_readonly("fastmath", &CompileOptions::fastmath)
+      .def_readonly("fission", &CompileOptions::fission)
+      .def_property_readonly(
+          "checked_fibers",
+          [](const CompileOptions &o) { return name_of(kCheckedFibers, o.checked_fibers); })
+      .def("key", &CompileOptions::key, "A short text naming every option (\"np,release,O3\").")
+      .def(py::self == py::self)
+      .def("__hash__", [](const CompileOptions &o) { return py::hash(py::str(o.key())); })
+      .def("__repr__",
+           [](const CompileOptions &o) { return "<simt CompileOptions " + o.key() + ">"; });
+}
+
+} // namespace simt::bindings
