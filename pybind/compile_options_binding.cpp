@@ -1,6 +1,6 @@
 #include "pybind/compile_options_binding.h"
 
-#include "frontend/compile_options.h"
+#include "ir/compile_options.h"
 
 #include <pybind11/operators.h>
 
