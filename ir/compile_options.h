@@ -19,17 +19,9 @@ enum class Instrumentation : uint8_t {
   Debug,
   // The checkers' variant (`simt check`): every array access is reported (where an observer
   // watches, sim/watched_pages.h), and so are fences and each call's fresh local arrays
-  // (AccessKind::Fence, LocalArray); no statement hooks or frames. CheckedFibers says which
-  // threads run on fibers.
+  // (AccessKind::Fence, LocalArray); no statement hooks or frames. Which threads run on fibers
+  // is the simulator's to choose (sim/sim_options.h).
   Check,
-};
-
-// Which threads of the checkers' variant run on fibers of their own; the others run as loops over
-// the block's threads (by loop fission where they wait at barriers, which then report each
-// barrier's release as the fiber schedulers do).
-enum class CheckedFibers : uint8_t {
-  None, // those that release code runs on fibers: the loops report what the checkers need
-  All,  // every thread, so that a schedule may order them (`simt check --schedule`)
 };
 
 // Source-level debug information in the generated code (GPU backend: compile_ptx(lineinfo=True)
@@ -52,12 +44,6 @@ struct CompileOptions {
   // @cuda.jit(fastmath=True): LLVM's fast-math flags on float arithmetic, no ZeroDivisionError
   // check on float division (Numba's fast division), and the GPU's approximate math functions.
   bool fastmath = false;
-  // Kernels with barriers in block-uniform control flow run by loop fission
-  // (analysis/fission.h) on the simulator; off: as fibers, as other barrier kernels do (the
-  // tests compare the two).
-  bool fission = true;
-  // Instrumentation::Check: which threads run on fibers.
-  CheckedFibers checked_fibers = CheckedFibers::None;
 
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
@@ -69,8 +55,7 @@ struct CompileOptions {
            (debug_info == DebugInfo::LineTables ? ",lines"
             : debug_info == DebugInfo::Full     ? ",dwarf"
                                                 : "") +
-           (fastmath ? ",fast" : "") + (fission ? "" : ",fibers") +
-           (checked_fibers == CheckedFibers::All ? ",scheduled" : "");
+           (fastmath ? ",fast" : "");
   }
   bool operator==(const CompileOptions &) const = default;
 };

@@ -1,6 +1,7 @@
 #include "pybind/compile_options_binding.h"
 
 #include "ir/compile_options.h"
+#include "sim/sim_options.h"
 
 #include <pybind11/operators.h>
 
@@ -21,8 +22,8 @@ constexpr Names<Instrumentation> kInstrumentations[] = {{Instrumentation::None, 
                                                         {Instrumentation::Check, "check"}};
 constexpr Names<DebugInfo> kDebugInfos[] = {
     {DebugInfo::None, "none"}, {DebugInfo::LineTables, "lines"}, {DebugInfo::Full, "full"}};
-constexpr Names<CheckedFibers> kCheckedFibers[] = {{CheckedFibers::None, "none"},
-                                                   {CheckedFibers::All, "all"}};
+constexpr Names<sim::CheckedFibers> kCheckedFibers[] = {{sim::CheckedFibers::None, "none"},
+                                                        {sim::CheckedFibers::All, "all"}};
 
 template <typename Enum, size_t N>
 Enum named(const Names<Enum> (&names)[N], const std::string &name, const char *option) {
@@ -44,8 +45,7 @@ template <typename Enum, size_t N> std::string name_of(const Names<Enum> (&names
 }
 
 CompileOptions make_options(bool python_error_model, const std::string &instrumentation,
-                            int opt_level, const std::string &debug_info, bool fastmath,
-                            bool fission, const std::string &checked_fibers) {
+                            int opt_level, const std::string &debug_info, bool fastmath) {
   if (opt_level < 0 || opt_level > 3)
     throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
   CompileOptions options;
@@ -54,9 +54,11 @@ CompileOptions make_options(bool python_error_model, const std::string &instrume
   options.opt_level = opt_level;
   options.debug_info = named(kDebugInfos, debug_info, "debug_info");
   options.fastmath = fastmath;
-  options.fission = fission;
-  options.checked_fibers = named(kCheckedFibers, checked_fibers, "checked_fibers");
   return options;
+}
+
+sim::SimOptions make_sim_options(bool fission, const std::string &checked_fibers) {
+  return sim::SimOptions{fission, named(kCheckedFibers, checked_fibers, "checked_fibers")};
 }
 
 } // namespace
@@ -64,18 +66,14 @@ CompileOptions make_options(bool python_error_model, const std::string &instrume
 void bind_compile_options(py::module_ &m) {
   py::class_<CompileOptions>(m, "CompileOptions",
                              "What a kernel is compiled for beyond its source and argument types "
-                             "(frontend/compile_options.h): part of every cache key.")
+                             "(ir/compile_options.h): part of every cache key.")
       .def(py::init(&make_options), py::kw_only(), py::arg("python_error_model") = false,
            py::arg("instrumentation") = "none", py::arg("opt_level") = 3,
-           py::arg("debug_info") = "none", py::arg("fastmath") = false, py::arg("fission") = true,
-           py::arg("checked_fibers") = "none",
+           py::arg("debug_info") = "none", py::arg("fastmath") = false,
            "`python_error_model`: Numba's error model of debug=True (float division by zero "
            "raises); `instrumentation` 'none' (release), 'debug' (the debugger's variant) or "
            "'check' (the checkers'); `opt_level` LLVM's, 0 to 3; `debug_info` 'none', 'lines' "
-           "or 'full' (the GPU backend's); `fission` false runs kernels with barriers as fibers, "
-           "never by loop fission; `checked_fibers` which threads of the check variant run on "
-           "fibers: 'none' (those release code runs on fibers) or 'all' (for a schedule to "
-           "order them).")
+           "or 'full' (the GPU backend's).")
       .def_readonly("python_error_model", &CompileOptions::python_error_model)
       .def_property_readonly(
           "instrumentation",
@@ -84,15 +82,28 @@ void bind_compile_options(py::module_ &m) {
       .def_property_readonly(
           "debug_info", [](const CompileOptions &o) { return name_of(kDebugInfos, o.debug_info); })
       .def_readonly("fastmath", &CompileOptions::fastmath)
-      .def_readonly("fission", &CompileOptions::fission)
-      .def_property_readonly(
-          "checked_fibers",
-          [](const CompileOptions &o) { return name_of(kCheckedFibers, o.checked_fibers); })
       .def("key", &CompileOptions::key, "A short text naming every option (\"np,release,O3\").")
       .def(py::self == py::self)
       .def("__hash__", [](const CompileOptions &o) { return py::hash(py::str(o.key())); })
       .def("__repr__",
            [](const CompileOptions &o) { return "<simt CompileOptions " + o.key() + ">"; });
+
+  py::class_<sim::SimOptions>(m, "SimOptions",
+                              "How the simulator runs a kernel's blocks (sim/sim_options.h): the "
+                              "simulator backend's configuration, part of its cache keys.")
+      .def(py::init(&make_sim_options), py::kw_only(), py::arg("fission") = true,
+           py::arg("checked_fibers") = "none",
+           "`fission` false runs kernels with barriers as fibers, never by loop fission; "
+           "`checked_fibers` which threads of the check variant run on fibers: 'none' (those "
+           "release code runs on fibers) or 'all' (for a schedule to order them).")
+      .def_readonly("fission", &sim::SimOptions::fission)
+      .def_property_readonly(
+          "checked_fibers",
+          [](const sim::SimOptions &o) { return name_of(kCheckedFibers, o.checked_fibers); })
+      .def("key", &sim::SimOptions::key, "The options that differ from the defaults (\",fibers\").")
+      .def(py::self == py::self)
+      .def("__hash__", [](const sim::SimOptions &o) { return py::hash(py::str(o.key())); })
+      .def("__repr__", [](const sim::SimOptions &o) { return "<simt SimOptions" + o.key() + ">"; });
 }
 
 } // namespace simt::bindings

@@ -1,5 +1,6 @@
-// simt::CompileOptions (frontend/compile_options.h) as the Python class simt._simt.CompileOptions,
-// which the dispatcher builds once per compile and passes to compile() and compile_ptx().
+// simt::CompileOptions (ir/compile_options.h) and sim::SimOptions (sim/sim_options.h) as the Python
+// classes simt._simt.CompileOptions and SimOptions, which the dispatcher builds once per compile
+// and passes to compile() (and the first to compile_ptx()).
 #pragma once
 
 #include <pybind11/pybind11.h>

@@ -87,6 +87,8 @@ CompiledKernel::CompiledKernel(const FunctionSource &source, std::vector<Type> a
                                const CompileOptions &options, codegen::Backend &backend,
                                const std::vector<std::string> &link)
     : arg_types_(std::move(arg_types)), target_(backend.name()) {
+  if (const auto *host = dynamic_cast<const sim::HostBackend *>(&backend))
+    sim_options_ = host->options();
   const CompileScope scope;
   const CompileInProgress compiling;
   install_interrupt_handler();
@@ -214,7 +216,7 @@ std::vector<std::pair<std::string, std::string>> CompiledKernel::local_types() c
 std::string CompiledKernel::llvm_ir() const {
   const CompileScope scope;
   const CompileSection lowering;
-  return sim::host_llvm_ir(module_);
+  return sim::host_llvm_ir(module_, sim_options_);
 }
 
 } // namespace simt::bindings

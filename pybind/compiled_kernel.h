@@ -78,6 +78,7 @@ private:
   std::vector<Type> arg_types_;
   ir::Module module_;
   std::string target_;
+  sim::SimOptions sim_options_; // the host backend's, for its LLVM IR (inspect_sim_llvm)
   std::unique_ptr<codegen::Executable> executable_;
 };
 

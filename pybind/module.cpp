@@ -24,6 +24,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -105,11 +106,15 @@ py::dict compile_ptx(std::string name, std::string source, std::string file, int
   return result;
 }
 
-// The backend of a target's name (SIMT_TARGET): made at its first use, once per process.
-codegen::Backend &backend(const std::string &target) {
+// The backend of a target's name (SIMT_TARGET): made at its first use, once per process (the
+// simulator's once per set of its options). Called with the GIL held.
+codegen::Backend &backend(const std::string &target, const sim::SimOptions &sim_options) {
   if (target == "sim") {
-    static sim::HostBackend host;
-    return host;
+    static std::map<std::string, std::unique_ptr<sim::HostBackend>> hosts; // by options' key
+    std::unique_ptr<sim::HostBackend> &host = hosts[sim_options.key()];
+    if (host == nullptr)
+      host = std::make_unique<sim::HostBackend>(sim_options);
+    return *host;
   }
   if (target == "gpu") {
     static gpu::GpuBackend device; // GpuUnavailable (one line) when there is no GPU: retried
@@ -122,11 +127,12 @@ std::shared_ptr<CompiledKernel> compile(std::string name, std::string source, st
                                         int first_line, uint64_t identity, py::object describe,
                                         const std::string &signature, const CompileOptions &options,
                                         const std::string &target,
+                                        const sim::SimOptions &sim_options,
                                         const std::vector<std::string> &link) {
   const FunctionSource kernel = function_source(std::move(name), std::move(source), std::move(file),
                                                 first_line, identity, std::move(describe));
   return std::make_shared<CompiledKernel>(kernel, parse_signature(signature), options,
-                                          backend(target), link);
+                                          backend(target, sim_options), link);
 }
 
 // The libdevice table (ir/libdevice.def) in Numba's terms: name -> (return type, [(param,
@@ -238,10 +244,11 @@ void bind_compiler(py::module_ &m) {
   m.def("compile", &compile, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("options") = CompileOptions{}, py::arg("target") = "sim",
-        py::arg("link") = std::vector<std::string>{},
+        py::arg("sim_options") = sim::SimOptions{}, py::arg("link") = std::vector<std::string>{},
         "Compiles a kernel from its source for the argument types of `signature` with `options` "
-        "(a CompileOptions) for `target` ('sim' or 'gpu'); `resolver` describes its global and "
-        "closure names (simt/compiler/resolver.py).");
+        "(a CompileOptions) for `target` ('sim' or 'gpu'; the simulator runs it as `sim_options`, "
+        "a SimOptions, say); `resolver` describes its global and closure names "
+        "(simt/compiler/resolver.py).");
   m.def("compile_ptx", &compile_ptx, py::arg("name"), py::arg("source"), py::arg("file"),
         py::arg("first_line"), py::arg("identity"), py::arg("resolver"), py::arg("signature"),
         py::arg("options"), py::arg("cc"), py::arg("opt"), py::arg("device"), py::arg("c_abi"),

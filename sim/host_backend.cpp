@@ -241,7 +241,7 @@ std::unique_ptr<codegen::Executable> HostBackend::compile(const ir::Module &modu
   const bool tiered = mode != TierMode::Full && options.instrumentation == Instrumentation::None &&
                       !options.fastmath && options.opt_level > 0;
   UnoptimisedModule unoptimised;
-  KernelCode code = jit_compile(module, tiered ? Tier::Quick : Tier::Full, &unoptimised);
+  KernelCode code = jit_compile(module, tiered ? Tier::Quick : Tier::Full, &unoptimised, options_);
   std::shared_ptr<TierUp> tier_up;
   if (code.tier == Tier::Quick && mode == TierMode::Auto)
     tier_up = std::make_shared<TierUp>(std::move(unoptimised), code, tier_up_after());

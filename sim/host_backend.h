@@ -17,6 +17,7 @@
 
 #include "codegen/backend.h"
 #include "sim/launch.h"
+#include "sim/sim_options.h"
 
 #include <memory>
 
@@ -46,13 +47,20 @@ private:
   std::shared_ptr<TierUp> tier_up_;
 };
 
+// The simulator as a backend, configured by its SimOptions (one backend per set: pybind keeps
+// them by their options).
 class HostBackend final : public codegen::Backend {
 public:
+  explicit HostBackend(const SimOptions &options = {}) : options_(options) {}
   const char *name() const override { return "sim"; }
+  const SimOptions &options() const { return options_; }
   // Loads the `link` libraries (their symbols global, for the JIT to resolve; never unloaded),
   // then JIT-compiles at the tier SIMT_OPT_TIER and the module's options allow.
   std::unique_ptr<codegen::Executable> compile(const ir::Module &module,
                                                const std::vector<std::string> &link) override;
+
+private:
+  SimOptions options_;
 };
 
 // Waits until no recompile is queued or running (tests and benchmarks, for a known tier).

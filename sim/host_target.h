@@ -16,7 +16,7 @@ std::string block_entry_name(const std::string &symbol);
 // its barriers sit in block-uniform control flow); or a fiber per thread (Fibers: a barrier
 // elsewhere, a warp operation or a spinning loop is reachable, the kernel is instrumented for the
 // debugger, which may stop any thread, or for checkers under a schedule that orders threads
-// (CompileOptions::checked_fibers), CompileOptions::fission is off, or its threads'
+// (SimOptions::checked_fibers), SimOptions::fission is off, or its threads'
 // local arrays are too large to keep side by side). Flat kernels are lowered as one region.
 
 class HostTarget final : public codegen::Target,

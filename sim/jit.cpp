@@ -133,21 +133,23 @@ public:
   }
 
   // Lowers and optimises `module` at its full level (for inspection: nothing is added to the JIT).
-  codegen::LoweredModule lower(const ir::Module &module, llvm::LLVMContext &ctx) {
-    codegen::LoweredModule lowered = lower_unoptimised(module, plan_kernel(module), ctx);
+  codegen::LoweredModule lower(const ir::Module &module, const SimOptions &options,
+                               llvm::LLVMContext &ctx) {
+    codegen::LoweredModule lowered = lower_unoptimised(module, plan_kernel(module, options), ctx);
     verify(*lowered.module);
     std::lock_guard<std::mutex> lock(full_.mutex);
     optimise(*lowered.module, module.options.opt_level, Tier::Full);
     return lowered;
   }
 
-  KernelCode compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised) {
+  KernelCode compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised,
+                     const SimOptions &options) {
     // Equal modules get equal keys, so a kernel compiled twice in a process (or found in the
     // on-disk cache) is added only once, and is not even lowered again. The entry's name comes
     // from the module alone, so an on-disk entry serves whatever order a script compiles its
     // kernels in. The key does not depend on the tier: the cache keeps the best code it has.
-    const std::string key = cache_key(module);
-    const KernelPlan plan = plan_kernel(module);
+    const std::string key = cache_key(module, options);
+    const KernelPlan plan = plan_kernel(module, options);
     const bool fibers = plan.fibers();
     const std::string symbol = codegen::kernel_symbol(module, kSymbolPrefix);
     const std::string entry_symbol = fibers ? thread_entry_name(symbol) : block_entry_name(symbol);
@@ -183,8 +185,9 @@ public:
     code.locations = entry->locations;
     code.keep_alive = entry;
     if (unoptimised != nullptr && entry->tier == Tier::Quick)
-      *unoptimised = UnoptimisedModule{code.name, key, entry_symbol,
-                                       std::make_shared<const ir::Module>(ir::clone(module))};
+      *unoptimised =
+          UnoptimisedModule{code.name, key, entry_symbol,
+                            std::make_shared<const ir::Module>(ir::clone(module)), options};
     return code;
   }
 
@@ -193,7 +196,7 @@ public:
     if (entry == nullptr) {
       llvm::LLVMContext ctx;
       codegen::LoweredModule lowered =
-          lower_unoptimised(*kernel.module, plan_kernel(*kernel.module), ctx);
+          lower_unoptimised(*kernel.module, plan_kernel(*kernel.module, kernel.options), ctx);
       entry = compile_new(kernel.key, kernel.entry_symbol, lowered,
                           kernel.module->options.opt_level, Tier::Full, kernel.name);
     }
@@ -318,9 +321,10 @@ private:
   }
 
   // What determines the machine code: the typed IR (its fingerprint, which holds the compile
-  // options), LLVM, the host CPU, and this build of simt (its lowering and pipelines).
-  std::string cache_key(const ir::Module &module) const {
-    std::string text = ir::fingerprint(module);
+  // options), the simulator's options, LLVM, the host CPU, and this build of simt (its lowering
+  // and pipelines).
+  std::string cache_key(const ir::Module &module, const SimOptions &options) const {
+    std::string text = ir::fingerprint(module) + options.key();
     text += "\n" LLVM_VERSION_STRING "\n" + cpu_ + "\n" + build_;
     // A 128-bit hash tells kernels apart; the on-disk entries carry an HMAC against tampering.
     return hash_hex(text);
@@ -639,10 +643,11 @@ private:
 
 } // namespace
 
-KernelCode jit_compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised) {
+KernelCode jit_compile(const ir::Module &module, Tier tier, UnoptimisedModule *unoptimised,
+                       const SimOptions &options) {
   Jit &jit = Jit::instance();
   try {
-    return jit.compile(module, tier, unoptimised);
+    return jit.compile(module, tier, unoptimised, options);
   } catch (const JitOutOfMemory &) {
     throw;
   } catch (const std::bad_alloc &) { // LLVM's own allocations met the limit first
@@ -656,9 +661,9 @@ FullCode jit_compile_full(const UnoptimisedModule &kernel) {
 
 size_t jit_kernels_alive() { return Jit::instance().alive(); }
 
-std::string host_llvm_ir(const ir::Module &module) {
+std::string host_llvm_ir(const ir::Module &module, const SimOptions &options) {
   llvm::LLVMContext ctx;
-  codegen::LoweredModule lowered = Jit::instance().lower(module, ctx);
+  codegen::LoweredModule lowered = Jit::instance().lower(module, options, ctx);
   std::string text;
   llvm::raw_string_ostream out(text);
   lowered.module->print(out, nullptr);

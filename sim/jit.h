@@ -3,6 +3,7 @@
 
 #include "ir/ir.h"
 #include "sim/launch.h"
+#include "sim/sim_options.h"
 
 #include <cstddef>
 #include <memory>
@@ -11,7 +12,8 @@
 
 namespace simt::sim {
 
-// Lowers `module` with the host Target, optimises it at `tier`, adds it to the process's LLJIT and
+// Lowers `module` with the host Target as `options` plan it (sim/kernel_plan.h), optimises it at
+// `tier`, adds it to the process's LLJIT and
 // returns its entry points. The block entry is present only when no barrier is reachable (flat
 // mode). Code is found by the module's fingerprint (ir::fingerprint) before anything is lowered:
 // code this process or the on-disk cache has, of `tier` or better, answers the request (the
@@ -22,7 +24,7 @@ namespace simt::sim {
 // Quick and `unoptimised` is given, it receives what jit_compile_full needs.
 struct UnoptimisedModule;
 KernelCode jit_compile(const ir::Module &module, Tier tier = Tier::Full,
-                       UnoptimisedModule *unoptimised = nullptr);
+                       UnoptimisedModule *unoptimised = nullptr, const SimOptions &options = {});
 
 // What compiling a Quick kernel again at its full level takes, kept from its Quick compile: no
 // LLVM state, so it may outlive the compile and move to another thread.
@@ -33,6 +35,7 @@ struct UnoptimisedModule {
   // A copy of the typed IR, lowered again by the recompile (a Quick kernel found in a cache was
   // never lowered in this process).
   std::shared_ptr<const ir::Module> module;
+  SimOptions options; // as it was planned
 };
 
 // A kernel's code at its full level: its entry point (of the kind jit_compile returned) and what
@@ -61,7 +64,8 @@ private:
   std::string message_;
 };
 
-// The optimised LLVM IR the host Target produces for `module` (for inspection and tests).
-std::string host_llvm_ir(const ir::Module &module);
+// The optimised LLVM IR the host Target produces for `module` as `options` plan it (for
+// inspection and tests).
+std::string host_llvm_ir(const ir::Module &module, const SimOptions &options = {});
 
 } // namespace simt::sim

@@ -2,7 +2,7 @@
 
 namespace simt::sim {
 
-KernelPlan plan_kernel(const ir::Module &module) {
+KernelPlan plan_kernel(const ir::Module &module, const SimOptions &options) {
   KernelPlan plan;
   plan.fission = ir::plan_fission(module);
   const ir::Properties &props = module.props;
@@ -10,8 +10,8 @@ KernelPlan plan_kernel(const ir::Module &module) {
   // The debugger stops threads anywhere; a schedule orders threads that run on fibers.
   const bool every_thread_observed = module.options.instrumentation == Instrumentation::Debug ||
                                      (module.options.instrumentation == Instrumentation::Check &&
-                                      module.options.checked_fibers == CheckedFibers::All);
-  if (every_thread_observed || (waits && !module.options.fission) || !plan.fission.fissionable())
+                                      options.checked_fibers == CheckedFibers::All);
+  if (every_thread_observed || (waits && !options.fission) || !plan.fission.fissionable())
     plan.strategy = BlockStrategy::Fibers;
   else
     plan.strategy = waits ? BlockStrategy::Fission : BlockStrategy::Flat;

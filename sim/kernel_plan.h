@@ -5,6 +5,7 @@
 
 #include "analysis/fission.h"
 #include "ir/ir.h"
+#include "sim/sim_options.h"
 
 namespace simt::sim {
 
@@ -28,7 +29,7 @@ struct KernelPlan {
 
 // The plan of `module`: fibers for the debugger's variant and for the checkers' that orders every
 // thread, for kernels whose threads wait other than at barriers (warp operations, spinning) or
-// whose barriers cannot be fissioned, and where the compile options turn fission off.
-KernelPlan plan_kernel(const ir::Module &module);
+// whose barriers cannot be fissioned, and where `options` turn fission off.
+KernelPlan plan_kernel(const ir::Module &module, const SimOptions &options);
 
 } // namespace simt::sim

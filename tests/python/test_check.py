@@ -469,7 +469,7 @@ def test_compile_refuses_an_unknown_fiber_choice():
     from simt import _simt
 
     with pytest.raises(ValueError, match=r"unknown checked_fibers 'some' \(none or all\)"):
-        _simt.CompileOptions(instrumentation="check", checked_fibers="some")
+        _simt.SimOptions(checked_fibers="some")
 
 
 def test_host_allocations_on_other_threads_take_turns_with_checked_launches():

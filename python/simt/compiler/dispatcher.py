@@ -419,8 +419,8 @@ class _ForAll:
 
 def fission_enabled():
     """Whether kernels with barriers in block-uniform control flow run by loop fission (the
-    default) rather than as fibers (SIMT_FISSION=0): a compile option, so both kinds of code can
-    be compared in one process."""
+    default) rather than as fibers (SIMT_FISSION=0): a simulator option, so both kinds of code
+    can be compared in one process."""
     return config.value("SIMT_FISSION") != "0"
 
 class Dispatcher:
@@ -550,9 +550,9 @@ class Dispatcher:
         # read (once) before the compiler loads: out of file descriptors, the error names the
         # kernel whose source could not be read
         name, source, file, first_line = self._captured_source.get()
-        options = self._compile_options()
+        options, sim_options = self._compile_options(), self._sim_options()
         target = targets.current()
-        kernel = self._variants.get((argtypes, options, target))
+        kernel = self._variants.get((argtypes, options, sim_options, target))
         compiled_now = kernel is None
         if compiled_now:
             def compiled(options, target):
@@ -560,13 +560,14 @@ class Dispatcher:
                     _with_extern_links(self.targetoptions.get("link"), self.py_func), target)
                 return _native().compile(name, source, file, first_line, id(self.py_func),
                                          resolver_for(self.py_func), signature_text(argtypes),
-                                         options, target=target, link=link)
+                                         options, target=target, sim_options=sim_options,
+                                         link=link)
             kernel = self._compile_for_target(compiled, options, target, argtypes)
             if launch_hooks.compiled(self, argtypes, kernel):
                 # a tool needs its variant of this kernel now (breakpoint(): the debugger's)
-                options = self._compile_options()
+                options, sim_options = self._compile_options(), self._sim_options()
                 kernel = compiled(options, "sim")
-            self._variants[(argtypes, options, target)] = kernel
+            self._variants[(argtypes, options, sim_options, target)] = kernel
         if argtypes not in self.overloads:
             self._cache_misses[argtypes] += 1
         self.overloads[argtypes] = kernel
@@ -587,14 +588,23 @@ class Dispatcher:
 
     def _compile_options(self):
         """What the kernel is compiled for, part of every cache key (simt._simt.CompileOptions):
-        the error model, LLVM's optimisation level (opt=False: 0), fastmath, whether kernels with
-        barriers may run by loop fission (SIMT_FISSION), and the instrumentation and fibers of
-        the variant a tool needs (simt.compiler.launch_hooks: the debugger's, the checkers')."""
+        the error model, LLVM's optimisation level (opt=False: 0), fastmath, and the
+        instrumentation of the variant a tool needs (simt.compiler.launch_hooks: the debugger's,
+        the checkers')."""
+        variant = dict(launch_hooks.variant(self))
         return _native().CompileOptions(
             python_error_model=self._python_error_model(),
             opt_level=3 if self.targetoptions.get("opt", True) else 0,
-            fastmath=bool(self.targetoptions.get("fastmath")), fission=fission_enabled(),
-            **dict(launch_hooks.variant(self)))
+            fastmath=bool(self.targetoptions.get("fastmath")),
+            instrumentation=variant.get("instrumentation", "none"))
+
+    def _sim_options(self):
+        """How the simulator runs the kernel (simt._simt.SimOptions), part of its cache keys:
+        kernels with barriers by loop fission or not (SIMT_FISSION), and which threads of the
+        checkers' variant run on fibers (the variant's checked_fibers)."""
+        variant = dict(launch_hooks.variant(self))
+        return _native().SimOptions(fission=fission_enabled(),
+                                    checked_fibers=variant.get("checked_fibers", "none"))
 
     def _python_error_model(self):
         """The host's error model for this kernel's options (simt.base.host.python_error_model)."""
@@ -743,7 +753,7 @@ class Dispatcher:
 
     def argument_types_of(self, kernel, args):
         """The argument types `kernel` was compiled for: its overload's, or (a variant of other
-        compile options, fission off, is no overload) the types of `args`."""
+        options, fission off, is no overload) the types of `args`."""
         return next((t for t, k in self.overloads.items() if k is kernel),
                     None) or tuple(typeof(a) for a in args)
 

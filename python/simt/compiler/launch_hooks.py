@@ -3,9 +3,10 @@ dispatcher knows none of them. The debugger, the checkers, the bundle writer and
 (simt.tools) each register one LaunchHook when they are imported; the dispatcher asks the
 registered hooks, in their `order`:
 
-- variant(dispatcher): the compile options the tool's variant of the dispatcher's kernels sets
-  (CompileOptions fields by name: instrumentation, checked_fibers), or None where release code
-  serves it. The first hook with a variant decides (the debugger's comes before the checkers').
+- variant(dispatcher): the options the tool's variant of the dispatcher's kernels sets
+  (CompileOptions' instrumentation, SimOptions' checked_fibers, by name), or None where release
+  code serves it. The first hook with a variant decides (the debugger's comes before the
+  checkers').
 - compiled(dispatcher, argtypes, kernel): each kernel just compiled; True where the tool needs
   its variant of the dispatcher's kernels from now on (a kernel that calls breakpoint() runs
   under the debugger), which the dispatcher then compiles at once.
@@ -49,7 +50,7 @@ class Launch:
 
     @property
     def argtypes(self):
-        """The overload's argument types; a variant of other compile options (fission off) is
+        """The overload's argument types; a variant of other options (fission off) is
         not listed among the overloads: the types of the arguments it takes then."""
         return self.dispatcher.argument_types_of(self.kernel, self.args)
 

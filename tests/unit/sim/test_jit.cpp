@@ -301,10 +301,10 @@ TEST_CASE("a barrier kernel reduces a shared array per block, by loop fission an
   m.static_shared_bytes = threads * 8;
   for (bool fission : {true, false}) {
     CAPTURE(fission);
-    m.options.fission = fission;
-    CHECK(sim::plan_kernel(m).strategy ==
+    const sim::SimOptions options{.fission = fission};
+    CHECK(sim::plan_kernel(m, options).strategy ==
           (fission ? sim::BlockStrategy::Fission : sim::BlockStrategy::Fibers));
-    sim::KernelCode code = sim::jit_compile(m);
+    sim::KernelCode code = sim::jit_compile(m, sim::Tier::Full, nullptr, options);
     CHECK(bool(code.block_entry) == fission); // a fissioned kernel runs whole blocks
     CHECK(code.static_shared_bytes == threads * 8);
     const int blocks = 5;
@@ -473,9 +473,12 @@ ir::Module fill_kernel(const std::string &name, double value, bool fibers) {
   body.push_back(guarded(k, i, out, block(store(k.get(out), list(k.get(i)), float_const(value)))));
   k.f.body = std::move(body);
   k.f.props.uses_barrier = fibers;
-  ir::Module m = module_of(std::move(k.f));
-  m.options.fission = false;
-  return m;
+  return module_of(std::move(k.f));
+}
+
+// Compiled as fibers where it waits at a barrier (not by loop fission).
+sim::KernelCode compile_unfissioned(const ir::Module &m) {
+  return sim::jit_compile(m, sim::Tier::Full, nullptr, sim::SimOptions{.fission = false});
 }
 
 // Hands out `better` from its `after`-th poll on.
@@ -495,8 +498,8 @@ TEST_CASE("a launch switches to better code between blocks once an upgrade has i
   for (const bool fibers : {false, true}) {
     CAPTURE(fibers);
     const std::string suffix = fibers ? "_fibers" : "_flat";
-    sim::KernelCode first = sim::jit_compile(fill_kernel("fill_one" + suffix, 1, fibers));
-    sim::KernelCode second = sim::jit_compile(fill_kernel("fill_two" + suffix, 2, fibers));
+    sim::KernelCode first = compile_unfissioned(fill_kernel("fill_one" + suffix, 1, fibers));
+    sim::KernelCode second = compile_unfissioned(fill_kernel("fill_two" + suffix, 2, fibers));
     sim::KernelEntry better = fibers ? second.thread_entry : second.block_entry;
     REQUIRE(bool(better));
     CountingUpgrade upgrade(better, 3);
