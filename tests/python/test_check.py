@@ -215,9 +215,10 @@ def test_release_kernels_are_untouched():
     assert (a == 4).all() and session.findings() == []
     scale[1, 8](a)  # the release variant again
     assert (a == 8).all() and session.launches == 1
-    # A schedule orders the threads: each runs on a fiber, a variant of its own.
+    # A schedule orders the threads: each runs on a fiber, a variant of the simulator's own.
     scheduled, _ = launched(schedule="reverse")
-    assert scheduled.options == "np,check,O3,scheduled" and scheduled.block_strategy == "fibers"
+    assert scheduled.options == "np,check,O3" and scheduled.block_strategy == "fibers"
+    assert scheduled is not checked
     assert (a == 16).all()
 
 
@@ -455,7 +456,7 @@ def test_checked_barrier_kernels_run_by_loop_fission(monkeypatch):
     assert run(["initcheck"], "reverse")[0].block_strategy == "fibers"
     monkeypatch.setenv("SIMT_FISSION", "0")
     on_fibers, found_on_fibers, out_on_fibers = run(None)
-    assert on_fibers.options == "np,check,O3,fibers" and on_fibers.block_strategy == "fibers"
+    assert on_fibers.options == "np,check,O3" and on_fibers.block_strategy == "fibers"
     assert found == found_on_fibers
     assert [f.split(" hazard")[0].split(" of shared")[0] for f in found] == [
         "INITCHECK ERROR: uninitialised read", "RACECHECK ERROR: read-after-write",
