@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-DEF_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "frontend",
+DEF_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "ir",
                         "libdevice.def")
 
 # Numba's type names -> the table's type tokens.
