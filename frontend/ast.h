@@ -1,6 +1,7 @@
 // The untyped syntax tree of the kernel subset of Python, as the parser produces it.
 #pragma once
 
+#include "frontend/operators.h"
 #include "ir/ir.h" // Loc
 
 #include <memory>
@@ -19,12 +20,10 @@ enum class ExprKind : uint8_t {
   None,      // None
   String,    // text
   Tuple,     // elts
-  UnaryOp,   // op (one of "-", "+", "~", "not"), operand = elts[0]
-  BinOp,     // op ("+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "@"),
-             // elts[0] op elts[1]
-  BoolOp,    // op ("and" / "or") over elts (two or more)
-  Compare,   // elts[0] ops[0] elts[1] ops[1] elts[2] ... ("<", "<=", ">", ">=", "==", "!=",
-             // "is", "is not", "in", "not in")
+  UnaryOp,   // op (a Unary operator), operand = elts[0]
+  BinOp,     // elts[0] op elts[1] (a Binary operator)
+  BoolOp,    // op (And / Or) over elts (two or more)
+  Compare,   // elts[0] ops[0] elts[1] ops[1] elts[2] ... (Comparison operators)
   IfExp,     // elts[1] if elts[0] else elts[2]
   Call,      // func = elts[0], positional args = elts[1..]; keywords
   Attribute, // elts[0].id
@@ -49,9 +48,9 @@ struct Keyword {
 struct Expr {
   ExprKind kind = ExprKind::None;
   Loc loc;
-  std::string id;               // Name; Attribute's attribute name
-  std::string op;               // UnaryOp/BinOp/BoolOp operator
-  std::vector<std::string> ops; // Compare operators
+  std::string id;            // Name; Attribute's attribute name
+  Operator op{};             // UnaryOp/BinOp/BoolOp operator
+  std::vector<Operator> ops; // Compare operators
   int64_t int_value = 0;
   bool int_overflow = false; // an integer literal too large for int64 (an error when used)
   bool int_uint64 = false;   // ... but not for uint64: then int_value holds its bits, typed uint64
@@ -69,7 +68,7 @@ enum class StmtKind : uint8_t {
   Expr,      // value
   Assign,    // targets = value (chained: a = b = 1 has two targets); targets may be Tuple/
              // Name/Subscript/Attribute
-  AugAssign, // target op= value (op as in BinOp, e.g. "+")
+  AugAssign, // target op= value (op a Binary operator, as in BinOp)
   AnnAssign, // target: annotation = value (value may be null)
   If,        // test: body else orelse (elif is a nested If as the only orelse statement)
   While,     // while test: body (else: orelse)
@@ -103,7 +102,7 @@ struct Stmt {
   ExprPtr iter;   // For
   ExprPtr msg;    // Assert
   ExprPtr annotation;
-  std::string op; // AugAssign
+  Operator op{}; // AugAssign
   std::vector<StmtPtr> body;
   std::vector<StmtPtr> orelse;
   std::vector<std::string> names;

@@ -48,15 +48,15 @@ public:
       elts("List", *expr);
       break;
     case ExprKind::UnaryOp:
-      word("UnaryOp", expr->op);
+      word("UnaryOp", spelling(expr->op));
       elts("", *expr);
       break;
     case ExprKind::BinOp:
-      word("BinOp", expr->op);
+      word("BinOp", spelling(expr->op));
       elts("", *expr);
       break;
     case ExprKind::BoolOp:
-      word("BoolOp", expr->op);
+      word("BoolOp", spelling(expr->op));
       elts("", *expr);
       break;
     case ExprKind::Compare:
@@ -64,7 +64,7 @@ public:
       this->expr(expr->elts[0].get());
       for (size_t i = 0; i < expr->ops.size(); ++i) {
         out += ' ';
-        out += expr->ops[i];
+        out += spelling(expr->ops[i]);
         this->expr(expr->elts[i + 1].get());
       }
       break;
@@ -128,8 +128,7 @@ public:
       out += "AugAssign";
       expr(stmt.target.get());
       out += ' ';
-      out += stmt.op;
-      out += '=';
+      out += operator_info(stmt.op).inplace;
       expr(stmt.value.get());
       break;
     case StmtKind::AnnAssign:

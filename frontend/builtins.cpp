@@ -129,26 +129,36 @@ std::vector<Signature> unary_int_cases() {
 
 } // namespace
 
-std::optional<Signature> binary_operator_signature(const std::string &op, Scalar lhs, Scalar rhs) {
-  if (op == "+" || op == "-" || op == "*")
+std::optional<Signature> binary_operator_signature(ast::Operator op, Scalar lhs, Scalar rhs) {
+  using O = ast::Operator;
+  switch (op) {
+  case O::Add:
+  case O::Sub:
+  case O::Mul:
     return select_overload({lhs, rhs}, number_arithmetic_cases());
-  if (op == "//" || op == "%")
+  case O::FloorDiv:
+  case O::Mod:
     return select_overload({lhs, rhs}, arithmetic_cases());
-  if (op == "/")
+  case O::TrueDiv:
     return select_overload({lhs, rhs}, true_division_cases());
-  if (op == "**")
+  case O::Pow:
     return select_overload({lhs, rhs}, power_cases());
-  if (op == "<<" || op == ">>")
+  case O::LShift:
+  case O::RShift:
     return select_overload({lhs, rhs}, shift_cases(), false);
-  if (op == "&" || op == "|" || op == "^")
+  case O::BitAnd:
+  case O::BitOr:
+  case O::BitXor:
     return select_overload({lhs, rhs}, bitwise_cases(), false);
-  return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
-std::optional<Signature> unary_operator_signature(const std::string &op, Scalar operand) {
-  if (op == "not")
+std::optional<Signature> unary_operator_signature(ast::Operator op, Scalar operand) {
+  if (op == ast::Operator::Not)
     return Signature{S::Bool, {operand}};
-  if (op == "~") {
+  if (op == ast::Operator::Invert) {
     static const auto cases = concat({Signature{S::Bool, {S::Bool}}}, unary_int_cases());
     return select_overload({operand}, cases, false);
   }
@@ -171,15 +181,6 @@ std::optional<Signature> compare_signature(Scalar lhs, Scalar rhs) {
 
 Scalar promote_arithmetic(Scalar a, Scalar b) {
   return select_overload({a, b}, number_arithmetic_cases())->result;
-}
-
-ir::Op binary_op(const std::string &op) {
-  static const std::map<std::string, ir::Op> ops = {
-      {"+", ir::Op::Add},       {"-", ir::Op::Sub},    {"*", ir::Op::Mul},   {"/", ir::Op::TrueDiv},
-      {"//", ir::Op::FloorDiv}, {"%", ir::Op::Mod},    {"**", ir::Op::Pow},  {"<<", ir::Op::LShift},
-      {">>", ir::Op::RShift},   {"&", ir::Op::BitAnd}, {"|", ir::Op::BitOr}, {"^", ir::Op::BitXor}};
-  auto it = ops.find(op);
-  return it == ops.end() ? ir::Op::None : it->second;
 }
 
 std::optional<__int128> python_int_binary(ir::Op op, __int128 x, __int128 y) {
@@ -233,14 +234,6 @@ std::optional<__int128> python_int_binary(ir::Op op, __int128 x, __int128 y) {
   default:
     return std::nullopt; // true division: a float
   }
-}
-
-ir::Op compare_op(const std::string &op) {
-  static const std::map<std::string, ir::Op> ops = {{"==", ir::Op::Eq}, {"!=", ir::Op::Ne},
-                                                    {"<", ir::Op::Lt},  {"<=", ir::Op::Le},
-                                                    {">", ir::Op::Gt},  {">=", ir::Op::Ge}};
-  auto it = ops.find(op);
-  return it == ops.end() ? ir::Op::None : it->second;
 }
 
 namespace {

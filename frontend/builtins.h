@@ -3,6 +3,7 @@
 #pragma once
 
 #include "frontend/conversion.h"
+#include "frontend/operators.h"
 #include "ir/ir.h"
 
 #include <optional>
@@ -11,19 +12,17 @@
 
 namespace simt {
 
-// Binary operators by Python spelling ("+", "//", "<<", ...): the chosen signature (operands are
-// converted to its params), or nullopt when Numba has no case (e.g. float & int).
-std::optional<Signature> binary_operator_signature(const std::string &op, Scalar lhs, Scalar rhs);
-// Unary "-", "+", "~", "not".
-std::optional<Signature> unary_operator_signature(const std::string &op, Scalar operand);
+// Binary operators (+, //, <<, ...): the chosen signature (operands are converted to its params),
+// or nullopt when Numba has no case (e.g. float & int).
+std::optional<Signature> binary_operator_signature(ast::Operator op, Scalar lhs, Scalar rhs);
+// Unary -, +, ~, not.
+std::optional<Signature> unary_operator_signature(ast::Operator op, Scalar operand);
 // Comparisons: the common operand type in params (the result is bool).
 std::optional<Signature> compare_signature(Scalar lhs, Scalar rhs);
-ir::Op binary_op(const std::string &op);
 // Python's integer operator `op` (a binary ir::Op) on `x` and `y`, with unbounded ints here up to
 // 128 bits; nullopt where Python gives no int (true division, a division by zero, a negative
 // shift or exponent) or the result needs more bits.
 std::optional<__int128> python_int_binary(ir::Op op, __int128 x, __int128 y);
-ir::Op compare_op(const std::string &op);
 
 // numba-cuda's cache-hinted loads (cuda.ldca ldcg ldcs ldlu ldcv: array[i]) and stores
 // (cuda.stcg stcs stwb stwt: array[i] = value). Cache policies are hints only (PTX ISA: they

@@ -16,6 +16,10 @@ namespace {
 using ast::Expr;
 using ast::ExprKind;
 using ast::ExprPtr;
+using ast::inplace_operator_spelled;
+using ast::Operator;
+using ast::operator_spelled;
+using ast::OperatorKind;
 using ast::Stmt;
 using ast::StmtKind;
 using ast::StmtPtr;
@@ -433,15 +437,16 @@ private:
       return stmt;
     }
     const Token &token = peek();
-    if (token.kind == TokenKind::Op && token.text.size() >= 2 && token.text.back() == '=' &&
-        token.text != "==" && token.text != "<=" && token.text != ">=" && token.text != "!=") {
+    const std::optional<Operator> inplace =
+        token.kind == TokenKind::Op ? inplace_operator_spelled(token.text) : std::nullopt;
+    if (inplace) {
       next();
       StmtPtr stmt = make_stmt(StmtKind::AugAssign, loc);
       if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute &&
           first->kind != ExprKind::Subscript)
         error(first->loc,
               "'" + describe(*first) + "' is an illegal expression for augmented assignment");
-      stmt->op = token.text.substr(0, token.text.size() - 1);
+      stmt->op = *inplace;
       stmt->target = std::move(first);
       stmt->value = parse_test_list();
       return stmt;
@@ -577,20 +582,21 @@ private:
     return body;
   }
 
-  ExprPtr parse_bool_op(const char *op, ExprPtr (Parser::*operand)()) {
+  ExprPtr parse_bool_op(Operator op, ExprPtr (Parser::*operand)()) {
     Loc loc = peek().loc;
     ExprPtr first = (this->*operand)();
-    if (!is_keyword(op))
+    const char *keyword = spelling(op).c_str();
+    if (!is_keyword(keyword))
       return first;
     ExprPtr expr = make_expr(ExprKind::BoolOp, loc);
     expr->op = op;
     expr->elts.push_back(std::move(first));
-    while (accept_keyword(op))
+    while (accept_keyword(keyword))
       expr->elts.push_back((this->*operand)());
     return expr;
   }
-  ExprPtr parse_or() { return parse_bool_op("or", &Parser::parse_and); }
-  ExprPtr parse_and() { return parse_bool_op("and", &Parser::parse_not); }
+  ExprPtr parse_or() { return parse_bool_op(Operator::Or, &Parser::parse_and); }
+  ExprPtr parse_and() { return parse_bool_op(Operator::And, &Parser::parse_not); }
 
   ExprPtr parse_not() {
     if (!is_keyword("not"))
@@ -598,84 +604,90 @@ private:
     Nesting nesting(depth_);
     deeper(nesting, peek().loc);
     ExprPtr expr = make_expr(ExprKind::UnaryOp, next().loc);
-    expr->op = "not";
+    expr->op = Operator::Not;
     expr->elts.push_back(parse_not());
     return expr;
   }
 
-  // The comparison operator at the current token ("" if none), consuming it.
-  std::string accept_comparison_op() {
+  // The comparison operator at the current token (none if none), consuming it.
+  std::optional<Operator> accept_comparison_op() {
     const Token &token = peek();
     if (token.kind == TokenKind::Op) {
-      static const std::set<std::string> ops = {"<", ">", "==", ">=", "<=", "!="};
-      if (!ops.count(token.text))
-        return "";
-      return next().text;
+      const std::optional<Operator> op = operator_spelled(token.text, OperatorKind::Comparison);
+      if (op)
+        next();
+      return op;
     }
     if (is_keyword("in")) {
       next();
-      return "in";
+      return Operator::In;
     }
     if (is_keyword("not") && is_keyword("in", 1)) {
       next();
       next();
-      return "not in";
+      return Operator::NotIn;
     }
     if (is_keyword("is")) {
       next();
-      return accept_keyword("not") ? "is not" : "is";
+      return accept_keyword("not") ? Operator::IsNot : Operator::Is;
     }
-    return "";
+    return std::nullopt;
   }
 
   ExprPtr parse_comparison() {
     Loc loc = peek().loc;
     ExprPtr first = parse_expr();
-    std::string op = accept_comparison_op();
-    if (op.empty())
+    std::optional<Operator> op = accept_comparison_op();
+    if (!op)
       return first;
     ExprPtr expr = make_expr(ExprKind::Compare, loc);
     expr->elts.push_back(std::move(first));
     do {
-      expr->ops.push_back(op);
+      expr->ops.push_back(*op);
       expr->elts.push_back(parse_expr());
       op = accept_comparison_op();
-    } while (!op.empty());
+    } while (op);
     return expr;
   }
 
-  // Left-associative binary operators `ops` over `operand`.
-  ExprPtr parse_binary(std::initializer_list<const char *> ops, ExprPtr (Parser::*operand)()) {
+  // Left-associative binary operators of binding `level` over `operand`.
+  ExprPtr parse_binary(int level, ExprPtr (Parser::*operand)()) {
     Loc loc = peek().loc;
     ExprPtr left = (this->*operand)();
     Nesting chain(chain_depth_, kMaxChainDepth);
     while (true) {
       const Token &token = peek();
-      if (token.kind != TokenKind::Op ||
-          std::none_of(ops.begin(), ops.end(), [&](const char *op) { return token.text == op; }))
+      const std::optional<Operator> op = token.kind == TokenKind::Op
+                                             ? operator_spelled(token.text, OperatorKind::Binary)
+                                             : std::nullopt;
+      if (!op || binding(*op) != level)
         return left;
       longer(chain, token.loc);
+      next();
       ExprPtr expr = make_expr(ExprKind::BinOp, loc);
-      expr->op = next().text;
+      expr->op = *op;
       expr->elts.push_back(std::move(left));
       expr->elts.push_back((this->*operand)());
       left = std::move(expr);
     }
   }
-  ExprPtr parse_expr() { return parse_binary({"|"}, &Parser::parse_xor); }
-  ExprPtr parse_xor() { return parse_binary({"^"}, &Parser::parse_bitand); }
-  ExprPtr parse_bitand() { return parse_binary({"&"}, &Parser::parse_shift); }
-  ExprPtr parse_shift() { return parse_binary({"<<", ">>"}, &Parser::parse_arith); }
-  ExprPtr parse_arith() { return parse_binary({"+", "-"}, &Parser::parse_term); }
-  ExprPtr parse_term() { return parse_binary({"*", "/", "//", "%", "@"}, &Parser::parse_factor); }
+  ExprPtr parse_expr() { return parse_binary(binding(Operator::BitOr), &Parser::parse_xor); }
+  ExprPtr parse_xor() { return parse_binary(binding(Operator::BitXor), &Parser::parse_bitand); }
+  ExprPtr parse_bitand() { return parse_binary(binding(Operator::BitAnd), &Parser::parse_shift); }
+  ExprPtr parse_shift() { return parse_binary(binding(Operator::LShift), &Parser::parse_arith); }
+  ExprPtr parse_arith() { return parse_binary(binding(Operator::Add), &Parser::parse_term); }
+  ExprPtr parse_term() { return parse_binary(binding(Operator::Mul), &Parser::parse_factor); }
 
   ExprPtr parse_factor() {
     Nesting nesting(depth_);
     deeper(nesting, peek().loc);
-    if (is_op("-") || is_op("+") || is_op("~")) {
+    const std::optional<Operator> unary = peek().kind == TokenKind::Op
+                                              ? operator_spelled(peek().text, OperatorKind::Unary)
+                                              : std::nullopt;
+    if (unary) {
       const Token &token = next();
       ExprPtr expr = make_expr(ExprKind::UnaryOp, token.loc);
-      expr->op = token.text;
+      expr->op = *unary;
       expr->elts.push_back(parse_factor());
       return expr;
     }
@@ -689,7 +701,7 @@ private:
     if (!accept_op("**"))
       return base;
     ExprPtr expr = make_expr(ExprKind::BinOp, loc);
-    expr->op = "**";
+    expr->op = Operator::Pow;
     expr->elts.push_back(std::move(base));
     expr->elts.push_back(parse_factor());
     return expr;

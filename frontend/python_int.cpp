@@ -10,6 +10,7 @@ namespace simt {
 namespace {
 
 using Int = boost::multiprecision::cpp_int;
+using ast::Operator;
 
 // CPython's MAX_INT_SIZE: it does not fold a product, power or left shift past this many bits.
 constexpr size_t kMaxFoldedBits = 128;
@@ -63,32 +64,32 @@ Int floor_divided(const Int &x, const Int &y, bool remainder) {
 
 // `x op y` as CPython's fold_binop computes it (safe_multiply, safe_power, safe_lshift), or
 // nothing where it leaves the operation to run time.
-std::optional<Int> folded_binary(const std::string &op, const Int &x, const Int &y) {
-  if (op == "+")
+std::optional<Int> folded_binary(Operator op, const Int &x, const Int &y) {
+  if (op == Operator::Add)
     return x + y;
-  if (op == "-")
+  if (op == Operator::Sub)
     return x - y;
-  if (op == "&")
+  if (op == Operator::BitAnd)
     return x & y;
-  if (op == "|")
+  if (op == Operator::BitOr)
     return x | y;
-  if (op == "^")
+  if (op == Operator::BitXor)
     return x ^ y;
-  if (op == "*") {
+  if (op == Operator::Mul) {
     if (x != 0 && y != 0 && bit_count(x) + bit_count(y) > kMaxFoldedBits)
       return std::nullopt;
     return x * y;
   }
-  if (op == "//" || op == "%")
-    return y == 0 ? std::nullopt : std::optional<Int>(floor_divided(x, y, op == "%"));
-  if (op == "**") {
+  if (op == Operator::FloorDiv || op == Operator::Mod)
+    return y == 0 ? std::nullopt : std::optional<Int>(floor_divided(x, y, op == Operator::Mod));
+  if (op == Operator::Pow) {
     if (y < 0) // a float, or ZeroDivisionError
       return std::nullopt;
     if (x != 0 && y > 0 && (y > Int(kMaxFoldedBits) || bit_count(x) > kMaxFoldedBits / size_t(y)))
       return std::nullopt;
     return y == 0 ? Int(1) : Int(pow(x, unsigned(y)));
   }
-  if (op == "<<") {
+  if (op == Operator::LShift) {
     if (y < 0) // ValueError
       return std::nullopt;
     if (x == 0 || y == 0)
@@ -97,7 +98,7 @@ std::optional<Int> folded_binary(const std::string &op, const Int &x, const Int 
       return std::nullopt;
     return Int(x << unsigned(y));
   }
-  if (op == ">>")
+  if (op == Operator::RShift)
     return y < 0 ? std::nullopt : std::optional<Int>(shifted_right(x, y));
   return std::nullopt; // '/' (a float) and '@'
 }
@@ -126,12 +127,12 @@ std::optional<Int> folded_value(const ast::Expr &e) {
   case ast::ExprKind::Int:
     return literal_value(e);
   case ast::ExprKind::UnaryOp: {
-    if (e.op == "not")
+    if (e.op == Operator::Not)
       return std::nullopt; // a bool
     std::optional<Int> x = folded_value(*e.elts[0]);
     if (!x)
       return std::nullopt;
-    return e.op == "-" ? Int(-*x) : e.op == "~" ? Int(-*x - 1) : *x;
+    return e.op == Operator::Neg ? Int(-*x) : e.op == Operator::Invert ? Int(-*x - 1) : *x;
   }
   case ast::ExprKind::BinOp: {
     const std::vector<const ast::Expr *> spine = left_spine(e);
@@ -243,14 +244,7 @@ namespace {
 int precedence(const ast::Expr &x) {
   if (x.kind == ast::ExprKind::UnaryOp)
     return 7;
-  if (x.kind != ast::ExprKind::BinOp)
-    return 9;
-  static const std::vector<std::vector<std::string>> levels = {
-      {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}};
-  for (size_t i = 0; i < levels.size(); ++i)
-    if (std::find(levels[i].begin(), levels[i].end(), x.op) != levels[i].end())
-      return int(i) + 1;
-  return 8; // **
+  return x.kind == ast::ExprKind::BinOp ? binding(x.op) : 9;
 }
 
 void write_int_expression(const ast::Expr &x, std::string &text, size_t limit) {
@@ -262,7 +256,7 @@ void write_int_expression(const ast::Expr &x, std::string &text, size_t limit) {
   if (x.kind == ast::ExprKind::Int) {
     text += literal_value(x)->str();
   } else if (x.kind == ast::ExprKind::UnaryOp) {
-    text += x.op == "not" ? "not " : x.op;
+    text += x.op == Operator::Not ? "not " : spelling(x.op);
     operand(*x.elts[0], precedence(*x.elts[0]) < 7);
   } else if (x.kind != ast::ExprKind::BinOp) {
     text += "...";
@@ -275,7 +269,7 @@ void write_int_expression(const ast::Expr &x, std::string &text, size_t limit) {
       const int outer = precedence(*spine[i]);
       if (outer == 8 ? inner <= 8 : inner < outer) // (a + b) * c, (-2) ** 2, (2 ** 3) ** 2
         text = text.substr(0, start) + "(" + text.substr(start) + ")";
-      text += " " + spine[i]->op + " ";
+      text += " " + spelling(spine[i]->op) + " ";
       const int right = precedence(*spine[i]->elts[1]);
       operand(*spine[i]->elts[1], outer == 8 ? right < 7 : right <= outer);
       inner = outer;

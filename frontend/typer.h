@@ -18,6 +18,8 @@
 
 namespace simt {
 
+using Operator = ast::Operator;
+
 struct Ufunc; // frontend/ufuncs.h
 struct UfuncLoop;
 struct CudaFunction; // frontend/builtins.h
@@ -202,9 +204,9 @@ private:
   std::vector<ir::ExprPtr> array_indices(const ir::Expr &array, const ast::Expr &index, ir::Loc loc,
                                          bool allow_partial = false);
   ir::ExprPtr unary(const ast::Expr &e);
-  ir::ExprPtr binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr binary(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
   ir::ExprPtr compare(const ast::Expr &e);
-  ir::ExprPtr compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr compare_pair(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
   ir::ExprPtr bool_op(const ast::Expr &e);
   ir::ExprPtr if_exp(const ast::Expr &e);
 
@@ -231,7 +233,7 @@ private:
   ir::ExprPtr tuple_display(const ast::Expr &e);          // (a, b): a TupleMake
   ir::ExprPtr iterated(const ast::Expr &e); // an iterable or `in` operand (lists as tuples)
   ir::ExprPtr tuple_slice(ir::ExprPtr tuple, const ast::Expr &slice, ir::Loc loc); // t[1:]
-  ir::ExprPtr tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op, ir::Loc loc);
+  ir::ExprPtr tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, Operator op, ir::Loc loc);
   ir::ExprPtr tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, ir::Loc loc);
 
   // for loops over arrays, tuples, enumerate() and zip() (typer_loop.cpp)
@@ -397,11 +399,11 @@ private:
   ir::ExprPtr cast(ir::ExprPtr e, const Type &to);
   // datetime64 and timedelta64 (typer_datetime.cpp)
   ir::ExprPtr time_cast(ir::ExprPtr e, const Type &to);
-  ir::ExprPtr time_binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
-  ir::ExprPtr timedelta_scaled(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
-                               bool by_float, ir::Loc loc);
-  ir::ExprPtr time_compare(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
-  ir::ExprPtr time_unary(const std::string &op, ir::ExprPtr operand, ir::Loc loc);
+  ir::ExprPtr time_binary(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr timedelta_scaled(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs, bool by_float,
+                               ir::Loc loc);
+  ir::ExprPtr time_compare(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc);
+  ir::ExprPtr time_unary(Operator op, ir::ExprPtr operand, ir::Loc loc);
   ir::ExprPtr time_count(const ir::Expr &time) const; // a copy of a stable time, as int64
   ir::ExprPtr is_not_a_time(const ir::Expr &time) const;
   // `value` typed `result`, or NaT where any of `nat_tests` holds.
@@ -431,7 +433,7 @@ private:
                          ir::Loc loc);
   ir::ExprPtr ufunc_truth(ir::ExprPtr x, ir::Loc loc);
   ir::ExprPtr ufunc_predicate(const std::string &name, ir::ExprPtr x, ir::Loc loc);
-  ir::ExprPtr ufunc_compare(const std::string &op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc);
+  ir::ExprPtr ufunc_compare(Operator op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc);
   ir::ExprPtr ufunc_min_max(const std::string &op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc);
   ir::ExprPtr to_bool(ir::ExprPtr e);
   ir::ExprPtr scalar_const(Scalar s, int64_t i, double f, ir::Loc loc) const;

@@ -258,34 +258,35 @@ CallFamily FunctionTyper::builtin_calls() {
   auto abs = [](FunctionTyper &t, const std::string &, const ast::Expr &e) {
     return t.call_builtin("abs", e);
   };
-  return {"builtins and modules",
-          {{"builtins.range", outside_loop},
-           {"builtins.enumerate", outside_loop},
-           {"builtins.zip", outside_loop},
-           {"builtins.len", of_one},
-           {"builtins.int", of_one},
-           {"builtins.float", of_one},
-           {"builtins.bool", of_one},
-           {"builtins.abs", of_one},
-           {"numpy.abs", abs},
-           {"numpy.absolute", abs},
-           {"builtins.breakpoint", [](FunctionTyper &t, const std::string &,
-                                      const ast::Expr &e) { return t.breakpoint(e); }},
-           {"builtins.min", [](FunctionTyper &t, const std::string &,
-                               const ast::Expr &e) { return expr_value(t.min_max(false, e)); }},
-           {"builtins.max", [](FunctionTyper &t, const std::string &,
-                               const ast::Expr &e) { return expr_value(t.min_max(true, e)); }},
-           {"builtins.round", [](FunctionTyper &t, const std::string &,
-                                 const ast::Expr &e) { return expr_value(t.round(e)); }},
-           {"builtins.divmod", [](FunctionTyper &t, const std::string &,
-                                  const ast::Expr &e) { return expr_value(t.divmod(e)); }},
-           {"builtins.pow",
-            [](FunctionTyper &t, const std::string &, const ast::Expr &e) {
-              auto args = t.call_args(e, "pow", {"base", "exp"}, 2);
-              ir::ExprPtr base = t.rvalue(*args[0]);
-              return expr_value(t.binary("**", std::move(base), t.rvalue(*args[1]), e.loc));
-            }},
-           {"module:", not_callable}}};
+  return {
+      "builtins and modules",
+      {{"builtins.range", outside_loop},
+       {"builtins.enumerate", outside_loop},
+       {"builtins.zip", outside_loop},
+       {"builtins.len", of_one},
+       {"builtins.int", of_one},
+       {"builtins.float", of_one},
+       {"builtins.bool", of_one},
+       {"builtins.abs", of_one},
+       {"numpy.abs", abs},
+       {"numpy.absolute", abs},
+       {"builtins.breakpoint",
+        [](FunctionTyper &t, const std::string &, const ast::Expr &e) { return t.breakpoint(e); }},
+       {"builtins.min", [](FunctionTyper &t, const std::string &,
+                           const ast::Expr &e) { return expr_value(t.min_max(false, e)); }},
+       {"builtins.max", [](FunctionTyper &t, const std::string &,
+                           const ast::Expr &e) { return expr_value(t.min_max(true, e)); }},
+       {"builtins.round", [](FunctionTyper &t, const std::string &,
+                             const ast::Expr &e) { return expr_value(t.round(e)); }},
+       {"builtins.divmod", [](FunctionTyper &t, const std::string &,
+                              const ast::Expr &e) { return expr_value(t.divmod(e)); }},
+       {"builtins.pow",
+        [](FunctionTyper &t, const std::string &, const ast::Expr &e) {
+          auto args = t.call_args(e, "pow", {"base", "exp"}, 2);
+          ir::ExprPtr base = t.rvalue(*args[0]);
+          return expr_value(t.binary(Operator::Pow, std::move(base), t.rvalue(*args[1]), e.loc));
+        }},
+       {"module:", not_callable}}};
 }
 
 Value FunctionTyper::breakpoint(const ast::Expr &e) {
@@ -301,8 +302,8 @@ ir::ExprPtr FunctionTyper::divmod(const ast::Expr &e) {
   auto args = call_args(e, "divmod", {"a", "b"}, 2);
   ir::ExprPtr a = stable(rvalue(*args[0]));
   ir::ExprPtr b = stable(rvalue(*args[1]));
-  ir::ExprPtr quotient = binary("//", clone(*a), clone(*b), e.loc);
-  ir::ExprPtr remainder = binary("%", std::move(a), std::move(b), e.loc);
+  ir::ExprPtr quotient = binary(Operator::FloorDiv, clone(*a), clone(*b), e.loc);
+  ir::ExprPtr remainder = binary(Operator::Mod, std::move(a), std::move(b), e.loc);
   auto pair =
       make_expr(ir::ExprKind::TupleMake, Type::tuple_of({quotient->type, remainder->type}), e.loc);
   pair->args.push_back(std::move(quotient));

@@ -86,7 +86,7 @@ std::optional<GlobalValue> literal_constant(const ast::Expr &e) {
     g.int_value = e.int_value;
     return g;
   case ast::ExprKind::UnaryOp:
-    if (e.op == "-" && e.elts.size() == 1)
+    if (e.op == ast::Operator::Neg && e.elts.size() == 1)
       if (std::optional<GlobalValue> inner = literal_constant(*e.elts[0]);
           inner && inner->kind != GlobalValue::Kind::Bool) {
         inner->int_value = -inner->int_value;

@@ -101,24 +101,25 @@ ir::ExprPtr FunctionTyper::time_cast(ir::ExprPtr e, const Type &to) {
   return refuse();
 }
 
-ir::ExprPtr FunctionTyper::time_binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
-                                       ir::Loc loc) {
+ir::ExprPtr FunctionTyper::time_binary(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc) {
   auto fail = [&]() -> ir::ExprPtr {
-    error(loc, "unsupported operand types for " + op + ": " + lhs->type.str() + " and " +
+    error(loc, "unsupported operand types for " + spelling(op) + ": " + lhs->type.str() + " and " +
                    rhs->type.str());
   };
   Operand a = operand_of(lhs->type), b = operand_of(rhs->type);
-  const bool number_times = op == "*" && (a == Operand::Integer || a == Operand::Float);
-  if (number_times || (op == "+" && a == Operand::Timedelta && b == Operand::Datetime)) {
+  const bool number_times = op == Operator::Mul && (a == Operand::Integer || a == Operand::Float);
+  if (number_times || (op == Operator::Add && a == Operand::Timedelta && b == Operand::Datetime)) {
     std::swap(lhs, rhs); // n * td is td * n; td + dt is dt + td
     std::swap(a, b);
   }
   const Operand td = Operand::Timedelta, dt = Operand::Datetime;
   // Both times: in their common unit.
   if (b == td || b == dt) {
-    const bool sum = (op == "+" || op == "-") && (a == dt || a == td) && (b == td || op == "-") &&
-                     !(a == td && b == dt);
-    const bool ratio = (op == "/" || op == "//" || op == "%") && a == td && b == td;
+    const bool sum = (op == Operator::Add || op == Operator::Sub) && (a == dt || a == td) &&
+                     (b == td || op == Operator::Sub) && !(a == td && b == dt);
+    const bool ratio =
+        (op == Operator::TrueDiv || op == Operator::FloorDiv || op == Operator::Mod) && a == td &&
+        b == td;
     if (!sum && !ratio)
       return fail();
     auto unit = common_time_unit(lhs->type.nominal->name, rhs->type.nominal->name);
@@ -138,10 +139,10 @@ ir::ExprPtr FunctionTyper::time_binary(const std::string &op, ir::ExprPtr lhs, i
                                                                : NominalClass::Kind::Timedelta,
                                                        *unit);
       return unless_not_a_time(
-          std::move(nat),
-          make_binary(binary_op(op), Scalar::I64, time_count(*x), time_count(*y), loc), result);
+          std::move(nat), make_binary(ir_op(op), Scalar::I64, time_count(*x), time_count(*y), loc),
+          result);
     }
-    if (op == "/") { // a float64 ratio; NaT makes it NaN
+    if (op == Operator::TrueDiv) { // a float64 ratio; NaT makes it NaN
       auto ratio_value = make_binary(ir::Op::TrueDiv, Scalar::F64, cast(time_count(*x), float64),
                                      cast(time_count(*y), float64), loc);
       return make_select(
@@ -153,22 +154,23 @@ ir::ExprPtr FunctionTyper::time_binary(const std::string &op, ir::ExprPtr lhs, i
     // (%) for NaT operands and a zero divisor.
     nat.push_back(
         make_compare(ir::Op::Eq, time_count(*y), scalar_const(Scalar::I64, 0, 0, loc), loc));
-    auto value = make_binary(binary_op(op), Scalar::I64, time_count(*x), time_count(*y), loc);
-    if (op == "%")
+    auto value = make_binary(ir_op(op), Scalar::I64, time_count(*x), time_count(*y), loc);
+    if (op == Operator::Mod)
       return unless_not_a_time(std::move(nat), std::move(value), x->type);
     return make_select(make_or(std::move(nat), loc), scalar_const(Scalar::I64, 0, 0, loc),
                        std::move(value));
   }
   // A timedelta and a number: scaled, truncating toward zero as NumPy does.
   if (a != td || (b != Operand::Integer && b != Operand::Float) ||
-      (op != "*" && op != "/" && op != "//") || (op == "//" && b == Operand::Float))
+      (op != Operator::Mul && op != Operator::TrueDiv && op != Operator::FloorDiv) ||
+      (op == Operator::FloorDiv && b == Operand::Float))
     return fail();
   return timedelta_scaled(op, std::move(lhs), std::move(rhs), b == Operand::Float, loc);
 }
 
 // A timedelta `lhs` times, divided or floor-divided by a number `rhs` (a float one when
 // `by_float`): scaled, truncating toward zero as NumPy does; NaT stays NaT.
-ir::ExprPtr FunctionTyper::timedelta_scaled(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
+ir::ExprPtr FunctionTyper::timedelta_scaled(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs,
                                             bool by_float, ir::Loc loc) {
   const Type result = lhs->type;
   ir::ExprPtr x = stable(std::move(lhs));
@@ -176,7 +178,7 @@ ir::ExprPtr FunctionTyper::timedelta_scaled(const std::string &op, ir::ExprPtr l
   nat.push_back(is_not_a_time(*x));
   if (by_float) { // NaN and infinite results are NaT
     ir::ExprPtr scaled =
-        stable(make_binary(op == "*" ? ir::Op::Mul : ir::Op::TrueDiv, Scalar::F64,
+        stable(make_binary(op == Operator::Mul ? ir::Op::Mul : ir::Op::TrueDiv, Scalar::F64,
                            cast(time_count(*x), float64), cast(std::move(rhs), float64), loc));
     auto magnitude = make_intrinsic(ir::Intrinsic::Fabs, float64, loc);
     magnitude->args.push_back(clone(*scaled));
@@ -189,7 +191,7 @@ ir::ExprPtr FunctionTyper::timedelta_scaled(const std::string &op, ir::ExprPtr l
     return unless_not_a_time(std::move(nat), cast(clone(*scaled), int64), result);
   }
   ir::ExprPtr n = stable(cast(std::move(rhs), int64));
-  if (op == "*")
+  if (op == Operator::Mul)
     return unless_not_a_time(std::move(nat),
                              make_binary(ir::Op::Mul, Scalar::I64, time_count(*x), clone(*n), loc),
                              result);
@@ -217,12 +219,12 @@ ir::ExprPtr FunctionTyper::timedelta_scaled(const std::string &op, ir::ExprPtr l
   return unless_not_a_time(std::move(nat), std::move(truncated), result);
 }
 
-ir::ExprPtr FunctionTyper::time_compare(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
+ir::ExprPtr FunctionTyper::time_compare(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs,
                                         ir::Loc loc) {
   if (!lhs->type.is_time() || !rhs->type.is_time() ||
       lhs->type.nominal->kind != rhs->type.nominal->kind)
-    error(loc,
-          "'" + op + "' is not supported between " + lhs->type.str() + " and " + rhs->type.str());
+    error(loc, "'" + spelling(op) + "' is not supported between " + lhs->type.str() + " and " +
+                   rhs->type.str());
   auto unit = common_time_unit(lhs->type.nominal->name, rhs->type.nominal->name);
   if (!unit)
     error(loc, "cannot compare " + lhs->type.str() + " and " + rhs->type.str() +
@@ -232,14 +234,15 @@ ir::ExprPtr FunctionTyper::time_compare(const std::string &op, ir::ExprPtr lhs, 
   std::vector<ir::ExprPtr> nat;
   nat.push_back(is_not_a_time(*x));
   nat.push_back(is_not_a_time(*y));
-  return make_select(make_or(std::move(nat), loc), scalar_const(Scalar::Bool, op == "!=", 0, loc),
-                     make_compare(compare_op(op), time_count(*x), time_count(*y), loc));
+  return make_select(make_or(std::move(nat), loc),
+                     scalar_const(Scalar::Bool, op == Operator::NotEq, 0, loc),
+                     make_compare(ir_op(op), time_count(*x), time_count(*y), loc));
 }
 
-ir::ExprPtr FunctionTyper::time_unary(const std::string &op, ir::ExprPtr operand, ir::Loc loc) {
-  if (!operand->type.is_timedelta() || (op != "-" && op != "+"))
-    error(loc, "bad operand type for unary " + op + ": " + operand->type.str());
-  if (op == "+")
+ir::ExprPtr FunctionTyper::time_unary(Operator op, ir::ExprPtr operand, ir::Loc loc) {
+  if (!operand->type.is_timedelta() || (op != Operator::Neg && op != Operator::Pos))
+    error(loc, "bad operand type for unary " + spelling(op) + ": " + operand->type.str());
+  if (op == Operator::Pos)
     return operand;
   const Type result = operand->type;
   auto negated = make_expr(ir::ExprKind::Unary, int64, loc);

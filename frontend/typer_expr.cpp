@@ -191,7 +191,7 @@ ir::ExprPtr FunctionTyper::binary_chain(const ast::Expr &e) {
   const FoldedChain folded = python_folded_chain(spine);
   size_t next = spine.size() - folded.links; // spine[next - 1]: the innermost operator left
   ir::ExprPtr lhs;
-  if (folded.value && next > 0 && spine[next - 1]->op == "**") {
+  if (folded.value && next > 0 && spine[next - 1]->op == Operator::Pow) {
     // int ** negative int is a float CPython folds: 2 ** -1 == 0.5
     const ast::Expr &power = *spine[next - 1];
     const std::optional<FoldedInt> exponent = python_folded_int(*power.elts[1]);
@@ -831,16 +831,16 @@ ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
   // An int constant past int64 is folded as CPython folds it: -9223372036854775808 is an int64,
   // ~(2 ** 64) too large, not 2 ** 64 False. (Within int64 the operation gives the same.)
   const ast::Expr *innermost = e.elts[0].get();
-  while (innermost->kind == ast::ExprKind::UnaryOp && innermost->op != "not")
+  while (innermost->kind == ast::ExprKind::UnaryOp && innermost->op != Operator::Not)
     innermost = innermost->elts[0].get();
   if (innermost->kind == ast::ExprKind::Int || innermost->kind == ast::ExprKind::BinOp) {
     const std::optional<FoldedInt> folded = python_folded_int(*e.elts[0]);
     if (folded && (!folded->fits || folded->is_uint64))
-      return e.op == "not" ? scalar_const(Scalar::Bool, 0, 0, e.loc)
-                           : int_constant(*python_folded_int(e), e);
+      return e.op == Operator::Not ? scalar_const(Scalar::Bool, 0, 0, e.loc)
+                                   : int_constant(*python_folded_int(e), e);
   }
   ir::ExprPtr operand = rvalue(*e.elts[0]);
-  if (e.op == "not") {
+  if (e.op == Operator::Not) {
     auto n = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), e.loc);
     n->op = ir::Op::Not;
     n->args.push_back(to_bool(std::move(operand)));
@@ -849,14 +849,14 @@ ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
   if (operand->type.is_time())
     return time_unary(e.op, std::move(operand), e.loc);
   if (!operand->type.is_scalar() || operand->type.has_no_operators())
-    error(e.loc, "bad operand type for unary " + e.op + ": " + operand->type.str());
+    error(e.loc, "bad operand type for unary " + spelling(e.op) + ": " + operand->type.str());
   auto sig = unary_operator_signature(e.op, operand->type.scalar);
   if (!sig)
-    error(e.loc, "bad operand type for unary " + e.op + ": " + operand->type.str());
+    error(e.loc, "bad operand type for unary " + spelling(e.op) + ": " + operand->type.str());
   Type result = Type::scalar_of(sig->result);
   auto u = make_expr(ir::ExprKind::Unary, result, e.loc);
-  u->op = e.op == "-" ? ir::Op::Neg : e.op == "+" ? ir::Op::Pos : ir::Op::Invert;
-  if (e.op == "~" && sig->result == Scalar::Bool)
+  u->op = ir_op(e.op);
+  if (e.op == Operator::Invert && sig->result == Scalar::Bool)
     u->op = ir::Op::Not; // Numba follows NumPy: ~ on a bool is logical not
   const Type param = Type::scalar_of(sig->params[0]);
   if (is_integer(sig->params[0]) && u->op != ir::Op::Not) {
@@ -870,22 +870,21 @@ ir::ExprPtr FunctionTyper::unary(const ast::Expr &e) {
   return u;
 }
 
-ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
-                                  ir::Loc loc) {
+ir::ExprPtr FunctionTyper::binary(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs, ir::Loc loc) {
   auto fail = [&] {
-    error(loc, "unsupported operand types for " + op + ": " + lhs->type.str() + " and " +
+    error(loc, "unsupported operand types for " + spelling(op) + ": " + lhs->type.str() + " and " +
                    rhs->type.str());
   };
-  if (op == "@")
+  if (op == Operator::MatMul)
     error(loc, "simt: the @ operator is not supported yet");
   if (lhs->type.is_time() || rhs->type.is_time())
     return time_binary(op, std::move(lhs), std::move(rhs), loc);
-  if ((op == "+" && lhs->type.is_tuple() && rhs->type.is_tuple()) ||
-      (op == "*" && lhs->type.is_tuple() != rhs->type.is_tuple())) {
+  if ((op == Operator::Add && lhs->type.is_tuple() && rhs->type.is_tuple()) ||
+      (op == Operator::Mul && lhs->type.is_tuple() != rhs->type.is_tuple())) {
     // concatenation, or repetition a constant number of times
     std::optional<int64_t> times = 1;
     std::vector<ir::ExprPtr> tuples;
-    if (op == "*") {
+    if (op == Operator::Mul) {
       times = constant_int(lhs->type.is_tuple() ? *rhs : *lhs);
       if (!times)
         error(loc, "simt: a tuple is repeated a constant number of times only");
@@ -903,27 +902,27 @@ ir::ExprPtr FunctionTyper::binary(const std::string &op, ir::ExprPtr lhs, ir::Ex
   if (!sig)
     fail();
   Type result = Type::scalar_of(sig->result);
-  if (op == "**" && is_float(sig->result) && is_integer(sig->params[1])) {
+  if (op == Operator::Pow && is_float(sig->result) && is_integer(sig->params[1])) {
     auto power = make_intrinsic(ir::Intrinsic::PowInt, result, loc);
     power->args.push_back(cast(std::move(lhs), result));
     power->args.push_back(cast(std::move(rhs), Type::scalar_of(sig->params[1])));
     return power;
   }
-  if (is_complex(sig->result) && (op == "/" || op == "**"))
-    return complex_binary(binary_op(op), cast(std::move(lhs), result), cast(std::move(rhs), result),
+  if (is_complex(sig->result) && (op == Operator::TrueDiv || op == Operator::Pow))
+    return complex_binary(ir_op(op), cast(std::move(lhs), result), cast(std::move(rhs), result),
                           loc);
   auto b = make_expr(ir::ExprKind::Binary, result, loc);
-  b->op = binary_op(op);
+  b->op = ir_op(op);
   b->args.push_back(cast(cast(std::move(lhs), Type::scalar_of(sig->params[0])), result));
   b->args.push_back(cast(cast(std::move(rhs), Type::scalar_of(sig->params[1])), result));
   return b;
 }
 
 ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
-  if (e.ops.size() == 1 && (e.ops[0] == "is" || e.ops[0] == "is not") &&
+  if (e.ops.size() == 1 && (e.ops[0] == Operator::Is || e.ops[0] == Operator::IsNot) &&
       (e.elts[0]->kind == ast::ExprKind::None || e.elts[1]->kind == ast::ExprKind::None)) {
     // `x is None`: an optional's validity; None is None; any other value is not None.
-    const bool negated = e.ops[0] == "is not";
+    const bool negated = e.ops[0] == Operator::IsNot;
     Value v = value(*e.elts[e.elts[0]->kind == ast::ExprKind::None ? 1 : 0]);
     if (v.kind == Value::Kind::Expr && v.expr->type.is_optional()) {
       ir::ExprPtr valid = optional_part(std::move(v.expr), 0, e.loc);
@@ -936,15 +935,11 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
     }
     return scalar_const(Scalar::Bool, (v.kind == Value::Kind::None) != negated, 0, e.loc);
   }
-  for (const std::string &op : e.ops)
-    if (compare_op(op) == ir::Op::None && op != "in" && op != "not in" && op != "is" &&
-        op != "is not")
-      error(e.loc, "simt: '" + op + "' comparisons are not supported yet");
   // a < b < c is (a < b) and (b < c), one And over all the pairs however long the chain
   auto all = make_expr(ir::ExprKind::And, Type::scalar_of(Scalar::Bool), e.loc);
   ir::ExprPtr lhs = rvalue(*e.elts[0]);
   for (size_t i = 0; i < e.ops.size(); ++i) {
-    const bool membership = e.ops[i] == "in" || e.ops[i] == "not in";
+    const bool membership = e.ops[i] == Operator::In || e.ops[i] == Operator::NotIn;
     ir::ExprPtr rhs = membership ? iterated(*e.elts[i + 1]) : rvalue(*e.elts[i + 1]);
     bool last = i + 1 == e.ops.size();
     if (!last)
@@ -959,22 +954,22 @@ ir::ExprPtr FunctionTyper::compare(const ast::Expr &e) {
   return all;
 }
 
-ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, ir::ExprPtr rhs,
+ir::ExprPtr FunctionTyper::compare_pair(Operator op, ir::ExprPtr lhs, ir::ExprPtr rhs,
                                         ir::Loc loc) {
-  if (op == "in" || op == "not in") {
+  if (op == Operator::In || op == Operator::NotIn) {
     if (!rhs->type.is_tuple())
-      error(loc, "simt: '" + op + "' on " + rhs->type.str() + " is not supported yet");
+      error(loc, "simt: '" + spelling(op) + "' on " + rhs->type.str() + " is not supported yet");
     ir::ExprPtr found = tuple_contains(std::move(lhs), std::move(rhs), loc);
-    if (op == "in")
+    if (op == Operator::In)
       return found;
     auto n = make_expr(ir::ExprKind::Unary, Type::scalar_of(Scalar::Bool), loc);
     n->op = ir::Op::Not;
     n->args.push_back(std::move(found));
     return n;
   }
-  const bool is = op == "is" || op == "is not";
+  const bool is = op == Operator::Is || op == Operator::IsNot;
   if (!is && (lhs->type.is_storage() || rhs->type.is_storage()))
-    error(loc, "unsupported operand types for " + op + ": " + lhs->type.str() + " and " +
+    error(loc, "unsupported operand types for " + spelling(op) + ": " + lhs->type.str() + " and " +
                    rhs->type.str());
   if (!is && (lhs->type.is_time() || rhs->type.is_time()))
     return time_compare(op, std::move(lhs), std::move(rhs), loc);
@@ -982,38 +977,38 @@ ir::ExprPtr FunctionTyper::compare_pair(const std::string &op, ir::ExprPtr lhs, 
     // Numba's `is`: values of different types are not identical, immutable values of one type
     // are when equal. Enum members equal only members of their own class (IntEnum members also
     // compare as integers with ==).
-    const bool negated = op == "is not" || op == "!=";
+    const bool negated = op == Operator::IsNot || op == Operator::NotEq;
     const bool enums = lhs->type.nominal && rhs->type.nominal &&
                        lhs->type.nominal->kind != NominalClass::Kind::NamedTuple;
     const bool same_class =
         enums ? *lhs->type.nominal == *rhs->type.nominal : lhs->type == rhs->type;
-    if (!is && op != "==" && op != "!=")
-      error(loc,
-            "'" + op + "' is not supported between " + lhs->type.str() + " and " + rhs->type.str());
+    if (!is && op != Operator::Eq && op != Operator::NotEq)
+      error(loc, "'" + spelling(op) + "' is not supported between " + lhs->type.str() + " and " +
+                     rhs->type.str());
     if (!same_class && (is || !lhs->type.is_nominal(NominalClass::Kind::IntEnum) ||
                         !rhs->type.is_nominal(NominalClass::Kind::IntEnum)))
       return scalar_const(Scalar::Bool, negated, 0, loc);
     if (is && !lhs->type.is_scalar() && !lhs->type.is_tuple())
       error(loc, "simt: 'is' between " + lhs->type.str() + " values is not supported yet");
     const Type plain = lhs->type.plain();
-    return compare_pair(negated ? "!=" : "==", cast(std::move(lhs), plain),
+    return compare_pair(negated ? Operator::NotEq : Operator::Eq, cast(std::move(lhs), plain),
                         cast(std::move(rhs), plain), loc);
   }
-  if (lhs->type.is_tuple() && rhs->type.is_tuple() && (op == "==" || op == "!="))
-    return tuple_equal(std::move(lhs), std::move(rhs), op == "==", loc);
+  if (lhs->type.is_tuple() && rhs->type.is_tuple() && (op == Operator::Eq || op == Operator::NotEq))
+    return tuple_equal(std::move(lhs), std::move(rhs), op == Operator::Eq, loc);
   if (lhs->type.is_tuple() && rhs->type.is_tuple() &&
-      (op == "<" || op == "<=" || op == ">" || op == ">="))
+      (op == Operator::Lt || op == Operator::LtE || op == Operator::Gt || op == Operator::GtE))
     return tuple_order(std::move(lhs), std::move(rhs), op, loc);
   if (!lhs->type.is_scalar() || !rhs->type.is_scalar())
     error(loc, "simt: comparing " + lhs->type.str() + " and " + rhs->type.str() +
                    " is not supported yet");
-  if ((is_complex(lhs->type.scalar) || is_complex(rhs->type.scalar)) && op != "==" && op != "!=")
-    error(loc,
-          "'" + op + "' is not supported between " + lhs->type.str() + " and " + rhs->type.str());
+  if ((is_complex(lhs->type.scalar) || is_complex(rhs->type.scalar)) && op != Operator::Eq &&
+      op != Operator::NotEq)
+    error(loc, "'" + spelling(op) + "' is not supported between " + lhs->type.str() + " and " +
+                   rhs->type.str());
   auto sig = compare_signature(lhs->type.scalar, rhs->type.scalar);
   Type operand = Type::scalar_of(sig->params[0]);
-  return make_compare(compare_op(op), cast(std::move(lhs), operand), cast(std::move(rhs), operand),
-                      loc);
+  return make_compare(ir_op(op), cast(std::move(lhs), operand), cast(std::move(rhs), operand), loc);
 }
 
 ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
@@ -1022,14 +1017,14 @@ ir::ExprPtr FunctionTyper::bool_op(const ast::Expr &e) {
   for (const auto &elt : e.elts) {
     operands.push_back(rvalue(*elt));
     if (!operands.back()->type.is_scalar())
-      error(elt->loc,
-            "simt: '" + e.op + "' on " + operands.back()->type.str() + " is not supported yet");
+      error(elt->loc, "simt: '" + spelling(e.op) + "' on " + operands.back()->type.str() +
+                          " is not supported yet");
     if (operands.size() == 1)
       type = operands.back()->type;
     else
       unify(type, operands.back()->type, type);
   }
-  auto op = make_expr(e.op == "and" ? ir::ExprKind::And : ir::ExprKind::Or, type, e.loc);
+  auto op = make_expr(e.op == Operator::And ? ir::ExprKind::And : ir::ExprKind::Or, type, e.loc);
   for (ir::ExprPtr &operand : operands)
     op->args.push_back(cast(std::move(operand), type));
   return op;

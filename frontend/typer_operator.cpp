@@ -12,7 +12,7 @@ namespace {
 
 struct OperatorForm {
   ast::ExprKind kind;
-  std::string op;
+  Operator op; // UnaryOp, BinOp, Compare
 };
 
 // operator.<name> -> the expression it evaluates (in-place forms act as the plain operator on
@@ -20,21 +20,24 @@ struct OperatorForm {
 const std::map<std::string, OperatorForm> &operator_forms() {
   using K = ast::ExprKind;
   static const std::map<std::string, OperatorForm> forms = [] {
-    std::map<std::string, OperatorForm> m = {
-        {"neg", {K::UnaryOp, "-"}},         {"pos", {K::UnaryOp, "+"}},
-        {"invert", {K::UnaryOp, "~"}},      {"inv", {K::UnaryOp, "~"}},
-        {"not_", {K::UnaryOp, "not"}},      {"eq", {K::Compare, "=="}},
-        {"ne", {K::Compare, "!="}},         {"lt", {K::Compare, "<"}},
-        {"le", {K::Compare, "<="}},         {"gt", {K::Compare, ">"}},
-        {"ge", {K::Compare, ">="}},         {"is_", {K::Compare, "is"}},
-        {"is_not", {K::Compare, "is not"}}, {"getitem", {K::Subscript, ""}}};
-    const std::map<std::string, std::string> binary = {
-        {"add", "+"}, {"sub", "-"},  {"mul", "*"},     {"truediv", "/"}, {"floordiv", "//"},
-        {"mod", "%"}, {"pow", "**"}, {"lshift", "<<"}, {"rshift", ">>"}, {"and_", "&"},
-        {"or_", "|"}, {"xor", "^"},  {"matmul", "@"}};
-    for (const auto &[name, op] : binary) {
-      m[name] = {K::BinOp, op};
-      m["i" + (name.back() == '_' ? name.substr(0, name.size() - 1) : name)] = {K::BinOp, op};
+    std::map<std::string, OperatorForm> m = {{"inv", {K::UnaryOp, Operator::Invert}},
+                                             {"getitem", {K::Subscript, {}}}};
+    for (size_t i = 0; i < ast::kOperatorCount; ++i) {
+      const Operator op = Operator(i);
+      const std::string &name = ast::operator_info(op).module_name;
+      if (name.empty())
+        continue;
+      switch (ast::operator_info(op).kind) {
+      case ast::OperatorKind::Unary:
+        m[name] = {K::UnaryOp, op};
+        break;
+      case ast::OperatorKind::Binary:
+        m[name] = {K::BinOp, op};
+        m["i" + (name.back() == '_' ? name.substr(0, name.size() - 1) : name)] = {K::BinOp, op};
+        break;
+      default:
+        m[name] = {K::Compare, op};
+      }
     }
     return m;
   }();
@@ -65,7 +68,7 @@ Value FunctionTyper::call_operator(const std::string &name, const ast::Expr &e) 
   expr->loc = e.loc;
   if (name == "contains") { // contains(a, b) is `b in a`
     expr->kind = ast::ExprKind::Compare;
-    expr->ops = {"in"};
+    expr->ops = {Operator::In};
     expr->elts.push_back(copy_ast(*args[1]));
     expr->elts.push_back(copy_ast(*args[0]));
     return value(*expr);

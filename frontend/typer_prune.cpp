@@ -60,7 +60,7 @@ std::optional<bool> FunctionTyper::constant_condition(const ast::Expr &e,
   };
   switch (e.kind) {
   case ast::ExprKind::UnaryOp:
-    if (e.op == "not")
+    if (e.op == Operator::Not)
       if (std::optional<bool> inner = constant_condition(*e.elts[0], bindings))
         return !*inner;
     return std::nullopt;
@@ -70,13 +70,14 @@ std::optional<bool> FunctionTyper::constant_condition(const ast::Expr &e,
     std::optional<Constant> a = constant(*e.elts[0]), b = constant(*e.elts[1]);
     if (!a || !b)
       return std::nullopt;
-    const std::string &op = e.ops[0];
+    const Operator op = e.ops[0];
     const bool same_kind = a->kind == b->kind;
     const bool equal = same_kind && a->number == b->number;
-    if (op == "==" || op == "!=")
-      return (op == "==") == equal;
-    if (op == "is" || op == "is not") // None is None; True is True (bools are singletons)
-      return (op == "is") ==
+    if (op == Operator::Eq || op == Operator::NotEq)
+      return (op == Operator::Eq) == equal;
+    // None is None; True is True (bools are singletons)
+    if (op == Operator::Is || op == Operator::IsNot)
+      return (op == Operator::Is) ==
              (equal && (a->kind == Constant::Kind::None || (a->boolean && b->boolean)));
     return std::nullopt;
   }

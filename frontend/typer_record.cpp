@@ -68,7 +68,7 @@ int FunctionTyper::field_index(const Type &record, const std::string &name, ir::
 }
 
 int FunctionTyper::field_key(const Type &record, const ast::Expr &key) {
-  bool negative = key.kind == ast::ExprKind::UnaryOp && key.op == "-" &&
+  bool negative = key.kind == ast::ExprKind::UnaryOp && key.op == ast::Operator::Neg &&
                   key.elts[0]->kind == ast::ExprKind::Int;
   std::optional<int64_t> global_index; // a global or closure int, as Numba's constants
   if (key.kind == ast::ExprKind::Name || key.kind == ast::ExprKind::Attribute) {

@@ -24,7 +24,7 @@ ir::ExprPtr FunctionTyper::ufunc_element(const Ufunc &u, const UfuncLoop &loop,
     return make_binary(ir::Op::Mul, in, std::move(args[0]), scalar_const(in, 0, u.factor, loc),
                        loc);
   case UfuncOp::Compare:
-    return ufunc_compare(u.detail, std::move(args[0]), std::move(args[1]), loc);
+    return ufunc_compare(u.python_operator, std::move(args[0]), std::move(args[1]), loc);
   case UfuncOp::Logical: {
     ir::ExprPtr a = ufunc_truth(std::move(args[0]), loc);
     if (u.detail == "not") {
@@ -45,8 +45,8 @@ ir::ExprPtr FunctionTyper::ufunc_element(const Ufunc &u, const UfuncLoop &loop,
     return ufunc_min_max(u.detail, std::move(args[0]), std::move(args[1]), loc);
   case UfuncOp::Arithmetic: {
     if (args.size() == 2)
-      return cast(binary(u.detail, std::move(args[0]), std::move(args[1]), loc), result);
-    if (u.detail == "~" && in == Scalar::Bool) {
+      return cast(binary(u.python_operator, std::move(args[0]), std::move(args[1]), loc), result);
+    if (u.python_operator == Operator::Invert && in == Scalar::Bool) {
       auto n = make_expr(ir::ExprKind::Unary, result, loc);
       n->op = ir::Op::Not;
       n->args.push_back(std::move(args[0]));
@@ -55,7 +55,7 @@ ir::ExprPtr FunctionTyper::ufunc_element(const Ufunc &u, const UfuncLoop &loop,
     // ~ and - in 64 bits (or the float's, complex's type), truncated to the loop's
     Scalar wide = is_integer(in) ? (is_signed(in) ? Scalar::I64 : Scalar::U64) : in;
     auto n = make_expr(ir::ExprKind::Unary, Type::scalar_of(wide), loc);
-    n->op = u.detail == "~" ? ir::Op::Invert : ir::Op::Neg;
+    n->op = ir_op(u.python_operator);
     n->args.push_back(cast(std::move(args[0]), Type::scalar_of(wide)));
     return cast(std::move(n), result);
   }
@@ -131,8 +131,8 @@ ir::ExprPtr FunctionTyper::ufunc_predicate(const std::string &name, ir::ExprPtr 
 }
 
 // NumPy's comparisons: complexes in lexicographic order, int64 with uint64 by value.
-ir::ExprPtr FunctionTyper::ufunc_compare(const std::string &op, ir::ExprPtr a, ir::ExprPtr b,
-                                         ir::Loc loc) {
+ir::ExprPtr FunctionTyper::ufunc_compare(Operator op, ir::ExprPtr a, ir::ExprPtr b, ir::Loc loc) {
+  const bool less = op == Operator::Lt || op == Operator::LtE;
   Scalar sa = a->type.scalar, sb = b->type.scalar;
   Type boolean = Type::scalar_of(Scalar::Bool);
   if (sa != sb) { // qQ, Qq: a negative int64 is below every uint64
@@ -144,7 +144,8 @@ ir::ExprPtr FunctionTyper::ufunc_compare(const std::string &op, ir::ExprPtr a, i
     s = cast(std::move(s), Type::scalar_of(Scalar::U64));
     ir::ExprPtr plain = compare_pair(op, std::move(a), std::move(b), loc);
     // the negative side orders below: true for (s < u, s <= u, !=) on the left
-    bool below = op == "!=" || (signed_left ? op[0] == '<' : op[0] == '>');
+    bool below =
+        op == Operator::NotEq || (signed_left ? less : op == Operator::Gt || op == Operator::GtE);
     if (below) {
       auto r = make_expr(ir::ExprKind::Or, boolean, loc);
       r->args.push_back(std::move(negative));
@@ -159,15 +160,15 @@ ir::ExprPtr FunctionTyper::ufunc_compare(const std::string &op, ir::ExprPtr a, i
     r->args.push_back(std::move(plain));
     return r;
   }
-  if (!is_complex(sa) || op == "==" || op == "!=")
+  if (!is_complex(sa) || op == Operator::Eq || op == Operator::NotEq)
     return compare_pair(op, std::move(a), std::move(b), loc);
   // a.real < b.real or (a.real == b.real and a.imag < b.imag), and so on
   a = stable(std::move(a));
   b = stable(std::move(b));
-  std::string strict = op.substr(0, 1);
+  const Operator strict = less ? Operator::Lt : Operator::Gt;
   auto part = [&](ir::ExprPtr &z, bool imag) { return complex_part(clone(*z), imag, loc); };
   auto same_real = make_expr(ir::ExprKind::And, boolean, loc);
-  same_real->args.push_back(compare_pair("==", part(a, false), part(b, false), loc));
+  same_real->args.push_back(compare_pair(Operator::Eq, part(a, false), part(b, false), loc));
   same_real->args.push_back(compare_pair(op, part(a, true), part(b, true), loc));
   auto r = make_expr(ir::ExprKind::Or, boolean, loc);
   r->args.push_back(compare_pair(strict, part(a, false), part(b, false), loc));
@@ -181,7 +182,8 @@ ir::ExprPtr FunctionTyper::ufunc_min_max(const std::string &op, ir::ExprPtr a, i
   a = stable(std::move(a));
   b = stable(std::move(b));
   bool is_max = op == "max" || op == "fmax";
-  ir::ExprPtr choose_a = ufunc_compare(is_max ? ">=" : "<=", clone(*a), clone(*b), loc);
+  ir::ExprPtr choose_a =
+      ufunc_compare(is_max ? Operator::GtE : Operator::LtE, clone(*a), clone(*b), loc);
   Scalar s = a->type.scalar;
   if (is_real(s) || is_complex(s)) {
     auto either = make_expr(ir::ExprKind::Or, Type::scalar_of(Scalar::Bool), loc);

@@ -206,7 +206,8 @@ ir::ExprPtr FunctionTyper::tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool eq
       get->args.push_back(clone(*t));
       return get;
     };
-    ir::ExprPtr pair = compare_pair(equal ? "==" : "!=", element(lhs), element(rhs), loc);
+    ir::ExprPtr pair =
+        compare_pair(equal ? Operator::Eq : Operator::NotEq, element(lhs), element(rhs), loc);
     if (!result) {
       result = std::move(pair);
       continue;
@@ -220,15 +221,14 @@ ir::ExprPtr FunctionTyper::tuple_equal(ir::ExprPtr lhs, ir::ExprPtr rhs, bool eq
   return result ? std::move(result) : scalar_const(Scalar::Bool, equal ? 1 : 0, 0, loc);
 }
 
-ir::ExprPtr FunctionTyper::tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const std::string &op,
-                                       ir::Loc loc) {
+ir::ExprPtr FunctionTyper::tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, Operator op, ir::Loc loc) {
   // Python's: the first elements that differ decide; when one tuple is the other's start, the
   // lengths do.
   const size_t n_lhs = lhs->type.elems.size(), n_rhs = rhs->type.elems.size();
-  const int64_t lengths = op == "<"    ? n_lhs < n_rhs
-                          : op == "<=" ? n_lhs <= n_rhs
-                          : op == ">"  ? n_lhs > n_rhs
-                                       : n_lhs >= n_rhs;
+  const int64_t lengths = op == Operator::Lt    ? n_lhs < n_rhs
+                          : op == Operator::LtE ? n_lhs <= n_rhs
+                          : op == Operator::Gt  ? n_lhs > n_rhs
+                                                : n_lhs >= n_rhs;
   lhs = stable(std::move(lhs));
   rhs = stable(std::move(rhs));
   ir::ExprPtr result = scalar_const(Scalar::Bool, lengths, 0, loc);
@@ -239,7 +239,7 @@ ir::ExprPtr FunctionTyper::tuple_order(ir::ExprPtr lhs, ir::ExprPtr rhs, const s
       get->args.push_back(clone(*t));
       return get;
     };
-    ir::ExprPtr same = compare_pair("==", element(lhs), element(rhs), loc);
+    ir::ExprPtr same = compare_pair(Operator::Eq, element(lhs), element(rhs), loc);
     result = make_select(std::move(same), std::move(result),
                          compare_pair(op, element(lhs), element(rhs), loc));
   }
@@ -401,7 +401,7 @@ ir::ExprPtr FunctionTyper::array_reduction(const std::string &op, ir::ExprPtr ar
     emit(std::move(s));
   if (op != "mean")
     return local(acc, loc);
-  return cast(binary("/", local(acc, loc), size(), loc), acc_type);
+  return cast(binary(Operator::TrueDiv, local(acc, loc), size(), loc), acc_type);
 }
 
 // item in tuple: whether any element equals item.
@@ -413,7 +413,7 @@ ir::ExprPtr FunctionTyper::tuple_contains(ir::ExprPtr item, ir::ExprPtr tuple, i
     auto get = make_expr(ir::ExprKind::TupleGet, tuple->type.elems[i], loc);
     get->index = static_cast<int>(i);
     get->args.push_back(clone(*tuple));
-    ir::ExprPtr eq = compare_pair("==", clone(*item), std::move(get), loc);
+    ir::ExprPtr eq = compare_pair(Operator::Eq, clone(*item), std::move(get), loc);
     if (!result) {
       result = std::move(eq);
       continue;

@@ -58,6 +58,11 @@ std::vector<Ufunc> build_table() {
                  const std::string &loops, const std::string &cmath = "", double factor = 0) {
     t.push_back({name, nin, op, detail, cmath, factor, parse_loops(loops)});
   };
+  auto add_operator = [&](const std::string &name, int nin, UfuncOp op, ast::Operator python_op,
+                          const std::string &loops) {
+    t.push_back({name, nin, op, "", "", 0, parse_loops(loops), python_op});
+  };
+  using O = ast::Operator;
   // math functions: NumPy's name, the intrinsic, the complex prelude's function
   const char *const unary[][3] = {
       {"sin", "sin", "sin"},         {"cos", "cos", "cos"},         {"tan", "tan", "tan"},
@@ -79,14 +84,15 @@ std::vector<Ufunc> build_table() {
     add(name, 1, UfuncOp::Angle, "", kFloat, "", std::numbers::pi / 180);
   for (const char *name : {"rad2deg", "degrees"})
     add(name, 1, UfuncOp::Angle, "", kFloat, "", 180 / std::numbers::pi);
-  const char *const compare[][2] = {{"greater", ">"},     {"greater_equal", ">="}, {"less", "<"},
-                                    {"less_equal", "<="}, {"not_equal", "!="},     {"equal", "=="}};
+  const std::pair<const char *, O> compare[] = {{"greater", O::Gt},      {"greater_equal", O::GtE},
+                                                {"less", O::Lt},         {"less_equal", O::LtE},
+                                                {"not_equal", O::NotEq}, {"equal", O::Eq}};
   const std::string kinds = std::string("? ") + kInts + " ";
   // NumPy 1.25's int64-with-uint64 loops come before the float ones
   const std::string ordered =
       same_type(kinds, 2, "?") + "qQ->? Qq->? " + same_type("f d F D", 2, "?");
-  for (const auto &c : compare)
-    add(c[0], 2, UfuncOp::Compare, c[1], ordered);
+  for (const auto &[name, op] : compare)
+    add_operator(name, 2, UfuncOp::Compare, op, ordered);
   for (const char *op : {"and", "or", "xor"})
     add(std::string("logical_") + op, 2, UfuncOp::Logical, op,
         same_type(kinds + "f d F D", 2, "?"));
@@ -97,23 +103,25 @@ std::vector<Ufunc> build_table() {
     add(op[0] == 'f' ? op : std::string(op) + "imum", 2, UfuncOp::MinMax, op,
         same_type(numbers, 2));
   const std::string integers = std::string("? ") + kInts;
-  const char *const bitwise[][2] = {
-      {"bitwise_and", "&"}, {"bitwise_or", "|"}, {"bitwise_xor", "^"}};
-  for (const auto &b : bitwise)
-    add(b[0], 2, UfuncOp::Arithmetic, b[1], same_type(integers, 2));
+  const std::pair<const char *, O> bitwise[] = {
+      {"bitwise_and", O::BitAnd}, {"bitwise_or", O::BitOr}, {"bitwise_xor", O::BitXor}};
+  for (const auto &[name, op] : bitwise)
+    add_operator(name, 2, UfuncOp::Arithmetic, op, same_type(integers, 2));
   for (const char *name : {"invert", "bitwise_not"})
-    add(name, 1, UfuncOp::Arithmetic, "~", same_type(integers, 1));
-  add("left_shift", 2, UfuncOp::Arithmetic, "<<", same_type(kInts, 2));
-  add("right_shift", 2, UfuncOp::Arithmetic, ">>", same_type(kInts, 2));
+    add_operator(name, 1, UfuncOp::Arithmetic, O::Invert, same_type(integers, 1));
+  add_operator("left_shift", 2, UfuncOp::Arithmetic, O::LShift, same_type(kInts, 2));
+  add_operator("right_shift", 2, UfuncOp::Arithmetic, O::RShift, same_type(kInts, 2));
   for (const char *name : {"isnan", "isinf", "isfinite"})
     add(name, 1, UfuncOp::Predicate, name, same_type(numbers, 1, "?"));
   add("conjugate", 1, UfuncOp::Conjugate, "", same_type(std::string(kInts) + " f d F D", 1));
-  add("add", 2, UfuncOp::Arithmetic, "+", same_type(numbers, 2));
-  add("subtract", 2, UfuncOp::Arithmetic, "-", same_type(std::string(kInts) + " f d F D", 2));
-  add("multiply", 2, UfuncOp::Arithmetic, "*", same_type(numbers, 2));
+  add_operator("add", 2, UfuncOp::Arithmetic, O::Add, same_type(numbers, 2));
+  add_operator("subtract", 2, UfuncOp::Arithmetic, O::Sub,
+               same_type(std::string(kInts) + " f d F D", 2));
+  add_operator("multiply", 2, UfuncOp::Arithmetic, O::Mul, same_type(numbers, 2));
   for (const char *name : {"divide", "true_divide"})
-    add(name, 2, UfuncOp::Arithmetic, "/", "ff->f dd->d FF->F DD->D");
-  add("negative", 1, UfuncOp::Arithmetic, "-", same_type(std::string(kInts) + " f d F D", 1));
+    add_operator(name, 2, UfuncOp::Arithmetic, O::TrueDiv, "ff->f dd->d FF->F DD->D");
+  add_operator("negative", 1, UfuncOp::Arithmetic, O::Neg,
+               same_type(std::string(kInts) + " f d F D", 1));
   return t;
 }
 

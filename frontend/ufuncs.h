@@ -4,6 +4,7 @@
 // arrays written into an out array.
 #pragma once
 
+#include "frontend/operators.h"
 #include "ir/types.h"
 
 #include <optional>
@@ -16,11 +17,11 @@ namespace simt {
 enum class UfuncOp : uint8_t {
   Math,       // a math library function: `intrinsic` on floats, `cmath` on complexes
   Angle,      // deg2rad/rad2deg: the operand times `factor`
-  Compare,    // `op` ("<", "==", ...): NumPy's lexicographic order on complexes
-  Logical,    // logical_and/or/xor/not (`op`: "and", "or", "xor", "not")
+  Compare,    // `python_operator` (<, ==, ...): NumPy's lexicographic order on complexes
+  Logical,    // logical_and/or/xor/not (`detail`: "and", "or", "xor", "not")
   MinMax,     // `detail`: maximum/minimum ("max", "min": NaN-propagating), fmax/fmin ("fmax",
               // "fmin": NaN-ignoring)
-  Arithmetic, // `op`: a Python operator on the loop's type ("+", "&", "<<", "~", "-"...)
+  Arithmetic, // `python_operator` on the loop's type (+, &, <<, ~, unary -...)
   Predicate,  // isnan, isinf, isfinite: false/false/true on integers
   Conjugate,  // conjugate: the operand on reals
 };
@@ -35,10 +36,12 @@ struct Ufunc {
   std::string name; // NumPy's name of the ufunc (aliases give theirs: bitwise_not -> invert)
   int nin;
   UfuncOp op;
-  std::string detail; // Math: the intrinsic's name (intrinsics.def); others: the operator
+  std::string detail; // Math: the intrinsic's name (intrinsics.def); Logical, MinMax, Predicate:
+                      // the operation
   std::string cmath;  // Math: the complex prelude function ("" when complexes are unsupported)
   double factor = 0;  // Angle
   std::vector<UfuncLoop> loops;
+  ast::Operator python_operator{}; // Compare, Arithmetic
 };
 
 // The ufunc `np.<name>` (aliases included), or null when simt does not know it as a ufunc.

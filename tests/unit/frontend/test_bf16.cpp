@@ -139,11 +139,11 @@ TEST_CASE("bfloat16 operators: + - * / of bfloat16s stay bfloat16, the rest go t
   // the bfloat16 cases come after Numba's: ties still go to those
   CHECK(promote_arithmetic(S::Bool, S::Bool) == S::I64);
   CHECK(promote_arithmetic(S::I8, S::U8) == S::I64);
-  CHECK(binary_operator_signature("/", S::BF16, S::BF16)->result == S::BF16);
-  CHECK(binary_operator_signature("//", S::BF16, S::BF16)->result == S::F32);
-  CHECK(binary_operator_signature("**", S::BF16, S::BF16)->result == S::F32);
-  CHECK(unary_operator_signature("-", S::BF16)->result == S::BF16);
-  CHECK_FALSE(unary_operator_signature("~", S::BF16));
+  CHECK(binary_operator_signature(ast::Operator::TrueDiv, S::BF16, S::BF16)->result == S::BF16);
+  CHECK(binary_operator_signature(ast::Operator::FloorDiv, S::BF16, S::BF16)->result == S::F32);
+  CHECK(binary_operator_signature(ast::Operator::Pow, S::BF16, S::BF16)->result == S::F32);
+  CHECK(unary_operator_signature(ast::Operator::Neg, S::BF16)->result == S::BF16);
+  CHECK_FALSE(unary_operator_signature(ast::Operator::Invert, S::BF16));
   CHECK(compare_signature(S::BF16, S::BF16)->params[0] == S::F32); // exact
   Type out;
   auto s = [](Scalar x) { return Type::scalar_of(x); };

@@ -94,8 +94,8 @@ TEST_CASE("float16 operands take BinOp's float32/float64 cases (float16 is no re
     CHECK(promote_arithmetic(r.a, r.b) == r.result);
     CHECK(promote_arithmetic(r.b, r.a) == r.result);
   }
-  CHECK(binary_operator_signature("/", S::F16, S::F16)->result == S::F32);
-  CHECK(unary_operator_signature("-", S::F16)->result == S::F32);
+  CHECK(binary_operator_signature(ast::Operator::TrueDiv, S::F16, S::F16)->result == S::F32);
+  CHECK(unary_operator_signature(ast::Operator::Neg, S::F16)->result == S::F32);
   CHECK(compare_signature(S::F16, S::F16)->params[0] == S::F32);
   // Number.unify is numpy.promote_types: float16 survives with int8/uint8/bool
   Type out;
