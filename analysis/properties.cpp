@@ -3,7 +3,8 @@
 #include "analysis/spin.h"
 #include "ir/walk.h"
 
-#include <cstring>
+#include <tuple>
+#include <utility>
 
 namespace simt::ir {
 
@@ -45,15 +46,14 @@ Properties own_properties(const Function &f, std::vector<int> &callees) {
 // Whether `into` changed by taking in what `from` uses.
 bool merge(Properties &into, const Properties &from) {
   const Properties before = into;
-  into.uses_barrier |= from.uses_barrier;
-  into.uses_grid_sync |= from.uses_grid_sync;
-  into.uses_shared |= from.uses_shared;
-  into.uses_atomics |= from.uses_atomics;
-  into.uses_print |= from.uses_print;
-  into.uses_warp |= from.uses_warp;
-  into.uses_breakpoint |= from.uses_breakpoint;
-  into.may_spin |= from.may_spin;
-  return std::memcmp(&before, &into, sizeof before) != 0;
+  auto mine = fields(into);
+  const auto theirs = fields(from);
+  // Each flag ORed, over the flags fields(Properties) lists once.
+  [&]<size_t... flag>(std::index_sequence<flag...>) {
+    ((std::get<flag>(mine) = std::get<flag>(mine) || std::get<flag>(theirs)), ...);
+  }
+  (std::make_index_sequence<std::tuple_size_v<decltype(mine)>>{});
+  return fields(before) != fields(into);
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "pybind/debugger_binding.h"
 #include "pybind/describe_type.h"
 #include "pybind/fatal_error.h"
+#include "pybind/global_value_binding.h"
 #include "pybind/own_stack.h"
 #include "pybind/py_resolver.h"
 #include "sim/host_backend.h"
@@ -40,18 +41,6 @@ py::tuple parse_signature_for_python(const std::string &text) {
   for (const Type &arg : parse_signature(text, &return_type))
     args.append(describe_type(arg));
   return py::make_tuple(args, describe_type(return_type));
-}
-
-FunctionSource function_source(std::string name, std::string source, std::string file,
-                               int first_line, uint64_t identity, py::object describe) {
-  FunctionSource kernel;
-  kernel.name = std::move(name);
-  kernel.source = std::move(source);
-  kernel.file = std::move(file);
-  kernel.first_line = first_line;
-  kernel.identity = identity;
-  kernel.resolver = std::make_shared<PyResolver>(std::move(describe));
-  return kernel;
 }
 
 // A kernel's or device function's PTX from the NVPTX backend (gpu/ptx.h), as a dict: ptx,
@@ -375,6 +364,7 @@ PYBIND11_MODULE(_simt, m) {
       py::str(py::module_::import("simt.base.host").attr("casting_rules_release")()));
 
   bind_compile_options(m);
+  bind_global_value(m);
   bind_compiler(m);
   bind_tables(m);
   bind_runtime(m);

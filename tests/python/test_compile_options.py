@@ -54,7 +54,7 @@ def run_saxpy(kernel):
     kernel[10, 32](2.0, x, y, out)
     assert np.array_equal(out, 2.0 * x + y)
     (argtypes,) = {argtypes for argtypes, _, _, _ in kernel._variants}
-    return kernel._variants[(argtypes, kernel._compile_options(), kernel._sim_options(), "sim")]
+    return kernel._variants[(argtypes, *kernel._options(), "sim")]
 
 
 def test_the_debug_variant_is_its_own_kernel_with_the_same_results(debug_variant):

@@ -228,12 +228,14 @@ def test_const_arrays_of_records():
 
 
 def test_resolver_descriptions():
+    from simt._simt import GlobalValue
     from simt.compiler.resolver import describe
-    assert describe(operator.add) == ("member", "operator", "add")
-    assert describe(operator) == ("module", "operator")
-    assert describe(math.sin) == ("member", "math", "sin")
-    kind, dtype, shape, data = describe(PACKED_RECORDS)
-    assert (kind, shape, data) == ("array", (2,), PACKED_RECORDS.tobytes())
+    assert describe(operator.add) == GlobalValue.member("operator", "add")
+    assert describe(operator) == GlobalValue.module("operator")
+    assert describe(math.sin) == GlobalValue.member("math", "sin")
+    records = describe(PACKED_RECORDS)
+    dtype, shape, data = records.args
+    assert (records.kind, shape, data) == ("array", (2,), PACKED_RECORDS.tobytes())
     assert dtype == "Record(x[type=float64;offset=0],y[type=int64;offset=8];16;False)"
 
 

@@ -8,6 +8,7 @@ import pytest
 import simt
 from simt.base import exec_source
 from simt import cuda
+from simt._simt import GlobalValue as GV
 from simt.compiler.resolver import describe, resolver_for
 
 GLOBAL_CONST = 7
@@ -19,63 +20,64 @@ def kernel_using_globals(a):
 
 
 def test_constants():
-    assert describe(None) == ("none",)
-    assert describe(True) == ("bool", 1)
-    assert describe(np.bool_(False)) == ("bool", 0)
-    assert describe(3) == ("int", "int64", 3)
-    assert describe(2**63) == ("int", "uint64", 2**63)
+    assert describe(None) == GV.none()
+    assert describe(True) == GV.boolean(True)
+    assert describe(np.bool_(False)) == GV.boolean(False)
+    assert describe(3) == GV.integer("int64", 3)
+    assert describe(2**63) == GV.integer("uint64", 2**63)
     assert describe(2**64) is None
-    assert describe(2.5) == ("float", "float64", 2.5)
-    assert describe(np.float32(1.5)) == ("float", "float32", 1.5)
-    assert describe(np.int16(-3)) == ("int", "int16", -3)
-    assert describe((1, 2.0)) == ("tuple", [("int", "int64", 1), ("float", "float64", 2.0)])
+    assert describe(2.5) == GV.floating("float64", 2.5)
+    assert describe(np.float32(1.5)) == GV.floating("float32", 1.5)
+    assert describe(np.int16(-3)) == GV.integer("int16", -3)
+    assert describe((1, 2.0)) == GV.tuple([GV.integer("int64", 1), GV.floating("float64", 2.0)])
     assert describe((1, "x")) is None
-    assert describe("x") == ("str", "x")
+    assert describe("x") == GV.string("x")
 
 
 def test_arrays_are_frozen_in_c_order():
-    kind, dtype, shape, data = describe(np.asfortranarray(TABLE))
-    assert (kind, dtype, shape) == ("array", "float64", (2, 2))
+    table = describe(np.asfortranarray(TABLE))
+    dtype, shape, data = table.args
+    assert (table.kind, dtype, shape) == ("array", "float64", (2, 2))
     assert np.frombuffer(data, np.float64).tolist() == [1.0, 2.0, 3.0, 4.0]
 
 
 def test_modules_and_members():
     import numba
-    assert describe(cuda) == ("module", "cuda")
-    assert describe(math) == ("module", "math")
-    assert describe(np) == ("module", "numpy")
-    assert describe(numba) == ("module", "numba")
-    assert describe(simt) == ("module", "numba")
-    assert describe(sqrt) == ("member", "math", "sqrt")
-    assert describe(np.rint) == ("member", "numpy", "rint")
-    assert describe(np.empty) == ("member", "numpy", "empty")
-    assert describe(cuda.grid) == ("member", "cuda", "grid")
-    assert describe(cuda.atomic) == ("member", "cuda", "atomic")
-    assert describe(cuda.atomic.add) == ("member", "cuda", "atomic.add")
-    assert describe(cuda.threadIdx) == ("member", "cuda", "threadIdx")
+    assert describe(cuda) == GV.module("cuda")
+    assert describe(math) == GV.module("math")
+    assert describe(np) == GV.module("numpy")
+    assert describe(numba) == GV.module("numba")
+    assert describe(simt) == GV.module("numba")
+    assert describe(sqrt) == GV.member("math", "sqrt")
+    assert describe(np.rint) == GV.member("numpy", "rint")
+    assert describe(np.empty) == GV.member("numpy", "empty")
+    assert describe(cuda.grid) == GV.member("cuda", "grid")
+    assert describe(cuda.atomic) == GV.member("cuda", "atomic")
+    assert describe(cuda.atomic.add) == GV.member("cuda", "atomic.add")
+    assert describe(cuda.threadIdx) == GV.member("cuda", "threadIdx")
 
 
 def test_dtypes_and_array_types():
     import numba
-    assert describe(np.float32) == ("dtype", "float32")
-    assert describe(np.dtype("int16")) == ("dtype", "int16")
-    assert describe(simt.float32) == ("dtype", "float32")
-    assert describe(numba.float32) == ("dtype", "float32")
-    assert describe(numba.boolean) == ("dtype", "bool")
-    assert describe(simt.int32[:, ::1]) == ("arraytype", "int32", 2, "C")
-    assert describe(numba.float64[::1, :]) == ("arraytype", "float64", 2, "F")
+    assert describe(np.float32) == GV.dtype("float32")
+    assert describe(np.dtype("int16")) == GV.dtype("int16")
+    assert describe(simt.float32) == GV.dtype("float32")
+    assert describe(numba.float32) == GV.dtype("float32")
+    assert describe(numba.boolean) == GV.dtype("bool")
+    assert describe(simt.int32[:, ::1]) == GV.array_type("int32", 2, "C")
+    assert describe(numba.float64[::1, :]) == GV.array_type("float64", 2, "F")
 
 
 def test_exceptions_and_builtins():
-    assert describe(ValueError) == ("exception", "ValueError")
-    assert describe(abs) == ("builtin", "abs")
-    assert describe(len) == ("builtin", "len")
+    assert describe(ValueError) == GV.exception("ValueError")
+    assert describe(abs) == GV.builtin("abs")
+    assert describe(len) == GV.builtin("len")
 
     class Custom(Exception):
         pass
 
-    kind, name = describe(Custom)  # a user's class: raised as itself (simt.errors)
-    assert kind == "exception" and name == "%s@%d" % (Custom.__qualname__, id(Custom))
+    # a user's class: raised as itself (simt.errors)
+    assert describe(Custom) == GV.exception("%s@%d" % (Custom.__qualname__, id(Custom)))
 
 
 def test_jit_functions_describe_their_source():
@@ -83,20 +85,21 @@ def test_jit_functions_describe_their_source():
     def helper(x):
         return x + 1
 
-    kind, name, source, file, first_line, identity, resolve, declared = describe(helper)
-    assert (kind, name, file) == ("function", "helper", __file__)
+    described = describe(helper)
+    name, source, file, first_line, identity, resolve, declared = described.args
+    assert (described.kind, name, file) == ("function", "helper", __file__)
     assert source.lstrip().startswith("@cuda.jit(device=True)")
     assert "return x + 1" in source
     assert identity == id(helper.py_func)
     assert first_line == helper.py_func.__code__.co_firstlineno
-    assert resolve("cuda") == ("module", "cuda")
+    assert resolve("cuda") == GV.module("cuda")
     assert declared == []  # typed from its arguments
 
     @cuda.jit(["int32(int32, float32[:])", "float64(float64, float64[::1])"], device=True)
     def typed(x, values):
         return x + values[0]
 
-    assert describe(typed)[7] == [("int32(int32, array(float32, 1d, A))", False),
+    assert describe(typed).args[6] == [("int32(int32, array(float32, 1d, A))", False),
                                   ("float64(float64, array(float64, 1d, C))", False)]
 
 
@@ -107,7 +110,7 @@ def test_numba_cpu_jit_functions_are_functions():
     def twice(x):
         return 2 * x
 
-    assert describe(twice)[:2] == ("function", "twice")
+    assert (describe(twice).kind, describe(twice).args[0]) == ("function", "twice")
 
 
 def test_resolver_reads_closure_then_globals_then_builtin_exceptions():
@@ -120,16 +123,16 @@ def test_resolver_reads_closure_then_globals_then_builtin_exceptions():
 
     late = 1
     resolve = resolver_for(kernel)
-    assert resolve("scale") == ("float", "float64", 3.0)
-    assert resolve("GLOBAL_CONST") == ("int", "int64", 7)
-    assert resolve("late") == ("int", "int64", 1)
-    assert resolve("unbound_later") == ("none",)
-    assert resolve("IndexError") == ("exception", "IndexError")
+    assert resolve("scale") == GV.floating("float64", 3.0)
+    assert resolve("GLOBAL_CONST") == GV.integer("int64", 7)
+    assert resolve("late") == GV.integer("int64", 1)
+    assert resolve("unbound_later") == GV.none()
+    assert resolve("IndexError") == GV.exception("IndexError")
     assert resolve("range") is None
     assert resolve("no_such_name") is None
     resolve_globals = resolver_for(kernel_using_globals)
-    assert resolve_globals("sqrt") == ("member", "math", "sqrt")
-    assert resolve_globals("TABLE")[:3] == ("array", "float64", (2, 2))
+    assert resolve_globals("sqrt") == GV.member("math", "sqrt")
+    assert resolve_globals("TABLE").args[:2] == ("float64", (2, 2))
 
 
 def test_functions_without_source_raise_a_compile_error():

@@ -550,7 +550,7 @@ class Dispatcher:
         # read (once) before the compiler loads: out of file descriptors, the error names the
         # kernel whose source could not be read
         name, source, file, first_line = self._captured_source.get()
-        options, sim_options = self._compile_options(), self._sim_options()
+        options, sim_options = self._options()
         target = targets.current()
         kernel = self._variants.get((argtypes, options, sim_options, target))
         compiled_now = kernel is None
@@ -565,7 +565,7 @@ class Dispatcher:
             kernel = self._compile_for_target(compiled, options, target, argtypes)
             if launch_hooks.compiled(self, argtypes, kernel):
                 # a tool needs its variant of this kernel now (breakpoint(): the debugger's)
-                options, sim_options = self._compile_options(), self._sim_options()
+                options, sim_options = self._options()
                 kernel = compiled(options, "sim")
             self._variants[(argtypes, options, sim_options, target)] = kernel
         if argtypes not in self.overloads:
@@ -586,25 +586,25 @@ class Dispatcher:
         return targets.ParityKernel(compiled(options, "sim"), compiled(options, "gpu"),
                                     list(inspect.signature(self.py_func).parameters), argtypes)
 
-    def _compile_options(self):
-        """What the kernel is compiled for, part of every cache key (simt._simt.CompileOptions):
-        the error model, LLVM's optimisation level (opt=False: 0), fastmath, and the
-        instrumentation of the variant a tool needs (simt.compiler.launch_hooks: the debugger's,
-        the checkers')."""
+    def _options(self):
+        """What the kernel is compiled for and how the simulator runs it, both part of every
+        cache key, from the variant a tool needs now (simt.compiler.launch_hooks: the
+        debugger's, the checkers').
+
+        simt._simt.CompileOptions: the error model, LLVM's optimisation level (opt=False: 0),
+        fastmath and the variant's instrumentation. simt._simt.SimOptions: kernels with barriers
+        by loop fission or not (SIMT_FISSION), and which threads of the checkers' variant run on
+        fibers (the variant's checked_fibers)."""
         variant = dict(launch_hooks.variant(self))
-        return _native().CompileOptions(
+        native = _native()
+        options = native.CompileOptions(
             python_error_model=self._python_error_model(),
             opt_level=3 if self.targetoptions.get("opt", True) else 0,
             fastmath=bool(self.targetoptions.get("fastmath")),
             instrumentation=variant.get("instrumentation", "none"))
-
-    def _sim_options(self):
-        """How the simulator runs the kernel (simt._simt.SimOptions), part of its cache keys:
-        kernels with barriers by loop fission or not (SIMT_FISSION), and which threads of the
-        checkers' variant run on fibers (the variant's checked_fibers)."""
-        variant = dict(launch_hooks.variant(self))
-        return _native().SimOptions(fission=fission_enabled(),
-                                    checked_fibers=variant.get("checked_fibers", "none"))
+        sim_options = native.SimOptions(fission=fission_enabled(),
+                                        checked_fibers=variant.get("checked_fibers", "none"))
+        return options, sim_options
 
     def _python_error_model(self):
         """The host's error model for this kernel's options (simt.base.host.python_error_model)."""

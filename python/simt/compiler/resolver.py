@@ -1,27 +1,9 @@
-"""What a kernel's global and closure names are, described for the C++ frontend's Resolver.
+"""What a kernel's global and closure names are, told to the C++ frontend's Resolver.
 
-`resolver_for(py_func)` returns a callable name -> description, read by pybind/py_resolver.cpp:
-  None                                   unknown name
-  ("none",) ("bool", v) ("int", dtype, v) ("float", dtype, v)   constants
-  ("complex", dtype, real, imag)         complex constants
-  ("tuple", [descriptions])              constant tuples
-  ("array", dtype, shape, bytes)         NumPy arrays, frozen as constants (C order)
-  ("module", name)  ("member", module, name)
-  ("dtype", name)   ("arraytype", dtype, ndim, layout)   name: a scalar's, or "Record(...)"
-  ("function", name, source, file, first_line, identity, resolver, signatures)   another jit
-                                         function (or, under NUMBA_DISABLE_JIT, a plain Python
-                                         function: what numba.njit then returns); signatures: the
-                                         texts of a device function's declared signatures (empty:
-                                         typed from the arguments)
-  ("extern", name, signature)            a declared external device function (cuda.declare_device)
-  ("exception", name)  ("builtin", name)   a builtin exception class, or a user's ("Name@id")
-  ("enum", "Enum" or "IntEnum", class name, id(class), value description)   an enum member
-  ("time", "datetime64" or "timedelta64", unit, count)   a NumPy datetime64/timedelta64 ("" unit:
-                                         generic; count: the int64, NaT its minimum)
-  ("namespace", name)                    an enum class (its members resolve as dotted names)
-  ("overload",)                          a function with numba.extending.overload implementations;
-                                         the callable, given (name, [argument type texts]),
-                                         describes the implementation for them
+`resolver_for(py_func)` returns a callable name -> GlobalValue (simt._simt.GlobalValue: one
+constructor per kind of value, pybind/global_value_binding.cpp), or None for a name kernels
+cannot use. Given (name, [argument type texts]) for a function with numba.extending.overload
+implementations (GlobalValue.overload()), it tells the implementation for those types.
 """
 import builtins
 import enum
@@ -53,6 +35,13 @@ _MODULE_NAMES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba": "n
                  **hosts.KERNEL_MODULE_NAMES}
 
 
+def _values():
+    """simt._simt.GlobalValue, whose constructors describe values: the compiler's extension,
+    loaded by the compile that asks (it loads LLVM)."""
+    from simt._simt import GlobalValue
+    return GlobalValue
+
+
 def _module_name(module):
     name = module.__name__
     return _MODULE_NAMES.get(name, name)
@@ -76,21 +65,21 @@ def _dtype_name(dtype):
 
 def _describe_type_object(value):
     """simt or Numba type objects: scalars and arrays."""
+    values = _values()
     if isinstance(value, (simt_types.ScalarType, simt_types.RecordType)):
-        return ("dtype", str(value))
+        return values.dtype(str(value))
     if isinstance(value, simt_types.ArrayType):
-        return ("arraytype", value.dtype.name, value.ndim, value.layout)
+        return values.array_type(value.dtype.name, value.ndim, value.layout)
     if not simt_types._is_type_object(value):
         return None
     text = str(value)
     if text.startswith("array("):
         dtype, ndim, layout = [part.strip() for part in text[6:-1].split(",")][:3]
-        return ("arraytype", dtype, int(ndim.rstrip("d")), layout)
+        return values.array_type(dtype, int(ndim.rstrip("d")), layout)
     if text.startswith("Record("):  # Numba's record type of a structured dtype
-        return ("dtype", text)
-    name = "bool" if text == "bool" else text
-    if name in simt_types._SCALARS:
-        return ("dtype", name)
+        return values.dtype(text)
+    if text in simt_types._SCALARS:
+        return values.dtype(text)
     return None
 
 
@@ -102,8 +91,8 @@ def _describe_function(dispatcher_or_func):
         # (text, whether the return type is inferred: argument types alone were declared)
         declared = [(signature_text(sig), k in dispatcher_or_func._inferred_returns)
                     for k, sig in enumerate(dispatcher_or_func._declared)]
-    return ("function", name, source, file, first_line, id(py_func), resolver_for(py_func),
-            declared)
+    return _values().function(name, source, file, first_line, id(py_func), resolver_for(py_func),
+                              declared)
 
 
 def _is_int_enum_class(value):
@@ -114,120 +103,128 @@ def _is_int_enum_class(value):
 
 
 def _module_member(value):
-    """("member", module, name) for functions and objects imported from kernel modules."""
+    """GlobalValue.member(module, name) for functions and objects imported from kernel modules."""
+    values = _values()
     cuda_name = getattr(value, "_simt_cuda_name", None)
     if cuda_name is not None:
-        return ("member", "cuda", cuda_name)
+        return values.member("cuda", cuda_name)
     module = getattr(value, "__module__", None)
     name = getattr(value, "__name__", None)
     if name is None:
         return None
     if isinstance(value, np.ufunc) or module == "numpy" or (module or "").startswith("numpy."):
         if getattr(np, name, None) is value:
-            return ("member", "numpy", name)
+            return values.member("numpy", name)
         return None
     if module in ("math", "cmath"):
-        return ("member", module, name)
+        return values.member(module, name)
     # numba-cuda and numba-cuda-mlir keep their own copies of Numba's special functions
     if (module in ("numba.misc.special", "numba.cuda.misc.special") or
             module in hosts.SPECIAL_FUNCTION_MODULES) and name in ("literal_unroll", "prange"):
-        return ("member", "numba", name)
+        return values.member("numba", name)
     if type(value).__name__ == "_Intrinsic" and type(value).__module__ == "numba.core.extending":
-        return ("unsupported", "@intrinsic functions (numba.extending.intrinsic) build LLVM IR "
+        return values.unsupported("@intrinsic functions (numba.extending.intrinsic) build LLVM IR "
                 "with Numba's code generator, which simt does not use; '%s' is not supported "
                 "(write it in Python, or as an @overload)" % name)
     if module in ("operator", "_operator") and getattr(operator, name, None) is value:
-        return ("member", "operator", name)
+        return values.member("operator", name)
     # Numba's own stubs (`import numba.cuda.libdevice`; simt.cuda.libdevice under the hook)
     if module in ("numba.cuda.libdevice", "simt.cuda.libdevice"):
-        return ("member", "cuda", "libdevice." + name)
+        return values.member("cuda", "libdevice." + name)
     if module and module.startswith("numba.cuda") and not module.startswith("numba.cuda.tests"):
-        return ("member", "cuda", name)
+        return values.member("cuda", name)
     if module == "simt.cuda.stubs":  # Numba's vector type stubs (numba.cuda.vector_types), made
-        return ("member", "cuda", name)  # under the hook in simt.cuda's namespace
+        return values.member("cuda", name)  # under the hook in simt.cuda's namespace
     return None
 
 
 def describe(value):
-    """The description of one value (see the module docstring), or None if kernels can't use it."""
-    if value is None:
-        return ("none",)
+    """What one value is to kernels (a simt._simt.GlobalValue), or None if they can't use it."""
+    values = _values()
     if isinstance(value, ExternFunction):
-        return ("extern", value.name, value.signature_text)
+        return values.extern_function(value.name, value.signature_text)
     if isinstance(value, enum.Enum):
-        cls = type(value)
         inner = describe(value.value)
-        if inner is None:
-            return None
-        return ("enum", "IntEnum" if isinstance(value, enum.IntEnum) else "Enum", cls.__name__,
-                id(cls), inner)
+        return None if inner is None else values.enum_member(
+            isinstance(value, enum.IntEnum), type(value).__name__, id(type(value)), inner)
     if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
         defaults = [describe(d) for d in getattr(value, "_field_defaults", {}).values()]
         if any(d is None for d in defaults):
             return None
-        return ("namedtuple", value.__name__, id(value), list(value._fields), defaults)
+        return values.namedtuple_class(value.__name__, id(value), list(value._fields), defaults)
     if isinstance(value, enum.EnumMeta) or _is_int_enum_class(value):
-        return ("namespace", value.__name__)
-    if isinstance(value, (bool, np.bool_)):
-        return ("bool", int(value))
-    if isinstance(value, int):
-        if -2**63 <= value < 2**63:
-            return ("int", "int64", value)
-        return ("int", "uint64", value) if 0 <= value < 2**64 else None
-    if isinstance(value, float):
-        return ("float", "float64", value)
-    if isinstance(value, str):
-        return ("str", value)
-    if isinstance(value, complex):
-        return ("complex", "complex128", value.real, value.imag)
-    if isinstance(value, (np.datetime64, np.timedelta64)):
-        unit = np.datetime_data(value.dtype)[0]
-        return ("time", value.dtype.name.partition("[")[0], "" if unit == "generic" else unit,
-                int(value.view(np.int64)))
-    if isinstance(value, np.generic):
-        name = _scalar_name(value.dtype)
-        if name is None:
-            return None
-        if value.dtype.kind == "c":
-            return ("complex", name, float(value.real), float(value.imag))
-        kind = "float" if value.dtype.kind == "f" else "int"
-        return (kind, name, float(value) if kind == "float" else int(value))
-    if isinstance(value, tuple):  # of numbers (a str is a constant on its own only)
-        elems = [None if isinstance(e, str) else describe(e) for e in value]
-        return None if any(e is None for e in elems) else ("tuple", elems)
-    if isinstance(value, np.ndarray) and value.dtype.names is not None:
-        record = simt_types.from_dtype(value.dtype)  # TypeError: fields it cannot hold
-        return ("array", str(record), tuple(value.shape), np.ascontiguousarray(value).tobytes())
-    if isinstance(value, np.ndarray):
-        name = _scalar_name(value.dtype)
-        if name is None:
-            return None
-        return ("array", name, tuple(value.shape), np.ascontiguousarray(value).tobytes())
+        return values.namespace(value.__name__)
+    constant = _describe_constant(value, values)  # after enum members: an IntEnum's is an int
+    if constant is not False:
+        return constant
     if isinstance(value, pytypes.ModuleType):
-        return ("module", _module_name(value))
+        return values.module(_module_name(value))
     if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
         name = _dtype_name(value)
-        return None if name is None else ("dtype", name)
+        return None if name is None else values.dtype(name)
     type_description = _describe_type_object(value)
     if type_description is not None:
         return type_description
     if getattr(value, "_simt_dispatcher", False) or _is_numba_dispatcher(value):
         return _describe_function(value)
     if isinstance(value, type) and issubclass(value, BaseException):
-        if value.__module__ == "builtins":
-            return ("exception", value.__name__)
-        return ("exception", user_exception_name(value))
+        return values.exception(value.__name__ if value.__module__ == "builtins" else
+                                user_exception_name(value))
     if isinstance(value, pytypes.BuiltinFunctionType) and \
             getattr(builtins, value.__name__, None) is value:
-        return ("builtin", value.__name__)
+        return values.builtin(value.__name__)
     member = _module_member(value)
     if member is None and isinstance(value, pytypes.FunctionType) and \
             _overload_functions(value):
-        return ("overload",)
+        return values.overload()
     if isinstance(value, pytypes.FunctionType) and _jit_disabled() and \
             (member is None or value.__module__ in _JIT_HELPER_MODULES):
         return _describe_function(value)
     return member
+
+
+def _describe_constant(value, values):
+    """None, numbers, strings, tuples of them and NumPy arrays and scalars, as constants (None
+    for those kernels cannot use); False for values of other kinds."""
+    if value is None:
+        return values.none()
+    if isinstance(value, (bool, np.bool_)):
+        return values.boolean(bool(value))
+    if isinstance(value, int):
+        if -2**63 <= value < 2**63:
+            return values.integer("int64", value)
+        return values.integer("uint64", value) if 0 <= value < 2**64 else None
+    if isinstance(value, float):
+        return values.floating("float64", value)
+    if isinstance(value, str):
+        return values.string(value)
+    if isinstance(value, complex):
+        return values.complex("complex128", value.real, value.imag)
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        unit = np.datetime_data(value.dtype)[0]
+        return values.time(isinstance(value, np.datetime64), "" if unit == "generic" else unit,
+                           int(value.view(np.int64)))
+    if isinstance(value, np.generic):
+        name = _scalar_name(value.dtype)
+        if name is None:
+            return None
+        if value.dtype.kind == "c":
+            return values.complex(name, float(value.real), float(value.imag))
+        if value.dtype.kind == "f":
+            return values.floating(name, float(value))
+        return values.integer(name, int(value))
+    if isinstance(value, tuple):  # of numbers (a str is a constant on its own only)
+        elems = [None if isinstance(e, str) else describe(e) for e in value]
+        return None if any(e is None for e in elems) else values.tuple(elems)
+    if isinstance(value, np.ndarray):
+        if value.dtype.names is not None:  # TypeError: fields a record cannot hold
+            name = str(simt_types.from_dtype(value.dtype))
+        else:
+            name = _scalar_name(value.dtype)
+        if name is None:
+            return None
+        return values.array(name, tuple(value.shape), np.ascontiguousarray(value).tobytes())
+    return False
 
 
 # Numba's modules of @jit device helpers (numba.cuda.random's xoroshiro128p functions), by the
@@ -315,7 +312,7 @@ def _is_numba_dispatcher(value):
 
 
 def resolver_for(py_func):
-    """The name -> description callable for `py_func`'s closure, globals and builtins."""
+    """The name -> GlobalValue callable for `py_func`'s closure, globals and builtins."""
     code = py_func.__code__
     closure = {}
     for name, cell in zip(code.co_freevars, py_func.__closure__ or ()):
@@ -351,7 +348,7 @@ def resolver_for(py_func):
             return describe(value)
         value = getattr(builtins, name, None)
         if "." not in name and isinstance(value, type) and issubclass(value, BaseException):
-            return ("exception", name)
+            return _values().exception(name)
         return None
 
     return resolve
