@@ -332,15 +332,17 @@ def markdown(results, shadow, targets, info, rounds, workers):
 
 
 def write_section(path, section):
-    """Puts `section` in place of the file's SECTION (up to the next `## ` heading), or at its
-    end: after bench/run.py's KEPT_SECTIONS marker, which bench/run.py keeps."""
+    """Puts `section` in place of the file's section of the same heading (its first line; up to
+    the next `## ` heading), or at its end: after bench/run.py's KEPT_SECTIONS marker, which
+    bench/run.py keeps."""
+    heading = section.split("\n", 1)[0]
     with open(path) as f:
         text = f.read()
-    start = text.find(SECTION + "\n")
+    start = text.find(heading + "\n")
     if start < 0:
         text = text.rstrip("\n") + "\n\n" + section
     else:
-        end = text.find("\n## ", start + len(SECTION))
+        end = text.find("\n## ", start + len(heading))
         text = text[:start] + section + ("" if end < 0 else "\n" + text[end + 1:])
     with open(path, "w") as f:
         f.write(text)
