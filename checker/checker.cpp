@@ -163,6 +163,10 @@ void Checker::warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t 
   notify([&](sim::Observer &tool) { tool.warp_op_arrived(ctx, op, mask, loc); });
 }
 
+void Checker::out_of_bounds(sim::ThreadContext &ctx, const sim::OutOfBounds &access) {
+  notify([&](sim::Observer &tool) { tool.out_of_bounds(ctx, access); });
+}
+
 bool Checker::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
   const std::unique_lock turn = take_turn();
   bool stop = false;

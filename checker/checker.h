@@ -85,6 +85,7 @@ public:
                          uint32_t mask, int32_t loc) override;
   void warp_op_arrived(sim::ThreadContext &ctx, sim::WarpOp op, uint32_t mask,
                        int32_t loc) override;
+  void out_of_bounds(sim::ThreadContext &ctx, const sim::OutOfBounds &access) override;
   bool fault(sim::ThreadContext &ctx, const sim::Fault &fault) override;
 
 private:

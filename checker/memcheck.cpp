@@ -80,17 +80,27 @@ void MemCheck::check(sim::ThreadContext &ctx, const sim::MemoryAccess &access) {
 }
 
 bool MemCheck::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
-  if (fault.kind != codegen::FaultKind::Bounds)
-    return false;
+  if (fault.kind == codegen::FaultKind::Bounds)
+    report_out_of_bounds(ctx, fault, "out-of-bounds access");
+  return false;
+}
+
+// SIMT_BOUNDSCHECK=warn: the access goes on (as on a GPU, where compute-sanitizer reports it as
+// an invalid access of its space and size).
+void MemCheck::out_of_bounds(sim::ThreadContext &ctx, const sim::OutOfBounds &access) {
+  report_out_of_bounds(ctx, access.fault, "Invalid " + access.access);
+}
+
+void MemCheck::report_out_of_bounds(sim::ThreadContext &ctx, const sim::Fault &fault,
+                                    const std::string &title) {
   run([&] {
     std::string message = fault.message;
     if (message.starts_with("simt: "))
       message.erase(0, 6);
-    report_.add(&ctx, Tool::Mem, Severity::Error, "out-of-bounds access",
+    report_.add(&ctx, Tool::Mem, Severity::Error, title,
                 "in block " + ids(dim3(ctx.ctaid)) + ": " + message,
-                {Side{"access", fault.tid, fault.ctaid, fault.where, ""}});
+                {Side{"access", dim3(ctx.tid), dim3(ctx.ctaid), fault.where, ""}});
   });
-  return false;
 }
 
 } // namespace simt::checker

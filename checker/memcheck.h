@@ -28,11 +28,14 @@ public:
                       void *const *args) override;
   void launch_finished(const std::optional<sim::Fault> &fault) override;
   bool memory_access(sim::ThreadContext &ctx, const sim::MemoryAccess &access) override;
+  void out_of_bounds(sim::ThreadContext &ctx, const sim::OutOfBounds &access) override;
   bool fault(sim::ThreadContext &ctx, const sim::Fault &fault) override;
 
 private:
   template <typename Work> void run(Work &&work) { shortage_.run(Tool::Mem, work); }
   void check(sim::ThreadContext &ctx, const sim::MemoryAccess &access);
+  void report_out_of_bounds(sim::ThreadContext &ctx, const sim::Fault &fault,
+                            const std::string &title);
   // Watches the pages of an argument whose accesses may be misaligned.
   void watch_alignment(const LaunchView::GlobalArray &global);
 

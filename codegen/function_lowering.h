@@ -169,9 +169,18 @@ private:
                             int64_t itemsize = 0);
   llvm::Value *shared_array(const ir::Expr &e);
   llvm::Value *array_size(llvm::Value *array, int ndim);
-  // The bounds-checked address of array[indices] (`first` = index of the first index expr).
+  // The bounds-checked address of array[indices] (`first` = index of the first index expr),
+  // for an access of `kind`.
   llvm::Value *element_address(const std::vector<ir::ExprPtr> &operands, size_t first,
-                               ir::Loc where);
+                               ir::Loc where, AccessKind kind);
+  // An array's strides in bytes (from its shape where its layout is contiguous).
+  std::vector<llvm::Value *> element_strides(const Type &type, llvm::Value *array,
+                                             const std::vector<llvm::Value *> &shape);
+  // element_address under BoundsCheck::Warn: an access out of bounds is reported and goes on.
+  llvm::Value *unchecked_element_address(const std::vector<ir::ExprPtr> &operands, size_t first,
+                                         ir::Loc where, AccessKind kind, llvm::Value *array,
+                                         const std::vector<llvm::Value *> &shape,
+                                         const std::vector<llvm::Value *> &strides);
   llvm::Value *array_view(const ir::Expr &e);
   // `index` wrapped once if negative and checked against `extent` (IndexError on `axis`).
   llvm::Value *checked_index(llvm::Value *index, llvm::Value *extent, int axis, ir::Loc where);

@@ -29,6 +29,11 @@ void Target::fence(Emitter &e, FenceScope) {
 
 void Target::nanosleep(Emitter &, llvm::Value *) {}
 
+llvm::Value *Target::out_of_bounds_access(Emitter &, llvm::Value *, llvm::Value *, llvm::Value *,
+                                          int32_t, int64_t, const std::string &) {
+  return nullptr;
+}
+
 llvm::Value *square_and_multiply(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *exponent) {
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   llvm::LLVMContext &ctx = fn->getContext();

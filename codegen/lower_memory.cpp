@@ -4,12 +4,26 @@
 
 namespace simt::codegen {
 
+namespace {
+
+// An access as compute-sanitizer names it: "__global__ read of size 4 bytes".
+std::string access_description(MemSpace space, AccessKind kind, int64_t size) {
+  static constexpr const char *spaces[] = {"__global__", "__shared__", "__local__", "__constant__"};
+  const char *action = kind == AccessKind::Store    ? "write"
+                       : kind == AccessKind::Atomic ? "atomic"
+                                                    : "read";
+  return std::string(spaces[static_cast<int>(space)]) + " " + action + " of size " +
+         std::to_string(size) + " bytes";
+}
+
+} // namespace
+
 // The expressions of arrays: elements, shapes, views and the arrays themselves (shared, local,
 // constant and allocated memory).
 llvm::Value *FunctionLowering::array_expr(const ir::Expr &e) {
   switch (e.kind) {
   case ir::ExprKind::ArrayLoad: {
-    llvm::Value *addr = element_address(e.args, 1, e.loc);
+    llvm::Value *addr = element_address(e.args, 1, e.loc, AccessKind::Load);
     if (e.type.is_record())
       return addr; // a record refers to its element
     Scalar dtype = e.args[0]->type.scalar;
@@ -122,28 +136,36 @@ llvm::Value *FunctionLowering::array_size(llvm::Value *array, int ndim) {
   return size;
 }
 
+std::vector<llvm::Value *> FunctionLowering::element_strides(const Type &type, llvm::Value *array,
+                                                            const std::vector<llvm::Value *> &shape) {
+  const int ndim = type.ndim;
+  std::vector<llvm::Value *> strides(ndim);
+  if (type.layout != 'C' && type.layout != 'F') {
+    for (int k = 0; k < ndim; ++k)
+      strides[k] = b_.CreateExtractValue(array, {2, unsigned(k)});
+    return strides;
+  }
+  // Contiguous layouts: strides follow from the shape, so LLVM sees unit-stride accesses.
+  llvm::Value *stride = b_.getInt64(type.record ? type.record->size : byte_size(type.scalar));
+  for (int j = 0; j < ndim; ++j) {
+    int k = type.layout == 'C' ? ndim - 1 - j : j;
+    strides[k] = stride;
+    stride = b_.CreateMul(stride, shape[k]);
+  }
+  return strides;
+}
+
 llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &operands,
-                                               size_t first, ir::Loc where) {
+                                               size_t first, ir::Loc where, AccessKind kind) {
   const Type &type = operands[0]->type;
   llvm::Value *array = expr(*operands[0]);
   int ndim = type.ndim;
-  int64_t itemsize = type.record ? type.record->size : byte_size(type.scalar);
   std::vector<llvm::Value *> shape(ndim);
   for (int k = 0; k < ndim; ++k)
     shape[k] = b_.CreateExtractValue(array, {1, unsigned(k)});
-  // Contiguous layouts: strides follow from the shape, so LLVM sees unit-stride accesses.
-  std::vector<llvm::Value *> strides(ndim);
-  if (type.layout == 'C' || type.layout == 'F') {
-    llvm::Value *stride = b_.getInt64(itemsize);
-    for (int j = 0; j < ndim; ++j) {
-      int k = type.layout == 'C' ? ndim - 1 - j : j;
-      strides[k] = stride;
-      stride = b_.CreateMul(stride, shape[k]);
-    }
-  } else {
-    for (int k = 0; k < ndim; ++k)
-      strides[k] = b_.CreateExtractValue(array, {2, unsigned(k)});
-  }
+  const std::vector<llvm::Value *> strides = element_strides(type, array, shape);
+  if (m_.ir.options.bounds_check == BoundsCheck::Warn)
+    return unchecked_element_address(operands, first, where, kind, array, shape, strides);
   llvm::Value *offset = b_.getInt64(0);
   for (int k = 0; k < ndim; ++k) {
     llvm::Value *index = expr(*operands[first + k]);
@@ -174,6 +196,51 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
   }
   llvm::Value *data = b_.CreateExtractValue(array, {0});
   return b_.CreateInBoundsGEP(b_.getInt8Ty(), data, offset);
+}
+
+// BoundsCheck::Warn: each index in range (a negative one wrapped, as Python's) is used as it is;
+// an access with one out of range is reported, at the first such axis, and the target says where
+// it goes instead (or it goes where its indices point, as on a GPU).
+llvm::Value *FunctionLowering::unchecked_element_address(
+    const std::vector<ir::ExprPtr> &operands, size_t first, ir::Loc where, AccessKind kind,
+    llvm::Value *array, const std::vector<llvm::Value *> &shape,
+    const std::vector<llvm::Value *> &strides) {
+  const Type &type = operands[0]->type;
+  llvm::Value *offset = b_.getInt64(0), *all_in_range = b_.getTrue();
+  llvm::Value *bad_index = b_.getInt64(0), *bad_axis = b_.getInt32(0), *bad_size = b_.getInt64(0);
+  for (int k = 0; k < type.ndim; ++k) {
+    llvm::Value *index = expr(*operands[first + k]);
+    llvm::Value *in_range = b_.CreateICmpULT(index, shape[k]);
+    llvm::Value *wrapped = b_.CreateAdd(index, shape[k]);
+    llvm::Value *wraps = b_.CreateAnd(b_.CreateICmpSLT(index, b_.getInt64(0)),
+                                      b_.CreateICmpSGE(wrapped, b_.getInt64(0)));
+    llvm::Value *first_bad = b_.CreateAnd(all_in_range, b_.CreateNot(b_.CreateOr(in_range, wraps)));
+    bad_index = b_.CreateSelect(first_bad, index, bad_index);
+    bad_axis = b_.CreateSelect(first_bad, b_.getInt32(k), bad_axis);
+    bad_size = b_.CreateSelect(first_bad, shape[k], bad_size);
+    all_in_range = b_.CreateAnd(all_in_range, b_.CreateOr(in_range, wraps));
+    llvm::Value *element = b_.CreateSelect(in_range, index, wrapped);
+    offset = b_.CreateAdd(offset, b_.CreateMul(element, strides[k]));
+  }
+  llvm::Value *address =
+      b_.CreateGEP(b_.getInt8Ty(), b_.CreateExtractValue(array, {0}), offset, "element");
+  llvm::BasicBlock *in_bounds = b_.GetInsertBlock();
+  llvm::BasicBlock *out_of_bounds = block("out.of.bounds");
+  llvm::BasicBlock *done = block("access");
+  b_.CreateCondBr(all_in_range, done, out_of_bounds, likely(ctx()));
+  b_.SetInsertPoint(out_of_bounds);
+  announce_thread(); // the report names the thread
+  const int64_t itemsize = type.record ? type.record->size : byte_size(type.scalar);
+  llvm::Value *elsewhere =
+      target_.out_of_bounds_access(emitter_, bad_index, bad_axis, bad_size, loc(where), itemsize,
+                                   access_description(type.space, kind, itemsize));
+  llvm::BasicBlock *reported = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode *target = b_.CreatePHI(address->getType(), 2, "address");
+  target->addIncoming(address, in_bounds);
+  target->addIncoming(elsewhere ? elsewhere : address, reported);
+  return target;
 }
 
 llvm::Value *FunctionLowering::checked_index(llvm::Value *index, llvm::Value *extent, int axis,
@@ -255,7 +322,7 @@ llvm::Value *FunctionLowering::atomic(const ir::Expr &e) {
   const Type &array_type = e.args[0]->type;
   Scalar dtype = array_type.scalar;
   size_t first_value = 1 + size_t(array_type.ndim);
-  llvm::Value *addr = element_address(e.args, 1, e.loc);
+  llvm::Value *addr = element_address(e.args, 1, e.loc, AccessKind::Atomic);
   std::vector<llvm::Value *> values;
   for (size_t k = first_value; k < e.args.size(); ++k)
     values.push_back(expr(*e.args[k]));
@@ -416,7 +483,7 @@ void FunctionLowering::field_store(const ir::Stmt &s) {
 void FunctionLowering::record_copy(const ir::Stmt &s) {
   const Record &layout = *s.exprs[0]->type.record;
   llvm::Value *source = expr(*s.exprs.back());
-  llvm::Value *target = element_address(s.exprs, 1, s.loc);
+  llvm::Value *target = element_address(s.exprs, 1, s.loc, AccessKind::Store);
   access_hook(target, s.exprs[0]->type, Scalar::U8, uint32_t(layout.size), AccessKind::Store,
               nullptr, s.loc);
   // memmove: `a[i] = a[i]` copies a record onto itself.

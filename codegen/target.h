@@ -140,6 +140,13 @@ public:
   // blocks (codegen/lower.cpp), so `loc` (i32) is a phi of the faulting sites.
   virtual void index_error(Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
                            llvm::Value *loc) = 0;
+  // Under BoundsCheck::Warn: reports an access out of an array's bounds (index, axis and size
+  // as index_error's; `access` says what it was: "__global__ read of 4 bytes") and returns the
+  // address it goes to instead, memory whose reads give a poisoned value and whose writes are
+  // lost. Null (the default): the access goes where its index points, as on a GPU.
+  virtual llvm::Value *out_of_bounds_access(Emitter &e, llvm::Value *index, llvm::Value *axis,
+                                            llvm::Value *size, int32_t loc, int64_t itemsize,
+                                            const std::string &access);
   // Reports a Python exception of class `exception` at `loc` (i32, a phi as above).
   virtual void raise(Emitter &e, const std::string &exception, const std::string &message,
                      llvm::Value *loc) = 0;

@@ -32,6 +32,14 @@ enum class DebugInfo : uint8_t {
   Full,       // DWARF with a .debug_info section, as nvcc -G
 };
 
+// What an index out of an array's bounds does (SIMT_BOUNDSCHECK).
+enum class BoundsCheck : uint8_t {
+  Raise, // an IndexError stops the launch, as Numba's simulator does (the default)
+  // The access is reported once per site (thread, line) and goes on as on a GPU, which checks
+  // nothing: a read gives a poisoned value (every byte 0xFF: NaN, -1), a write is lost.
+  Warn,
+};
+
 struct CompileOptions {
   // Numba's error model: 'python' (debug=True or lineinfo=True) makes float division, floor
   // division and modulo by zero raise ZeroDivisionError, and 0 ** negative on integers too;
@@ -44,6 +52,7 @@ struct CompileOptions {
   // @cuda.jit(fastmath=True): LLVM's fast-math flags on float arithmetic, no ZeroDivisionError
   // check on float division (Numba's fast division), and the GPU's approximate math functions.
   bool fastmath = false;
+  BoundsCheck bounds_check = BoundsCheck::Raise;
 
   // A short text naming every option, for cache keys ("py,debug,O3").
   std::string key() const {
@@ -55,7 +64,7 @@ struct CompileOptions {
            (debug_info == DebugInfo::LineTables ? ",lines"
             : debug_info == DebugInfo::Full     ? ",dwarf"
                                                 : "") +
-           (fastmath ? ",fast" : "");
+           (fastmath ? ",fast" : "") + (bounds_check == BoundsCheck::Warn ? ",oobwarn" : "");
   }
   bool operator==(const CompileOptions &) const = default;
 };

@@ -22,6 +22,8 @@ constexpr Names<Instrumentation> kInstrumentations[] = {{Instrumentation::None, 
                                                         {Instrumentation::Check, "check"}};
 constexpr Names<DebugInfo> kDebugInfos[] = {
     {DebugInfo::None, "none"}, {DebugInfo::LineTables, "lines"}, {DebugInfo::Full, "full"}};
+constexpr Names<BoundsCheck> kBoundsChecks[] = {{BoundsCheck::Raise, "raise"},
+                                                {BoundsCheck::Warn, "warn"}};
 constexpr Names<sim::CheckedFibers> kCheckedFibers[] = {{sim::CheckedFibers::None, "none"},
                                                         {sim::CheckedFibers::All, "all"}};
 
@@ -45,7 +47,8 @@ template <typename Enum, size_t N> std::string name_of(const Names<Enum> (&names
 }
 
 CompileOptions make_options(bool python_error_model, const std::string &instrumentation,
-                            int opt_level, const std::string &debug_info, bool fastmath) {
+                            int opt_level, const std::string &debug_info, bool fastmath,
+                            const std::string &bounds_check) {
   if (opt_level < 0 || opt_level > 3)
     throw std::invalid_argument("simt: opt_level must be 0 to 3, not " + std::to_string(opt_level));
   CompileOptions options;
@@ -54,6 +57,7 @@ CompileOptions make_options(bool python_error_model, const std::string &instrume
   options.opt_level = opt_level;
   options.debug_info = named(kDebugInfos, debug_info, "debug_info");
   options.fastmath = fastmath;
+  options.bounds_check = named(kBoundsChecks, bounds_check, "bounds_check");
   return options;
 }
 
@@ -70,10 +74,12 @@ void bind_compile_options(py::module_ &m) {
       .def(py::init(&make_options), py::kw_only(), py::arg("python_error_model") = false,
            py::arg("instrumentation") = "none", py::arg("opt_level") = 3,
            py::arg("debug_info") = "none", py::arg("fastmath") = false,
+           py::arg("bounds_check") = "raise",
            "`python_error_model`: Numba's error model of debug=True (float division by zero "
            "raises); `instrumentation` 'none' (release), 'debug' (the debugger's variant) or "
            "'check' (the checkers'); `opt_level` LLVM's, 0 to 3; `debug_info` 'none', 'lines' "
-           "or 'full' (the GPU backend's).")
+           "or 'full' (the GPU backend's); `bounds_check` 'raise' (an IndexError) or 'warn' "
+           "(SIMT_BOUNDSCHECK=warn: reported, and the access goes on as on a GPU).")
       .def_readonly("python_error_model", &CompileOptions::python_error_model)
       .def_property_readonly(
           "instrumentation",
@@ -82,6 +88,9 @@ void bind_compile_options(py::module_ &m) {
       .def_property_readonly(
           "debug_info", [](const CompileOptions &o) { return name_of(kDebugInfos, o.debug_info); })
       .def_readonly("fastmath", &CompileOptions::fastmath)
+      .def_property_readonly(
+          "bounds_check",
+          [](const CompileOptions &o) { return name_of(kBoundsChecks, o.bounds_check); })
       .def("key", &CompileOptions::key, "A short text naming every option (\"np,release,O3\").")
       .def(py::self == py::self)
       .def("__hash__", [](const CompileOptions &o) { return py::hash(py::str(o.key())); })

@@ -146,10 +146,14 @@ py::object CompiledKernel::launch(const std::array<int64_t, 3> &griddim,
   }
   if (fault->exception == "KeyboardInterrupt")
     raise_interrupt(*fault);
-  const sim::SourceLocation &where = fault->where;
-  return py::make_tuple(fault->exception, fault->message, dim3_tuple(fault->tid),
-                        dim3_tuple(fault->ctaid), where.file, where.line, where.col, where.function,
-                        codegen::fault_kind_name(fault->kind));
+  return fault_tuple(*fault);
+}
+
+py::tuple fault_tuple(const sim::Fault &fault) {
+  const sim::SourceLocation &where = fault.where;
+  return py::make_tuple(fault.exception, fault.message, dim3_tuple(fault.tid),
+                        dim3_tuple(fault.ctaid), where.file, where.line, where.col, where.function,
+                        codegen::fault_kind_name(fault.kind));
 }
 
 uint64_t CompiledKernel::max_cooperative_grid_blocks(const py::object &blockdim,

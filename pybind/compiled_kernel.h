@@ -25,6 +25,10 @@ namespace simt::bindings {
 // runs), installed again where something replaced it.
 void install_interrupt_handler();
 
+// A launch's fault as Python gets it (simt.compiler.faults): (exception, message, tid, ctaid,
+// file, line, col, function, kind).
+pybind11::tuple fault_tuple(const sim::Fault &fault);
+
 class CompiledKernel {
 public:
   // Compiles `source` for `arg_types` (frontend, then `backend`, with `link`: see

@@ -43,6 +43,15 @@ py::tuple parse_signature_for_python(const std::string &text) {
   return py::make_tuple(args, describe_type(return_type));
 }
 
+// sim::out_of_bounds_of_last_launch() taken once, each site as a launch's fault tuple
+// (pybind/compiled_kernel.h) followed by what the access was.
+py::list out_of_bounds_sites() {
+  py::list sites;
+  for (const sim::OutOfBounds &site : sim::take_out_of_bounds_of_last_launch())
+    sites.append(fault_tuple(site.fault) + py::make_tuple(site.access));
+  return sites;
+}
+
 // A kernel's or device function's PTX from the NVPTX backend (gpu/ptx.h), as a dict: ptx,
 // entry, return_type (the typed IR's name of it), llvm_ir (when asked), and what the device-side
 // exception record refers to: locations [(file, line, col, function)], raised [(class, message)].
@@ -287,6 +296,9 @@ void bind_runtime(py::module_ &m) {
   m.def("worker_count", &simt::sim::worker_count,
         "Worker threads blocks are spread over (SIMT_THREADS, else one per core).");
 
+  m.def("take_last_launch_out_of_bounds", &out_of_bounds_sites,
+        "The out-of-bounds sites of this thread's last launch under SIMT_BOUNDSCHECK=warn, once "
+        "(a second call gives none): each a fault tuple (as launch() gives) and the access.");
   m.def("last_launch_undefined_shuffles", &simt::sim::undefined_shuffles_of_last_launch,
         "How many shuffles of this thread's last launch read a lane CUDA leaves undefined.");
 }

@@ -69,6 +69,11 @@ void simt_rt_yield(simt::sim::ThreadContext *ctx, int32_t loc);
 // Records an IndexError ("index 12 is out of bounds for axis 0 with size 10") and sets status.
 void simt_rt_index_error(simt::sim::ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
                          int32_t loc);
+// SIMT_BOUNDSCHECK=warn: reports an access out of bounds (`access`: "__global__ read of size 4
+// bytes") once per site, and returns memory of `itemsize` bytes, each 0xFF, for it to use
+// instead: a read gives that poison (NaN, -1), a write is lost.
+void *simt_rt_out_of_bounds(simt::sim::ThreadContext *ctx, int64_t index, int32_t axis,
+                            int64_t size, int32_t loc, int64_t itemsize, const char *access);
 // Records an exception of class `exception` ("ZeroDivisionError") with `message` and sets status.
 void simt_rt_raise(simt::sim::ThreadContext *ctx, const char *exception, const char *message,
                    int32_t loc);

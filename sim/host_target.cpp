@@ -175,6 +175,15 @@ void HostTarget::index_error(Emitter &e, llvm::Value *index, llvm::Value *axis, 
                {e.env, index, axis, size, loc});
 }
 
+llvm::Value *HostTarget::out_of_bounds_access(Emitter &e, llvm::Value *index, llvm::Value *axis,
+                                              llvm::Value *size, int32_t loc, int64_t itemsize,
+                                              const std::string &access) {
+  llvm::IRBuilder<> &b = e.b;
+  return b.CreateCall(runtime_function(module_of(e), RuntimeFn::simt_rt_out_of_bounds),
+                      {e.env, index, axis, size, b.getInt32(loc), b.getInt64(itemsize),
+                       b.CreateGlobalString(access, "access")});
+}
+
 void HostTarget::raise(Emitter &e, const std::string &exception, const std::string &message,
                        llvm::Value *loc) {
   llvm::IRBuilder<> &b = e.b;

@@ -40,6 +40,9 @@ public:
                        llvm::Value *operand, int32_t loc) override;
   llvm::Value *active_mask(codegen::Emitter &e, int32_t loc) override;
   void grid_barrier(codegen::Emitter &e, int32_t loc) override;
+  llvm::Value *out_of_bounds_access(codegen::Emitter &e, llvm::Value *index, llvm::Value *axis,
+                                    llvm::Value *size, int32_t loc, int64_t itemsize,
+                                    const std::string &access) override;
   void index_error(codegen::Emitter &e, llvm::Value *index, llvm::Value *axis, llvm::Value *size,
                    llvm::Value *loc) override;
   void raise(codegen::Emitter &e, const std::string &exception, const std::string &message,

@@ -212,10 +212,15 @@ std::optional<Fault> run_launch(LaunchState &state) {
 }
 
 thread_local uint64_t last_launch_undefined_shuffles = 0;
+thread_local std::vector<OutOfBounds> last_launch_out_of_bounds;
 
 } // namespace
 
 uint64_t undefined_shuffles_of_last_launch() { return last_launch_undefined_shuffles; }
+
+std::vector<OutOfBounds> take_out_of_bounds_of_last_launch() {
+  return std::exchange(last_launch_out_of_bounds, {});
+}
 
 std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args,
                             const LaunchHooks &hooks) {
@@ -225,6 +230,7 @@ std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config
     observer->launch_started(kernel, config, args);
   std::optional<Fault> fault = run_launch(state);
   last_launch_undefined_shuffles = state.undefined_shuffles.load();
+  last_launch_out_of_bounds = state.take_out_of_bounds();
   for (Observer *observer : hooks.observers)
     observer->launch_finished(fault);
   return fault;

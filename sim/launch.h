@@ -132,6 +132,18 @@ struct LaunchHooks {
 std::optional<Fault> launch(const KernelCode &kernel, const LaunchConfig &config, void **args,
                             const LaunchHooks &hooks = {});
 
+// An access out of an array's bounds under SIMT_BOUNDSCHECK=warn (CompileOptions::bounds_check):
+// its site with the first thread that reached it (an IndexError's fault, FaultKind::Bounds) and
+// what it was, as compute-sanitizer names it ("__global__ read of size 4 bytes").
+struct OutOfBounds {
+  Fault fault;
+  std::string access;
+};
+
+// The out-of-bounds sites of the last launch this host thread made, one per site, in the order
+// they were first reached; once (the next call, before another launch, gives none).
+std::vector<OutOfBounds> take_out_of_bounds_of_last_launch();
+
 // How many shuffles of the last launch this host thread made read a lane CUDA leaves undefined
 // (Observer::undefined_shuffle): their results hold simt's choice, not a GPU's.
 uint64_t undefined_shuffles_of_last_launch();

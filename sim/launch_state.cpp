@@ -153,16 +153,39 @@ std::optional<std::pair<uint64_t, uint64_t>> LaunchState::next_blocks(uint64_t c
   return std::make_pair(first, std::min(first + count, block_count));
 }
 
+Fault LaunchState::fault_of(const ThreadContext &ctx, std::string exception, std::string message,
+                            int32_t loc, codegen::FaultKind kind) const {
+  return Fault{std::move(exception),
+               std::move(message),
+               Dim3{uint32_t(ctx.tid[0]), uint32_t(ctx.tid[1]), uint32_t(ctx.tid[2])},
+               Dim3{uint32_t(ctx.ctaid[0]), uint32_t(ctx.ctaid[1]), uint32_t(ctx.ctaid[2])},
+               location(loc),
+               kind};
+}
+
+void LaunchState::out_of_bounds(ThreadContext &ctx, std::string message, std::string access,
+                                int32_t loc) {
+  const OutOfBounds site{
+      fault_of(ctx, "IndexError", std::move(message), loc, codegen::FaultKind::Bounds),
+      std::move(access)};
+  {
+    std::lock_guard lock(fault_mutex_);
+    if (out_of_bounds_sites_.insert(loc).second)
+      out_of_bounds_.push_back(site);
+  }
+  notify([&](Observer &o) { o.out_of_bounds(ctx, site); });
+}
+
+std::vector<OutOfBounds> LaunchState::take_out_of_bounds() {
+  std::lock_guard lock(fault_mutex_);
+  return std::move(out_of_bounds_);
+}
+
 void LaunchState::record_fault(ThreadContext *ctx, std::string exception, std::string message,
                                int32_t loc, codegen::FaultKind kind) {
   ctx->status = 1;
   stop();
-  Fault fault{std::move(exception),
-              std::move(message),
-              Dim3{uint32_t(ctx->tid[0]), uint32_t(ctx->tid[1]), uint32_t(ctx->tid[2])},
-              Dim3{uint32_t(ctx->ctaid[0]), uint32_t(ctx->ctaid[1]), uint32_t(ctx->ctaid[2])},
-              location(loc),
-              kind};
+  Fault fault = fault_of(*ctx, std::move(exception), std::move(message), loc, kind);
   {
     std::lock_guard lock(fault_mutex_);
     if (fault_)

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 #include <utility>
@@ -64,6 +65,12 @@ public:
   void record_fault(ThreadContext *ctx, std::string exception, std::string message, int32_t loc,
                     codegen::FaultKind kind = codegen::FaultKind::Exception);
 
+  // SIMT_BOUNDSCHECK=warn: the thread on `ctx` made an access out of bounds at `loc` (`message`
+  // an IndexError's, `access` what it was); the launch keeps the first of each site.
+  void out_of_bounds(ThreadContext &ctx, std::string message, std::string access, int32_t loc);
+  // The sites out_of_bounds() kept, in the order first reached.
+  std::vector<OutOfBounds> take_out_of_bounds();
+
   // The source location of `loc`, or an empty one when the kernel has no such entry.
   SourceLocation location(int32_t loc) const;
 
@@ -105,6 +112,9 @@ public:
   }
 
 private:
+  Fault fault_of(const ThreadContext &ctx, std::string exception, std::string message, int32_t loc,
+                 codegen::FaultKind kind) const;
+
   const LaunchHooks hooks_;
   const bool tracks_shared_writes_;
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
@@ -116,6 +126,8 @@ private:
   std::mutex fault_mutex_;
   std::optional<Fault> fault_;
   std::optional<Fault> interrupt_; // where the interrupt was noticed first
+  std::vector<OutOfBounds> out_of_bounds_;
+  std::set<int32_t> out_of_bounds_sites_;
 };
 
 // Stops every launch running now, as Ctrl-C does; each reports a KeyboardInterrupt fault unless

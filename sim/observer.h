@@ -86,6 +86,10 @@ public:
   virtual void undefined_shuffle(const ThreadContext & /*reader*/, WarpOp, uint32_t /*source*/,
                                  uint32_t /*mask*/, int32_t /*loc*/) {}
 
+  // An access out of an array's bounds under SIMT_BOUNDSCHECK=warn, which goes on (each time a
+  // thread makes one; the launch keeps the first of each site).
+  virtual void out_of_bounds(ThreadContext &, const OutOfBounds &) {}
+
   // The launch's first fault. True stops the faulting thread there, before it returns, when it
   // faulted in its own code (post-mortem: its frames are intact); faults the scheduler finds
   // (deadlocks, mismatched barriers) stop no thread.

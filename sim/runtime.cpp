@@ -63,6 +63,17 @@ void simt_rt_index_error(ThreadContext *ctx, int64_t index, int32_t axis, int64_
                              simt::codegen::FaultKind::Bounds);
 }
 
+void *simt_rt_out_of_bounds(ThreadContext *ctx, int64_t index, int32_t axis, int64_t size,
+                            int32_t loc, int64_t itemsize, const char *access) {
+  ThreadState &state = simt::sim::thread_state(ctx);
+  state.launch->out_of_bounds(*ctx, simt::codegen::index_error_message(index, axis, size), access,
+                              loc);
+  // Per worker thread: between this call and the access no other thread runs on it.
+  thread_local std::vector<uint8_t> poison;
+  poison.assign(size_t(itemsize), 0xFF);
+  return poison.data();
+}
+
 void simt_rt_raise(ThreadContext *ctx, const char *exception, const char *message, int32_t loc) {
   simt::sim::thread_state(ctx).launch->record_fault(ctx, exception, message, loc);
 }

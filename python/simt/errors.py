@@ -1,8 +1,8 @@
-"""simt's exceptions: compile errors and parity errors (kernel faults become Python's own exception
+"""simt's exceptions and warnings: compile errors, parity errors and out-of-bounds warnings (kernel faults become Python's own exception
 classes in simt.compiler.faults)."""
 import sys
 
-__all__ = ["CompileError", "ParityError"]
+__all__ = ["CompileError", "ParityError", "OutOfBoundsWarning"]
 
 
 class CompileError(Exception):
@@ -60,3 +60,9 @@ def _mixed_class(bases):
 class ParityError(AssertionError):
     """SIMT_TARGET=both: a launch's results on the GPU differ from the simulator's (the message
     names the kernel, the argument, the first differing index and both values)."""
+
+
+class OutOfBoundsWarning(RuntimeWarning):
+    """SIMT_BOUNDSCHECK=warn: a kernel indexed an array out of its bounds, and went on as on a GPU
+    (the read gave a poisoned value, the write was lost). One per site of a kernel: the first
+    thread that reached it, and the line."""

@@ -38,6 +38,9 @@ SETTINGS = (
             "auto (quick code first, full in the background), quick or full"),
     Setting("SIMT_TIER_UP_MS", "20", "sim/host_backend.cpp",
             "milliseconds of a kernel's launches before it is recompiled at full level"),
+    Setting("SIMT_BOUNDSCHECK", "raise", "simt/compiler/dispatcher.py",
+            "raise: an index out of bounds is an IndexError; warn: reported once per site (an "
+            "OutOfBoundsWarning), the read poisoned, the write lost, and the kernel goes on"),
     Setting("SIMT_DEADLOCK_TIMEOUT", "10", "sim/block_scheduler.cpp",
             "seconds threads may spin without progress before it is a deadlock"),
     Setting("SIMT_CACHE", "1", "simt/compiler/dispatcher.py, sim/object_cache.cpp",

@@ -19,7 +19,7 @@ import simt.types as simt_types
 from simt.base import config, host, hosts
 from simt.base.numpy_compat import array_layout
 from simt.base.source import CapturedSource
-from simt.errors import CompileError
+from simt.errors import CompileError, OutOfBoundsWarning
 from simt.memory.devicearray import (DeviceNDArray, MappedNDArray, interchange_argument,
                                      sentry_contiguous, to_device)
 from simt.memory.device import get_context, get_current_device
@@ -417,6 +417,34 @@ class _ForAll:
 
 
 
+_BOUNDS_CHECKS = ("raise", "warn")
+
+
+def bounds_check():
+    """What an index out of an array's bounds does (SIMT_BOUNDSCHECK): 'raise' an IndexError
+    (the default, as Numba's simulator) or 'warn' (simt.errors.OutOfBoundsWarning, and the kernel
+    goes on as on a GPU)."""
+    mode = config.value("SIMT_BOUNDSCHECK") or "raise"
+    if mode not in _BOUNDS_CHECKS:
+        raise ValueError("SIMT_BOUNDSCHECK=%s: expected raise or warn" % mode)
+    return mode
+
+
+def _warn_out_of_bounds(dispatcher):
+    """Warns of each out-of-bounds site of the launch just made that this dispatcher has not
+    warned of yet: the first thread at it, the access and the source line."""
+    for site in _native().take_last_launch_out_of_bounds():
+        fault, access = site[:-1], site[-1]
+        where = (fault[4], fault[5], fault[7])
+        if where in dispatcher._out_of_bounds_sites:
+            continue
+        dispatcher._out_of_bounds_sites.add(where)
+        text = str(fault_exception(fault)).replace(": index", ": %s: index" % access, 1)
+        warnings.warn(OutOfBoundsWarning(
+            "SIMT_BOUNDSCHECK=warn: " + text + "\n(the kernel went on: a read out of bounds "
+            "gives a poisoned value, all bytes 0xFF; a write is lost)"), stacklevel=4)
+
+
 def fission_enabled():
     """Whether kernels with barriers in block-uniform control flow run by loop fission (the
     default) rather than as fibers (SIMT_FISSION=0): a simulator option, so both kinds of code
@@ -456,6 +484,7 @@ class Dispatcher:
         self.overloads = _Overloads()
         self._variants = {}  # (argument types, compile options, target) -> compiled kernel
         self._by_key = {}
+        self._out_of_bounds_sites = set()  # (file, line, function) warned of (SIMT_BOUNDSCHECK)
         self._configurations = {}
         self._explicit = sigs is not None
         self._specialized = False
@@ -592,7 +621,8 @@ class Dispatcher:
         debugger's, the checkers').
 
         simt._simt.CompileOptions: the error model, LLVM's optimisation level (opt=False: 0),
-        fastmath and the variant's instrumentation. simt._simt.SimOptions: kernels with barriers
+        fastmath, the variant's instrumentation and what an index out of bounds does
+        (SIMT_BOUNDSCHECK). simt._simt.SimOptions: kernels with barriers
         by loop fission or not (SIMT_FISSION), and which threads of the checkers' variant run on
         fibers (the variant's checked_fibers)."""
         variant = dict(launch_hooks.variant(self))
@@ -601,7 +631,7 @@ class Dispatcher:
             python_error_model=self._python_error_model(),
             opt_level=3 if self.targetoptions.get("opt", True) else 0,
             fastmath=bool(self.targetoptions.get("fastmath")),
-            instrumentation=variant.get("instrumentation", "none"))
+            instrumentation=variant.get("instrumentation", "none"), bounds_check=bounds_check())
         sim_options = native.SimOptions(fission=fission_enabled(),
                                         checked_fibers=variant.get("checked_fibers", "none"))
         return options, sim_options
@@ -647,7 +677,7 @@ class Dispatcher:
 
     def _overload_for(self, args):
         """(kernel, args as the kernel takes them) for a launch with `args`."""
-        key = (_argument_key(args), launch_hooks.variant(self), fission_enabled())
+        key = (_argument_key(args), launch_hooks.variant(self), fission_enabled(), bounds_check())
         found = self._by_key.get(key)
         if found is None:
             found = self._by_key[key] = self._resolve_overload(args)
@@ -746,6 +776,8 @@ class Dispatcher:
         _flush_stdout()
         fault = launch_hooks.launch(
             launch_hooks.Launch(self, kernel, griddim, blockdim, sharedmem, args))
+        if bounds_check() == "warn":
+            _warn_out_of_bounds(self)
         if fault is not None:
             raise fault_exception(fault)
         for writeback in retr:
