@@ -136,8 +136,9 @@ llvm::Value *FunctionLowering::array_size(llvm::Value *array, int ndim) {
   return size;
 }
 
-std::vector<llvm::Value *> FunctionLowering::element_strides(const Type &type, llvm::Value *array,
-                                                            const std::vector<llvm::Value *> &shape) {
+std::vector<llvm::Value *>
+FunctionLowering::element_strides(const Type &type, llvm::Value *array,
+                                  const std::vector<llvm::Value *> &shape) {
   const int ndim = type.ndim;
   std::vector<llvm::Value *> strides(ndim);
   if (type.layout != 'C' && type.layout != 'F') {
@@ -201,10 +202,11 @@ llvm::Value *FunctionLowering::element_address(const std::vector<ir::ExprPtr> &o
 // BoundsCheck::Warn: each index in range (a negative one wrapped, as Python's) is used as it is;
 // an access with one out of range is reported, at the first such axis, and the target says where
 // it goes instead (or it goes where its indices point, as on a GPU).
-llvm::Value *FunctionLowering::unchecked_element_address(
-    const std::vector<ir::ExprPtr> &operands, size_t first, ir::Loc where, AccessKind kind,
-    llvm::Value *array, const std::vector<llvm::Value *> &shape,
-    const std::vector<llvm::Value *> &strides) {
+llvm::Value *
+FunctionLowering::unchecked_element_address(const std::vector<ir::ExprPtr> &operands, size_t first,
+                                            ir::Loc where, AccessKind kind, llvm::Value *array,
+                                            const std::vector<llvm::Value *> &shape,
+                                            const std::vector<llvm::Value *> &strides) {
   const Type &type = operands[0]->type;
   llvm::Value *offset = b_.getInt64(0), *all_in_range = b_.getTrue();
   llvm::Value *bad_index = b_.getInt64(0), *bad_axis = b_.getInt32(0), *bad_size = b_.getInt64(0);

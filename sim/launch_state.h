@@ -10,8 +10,8 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
