@@ -128,7 +128,7 @@ public:
       out += "AugAssign";
       expr(stmt.target.get());
       out += ' ';
-      out += operator_info(stmt.op).inplace;
+      out += spelling(*operator_info(stmt.op).inplace);
       expr(stmt.value.get());
       break;
     case StmtKind::AnnAssign:

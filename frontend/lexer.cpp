@@ -2,9 +2,10 @@
 
 #include "frontend/compile.h"
 
-#include <array>
 #include <charconv>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 namespace simt {
 
@@ -79,12 +80,36 @@ void append_utf8(std::string &out, uint32_t cp) {
   }
 }
 
-// Longest first, so that the first match is the longest operator.
-constexpr std::array<const char *, 47> kOperators = {
-    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", ">>", "<<", "<=",
-    ">=",  "==",  "!=",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@=",
-    "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
-    "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "="};
+// The symbol `text` starts with: the longest, as symbols.def lists them longest first.
+std::optional<Symbol> symbol_starting(std::string_view text) {
+  for (size_t i = 0; i < kSymbolSpellings.size(); ++i)
+    if (text.starts_with(kSymbolSpellings[i]))
+      return Symbol(i);
+  return std::nullopt;
+}
+
+constexpr bool symbols_longest_first() {
+  for (size_t i = 1; i < kSymbolSpellings.size(); ++i)
+    if (std::string_view(kSymbolSpellings[i]).size() >
+        std::string_view(kSymbolSpellings[i - 1]).size())
+      return false;
+  return true;
+}
+static_assert(symbols_longest_first(), "symbols.def must list the longest symbols first");
+
+// The opening bracket that `closing` closes, if it is a closing bracket.
+std::optional<Symbol> opened_by(Symbol closing) {
+  switch (closing) {
+  case Symbol::RightParen:
+    return Symbol::LeftParen;
+  case Symbol::RightBracket:
+    return Symbol::LeftBracket;
+  case Symbol::RightBrace:
+    return Symbol::LeftBrace;
+  default:
+    return std::nullopt;
+  }
+}
 
 // CPython's tokenizer limits (MAXLEVEL, MAXINDENT), with its messages.
 constexpr size_t kMaxBrackets = 200;
@@ -149,7 +174,7 @@ public:
     }
     if (!brackets_.empty()) {
       const Bracket &open = brackets_.back();
-      source_.error(open.loc, std::string("'") + open.ch + "' was never closed");
+      source_.error(open.loc, std::string("'") + spelling(open.symbol) + "' was never closed");
     }
     if (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline)
       push(TokenKind::Newline, last_end_);
@@ -162,7 +187,7 @@ public:
 
 private:
   struct Bracket {
-    char ch;
+    Symbol symbol;
     ir::Loc loc;
   };
 
@@ -509,14 +534,10 @@ private:
 
   void lex_operator() {
     ir::Loc loc = here();
-    for (const char *op : kOperators) {
-      size_t len = std::strlen(op);
-      if (text_.compare(pos_, len, op) != 0)
-        continue;
-      pos_ += len;
-      if (len == 1)
-        track_bracket(op[0], loc);
-      push(TokenKind::Op, loc).text = op;
+    if (std::optional<Symbol> symbol = symbol_starting(std::string_view(text_).substr(pos_))) {
+      pos_ += std::strlen(spelling(*symbol));
+      track_bracket(*symbol, loc);
+      push(TokenKind::Op, loc).symbol = *symbol;
       return;
     }
     char c = text_[pos_];
@@ -525,21 +546,23 @@ private:
     source_.error(loc, std::string("invalid character '") + c + "'");
   }
 
-  void track_bracket(char c, ir::Loc loc) {
-    if (c == '(' || c == '[' || c == '{') {
+  void track_bracket(Symbol symbol, ir::Loc loc) {
+    if (symbol == Symbol::LeftParen || symbol == Symbol::LeftBracket ||
+        symbol == Symbol::LeftBrace) {
       if (brackets_.size() == kMaxBrackets)
         source_.error(loc, "too many nested parentheses");
-      brackets_.push_back({c, loc});
+      brackets_.push_back({symbol, loc});
       return;
     }
-    char open = c == ')' ? '(' : c == ']' ? '[' : c == '}' ? '{' : 0;
-    if (open == 0)
+    std::optional<Symbol> open = opened_by(symbol);
+    if (!open)
       return;
     if (brackets_.empty())
-      source_.error(loc, std::string("unmatched '") + c + "'");
-    if (brackets_.back().ch != open)
-      source_.error(loc, std::string("closing parenthesis '") + c +
-                             "' does not match opening parenthesis '" + brackets_.back().ch + "'");
+      source_.error(loc, std::string("unmatched '") + spelling(symbol) + "'");
+    if (brackets_.back().symbol != *open)
+      source_.error(loc, std::string("closing parenthesis '") + spelling(symbol) +
+                             "' does not match opening parenthesis '" +
+                             spelling(brackets_.back().symbol) + "'");
     brackets_.pop_back();
   }
 

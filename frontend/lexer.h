@@ -1,6 +1,7 @@
 // The tokenizer of the kernel subset of Python: text -> tokens with real file positions.
 #pragma once
 
+#include "frontend/symbols.h"
 #include "ir/ir.h" // Loc
 
 #include <cstdint>
@@ -39,7 +40,7 @@ enum class TokenKind : uint8_t {
   Int,     // int_value, int_overflow
   Float,   // float_value (an imaginary literal such as 2j when imaginary)
   String,  // text holds the decoded value (adjacent literals are separate tokens)
-  Op,      // operators and delimiters: text
+  Op,      // operators and delimiters: symbol
   Newline, // end of a logical line
   Indent,
   Dedent,
@@ -49,6 +50,7 @@ enum class TokenKind : uint8_t {
 struct Token {
   TokenKind kind = TokenKind::End;
   ir::Loc loc;
+  Symbol symbol{}; // an Op's
   std::string text;
   int64_t int_value = 0;     // the literal's low 64 bits when int_overflow
                              // (past uint64, `text` holds its digits with their base's prefix)

@@ -1,11 +1,11 @@
 // Python's operators as one enum, with what the parser and typer know of each (operators.def).
 #pragma once
 
+#include "frontend/symbols.h"
 #include "ir/ir.h" // ir::Op
 
 #include <optional>
 #include <string>
-#include <string_view>
 
 namespace simt::ast {
 
@@ -25,9 +25,10 @@ enum class OperatorKind : uint8_t { Unary, Binary, Comparison, Boolean };
 
 struct OperatorInfo {
   std::string spelling;
+  std::optional<Symbol> symbol; // the token it is written with; none for a keyword operator
   OperatorKind kind;
   int binding;
-  std::string inplace;
+  std::optional<Symbol> inplace; // the augmented assignment's token, if it has one
   ir::Op ir_op;
   std::string module_name;
 };
@@ -38,9 +39,9 @@ inline const std::string &spelling(Operator op) { return operator_info(op).spell
 inline int binding(Operator op) { return operator_info(op).binding; }
 inline ir::Op ir_op(Operator op) { return operator_info(op).ir_op; }
 
-// The operator of `kind` spelled `text` (a token's text, or "not in" / "is not").
-std::optional<Operator> operator_spelled(std::string_view text, OperatorKind kind);
-// The binary operator whose augmented assignment is spelled `text` ("+=", "//=", ...).
-std::optional<Operator> inplace_operator_spelled(std::string_view text);
+// The operator of `kind` written with `symbol` (keyword operators are the parser's to find).
+std::optional<Operator> operator_spelled(Symbol symbol, OperatorKind kind);
+// The binary operator whose augmented assignment is written with `symbol` (+=, //=, ...).
+std::optional<Operator> inplace_operator_spelled(Symbol symbol);
 
 } // namespace simt::ast

@@ -53,7 +53,7 @@ public:
   ast::FunctionDef parse_file() {
     if (peek().kind == TokenKind::End)
       error(peek(), "simt: expected a function definition");
-    bool is_lambda = is_keyword("lambda") || (is_op("(") && is_keyword("lambda", 1));
+    bool is_lambda = is_keyword("lambda") || (is_op(Symbol::LeftParen) && is_keyword("lambda", 1));
     ast::FunctionDef function = is_lambda ? parse_lambda_def() : parse_decorated_def();
     while (is_lambda && peek().kind == TokenKind::Newline)
       next();
@@ -74,16 +74,21 @@ private:
       ++pos_;
     return token;
   }
-  bool is_op(const char *op, size_t ahead = 0) const {
+  bool is_op(Symbol symbol, size_t ahead = 0) const {
     const Token &token = peek(ahead);
-    return token.kind == TokenKind::Op && token.text == op;
+    return token.kind == TokenKind::Op && token.symbol == symbol;
+  }
+  // The operator of `kind` the current token is, if it is one.
+  std::optional<Operator> operator_at(OperatorKind kind) const {
+    const Token &token = peek();
+    return token.kind == TokenKind::Op ? operator_spelled(token.symbol, kind) : std::nullopt;
   }
   bool is_keyword(const char *keyword, size_t ahead = 0) const {
     const Token &token = peek(ahead);
     return token.kind == TokenKind::Name && token.text == keyword;
   }
-  bool accept_op(const char *op) {
-    if (!is_op(op))
+  bool accept_op(Symbol symbol) {
+    if (!is_op(symbol))
       return false;
     next();
     return true;
@@ -94,9 +99,9 @@ private:
     next();
     return true;
   }
-  const Token &expect_op(const char *op) {
-    if (!is_op(op))
-      error(peek(), std::string("expected '") + op + "'");
+  const Token &expect_op(Symbol symbol) {
+    if (!is_op(symbol))
+      error(peek(), std::string("expected '") + spelling(symbol) + "'");
     return next();
   }
   void expect_newline() {
@@ -134,7 +139,7 @@ private:
 
   ast::FunctionDef parse_decorated_def() {
     std::vector<ExprPtr> decorators;
-    while (accept_op("@")) {
+    while (accept_op(Symbol::At)) {
       decorators.push_back(parse_test());
       expect_newline();
     }
@@ -153,10 +158,10 @@ private:
     ast::FunctionDef function;
     function.loc = next().loc; // def
     function.name = expect_name();
-    expect_op("(");
-    parse_params(function, ")");
-    expect_op(")");
-    if (accept_op("->"))
+    expect_op(Symbol::LeftParen);
+    parse_params(function, Symbol::RightParen);
+    expect_op(Symbol::RightParen);
+    if (accept_op(Symbol::Arrow))
       parse_test(); // return annotations do not matter to the kernel
     function.body = parse_suite("function definition", function.loc);
     return function;
@@ -165,30 +170,30 @@ private:
   // A lambda expression (possibly parenthesized), as the function `def <lambda>(params): return
   // body` (the source of a lambda compiled as a device function).
   ast::FunctionDef parse_lambda_def() {
-    bool parenthesized = accept_op("(");
+    bool parenthesized = accept_op(Symbol::LeftParen);
     ast::FunctionDef function;
     function.loc = next().loc; // lambda
     function.name = "<lambda>";
-    parse_params(function, ":");
-    expect_op(":");
+    parse_params(function, Symbol::Colon);
+    expect_op(Symbol::Colon);
     StmtPtr body = make_stmt(StmtKind::Return, peek().loc);
     body->value = parse_test();
     function.body.push_back(std::move(body));
     if (parenthesized)
-      expect_op(")");
+      expect_op(Symbol::RightParen);
     return function;
   }
 
-  // Parameters up to `end` (")" for def, ":" for lambda, whose parameters take no annotations).
-  void parse_params(ast::FunctionDef &function, const char *end) {
+  // Parameters up to `end` (')' for def, ':' for lambda, whose parameters take no annotations).
+  void parse_params(ast::FunctionDef &function, Symbol end) {
     bool seen_default = false;
-    bool annotated = std::string(end) == ")";
+    bool annotated = end == Symbol::RightParen;
     while (!is_op(end)) {
-      if (accept_op("/")) {
+      if (accept_op(Symbol::Slash)) {
         // the positional-only marker changes nothing for kernels called positionally
-      } else if (is_op("*") || is_op("**")) {
+      } else if (is_op(Symbol::Star) || is_op(Symbol::DoubleStar)) {
         // *args, **kwargs and the keyword-only marker '*' all leave the positional signature
-        const bool single = is_op("*");
+        const bool single = is_op(Symbol::Star);
         next();
         if (single && peek().kind == TokenKind::Name && function.vararg.empty() &&
             !function.has_varargs)
@@ -197,7 +202,7 @@ private:
           function.has_varargs = true;
         if (peek().kind == TokenKind::Name) {
           expect_name();
-          if (annotated && accept_op(":"))
+          if (annotated && accept_op(Symbol::Colon))
             parse_test();
         }
       } else {
@@ -207,9 +212,9 @@ private:
         for (const ast::Param &other : function.params)
           if (other.name == param.name)
             error(param.loc, "duplicate argument '" + param.name + "' in function definition");
-        if (annotated && accept_op(":"))
+        if (annotated && accept_op(Symbol::Colon))
           parse_test(); // parameter annotations do not matter either
-        if (accept_op("=")) {
+        if (accept_op(Symbol::Equal)) {
           param.default_value = parse_test();
           seen_default = true;
         } else if (seen_default && !function.has_varargs) {
@@ -219,7 +224,7 @@ private:
           function.has_varargs = true; // keyword-only parameters
         function.params.push_back(std::move(param));
       }
-      if (!accept_op(","))
+      if (!accept_op(Symbol::Comma))
         break;
     }
   }
@@ -231,7 +236,7 @@ private:
   std::vector<StmtPtr> parse_suite(const std::string &what, Loc header) {
     Nesting nesting(depth_);
     deeper(nesting, peek().loc);
-    expect_op(":");
+    expect_op(Symbol::Colon);
     std::vector<StmtPtr> body;
     if (peek().kind != TokenKind::Newline) {
       parse_simple_statements(body);
@@ -279,7 +284,7 @@ private:
       if (word == "async")
         error(token, "simt: 'async' statements are not supported");
     }
-    if (token.kind == TokenKind::Op && token.text == "@") {
+    if (is_op(Symbol::At)) {
       out.push_back(nested_def(parse_decorated_def()));
       return;
     }
@@ -349,7 +354,7 @@ private:
   void parse_simple_statements(std::vector<StmtPtr> &out) {
     while (true) {
       out.push_back(parse_simple_statement());
-      if (!accept_op(";"))
+      if (!accept_op(Symbol::Semicolon))
         break;
       if (peek().kind == TokenKind::Newline)
         break;
@@ -389,7 +394,7 @@ private:
         next();
         StmtPtr stmt = make_stmt(StmtKind::Assert, loc);
         stmt->test = parse_test();
-        if (accept_op(","))
+        if (accept_op(Symbol::Comma))
           stmt->msg = parse_test();
         return stmt;
       }
@@ -398,7 +403,7 @@ private:
         StmtPtr stmt = make_stmt(word == "global" ? StmtKind::Global : StmtKind::Nonlocal, loc);
         do
           stmt->names.push_back(expect_name());
-        while (accept_op(","));
+        while (accept_op(Symbol::Comma));
         return stmt;
       }
       if (word == "del") {
@@ -407,7 +412,7 @@ private:
         do {
           stmt->targets.push_back(parse_expr());
           check_target(*stmt->targets.back(), "delete");
-        } while (accept_op(",") && !at_statement_end());
+        } while (accept_op(Symbol::Comma) && !at_statement_end());
         return stmt;
       }
       if (word == "import" || word == "from")
@@ -416,12 +421,14 @@ private:
     return parse_expression_statement();
   }
 
-  bool at_statement_end() const { return peek().kind == TokenKind::Newline || is_op(";"); }
+  bool at_statement_end() const {
+    return peek().kind == TokenKind::Newline || is_op(Symbol::Semicolon);
+  }
 
   StmtPtr parse_expression_statement() {
     Loc loc = peek().loc;
     ExprPtr first = parse_test_list();
-    if (accept_op(":")) {
+    if (accept_op(Symbol::Colon)) {
       StmtPtr stmt = make_stmt(StmtKind::AnnAssign, loc);
       if (first->kind == ExprKind::Tuple || first->kind == ExprKind::List)
         error(first->loc, std::string("only single target (not ") +
@@ -432,13 +439,12 @@ private:
         error(first->loc, "illegal target for annotation");
       stmt->target = std::move(first);
       stmt->annotation = parse_test();
-      if (accept_op("="))
+      if (accept_op(Symbol::Equal))
         stmt->value = parse_test_list();
       return stmt;
     }
-    const Token &token = peek();
     const std::optional<Operator> inplace =
-        token.kind == TokenKind::Op ? inplace_operator_spelled(token.text) : std::nullopt;
+        peek().kind == TokenKind::Op ? inplace_operator_spelled(peek().symbol) : std::nullopt;
     if (inplace) {
       next();
       StmtPtr stmt = make_stmt(StmtKind::AugAssign, loc);
@@ -451,7 +457,7 @@ private:
       stmt->value = parse_test_list();
       return stmt;
     }
-    if (!is_op("=")) {
+    if (!is_op(Symbol::Equal)) {
       StmtPtr stmt = make_stmt(StmtKind::Expr, loc);
       stmt->value = std::move(first);
       return stmt;
@@ -459,7 +465,7 @@ private:
     StmtPtr stmt = make_stmt(StmtKind::Assign, loc);
     std::vector<ExprPtr> chain;
     chain.push_back(std::move(first));
-    while (accept_op("="))
+    while (accept_op(Symbol::Equal))
       chain.push_back(parse_test_list());
     stmt->value = std::move(chain.back());
     chain.pop_back();
@@ -527,8 +533,19 @@ private:
              token.text == "True" || token.text == "False" || token.text == "lambda" ||
              token.text == "await" || token.text == "yield";
     case TokenKind::Op:
-      return token.text == "(" || token.text == "[" || token.text == "{" || token.text == "-" ||
-             token.text == "+" || token.text == "~" || token.text == "*" || token.text == "...";
+      switch (token.symbol) {
+      case Symbol::LeftParen:
+      case Symbol::LeftBracket:
+      case Symbol::LeftBrace:
+      case Symbol::Minus:
+      case Symbol::Plus:
+      case Symbol::Tilde:
+      case Symbol::Star:
+      case Symbol::Ellipsis:
+        return true;
+      default:
+        return false;
+      }
     default:
       return false;
     }
@@ -542,11 +559,11 @@ private:
   ExprPtr parse_list_of(ExprPtr (Parser::*element)()) {
     Loc loc = peek().loc;
     ExprPtr first = (this->*element)();
-    if (!is_op(","))
+    if (!is_op(Symbol::Comma))
       return first;
     ExprPtr tuple = make_expr(ExprKind::Tuple, loc);
     tuple->elts.push_back(std::move(first));
-    while (accept_op(",") && starts_expression())
+    while (accept_op(Symbol::Comma) && starts_expression())
       tuple->elts.push_back((this->*element)());
     return tuple;
   }
@@ -555,7 +572,7 @@ private:
     Nesting nesting(depth_);
     deeper(nesting, peek().loc);
     const Token &token = peek();
-    if (token.kind == TokenKind::Op && token.text == "*")
+    if (is_op(Symbol::Star))
       error(token, "simt: star expressions are not supported");
     if (token.kind == TokenKind::Name && token.text == "lambda") {
       ExprPtr lambda = make_expr(ExprKind::Lambda, token.loc);
@@ -577,7 +594,7 @@ private:
       expr->elts.push_back(std::move(orelse));
       body = std::move(expr);
     }
-    if (is_op(":="))
+    if (is_op(Symbol::ColonEqual))
       error(peek(), "simt: assignment expressions (:=) are not supported");
     return body;
   }
@@ -611,11 +628,8 @@ private:
 
   // The comparison operator at the current token (none if none), consuming it.
   std::optional<Operator> accept_comparison_op() {
-    const Token &token = peek();
-    if (token.kind == TokenKind::Op) {
-      const std::optional<Operator> op = operator_spelled(token.text, OperatorKind::Comparison);
-      if (op)
-        next();
+    if (const std::optional<Operator> op = operator_at(OperatorKind::Comparison)) {
+      next();
       return op;
     }
     if (is_keyword("in")) {
@@ -657,9 +671,7 @@ private:
     Nesting chain(chain_depth_, kMaxChainDepth);
     while (true) {
       const Token &token = peek();
-      const std::optional<Operator> op = token.kind == TokenKind::Op
-                                             ? operator_spelled(token.text, OperatorKind::Binary)
-                                             : std::nullopt;
+      const std::optional<Operator> op = operator_at(OperatorKind::Binary);
       if (!op || binding(*op) != level)
         return left;
       longer(chain, token.loc);
@@ -681,9 +693,7 @@ private:
   ExprPtr parse_factor() {
     Nesting nesting(depth_);
     deeper(nesting, peek().loc);
-    const std::optional<Operator> unary = peek().kind == TokenKind::Op
-                                              ? operator_spelled(peek().text, OperatorKind::Unary)
-                                              : std::nullopt;
+    const std::optional<Operator> unary = operator_at(OperatorKind::Unary);
     if (unary) {
       const Token &token = next();
       ExprPtr expr = make_expr(ExprKind::UnaryOp, token.loc);
@@ -698,7 +708,7 @@ private:
   ExprPtr parse_power() {
     Loc loc = peek().loc;
     ExprPtr base = parse_primary();
-    if (!accept_op("**"))
+    if (!accept_op(Symbol::DoubleStar))
       return base;
     ExprPtr expr = make_expr(ExprKind::BinOp, loc);
     expr->op = Operator::Pow;
@@ -713,22 +723,22 @@ private:
     Loc loc = peek().loc;
     ExprPtr expr = parse_atom();
     while (true) {
-      if (accept_op(".")) {
+      if (accept_op(Symbol::Dot)) {
         ExprPtr attribute = make_expr(ExprKind::Attribute, loc);
         attribute->elts.push_back(std::move(expr));
         attribute->id = expect_name();
         expr = std::move(attribute);
-      } else if (accept_op("(")) {
+      } else if (accept_op(Symbol::LeftParen)) {
         ExprPtr call = make_expr(ExprKind::Call, loc);
         call->elts.push_back(std::move(expr));
         parse_call_arguments(*call);
-        expect_op(")");
+        expect_op(Symbol::RightParen);
         expr = std::move(call);
-      } else if (accept_op("[")) {
+      } else if (accept_op(Symbol::LeftBracket)) {
         ExprPtr subscript = make_expr(ExprKind::Subscript, loc);
         subscript->elts.push_back(std::move(expr));
         subscript->elts.push_back(parse_subscripts());
-        expect_op("]");
+        expect_op(Symbol::RightBracket);
         expr = std::move(subscript);
       } else {
         return expr;
@@ -737,20 +747,20 @@ private:
   }
 
   void parse_call_arguments(Expr &call) {
-    while (!is_op(")")) {
-      if (is_op("**"))
+    while (!is_op(Symbol::RightParen)) {
+      if (is_op(Symbol::DoubleStar))
         error(peek(), "simt: '**' arguments in calls are not supported");
-      if (is_op("*")) {
+      if (is_op(Symbol::Star)) {
         ExprPtr starred = make_expr(ExprKind::Starred, next().loc);
         starred->elts.push_back(parse_test());
         call.elts.push_back(std::move(starred));
-        if (!accept_op(","))
+        if (!accept_op(Symbol::Comma))
           break;
         continue;
       }
       ExprPtr arg = parse_test();
       reject_comprehension();
-      if (is_op("=")) {
+      if (is_op(Symbol::Equal)) {
         if (arg->kind != ExprKind::Name)
           error(arg->loc, "expression cannot contain assignment, perhaps you meant \"==\"?");
         next();
@@ -767,7 +777,7 @@ private:
           error(arg->loc, "positional argument follows keyword argument");
         call.elts.push_back(std::move(arg));
       }
-      if (!accept_op(","))
+      if (!accept_op(Symbol::Comma))
         break;
     }
   }
@@ -781,11 +791,11 @@ private:
   ExprPtr parse_subscripts() {
     Loc loc = peek().loc;
     ExprPtr first = parse_subscript();
-    if (!is_op(","))
+    if (!is_op(Symbol::Comma))
       return first;
     ExprPtr tuple = make_expr(ExprKind::Tuple, loc);
     tuple->elts.push_back(std::move(first));
-    while (accept_op(",") && (starts_expression() || is_op(":")))
+    while (accept_op(Symbol::Comma) && (starts_expression() || is_op(Symbol::Colon)))
       tuple->elts.push_back(parse_subscript());
     return tuple;
   }
@@ -794,9 +804,9 @@ private:
   ExprPtr parse_subscript() {
     Loc loc = peek().loc;
     ExprPtr lower;
-    if (!is_op(":")) {
+    if (!is_op(Symbol::Colon)) {
       lower = parse_test();
-      if (!is_op(":"))
+      if (!is_op(Symbol::Colon))
         return lower;
     }
     next(); // ':'
@@ -804,7 +814,7 @@ private:
     auto optional_part = [&]() -> ExprPtr { return starts_expression() ? parse_test() : nullptr; };
     slice->elts.push_back(std::move(lower));
     slice->elts.push_back(optional_part());
-    slice->elts.push_back(accept_op(":") ? optional_part() : nullptr);
+    slice->elts.push_back(accept_op(Symbol::Colon) ? optional_part() : nullptr);
     return slice;
   }
 
@@ -837,44 +847,44 @@ private:
     default:
       error(token, "invalid syntax");
     }
-    if (token.text == "(")
+    if (token.symbol == Symbol::LeftParen)
       return parse_parenthesized();
-    if (token.text == "[") {
+    if (token.symbol == Symbol::LeftBracket) {
       next();
       ExprPtr list = make_expr(ExprKind::List, loc);
-      while (!is_op("]")) {
+      while (!is_op(Symbol::RightBracket)) {
         list->elts.push_back(parse_test());
         reject_comprehension();
-        if (!accept_op(","))
+        if (!accept_op(Symbol::Comma))
           break;
       }
-      expect_op("]");
+      expect_op(Symbol::RightBracket);
       return list;
     }
-    if (token.text == "{")
+    if (token.symbol == Symbol::LeftBrace)
       error(token, "simt: dict and set literals are not supported");
-    if (token.text == "...")
+    if (token.symbol == Symbol::Ellipsis)
       return make_expr(ExprKind::Ellipsis, next().loc);
     error(token, "invalid syntax");
   }
 
   ExprPtr parse_parenthesized() {
     Loc loc = next().loc; // '('
-    if (accept_op(")"))
+    if (accept_op(Symbol::RightParen))
       return make_expr(ExprKind::Tuple, loc);
     if (is_keyword("yield"))
       error(peek(), "simt: 'yield' is not supported");
     ExprPtr first = parse_test();
     reject_comprehension();
-    if (accept_op(")"))
+    if (accept_op(Symbol::RightParen))
       return first;
-    if (!is_op(","))
+    if (!is_op(Symbol::Comma))
       error(peek(), "invalid syntax");
     ExprPtr tuple = make_expr(ExprKind::Tuple, loc);
     tuple->elts.push_back(std::move(first));
-    while (accept_op(",") && !is_op(")"))
+    while (accept_op(Symbol::Comma) && !is_op(Symbol::RightParen))
       tuple->elts.push_back(parse_test());
-    expect_op(")");
+    expect_op(Symbol::RightParen);
     return tuple;
   }
 

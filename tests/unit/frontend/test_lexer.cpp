@@ -21,8 +21,10 @@ std::string render(const std::string &text) {
       out += ' ';
     switch (token.kind) {
     case TokenKind::Name:
-    case TokenKind::Op:
       out += token.text;
+      break;
+    case TokenKind::Op:
+      out += spelling(token.symbol);
       break;
     case TokenKind::Int:
       out += (token.int_overflow ? "int!:" : "int:") + std::to_string(token.int_value);
@@ -114,10 +116,24 @@ TEST_CASE("lexer: token table") {
   }
 }
 
+TEST_CASE("lexer: each symbol lexes as itself") {
+  for (size_t i = 0; i < kSymbolSpellings.size(); ++i) {
+    const Symbol symbol = Symbol(i);
+    const std::string text = spelling(symbol);
+    CAPTURE(text);
+    if (text == "(" || text == ")" || text == "[" || text == "]" || text == "{" || text == "}")
+      continue; // brackets must pair: the table above lexes them
+    std::vector<Token> tokens = lex("x " + text + " y");
+    REQUIRE(tokens.size() == 5);
+    CHECK(tokens[1].kind == TokenKind::Op);
+    CHECK(tokens[1].symbol == symbol);
+  }
+}
+
 TEST_CASE("lexer: locations are file positions in the original lines") {
   std::vector<Token> tokens = lex("    @cuda.jit\n    def f(a):\n        a[0] = 1\n", 10);
   REQUIRE(tokens.size() > 12);
-  CHECK(tokens[0].text == "@");
+  CHECK(tokens[0].symbol == Symbol::At);
   CHECK(tokens[0].loc.line == 10);
   CHECK(tokens[0].loc.col == 5);
   CHECK(tokens[5].text == "def");
