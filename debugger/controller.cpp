@@ -67,6 +67,15 @@ Breakpoint *Controller::breakpoint(int number) {
   return found == breakpoints_.end() ? nullptr : &found->second;
 }
 
+bool Controller::set_conditional(int number, bool conditional) {
+  Breakpoint *changed = breakpoint(number);
+  if (changed == nullptr)
+    return false;
+  changed->conditional = conditional;
+  changed->program.reset();
+  return true;
+}
+
 int Controller::line_with_code(const sim::KernelCode &kernel, const std::string &file, int line) {
   int best = 0;
   for (const sim::SourceLocation &where : kernel.locations)

@@ -95,6 +95,9 @@ public:
     watchpoints_.clear();
   }
   Breakpoint *breakpoint(int number);
+  // Breakpoint `number`'s condition was set, replaced or removed: the program compiled from the
+  // old one is dropped, so the next crossing asks Callbacks::condition. False when there is none.
+  bool set_conditional(int number, bool conditional);
   const std::map<int, Breakpoint> &breakpoints() const { return breakpoints_; }
   // The first line at or after `line` of `file` holding a statement of `kernel`, or 0.
   static int line_with_code(const sim::KernelCode &kernel, const std::string &file, int line);

@@ -211,8 +211,9 @@ void bind_stops(DebuggerClass &cls) {
             if (b == nullptr)
               return false;
             b->enabled = enabled.value_or(b->enabled);
-            b->conditional = conditional.value_or(b->conditional);
             b->ignore = ignore.value_or(b->ignore);
+            if (conditional)
+              self.controller.set_conditional(number, *conditional);
             return true;
           },
           py::arg("number"), py::arg("enabled") = py::none(), py::arg("conditional") = py::none(),

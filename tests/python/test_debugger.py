@@ -463,6 +463,8 @@ def test_errors_are_one_line_and_debugging_goes_on(tmp_path):
         "break other.py:3": "No source file named other.py in the kernels.",
         "break nosuchfunc": 'Function "nosuchfunc" not defined.',
         "break reciprocal.py:abc": "bad line number 'abc'",
+        "break reciprocal.py:99": 'Line 99 out of range; "reciprocal.py" has 16 lines.',
+        "break 11 if i ==": "bad condition 'i ==': invalid syntax",
         "delete 7": "No breakpoint number 7.",
         "condition 9 i == 1": "No breakpoint number 9.",
         "ignore 1": "usage: ignore N COUNT",
@@ -727,3 +729,76 @@ def test_bfloat16_arrays_print_as_values_and_assign_rounded(tmp_path):
     assert answer(out, "p h[1]") == ["$4 = 2.015625 (__nv_bfloat16)"]  # 2.01 rounded
     assert answer(out, "continue", 1) == ["doubled = [3.0, 4.03125, 0.2001953125]"]
     assert proc.returncode == 0, proc.stderr
+
+
+# -- breakpoints and stepping as gdb has them (issue 28) ------------------------------------------
+def test_a_new_condition_takes_effect_at_the_next_crossing(tmp_path):
+    # `i == 2` is compiled for the controller at its first crossing (thread 0's); replacing it
+    # drops that program, and removing it makes the breakpoint stop every thread.
+    proc = debug("device_calls.py", ["break 22 if i == 2", "continue", "condition 1 i == 5",
+                                     "info breakpoints", "continue", "p i", "condition 1",
+                                     "continue", "p i", "delete", "continue"], tmp_path)
+    out = proc.stdout
+    assert answer(out, "continue", 0)[0].startswith("Thread (2,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "info breakpoints")[2] == "        stop only if i == 5"
+    assert answer(out, "continue", 1)[0].startswith("Thread (5,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "p i", 0) == ["$1 = 5 (int32)"]
+    assert answer(out, "condition 1") == ["Breakpoint 1 now unconditional."]
+    assert answer(out, "continue", 2)[0].startswith("Thread (6,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "continue", 3) == ["out = [5, 11, 21, 35, 53, 75, 101, 131]"]
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_bad_condition_makes_no_breakpoint_and_keeps_the_old_one(tmp_path):
+    proc = debug("scale.py", ["break 11 if i ==", "tbreak 11 if (i", "info breakpoints",
+                              "break 11 if i == 3", "continue", "condition 1 i ==",
+                              "info breakpoints", "continue", "delete", "continue"], tmp_path)
+    out = proc.stdout
+    assert answer(out, "break 11 if i ==") == ["bad condition 'i ==': invalid syntax"]
+    assert answer(out, "tbreak 11 if (i")[0].startswith("bad condition '(i': ")
+    assert answer(out, "info breakpoints", 0) == ["No breakpoints."]
+    # No number was taken by the refused ones.
+    assert answer(out, "break 11 if i == 3") == ["Breakpoint 1 at scale.py:11"]
+    assert answer(out, "continue", 0)[0].startswith("Thread (3,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "condition 1 i ==") == ["bad condition 'i ==': invalid syntax"]
+    assert answer(out, "info breakpoints", 1)[2] == "        stop only if i == 3"
+    # Still i == 3: no other thread of the first launch stops; the second launch stops at thread 3.
+    assert answer(out, "continue", 1)[:2] == ["first = [0, 2, 4, 6, 8, 10]",
+                                              "Kernel scale launched: grid (1,1,1) block (6,1,1)"]
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_break_takes_the_paths_ides_send(tmp_path):
+    # The script runs by a relative name; breakpoints name it absolutely, relatively, through a
+    # symlinked folder. A file of the same name elsewhere is another file.
+    (tmp_path / "scale.py").write_text(open(script("scale.py")).read())
+    os.symlink(str(tmp_path), str(tmp_path / "link"))
+    commands = ["break %s:11 if i == 1" % (tmp_path / "scale.py"), "break ./scale.py:11 if i == 2",
+                "break %s:11 if i == 3" % (tmp_path / "link" / "scale.py"),
+                "break %s:11" % (tmp_path / "other" / "scale.py"), "break scale.py:10000",
+                "break 20", "info breakpoints", "continue", "continue", "continue", "delete",
+                "continue"]
+    (tmp_path / "commands.txt").write_text("\n".join(commands) + "\n")
+    proc = run_python(["-m", "simt", "debug", "-x", "commands.txt", "--batch", "scale.py"],
+                      env={"HOME": str(tmp_path)}, cwd=str(tmp_path))
+    out = proc.stdout
+    for number, command in enumerate(commands[:3], 1):
+        assert answer(out, command) == ["Breakpoint %d at scale.py:11" % number]
+    assert answer(out, commands[3]) == [
+        "No source file named %s in the kernels." % (tmp_path / "other" / "scale.py")]
+    assert answer(out, "break scale.py:10000") == [
+        'Line 10000 out of range; "scale.py" has 19 lines.']
+    assert answer(out, "break 20") == ['Line 20 out of range; "scale.py" has 19 lines.']
+    assert len(answer(out, "info breakpoints")) == 7  # the header, 3 breakpoints, 3 conditions
+    for n in range(3):
+        assert answer(out, "continue", n)[0].startswith(
+            "Thread (%d,0,0) block (0,0,0) hit Breakpoint %d, " % (n + 1, n + 1))
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_break_through_a_symlink_to_the_scripts_folder(tmp_path):
+    os.symlink(SCRIPTS, str(tmp_path / "scripts"))
+    proc = debug("scale.py", ["break %s:11 if i == 4" % (tmp_path / "scripts" / "scale.py"),
+                              "continue", "delete", "continue"], tmp_path)
+    assert answer(proc.stdout, "continue")[0].startswith(
+        "Thread (4,0,0) block (0,0,0) hit Breakpoint 1, ")

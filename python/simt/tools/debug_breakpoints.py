@@ -3,6 +3,7 @@
 the conditions the controller calls back for or evaluates itself (debugger/condition.h). The
 commands of simt/tools/debugger.py's Session, which takes them in as a mixin."""
 import ast
+import linecache
 import os
 import re
 
@@ -127,15 +128,15 @@ class BreakpointCommands:
         match = re.fullmatch(r"(\S+)(?:\s+if\s+(.+))?", arg)
         if not match:
             raise DebugError("usage: break FILE:LINE|LINE|FUNCTION [if COND]")
-        file, line = self._breakpoint_place(match.group(1))
-        files = _kernel_files() | ({where[0] for where in self.native.locations()}
-                                   if self.native.running else set())
-        if not any(path == os.path.abspath(file) or path.endswith(os.sep + file) or path == file
-                   for path in files):
-            raise DebugError("No source file named %s in the kernels." % file)
+        # Everything is checked before the breakpoint is made: a bad one takes no number.
+        condition = _condition_of(match.group(2))
+        spec, line = self._breakpoint_place(match.group(1))
+        file = self._kernel_file(spec)
+        if file is None:
+            raise DebugError("No source file named %s in the kernels." % spec)
+        _check_line_in_file(file, line)
         number = self.native.add_breakpoint(file, line, temporary)
-        if match.group(2):
-            self._set_condition(number, match.group(2))
+        self._set_condition(number, condition)
         moved = ""
         if self.native.running:
             actual = self.native.line_with_code(file, line)
@@ -149,22 +150,36 @@ class BreakpointCommands:
         self._say("%s %d at %s:%d%s" % ("Temporary breakpoint" if temporary else "Breakpoint",
                                          number, os.path.basename(file), line, moved))
 
+    def _kernel_file(self, spec):
+        """The name breakpoints give the kernels' file that `spec` names, or None: `spec` itself
+        when it is the end of kernel files' paths ("kernels.py", "pkg/kernels.py"; every such
+        file), else the kernel file that is the same file as `spec` (IDEs send absolute paths;
+        relative paths and symlinks resolved)."""
+        files = _kernel_files() | ({where[0] for where in self.native.locations()}
+                                   if self.native.running else set())
+        if any(path == spec or path.endswith(os.sep + spec) for path in files):
+            return spec
+        real = os.path.realpath(spec)
+        for path in sorted(files):
+            real_path = os.path.realpath(path)
+            if real_path == real or real_path.endswith(os.sep + spec):
+                return path
+        return None
+
     def cmd_break(self, _, arg):
         self._add_breakpoint(arg, False)
 
     def cmd_tbreak(self, _, arg):
         self._add_breakpoint(arg, True)
 
-    def _set_condition(self, number, text):
-        if text:
-            try:
-                code = compile(text, "<condition>", "eval")
-            except SyntaxError as error:
-                raise DebugError("bad condition %r: %s" % (text, error.msg)) from None
-            self.conditions[number] = (text, code)
+    def _set_condition(self, number, condition):
+        """Breakpoint `number` stops where `condition` ((text, code) or None: always) holds,
+        from its next crossing on."""
+        if condition:
+            self.conditions[number] = condition
         else:
             self.conditions.pop(number, None)
-        self.native.configure_breakpoint(number, conditional=bool(text))
+        self.native.configure_breakpoint(number, conditional=condition is not None)
 
     def _breakpoint_number(self, text):
         if not re.fullmatch(r"\d+", text or ""):
@@ -178,7 +193,7 @@ class BreakpointCommands:
     def cmd_condition(self, _, arg):
         number, _, text = arg.partition(" ")
         number = self._breakpoint_number(number)
-        self._set_condition(number, text.strip())
+        self._set_condition(number, _condition_of(text.strip()))
         if not text.strip():
             self._say("Breakpoint %d now unconditional." % number)
 
@@ -269,6 +284,25 @@ class BreakpointCommands:
                 self._say("        stop only if %s" % self.conditions[b["number"]][0])
             if b["ignore"]:
                 self._say("        will ignore next %d hits" % b["ignore"])
+
+
+def _condition_of(text):
+    """(text, code) of a breakpoint's condition, None for none; a syntax error is the command's
+    error, so a bad condition changes nothing."""
+    if not text:
+        return None
+    try:
+        return text, compile(text, "<condition>", "eval")
+    except SyntaxError as error:
+        raise DebugError("bad condition %r: %s" % (text, error.msg)) from None
+
+
+def _check_line_in_file(file, line):
+    """Refuses a line past the end of `file` (as gdb does); a file without source is not checked."""
+    count = len(linecache.getlines(file))
+    if count and line > count:
+        raise DebugError('Line %d out of range; "%s" has %d lines.' % (
+            line, os.path.basename(file), count))
 
 
 def _body_line(function):
