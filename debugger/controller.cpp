@@ -226,6 +226,15 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
     if (done) {
       std::erase(steppers_, index);
       stepped_.push_back(index);
+      if (steppers_.empty() && index == focus_) {
+        // A step that ends on a breakpoint reports it (and counts the hit), as gdb does: it
+        // ends `next N` there.
+        if (const int number = breakpoint_hit(thread, loc); number > 0) {
+          pending_.push_back(StopEvent{StopReason::Breakpoint, index, loc, number, ""});
+          barrier_note_.clear();
+          return true;
+        }
+      }
       if (steppers_.empty()) {
         const auto &focus = threads_[focus_].call_stack;
         const int32_t at = focus_ == index || focus.empty() ? loc : focus.back().loc;

@@ -465,6 +465,7 @@ def test_errors_are_one_line_and_debugging_goes_on(tmp_path):
         "break reciprocal.py:abc": "bad line number 'abc'",
         "break reciprocal.py:99": 'Line 99 out of range; "reciprocal.py" has 16 lines.',
         "break 11 if i ==": "bad condition 'i ==': invalid syntax",
+        "next xyz": 'Invalid count "xyz": next takes a positive number of steps.',
         "delete 7": "No breakpoint number 7.",
         "condition 9 i == 1": "No breakpoint number 9.",
         "ignore 1": "usage: ignore N COUNT",
@@ -765,6 +766,35 @@ def test_a_bad_condition_makes_no_breakpoint_and_keeps_the_old_one(tmp_path):
     # Still i == 3: no other thread of the first launch stops; the second launch stops at thread 3.
     assert answer(out, "continue", 1)[:2] == ["first = [0, 2, 4, 6, 8, 10]",
                                               "Kernel scale launched: grid (1,1,1) block (6,1,1)"]
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_step_and_next_take_a_count(tmp_path):
+    proc = debug("device_calls.py", [
+        "next 2", "p i", "break 23", "next 5", "info breakpoints", "next 10", "next xyz",
+        "step -1", "next 0", "cuda thread 3", "step 3", "bt", "next 2", "continue"], tmp_path)
+    out = proc.stdout
+    # Lines 20 and 21 run; thread 0 stands at line 22.
+    assert answer(out, "next 2") == where(SQUARES, "device_calls.py:22",
+                                          "    out[i] = sum_of_squares(t, i)")
+    assert answer(out, "p i") == ["$1 = 0 (int32)"]
+    # A breakpoint on the way ends the steps there, as a hit; the thread's end ends them too.
+    assert answer(out, "next 5") == [
+        "Thread (0,0,0) block (0,0,0) hit Breakpoint 1, " + SQUARES + " at device_calls.py:23",
+        "23\t    out[i] += 1"]
+    assert answer(out, "info breakpoints")[1].endswith(" 1")
+    assert answer(out, "next 10") == ["Thread (0,0,0) block (0,0,0) exited"]
+    assert answer(out, "next xyz") == [
+        'Invalid count "xyz": next takes a positive number of steps.']
+    assert answer(out, "step -1") == ['Invalid count "-1": step takes a positive number of steps.']
+    assert answer(out, "next 0") == ['Invalid count "0": next takes a positive number of steps.']
+    # Thread 3 has not started: from line 20 to 21, to 22, into sum_of_squares.
+    assert answer(out, "step 3") == where("sum_of_squares (a=int64, b=int32)",
+                                          "device_calls.py:14", "    s = square(a) + square(b)")
+    assert answer(out, "bt")[0] == "*#0  sum_of_squares (a=5, b=3) at device_calls.py:14"
+    assert answer(out, "next 2", 1) == [
+        "Thread (3,0,0) block (0,0,0) hit Breakpoint 1, " + SQUARES + " at device_calls.py:23",
+        "23\t    out[i] += 1"]
     assert proc.returncode == 0, proc.stderr
 
 

@@ -74,6 +74,8 @@ class Session(BreakpointCommands):
         self.resolved_lines = {}  # breakpoint number -> the line with code it moved to
         self.step_warp = False  # set cuda step warp: step and next move the focused warp
         self.warp_step = False  # the last resume stepped a warp
+        self.steps_left = 0  # step N / next N: the steps still to take after the one running
+        self.step_command = None  # and the resume command that takes each
         self.last_list = None
 
     # -- what the controller calls -------------------------------------------------------------
@@ -87,6 +89,8 @@ class Session(BreakpointCommands):
                       file=sys.stderr)
         if self.detached:
             return "continue"
+        if self._step_goes_on(reason, message):
+            return self.step_command
         self.frame = 0
         try:
             self._describe_stop(reason, thread, loc, number, message, access, value)
@@ -323,22 +327,43 @@ class Session(BreakpointCommands):
         if not self.native.running:
             raise DebugError("The program is not being run.")
         self.warp_step = command.endswith("warp")
+        self.steps_left = 0
         return command
+
+    def _step(self, command, arg, warp):
+        """step/next [N]: N steps of the focused thread (of each lane of its warp with `warp`),
+        shown where the last one ends; a stop of another kind ends them sooner, as in gdb."""
+        count = _step_count(command + (" warp" if warp else ""), arg)
+        self.step_command = self._resume(command + " warp" if warp else command)
+        self.steps_left = count - 1
+        return self.step_command
+
+    def _step_goes_on(self, reason, message):
+        """Whether this stop is the end of a step of `step N`/`next N` with steps left to take,
+        while the focused thread lives: the next one starts without a prompt."""
+        if reason != "step" or self.steps_left <= 0 or \
+                self._thread(self.native.focus)[3] == "exited":
+            self.steps_left = 0
+            return False
+        self.steps_left -= 1
+        if message:  # the other threads were brought to a barrier on the way
+            self._say("[%s]" % message)
+        return True
 
     def cmd_continue(self, _, arg):
         return self._resume("continue")
 
     def cmd_step(self, _, arg):
-        return self._resume("step warp" if self.step_warp else "step")
+        return self._step("step", arg, self.step_warp)
 
     def cmd_next(self, _, arg):
-        return self._resume("next warp" if self.step_warp else "next")
+        return self._step("next", arg, self.step_warp)
 
     def cmd_step_warp(self, _, arg):
-        return self._resume("step warp")
+        return self._step("step", arg, True)
 
     def cmd_next_warp(self, _, arg):
-        return self._resume("next warp")
+        return self._step("next", arg, True)
 
     def cmd_set_cuda_step_warp(self, _, arg):
         if arg not in ("on", "off"):
@@ -676,6 +701,16 @@ class Session(BreakpointCommands):
                 self._say("%s %-9s %-11s %5d %s" % ("*" if first == linear else " ", block(first),
                                                      block(last), last - first + 1, state))
 
+def _step_count(command, arg):
+    """The N of `step N`, `next N` (1 when not given): a positive number."""
+    if not arg:
+        return 1
+    if not re.fullmatch(r"\+?\d+", arg) or int(arg) == 0:
+        raise DebugError('Invalid count "%s": %s takes a positive number of steps.' % (
+            arg, command))
+    return int(arg)
+
+
 def _visible(slots, line):
     """(name, type, offset) of the variables that slots (index, name, type, offset, first line,
     last line) hold at `line`, in frame order: one slot per name, a loop's own version of a
@@ -724,9 +759,10 @@ COMMANDS = {
     "info watchpoints": (Session.cmd_info_watchpoints, "info watchpoints: the watchpoints"),
     "run": (Session.cmd_continue, "run: start or go on running all threads"),
     "continue": (Session.cmd_continue, "continue: run all threads until one stops"),
-    "step": (Session.cmd_step, "step: the focused thread runs to its next line, into calls"),
-    "next": (Session.cmd_next, "next: the focused thread runs to its next line, over calls "
-             "(a barrier on the way brings the block's other threads to it)"),
+    "step": (Session.cmd_step, "step [N]: the focused thread runs to its next line, into calls "
+             "(N times)"),
+    "next": (Session.cmd_next, "next [N]: the focused thread runs to its next line, over calls "
+             "(N times; a barrier on the way brings the block's other threads to it)"),
     "finish": (Session.cmd_finish, "finish: the focused thread runs until its function returns"),
     "until": (Session.cmd_until, "until LINE: run until the focused thread reaches LINE"),
     "kill": (Session.cmd_kill, "kill: end the kernel; the script sees an exception"),
@@ -763,9 +799,9 @@ COMMANDS = {
     "info cuda lanes": (Session.cmd_info_cuda_lanes, "info cuda lanes: the focused warp's lanes"),
     "info cuda barriers": (Session.cmd_info_cuda_barriers, "info cuda barriers: the threads "
                            "waiting at each syncthreads"),
-    "step warp": (Session.cmd_step_warp, "step warp: each lane of the focused warp steps one "
+    "step warp": (Session.cmd_step_warp, "step warp [N]: each lane of the focused warp steps one "
                   "line; shows where the lanes diverged"),
-    "next warp": (Session.cmd_next_warp, "next warp: each lane of the focused warp runs to its "
+    "next warp": (Session.cmd_next_warp, "next warp [N]: each lane of the focused warp runs to its "
                   "next line, over calls"),
     "set cuda step warp": (Session.cmd_set_cuda_step_warp, "set cuda step warp on|off: step and "
                            "next move the whole focused warp"),
