@@ -466,6 +466,7 @@ def test_errors_are_one_line_and_debugging_goes_on(tmp_path):
         "break reciprocal.py:99": 'Line 99 out of range; "reciprocal.py" has 16 lines.',
         "break 11 if i ==": "bad condition 'i ==': invalid syntax",
         "next xyz": 'Invalid count "xyz": next takes a positive number of steps.',
+        "info cuda kernels": 'Undefined command: "info cuda kernels".  Try "help".',
         "delete 7": "No breakpoint number 7.",
         "condition 9 i == 1": "No breakpoint number 9.",
         "ignore 1": "usage: ignore N COUNT",
@@ -832,3 +833,49 @@ def test_break_through_a_symlink_to_the_scripts_folder(tmp_path):
                               "continue", "delete", "continue"], tmp_path)
     assert answer(proc.stdout, "continue")[0].startswith(
         "Thread (4,0,0) block (0,0,0) hit Breakpoint 1, ")
+
+
+def test_an_unknown_subcommand_names_itself(tmp_path):
+    proc = debug("scale.py", ["info cuda kernels", "info", "i cuda", "set", "continue"], tmp_path)
+    out = proc.stdout
+    assert answer(out, "info cuda kernels") == [
+        'Undefined command: "info cuda kernels".  Try "help".']
+    assert answer(out, "info") == [
+        '"info" must be followed by the name of a subcommand: args, breakpoints, cuda barriers, '
+        'cuda blocks, cuda lanes, cuda threads, cuda warps, locals, watchpoints.']
+    assert answer(out, "i cuda") == [
+        '"i cuda" must be followed by the name of a subcommand: barriers, blocks, lanes, threads, '
+        'warps.']
+    assert answer(out, "set") == [
+        '"set" must be followed by the name of a subcommand: cuda break_on_launch, '
+        'cuda step warp, var.']
+
+
+def test_breakpoint_commands_on_a_terminal(terminal, tmp_path):
+    # The same commands typed at the prompt: a condition replaced after a hit, a bad condition,
+    # counted steps, an absolute path to a script run by a relative name, a line past the end.
+    (tmp_path / "device_calls.py").write_text(open(script("device_calls.py")).read())
+    term = terminal(["-m", "simt", "debug", "device_calls.py"])
+    term.read_until(PROMPT)
+    assert term.command("next 2") == where(SQUARES, "device_calls.py:22",
+                                           "    out[i] = sum_of_squares(t, i)")
+    assert term.command("step 0") == ['Invalid count "0": step takes a positive number of steps.']
+    assert term.command("next abc") == [
+        'Invalid count "abc": next takes a positive number of steps.']
+    assert term.command("break %s:22 if i ==" % (tmp_path / "device_calls.py")) == [
+        "bad condition 'i ==': invalid syntax"]
+    assert term.command("break %s:22 if i == 2" % (tmp_path / "device_calls.py")) == [
+        "Breakpoint 1 at device_calls.py:22"]
+    assert term.command("break device_calls.py:99") == [
+        'Line 99 out of range; "device_calls.py" has 28 lines.']
+    assert term.command("continue")[0].startswith("Thread (2,0,0) block (0,0,0) hit Breakpoint 1")
+    assert term.command("condition 1 i == 6") == []
+    assert term.command("condition 1 i ==") == ["bad condition 'i ==': invalid syntax"]
+    assert term.command("continue")[0].startswith("Thread (6,0,0) block (0,0,0) hit Breakpoint 1")
+    assert term.command("next 3") == ["Thread (6,0,0) block (0,0,0) exited"]
+    assert term.command("info cuda kernels") == [
+        'Undefined command: "info cuda kernels".  Try "help".']
+    assert term.command("delete") == []
+    os.write(term.fd, b"continue\r")
+    assert term.rest().splitlines()[-1] == "out = [5, 11, 21, 35, 53, 75, 101, 131]"
+    assert term.wait() == 0

@@ -176,7 +176,7 @@ class Session(BreakpointCommands):
             return None
         for name, handler in _matching_commands(line):
             return handler(self, name, line[len(name):].strip()) if name else None
-        raise DebugError('Undefined command: "%s".  Try "help".' % line.split()[0])
+        raise DebugError(_undefined_command(line))
 
     # -- the state of a stop -------------------------------------------------------------------
     def _threads(self):
@@ -832,6 +832,22 @@ def _matching_commands(line):
         raise DebugError('Ambiguous command "%s": %s.' % (
             words[0], ", ".join(sorted(c[1] for c in longest))))
     return []
+
+
+def _undefined_command(line):
+    """Why `line` names no command: the words some command names begin with and the first that
+    none goes on with ("info cuda kernels"), or the subcommands that may follow them ("info")."""
+    words = line.split()
+    first = _ALIASES.get(words[0], words[0])
+    for count in range(1, len(words) + 1):
+        given = [first] + words[1:count]
+        following = [name.split()[count:] for name in COMMANDS
+                     if len(name.split()) >= count and
+                     all(p.startswith(g) for p, g in zip(name.split(), given))]
+        if not following:
+            return 'Undefined command: "%s".  Try "help".' % " ".join(words[:count])
+    return '"%s" must be followed by the name of a subcommand: %s.' % (
+        line.strip(), ", ".join(sorted(" ".join(rest) for rest in following if rest)))
 
 
 def _consumed(line, word_count):
