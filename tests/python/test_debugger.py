@@ -143,15 +143,15 @@ def test_breakpoint_commands_and_hit_counts(tmp_path):
         "condition 1", "disable 1", "info breakpoints", "enable 1",
         "continue", "p i", "delete 1", "info breakpoints", "continue"], tmp_path)
     out = proc.stdout
-    header = "Num  Type        Enb  Where                 Hits"
+    header = "Num  Type         Enb  Where                 Hits"
     assert answer(out, "break 22") == ["Breakpoint 1 at device_calls.py:22"]
     assert answer(out, "tbreak 21 if i == 5") == ["Temporary breakpoint 2 at device_calls.py:21"]
     assert answer(out, "ignore 1 2") == ["Will ignore next 2 crossings of breakpoint 1."]
     assert answer(out, "info breakpoints") == [
         header,
-        "1    breakpoint  y    device_calls.py:22    0",
+        "1    breakpoint   y    device_calls.py:22    0",
         "        will ignore next 2 hits",
-        "2    tbreakpoint y    device_calls.py:21    0",
+        "2    tbreakpoint  y    device_calls.py:21    0",
         "        stop only if i == 5"]
     # Threads 0 and 1 cross breakpoint 1 unseen; thread 2 stops, then thread 3.
     assert answer(out, "continue")[0].startswith("Thread (2,0,0) block (0,0,0) hit Breakpoint 1, ")
@@ -159,8 +159,8 @@ def test_breakpoint_commands_and_hit_counts(tmp_path):
     assert answer(out, "continue", 1)[0].startswith("Thread (3,0,0) block (0,0,0) hit Breakpoint 1")
     assert answer(out, "info breakpoints", 1) == [
         header,
-        "1    breakpoint  y    device_calls.py:22    4",
-        "2    tbreakpoint y    device_calls.py:21    0",
+        "1    breakpoint   y    device_calls.py:22    4",
+        "2    tbreakpoint  y    device_calls.py:21    0",
         "        stop only if i == 5"]
     # The temporary breakpoint stops thread 5 once and is gone; breakpoint 1 waits for i == 6.
     assert answer(out, "continue", 2)[0].startswith(
@@ -169,11 +169,11 @@ def test_breakpoint_commands_and_hit_counts(tmp_path):
     assert answer(out, "p i", 2) == ["$3 = 5 (int32)"]
     assert answer(out, "info breakpoints", 2) == [
         header,
-        "1    breakpoint  y    device_calls.py:22    4",
+        "1    breakpoint   y    device_calls.py:22    4",
         "        stop only if i == 6"]
     assert answer(out, "condition 1") == ["Breakpoint 1 now unconditional."]
     assert answer(out, "info breakpoints", 3) == [
-        header, "1    breakpoint  n    device_calls.py:22    4"]
+        header, "1    breakpoint   n    device_calls.py:22    4"]
     # Enabled again and unconditional: thread 5 itself stops next, at line 22.
     assert answer(out, "continue", 3)[0].startswith(
         "Thread (5,0,0) block (0,0,0) hit Breakpoint 1, ")
@@ -558,7 +558,7 @@ def doc_transcripts():
 
 def test_the_tutorial_has_transcripts():
     assert [name for name, _ in doc_transcripts()] == [
-        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py"]
+        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py", "breakpoint_calls.py"]
 
 
 @pytest.mark.parametrize("name, transcript", doc_transcripts(),
@@ -678,7 +678,7 @@ def test_print_before_a_shared_array_is_made(tmp_path):
 def test_moved_breakpoint_is_listed_where_it_stops(tmp_path):
     proc = debug("scale.py", ["break scale.py:10", "info breakpoints", "continue"], tmp_path)
     assert answer(proc.stdout, "info breakpoints")[1] == (
-        "1    breakpoint  y    scale.py:11           0")
+        "1    breakpoint   y    scale.py:11           0")
 
 
 def test_until_takes_no_breakpoint_number(tmp_path):
@@ -879,3 +879,50 @@ def test_breakpoint_commands_on_a_terminal(terminal, tmp_path):
     os.write(term.fd, b"continue\r")
     assert term.rest().splitlines()[-1] == "out = [5, 11, 21, 35, 53, 75, 101, 131]"
     assert term.wait() == 0
+
+
+# After the first stop at a breakpoint() call of breakpoint_calls.py.
+BREAKPOINT_CALLS = ["info breakpoints", "continue", "disable 1", "continue", "info breakpoints",
+                    "enable 1", "delete 2", "continue", "info breakpoints", "continue"]
+
+
+def check_breakpoint_calls(first_stop, replies):
+    """The first stop and the replies to BREAKPOINT_CALLS: each breakpoint() call is a numbered
+    breakpoint, made at its first call, listed with its hits, disabled, enabled and deleted like
+    the others."""
+    header = "Num  Type         Enb  Where                 Hits"
+    call = ("Thread (%d,0,0) block (0,0,0) called breakpoint() (Breakpoint %d), "
+            "k (x=float64[::1]) at breakpoint_calls.py:%d")
+    assert first_stop == call % (1, 1, 11)
+    assert replies[0] == [header, "1    breakpoint() y    breakpoint_calls.py:11 1"]
+    assert replies[1][0] == call % (3, 1, 11)
+    # Disabled, breakpoint 1 lets thread 5 by: thread 6 stops at the second call.
+    assert replies[3][0] == call % (6, 2, 14)
+    assert replies[4] == [header, "1    breakpoint() n    breakpoint_calls.py:11 2",
+                          "2    breakpoint() y    breakpoint_calls.py:14 1"]
+    assert replies[7][0] == call % (7, 1, 11)
+    # Deleted, the second call no longer stops thread 7.
+    assert replies[8] == [header, "1    breakpoint() y    breakpoint_calls.py:11 3"]
+    assert replies[9][-1] == "result [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]"
+
+
+def test_breakpoint_calls_are_numbered_breakpoints(tmp_path):
+    commands = ["info breakpoints", "continue"] + BREAKPOINT_CALLS
+    out = debug("breakpoint_calls.py", commands, tmp_path).stdout
+    # Listed from its first call on.
+    assert answer(out, "info breakpoints") == ["No breakpoints."]
+    after_first_stop = [lines for _, lines in replies(out)[3:]]
+    check_breakpoint_calls(answer(out, "continue")[0], after_first_stop)
+
+
+def test_breakpoint_calls_on_a_terminal(terminal):
+    # Without `simt debug`: the first breakpoint() call opens the debugger, and the commands act
+    # on the calls' breakpoints as in batch mode.
+    term = terminal([script("breakpoint_calls.py")])
+    first_stop = term.read_until(PROMPT).splitlines()[0]
+    replies = [term.command(command) for command in BREAKPOINT_CALLS[:-1]]
+    os.write(term.fd, b"continue\r")
+    rest = term.rest()
+    assert term.wait() == 0, rest
+    check_breakpoint_calls(first_stop, replies + [rest.splitlines()])
+

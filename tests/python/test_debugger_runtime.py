@@ -24,7 +24,8 @@ def finish(term):
 def test_breakpoint_in_a_kernel_stops_there_with_a_terminal(tmp_path):
     term = terminal([os.path.join(HERE, "breakpoint_kernel.py")], tmp_path)
     text = term.read_until(PROMPT)
-    assert "Thread (5,0,0) block (0,0,0) called breakpoint(), k (x=float64[::1])" in text, text
+    assert ("Thread (5,0,0) block (0,0,0) called breakpoint() (Breakpoint 1), "
+            "k (x=float64[::1])") in text, text
     assert "breakpoint_kernel.py:9" in text, text
     term.send("p i")
     assert "$1 = 5 (int32)" in term.read_until(PROMPT)

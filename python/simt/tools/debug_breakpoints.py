@@ -273,11 +273,12 @@ class BreakpointCommands:
         if not rows:
             self._say("No breakpoints.")
             return
-        self._say("Num  Type        Enb  Where                 Hits")
+        self._say("Num  Type         Enb  Where                 Hits")
         for b in rows:
-            self._say("%-4d %-11s %-4s %-21s %d" % (
-                b["number"], "tbreakpoint" if b["temporary"] else "breakpoint",
-                "y" if b["enabled"] else "n", "%s:%d" % (
+            kind = "breakpoint()" if b["in_source"] else \
+                "tbreakpoint" if b["temporary"] else "breakpoint"
+            self._say("%-4d %-12s %-4s %-21s %d" % (
+                b["number"], kind, "y" if b["enabled"] else "n", "%s:%d" % (
                     os.path.basename(b["file"]), self.resolved_lines.get(b["number"], b["line"])),
                 b["hits"]))
             if b["number"] in self.conditions:

@@ -274,8 +274,10 @@ class Session(BreakpointCommands):
                       % ((self.native.kernel_name(),) + tuple(grid) + tuple(block)))
             self._say("Focus on block (0,0,0) thread (0,0,0)")
             self._say(self._where(thread, loc))
-        elif reason == "breakpoint" and not number:
-            self._say("%s called breakpoint(), %s" % (self._ids(thread), self._where(thread, loc)))
+        elif reason == "breakpoint" and message == "breakpoint()":
+            self._say("%s called breakpoint()%s, %s" % (
+                self._ids(thread), " (Breakpoint %d)" % number if number else "",
+                self._where(thread, loc)))
         elif reason == "breakpoint":
             self._say("%s hit Breakpoint %d, %s" % (self._ids(thread), number,
                                                     self._where(thread, loc)))
