@@ -224,3 +224,10 @@ def test_warp_steps_take_a_count(tmp_path):
     # Lines 13 (the lanes meet again), then 14 past the shuffle.
     assert "(simt) next 2\n[warp 0: lanes 0-31 at line 14]\n" in text, text
 
+
+
+def test_info_args_and_locals_of_a_kernel_without_any(tmp_path):
+    result = debug_batch("no_locals.py", ["info args", "info locals", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("(simt) info args\nNo arguments.\n(simt) info locals\nNo locals.\n(simt) continue\n"
+            "done\n") in result.stdout, result.stdout

@@ -472,7 +472,8 @@ class Session(BreakpointCommands):
             self._say("%s = %s" % (slot, shown_value))
             shown = True
         if not shown:
-            self._say("No locals." if wanted(num_params, num_params) else "No arguments.")
+            # slot 0 of a function without parameters is a local: `wanted` says which was asked
+            self._say("No locals." if wanted(0, 0) else "No arguments.")
 
     def cmd_backtrace(self, _, arg):
         if not self.native.running or not self._frames(self.native.focus):
