@@ -145,8 +145,8 @@ private:
   void take_focus(const sim::ThreadContext &thread);
   bool in_focus_block(const sim::ThreadContext &thread) const;
   bool condition_holds(const Breakpoint &b, const sim::ThreadContext &thread);
-  // Whether enabled breakpoint `b` stops the thread on `thread` (index `index`) that reached it:
-  // its condition holds and no ignore count is left. Counts the hit.
+  // Whether breakpoint `b`, reached by the thread on `thread` (index `index`), stops it: it is
+  // enabled, for that thread, its condition holds and no ignore count is left. Counts the hit.
   bool stops(Breakpoint &b, sim::ThreadContext &thread, size_t index);
   // The breakpoint of the breakpoint() call at `where` (made at its first call), or nullptr when
   // the user deleted it.
