@@ -1,7 +1,7 @@
 // Breakpoint conditions the controller evaluates itself, without calling back into Python: a
 // program of comparisons and arithmetic over the stopped thread's scalar locals, its thread and
 // block ids and constants, joined by and/or/not. The REPL translates the conditions it can into
-// one (python/simt/debugger.py); others are evaluated by the REPL at each hit.
+// one (python/simt/tools/debug_breakpoints.py); others are evaluated by the REPL at each hit.
 #pragma once
 
 #include "sim/abi.h"

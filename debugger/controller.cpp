@@ -33,7 +33,32 @@ int Controller::add_breakpoint(std::string file, int line, bool temporary) {
 }
 
 bool Controller::remove_breakpoint(int number) {
+  if (const Breakpoint *removed = breakpoint(number); removed && removed->in_source)
+    deleted_calls_.emplace(removed->file, removed->line);
   return breakpoints_.erase(number) + watchpoints_.erase(number) > 0;
+}
+
+void Controller::clear_breakpoints() {
+  for (const auto &[number, b] : breakpoints_)
+    if (b.in_source)
+      deleted_calls_.emplace(b.file, b.line);
+  breakpoints_.clear();
+  watchpoints_.clear();
+}
+
+Breakpoint *Controller::source_breakpoint(const sim::SourceLocation &where) {
+  for (auto &[number, b] : breakpoints_)
+    if (b.in_source && b.line == where.line && b.file == where.file)
+      return &b;
+  if (deleted_calls_.contains({where.file, where.line}))
+    return nullptr;
+  const int number = next_number_++;
+  Breakpoint &added = breakpoints_[number];
+  added.number = number;
+  added.file = where.file;
+  added.line = where.line;
+  added.in_source = true;
+  return &added;
 }
 
 int Controller::add_watchpoint(uintptr_t address, uint32_t size, bool reads) {
@@ -67,6 +92,15 @@ Breakpoint *Controller::breakpoint(int number) {
   return found == breakpoints_.end() ? nullptr : &found->second;
 }
 
+bool Controller::set_conditional(int number, bool conditional) {
+  Breakpoint *changed = breakpoint(number);
+  if (changed == nullptr)
+    return false;
+  changed->conditional = conditional;
+  changed->program.reset();
+  return true;
+}
+
 int Controller::line_with_code(const sim::KernelCode &kernel, const std::string &file, int line) {
   int best = 0;
   for (const sim::SourceLocation &where : kernel.locations)
@@ -76,7 +110,7 @@ int Controller::line_with_code(const sim::KernelCode &kernel, const std::string 
 }
 
 void Controller::resolve(const Breakpoint &added) {
-  if (kernel_ == nullptr)
+  if (kernel_ == nullptr || added.in_source) // a breakpoint() call stops only at the call
     return;
   const int line = line_with_code(*kernel_, added.file, added.line);
   for (size_t loc = 0; loc < kernel_->locations.size(); ++loc) {
@@ -172,20 +206,26 @@ int Controller::breakpoint_hit(sim::ThreadContext &thread, int32_t loc) {
   const size_t index = index_of(thread);
   for (int number : at_loc_[size_t(loc)]) {
     Breakpoint *hit = breakpoint(number);
-    if (hit == nullptr || !hit->enabled || (hit->only_thread && *hit->only_thread != index))
+    if (hit == nullptr || !stops(*hit, thread, index))
       continue;
-    if (hit->conditional && !condition_holds(*hit, thread))
-      continue;
-    ++hit->hits;
-    if (hit->ignore > 0) {
-      --hit->ignore;
-      continue;
-    }
     if (hit->temporary)
       breakpoints_.erase(number);
     return number;
   }
   return 0;
+}
+
+bool Controller::stops(Breakpoint &b, sim::ThreadContext &thread, size_t index) {
+  if (!b.enabled || (b.only_thread && *b.only_thread != index))
+    return false;
+  if (b.conditional && !condition_holds(b, thread))
+    return false;
+  ++b.hits;
+  if (b.ignore > 0) {
+    --b.ignore;
+    return false;
+  }
+  return true;
 }
 
 bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
@@ -217,6 +257,15 @@ bool Controller::statement(sim::ThreadContext &thread, int32_t loc) {
     if (done) {
       std::erase(steppers_, index);
       stepped_.push_back(index);
+      if (steppers_.empty() && index == focus_) {
+        // A step that ends on a breakpoint reports it (and counts the hit), as gdb does: it
+        // ends `next N` there.
+        if (const int number = breakpoint_hit(thread, loc); number > 0) {
+          pending_.push_back(StopEvent{StopReason::Breakpoint, index, loc, number, ""});
+          barrier_note_.clear();
+          return true;
+        }
+      }
       if (steppers_.empty()) {
         const auto &focus = threads_[focus_].call_stack;
         const int32_t at = focus_ == index || focus.empty() ? loc : focus.back().loc;
@@ -250,8 +299,15 @@ bool Controller::fault(sim::ThreadContext &thread, const sim::Fault &fault) {
 bool Controller::breakpoint_called(sim::ThreadContext &thread, int32_t loc) {
   if (killed_)
     return false;
+  int number = 0; // a call without a source line stops, unnumbered
+  if (size_t(loc) < kernel_->locations.size()) {
+    Breakpoint *call = source_breakpoint(kernel_->locations[size_t(loc)]);
+    if (call == nullptr || !stops(*call, thread, index_of(thread)))
+      return false;
+    number = call->number;
+  }
   take_focus(thread);
-  pending_.push_back(StopEvent{StopReason::Breakpoint, focus_, loc, 0, "breakpoint()"});
+  pending_.push_back(StopEvent{StopReason::Breakpoint, focus_, loc, number, "breakpoint()"});
   return true;
 }
 

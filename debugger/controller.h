@@ -18,6 +18,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simt::debugger {
@@ -75,6 +76,9 @@ struct Breakpoint {
   // each launch; the REPL installs it at the first hit it evaluates).
   std::optional<std::vector<ConditionStep>> program;
   bool internal = false; // until's: not listed, gone when the launch ends
+  // A breakpoint() call of the kernel's source (file:line): made, and numbered, when a thread
+  // first calls it; it stops threads at the call, never at the line's statements.
+  bool in_source = false;
 };
 
 class Controller final : public sim::Observer, public sim::FiberChoice {
@@ -90,11 +94,11 @@ public:
   // --- breakpoints (by source line; resolved against each launch's statements)
   int add_breakpoint(std::string file, int line, bool temporary);
   bool remove_breakpoint(int number);
-  void clear_breakpoints() {
-    breakpoints_.clear();
-    watchpoints_.clear();
-  }
+  void clear_breakpoints();
   Breakpoint *breakpoint(int number);
+  // Breakpoint `number`'s condition was set, replaced or removed: the program compiled from the
+  // old one is dropped, so the next crossing asks Callbacks::condition. False when there is none.
+  bool set_conditional(int number, bool conditional);
   const std::map<int, Breakpoint> &breakpoints() const { return breakpoints_; }
   // The first line at or after `line` of `file` holding a statement of `kernel`, or 0.
   static int line_with_code(const sim::KernelCode &kernel, const std::string &file, int line);
@@ -141,6 +145,12 @@ private:
   void take_focus(const sim::ThreadContext &thread);
   bool in_focus_block(const sim::ThreadContext &thread) const;
   bool condition_holds(const Breakpoint &b, const sim::ThreadContext &thread);
+  // Whether breakpoint `b`, reached by the thread on `thread` (index `index`), stops it: it is
+  // enabled, for that thread, its condition holds and no ignore count is left. Counts the hit.
+  bool stops(Breakpoint &b, sim::ThreadContext &thread, size_t index);
+  // The breakpoint of the breakpoint() call at `where` (made at its first call), or nullptr when
+  // the user deleted it.
+  Breakpoint *source_breakpoint(const sim::SourceLocation &where);
   // Whether an enabled breakpoint at `loc` stops `thread` (counting its hit); its number.
   int breakpoint_hit(sim::ThreadContext &thread, int32_t loc);
   // Runs the REPL for every pending stop; then the command given decides the mode.
@@ -157,7 +167,9 @@ private:
   std::map<int, Breakpoint> breakpoints_;
   std::map<int, Watchpoint> watchpoints_;
   int next_number_ = 1;
-  int next_internal_number_ = -1;        // until's breakpoints, numbered apart
+  int next_internal_number_ = -1; // until's breakpoints, numbered apart
+  // The breakpoint() calls (file, line) whose breakpoints were deleted: they no longer stop.
+  std::set<std::pair<std::string, int>> deleted_calls_;
   std::vector<std::vector<int>> at_loc_; // this launch: breakpoint numbers by statement
   const sim::KernelCode *kernel_ = nullptr;
   const sim::LaunchConfig *config_ = nullptr;

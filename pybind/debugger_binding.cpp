@@ -196,11 +196,11 @@ void bind_stops(DebuggerClass &cls) {
              py::list out;
              for (const auto &[number, b] : self.controller.breakpoints())
                if (!b.internal)
-                 out.append(py::dict(py::arg("number") = number, py::arg("file") = b.file,
-                                     py::arg("line") = b.line, py::arg("enabled") = b.enabled,
-                                     py::arg("temporary") = b.temporary,
-                                     py::arg("conditional") = b.conditional,
-                                     py::arg("ignore") = b.ignore, py::arg("hits") = b.hits));
+                 out.append(py::dict(
+                     py::arg("number") = number, py::arg("file") = b.file, py::arg("line") = b.line,
+                     py::arg("enabled") = b.enabled, py::arg("temporary") = b.temporary,
+                     py::arg("conditional") = b.conditional, py::arg("ignore") = b.ignore,
+                     py::arg("hits") = b.hits, py::arg("in_source") = b.in_source));
              return out;
            })
       .def(
@@ -211,8 +211,9 @@ void bind_stops(DebuggerClass &cls) {
             if (b == nullptr)
               return false;
             b->enabled = enabled.value_or(b->enabled);
-            b->conditional = conditional.value_or(b->conditional);
             b->ignore = ignore.value_or(b->ignore);
+            if (conditional)
+              self.controller.set_conditional(number, *conditional);
             return true;
           },
           py::arg("number"), py::arg("enabled") = py::none(), py::arg("conditional") = py::none(),

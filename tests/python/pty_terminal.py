@@ -1,12 +1,15 @@
 """A command on a pseudo-terminal, for the tests of interactive features (the debugger's prompt,
 readline, Ctrl-C): its controlling terminal, so Ctrl-C is a SIGINT; every wait is bounded, and the
 process is killed if it outlives the test."""
+import fcntl
 import os
 import pty
 import re
 import select
 import signal
+import struct
 import sys
+import termios
 import time
 
 from conftest import STAGE
@@ -27,6 +30,9 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: nothing may return into pytest
             try:
+                # A wide terminal: readline echoes a long line (an absolute path) whole, rather
+                # than scrolled to its end.
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 400, 0, 0))
                 os.chdir(str(cwd))
                 os.execve(sys.executable, [sys.executable] + list(args), full_env)
             finally:

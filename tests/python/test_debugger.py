@@ -143,15 +143,15 @@ def test_breakpoint_commands_and_hit_counts(tmp_path):
         "condition 1", "disable 1", "info breakpoints", "enable 1",
         "continue", "p i", "delete 1", "info breakpoints", "continue"], tmp_path)
     out = proc.stdout
-    header = "Num  Type        Enb  Where                 Hits"
+    header = "Num  Type         Enb  Where                 Hits"
     assert answer(out, "break 22") == ["Breakpoint 1 at device_calls.py:22"]
     assert answer(out, "tbreak 21 if i == 5") == ["Temporary breakpoint 2 at device_calls.py:21"]
     assert answer(out, "ignore 1 2") == ["Will ignore next 2 crossings of breakpoint 1."]
     assert answer(out, "info breakpoints") == [
         header,
-        "1    breakpoint  y    device_calls.py:22    0",
+        "1    breakpoint   y    device_calls.py:22    0",
         "        will ignore next 2 hits",
-        "2    tbreakpoint y    device_calls.py:21    0",
+        "2    tbreakpoint  y    device_calls.py:21    0",
         "        stop only if i == 5"]
     # Threads 0 and 1 cross breakpoint 1 unseen; thread 2 stops, then thread 3.
     assert answer(out, "continue")[0].startswith("Thread (2,0,0) block (0,0,0) hit Breakpoint 1, ")
@@ -159,8 +159,8 @@ def test_breakpoint_commands_and_hit_counts(tmp_path):
     assert answer(out, "continue", 1)[0].startswith("Thread (3,0,0) block (0,0,0) hit Breakpoint 1")
     assert answer(out, "info breakpoints", 1) == [
         header,
-        "1    breakpoint  y    device_calls.py:22    4",
-        "2    tbreakpoint y    device_calls.py:21    0",
+        "1    breakpoint   y    device_calls.py:22    4",
+        "2    tbreakpoint  y    device_calls.py:21    0",
         "        stop only if i == 5"]
     # The temporary breakpoint stops thread 5 once and is gone; breakpoint 1 waits for i == 6.
     assert answer(out, "continue", 2)[0].startswith(
@@ -169,11 +169,11 @@ def test_breakpoint_commands_and_hit_counts(tmp_path):
     assert answer(out, "p i", 2) == ["$3 = 5 (int32)"]
     assert answer(out, "info breakpoints", 2) == [
         header,
-        "1    breakpoint  y    device_calls.py:22    4",
+        "1    breakpoint   y    device_calls.py:22    4",
         "        stop only if i == 6"]
     assert answer(out, "condition 1") == ["Breakpoint 1 now unconditional."]
     assert answer(out, "info breakpoints", 3) == [
-        header, "1    breakpoint  n    device_calls.py:22    4"]
+        header, "1    breakpoint   n    device_calls.py:22    4"]
     # Enabled again and unconditional: thread 5 itself stops next, at line 22.
     assert answer(out, "continue", 3)[0].startswith(
         "Thread (5,0,0) block (0,0,0) hit Breakpoint 1, ")
@@ -463,6 +463,10 @@ def test_errors_are_one_line_and_debugging_goes_on(tmp_path):
         "break other.py:3": "No source file named other.py in the kernels.",
         "break nosuchfunc": 'Function "nosuchfunc" not defined.',
         "break reciprocal.py:abc": "bad line number 'abc'",
+        "break reciprocal.py:99": 'Line 99 out of range; "reciprocal.py" has 16 lines.',
+        "break 11 if i ==": "bad condition 'i ==': invalid syntax",
+        "next xyz": 'Invalid count "xyz": next takes a positive number of steps.',
+        "info cuda kernels": 'Undefined command: "info cuda kernels".  Try "help".',
         "delete 7": "No breakpoint number 7.",
         "condition 9 i == 1": "No breakpoint number 9.",
         "ignore 1": "usage: ignore N COUNT",
@@ -554,7 +558,7 @@ def doc_transcripts():
 
 def test_the_tutorial_has_transcripts():
     assert [name for name, _ in doc_transcripts()] == [
-        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py"]
+        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py", "breakpoint_calls.py"]
 
 
 @pytest.mark.parametrize("name, transcript", doc_transcripts(),
@@ -674,7 +678,7 @@ def test_print_before_a_shared_array_is_made(tmp_path):
 def test_moved_breakpoint_is_listed_where_it_stops(tmp_path):
     proc = debug("scale.py", ["break scale.py:10", "info breakpoints", "continue"], tmp_path)
     assert answer(proc.stdout, "info breakpoints")[1] == (
-        "1    breakpoint  y    scale.py:11           0")
+        "1    breakpoint   y    scale.py:11           0")
 
 
 def test_until_takes_no_breakpoint_number(tmp_path):
@@ -727,3 +731,198 @@ def test_bfloat16_arrays_print_as_values_and_assign_rounded(tmp_path):
     assert answer(out, "p h[1]") == ["$4 = 2.015625 (__nv_bfloat16)"]  # 2.01 rounded
     assert answer(out, "continue", 1) == ["doubled = [3.0, 4.03125, 0.2001953125]"]
     assert proc.returncode == 0, proc.stderr
+
+
+# -- breakpoints and stepping as gdb has them (issue 28) ------------------------------------------
+def test_a_new_condition_takes_effect_at_the_next_crossing(tmp_path):
+    # `i == 2` is compiled for the controller at its first crossing (thread 0's); replacing it
+    # drops that program, and removing it makes the breakpoint stop every thread.
+    proc = debug("device_calls.py", ["break 22 if i == 2", "continue", "condition 1 i == 5",
+                                     "info breakpoints", "continue", "p i", "condition 1",
+                                     "continue", "p i", "delete", "continue"], tmp_path)
+    out = proc.stdout
+    assert answer(out, "continue", 0)[0].startswith("Thread (2,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "info breakpoints")[2] == "        stop only if i == 5"
+    assert answer(out, "continue", 1)[0].startswith("Thread (5,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "p i", 0) == ["$1 = 5 (int32)"]
+    assert answer(out, "condition 1") == ["Breakpoint 1 now unconditional."]
+    assert answer(out, "continue", 2)[0].startswith("Thread (6,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "continue", 3) == ["out = [5, 11, 21, 35, 53, 75, 101, 131]"]
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_bad_condition_makes_no_breakpoint_and_keeps_the_old_one(tmp_path):
+    proc = debug("scale.py", ["break 11 if i ==", "tbreak 11 if (i", "info breakpoints",
+                              "break 11 if i == 3", "continue", "condition 1 i ==",
+                              "info breakpoints", "continue", "delete", "continue"], tmp_path)
+    out = proc.stdout
+    assert answer(out, "break 11 if i ==") == ["bad condition 'i ==': invalid syntax"]
+    assert answer(out, "tbreak 11 if (i")[0].startswith("bad condition '(i': ")
+    assert answer(out, "info breakpoints", 0) == ["No breakpoints."]
+    # No number was taken by the refused ones.
+    assert answer(out, "break 11 if i == 3") == ["Breakpoint 1 at scale.py:11"]
+    assert answer(out, "continue", 0)[0].startswith("Thread (3,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(out, "condition 1 i ==") == ["bad condition 'i ==': invalid syntax"]
+    assert answer(out, "info breakpoints", 1)[2] == "        stop only if i == 3"
+    # Still i == 3: no other thread of the first launch stops; the second launch stops at thread 3.
+    assert answer(out, "continue", 1)[:2] == ["first = [0, 2, 4, 6, 8, 10]",
+                                              "Kernel scale launched: grid (1,1,1) block (6,1,1)"]
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_step_and_next_take_a_count(tmp_path):
+    proc = debug("device_calls.py", [
+        "next 2", "p i", "break 23", "next 5", "info breakpoints", "next 10", "next xyz",
+        "step -1", "next 0", "cuda thread 3", "step 3", "bt", "next 2", "continue"], tmp_path)
+    out = proc.stdout
+    # Lines 20 and 21 run; thread 0 stands at line 22.
+    assert answer(out, "next 2") == where(SQUARES, "device_calls.py:22",
+                                          "    out[i] = sum_of_squares(t, i)")
+    assert answer(out, "p i") == ["$1 = 0 (int32)"]
+    # A breakpoint on the way ends the steps there, as a hit; the thread's end ends them too.
+    assert answer(out, "next 5") == [
+        "Thread (0,0,0) block (0,0,0) hit Breakpoint 1, " + SQUARES + " at device_calls.py:23",
+        "23\t    out[i] += 1"]
+    assert answer(out, "info breakpoints")[1].endswith(" 1")
+    assert answer(out, "next 10") == ["Thread (0,0,0) block (0,0,0) exited"]
+    assert answer(out, "next xyz") == [
+        'Invalid count "xyz": next takes a positive number of steps.']
+    assert answer(out, "step -1") == ['Invalid count "-1": step takes a positive number of steps.']
+    assert answer(out, "next 0") == ['Invalid count "0": next takes a positive number of steps.']
+    # Thread 3 has not started: from line 20 to 21, to 22, into sum_of_squares.
+    assert answer(out, "step 3") == where("sum_of_squares (a=int64, b=int32)",
+                                          "device_calls.py:14", "    s = square(a) + square(b)")
+    assert answer(out, "bt")[0] == "*#0  sum_of_squares (a=5, b=3) at device_calls.py:14"
+    assert answer(out, "next 2", 1) == [
+        "Thread (3,0,0) block (0,0,0) hit Breakpoint 1, " + SQUARES + " at device_calls.py:23",
+        "23\t    out[i] += 1"]
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_break_takes_the_paths_ides_send(tmp_path):
+    # The script runs by a relative name; breakpoints name it absolutely, relatively, through a
+    # symlinked folder. A file of the same name elsewhere is another file.
+    (tmp_path / "scale.py").write_text(open(script("scale.py")).read())
+    os.symlink(str(tmp_path), str(tmp_path / "link"))
+    commands = ["break %s:11 if i == 1" % (tmp_path / "scale.py"), "break ./scale.py:11 if i == 2",
+                "break %s:11 if i == 3" % (tmp_path / "link" / "scale.py"),
+                "break %s:11" % (tmp_path / "other" / "scale.py"), "break scale.py:10000",
+                "break 20", "info breakpoints", "continue", "continue", "continue", "delete",
+                "continue"]
+    (tmp_path / "commands.txt").write_text("\n".join(commands) + "\n")
+    proc = run_python(["-m", "simt", "debug", "-x", "commands.txt", "--batch", "scale.py"],
+                      env={"HOME": str(tmp_path)}, cwd=str(tmp_path))
+    out = proc.stdout
+    for number, command in enumerate(commands[:3], 1):
+        assert answer(out, command) == ["Breakpoint %d at scale.py:11" % number]
+    assert answer(out, commands[3]) == [
+        "No source file named %s in the kernels." % (tmp_path / "other" / "scale.py")]
+    assert answer(out, "break scale.py:10000") == [
+        'Line 10000 out of range; "scale.py" has 19 lines.']
+    assert answer(out, "break 20") == ['Line 20 out of range; "scale.py" has 19 lines.']
+    assert len(answer(out, "info breakpoints")) == 7  # the header, 3 breakpoints, 3 conditions
+    for n in range(3):
+        assert answer(out, "continue", n)[0].startswith(
+            "Thread (%d,0,0) block (0,0,0) hit Breakpoint %d, " % (n + 1, n + 1))
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_break_through_a_symlink_to_the_scripts_folder(tmp_path):
+    os.symlink(SCRIPTS, str(tmp_path / "scripts"))
+    proc = debug("scale.py", ["break %s:11 if i == 4" % (tmp_path / "scripts" / "scale.py"),
+                              "continue", "delete", "continue"], tmp_path)
+    assert answer(proc.stdout, "continue")[0].startswith(
+        "Thread (4,0,0) block (0,0,0) hit Breakpoint 1, ")
+
+
+def test_an_unknown_subcommand_names_itself(tmp_path):
+    proc = debug("scale.py", ["info cuda kernels", "info", "i cuda", "set", "continue"], tmp_path)
+    out = proc.stdout
+    assert answer(out, "info cuda kernels") == [
+        'Undefined command: "info cuda kernels".  Try "help".']
+    assert answer(out, "info") == [
+        '"info" must be followed by the name of a subcommand: args, breakpoints, cuda barriers, '
+        'cuda blocks, cuda lanes, cuda threads, cuda warps, locals, watchpoints.']
+    assert answer(out, "i cuda") == [
+        '"i cuda" must be followed by the name of a subcommand: barriers, blocks, lanes, threads, '
+        'warps.']
+    assert answer(out, "set") == [
+        '"set" must be followed by the name of a subcommand: cuda break_on_launch, '
+        'cuda step warp, var.']
+
+
+def test_breakpoint_commands_on_a_terminal(terminal, tmp_path):
+    # The same commands typed at the prompt: a condition replaced after a hit, a bad condition,
+    # counted steps, an absolute path to a script run by a relative name, a line past the end.
+    (tmp_path / "device_calls.py").write_text(open(script("device_calls.py")).read())
+    term = terminal(["-m", "simt", "debug", "device_calls.py"])
+    term.read_until(PROMPT)
+    assert term.command("next 2") == where(SQUARES, "device_calls.py:22",
+                                           "    out[i] = sum_of_squares(t, i)")
+    assert term.command("step 0") == ['Invalid count "0": step takes a positive number of steps.']
+    assert term.command("next abc") == [
+        'Invalid count "abc": next takes a positive number of steps.']
+    assert term.command("break %s:22 if i ==" % (tmp_path / "device_calls.py")) == [
+        "bad condition 'i ==': invalid syntax"]
+    assert term.command("break %s:22 if i == 2" % (tmp_path / "device_calls.py")) == [
+        "Breakpoint 1 at device_calls.py:22"]
+    assert term.command("break device_calls.py:99") == [
+        'Line 99 out of range; "device_calls.py" has 28 lines.']
+    assert term.command("continue")[0].startswith("Thread (2,0,0) block (0,0,0) hit Breakpoint 1")
+    assert term.command("condition 1 i == 6") == []
+    assert term.command("condition 1 i ==") == ["bad condition 'i ==': invalid syntax"]
+    assert term.command("continue")[0].startswith("Thread (6,0,0) block (0,0,0) hit Breakpoint 1")
+    assert term.command("next 3") == ["Thread (6,0,0) block (0,0,0) exited"]
+    assert term.command("info cuda kernels") == [
+        'Undefined command: "info cuda kernels".  Try "help".']
+    assert term.command("delete") == []
+    os.write(term.fd, b"continue\r")
+    assert term.rest().splitlines()[-1] == "out = [5, 11, 21, 35, 53, 75, 101, 131]"
+    assert term.wait() == 0
+
+
+# After the first stop at a breakpoint() call of breakpoint_calls.py.
+BREAKPOINT_CALLS = ["info breakpoints", "continue", "disable 1", "continue", "info breakpoints",
+                    "enable 1", "delete 2", "continue", "info breakpoints", "continue"]
+
+
+def check_breakpoint_calls(first_stop, replies):
+    """The first stop and the replies to BREAKPOINT_CALLS: each breakpoint() call is a numbered
+    breakpoint, made at its first call, listed with its hits, disabled, enabled and deleted like
+    the others."""
+    header = "Num  Type         Enb  Where                 Hits"
+    call = ("Thread (%d,0,0) block (0,0,0) called breakpoint() (Breakpoint %d), "
+            "k (x=float64[::1]) at breakpoint_calls.py:%d")
+    assert first_stop == call % (1, 1, 11)
+    assert replies[0] == [header, "1    breakpoint() y    breakpoint_calls.py:11 1"]
+    assert replies[1][0] == call % (3, 1, 11)
+    # Disabled, breakpoint 1 lets thread 5 by: thread 6 stops at the second call.
+    assert replies[3][0] == call % (6, 2, 14)
+    assert replies[4] == [header, "1    breakpoint() n    breakpoint_calls.py:11 2",
+                          "2    breakpoint() y    breakpoint_calls.py:14 1"]
+    assert replies[7][0] == call % (7, 1, 11)
+    # Deleted, the second call no longer stops thread 7.
+    assert replies[8] == [header, "1    breakpoint() y    breakpoint_calls.py:11 3"]
+    assert replies[9][-1] == "result [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]"
+
+
+def test_breakpoint_calls_are_numbered_breakpoints(tmp_path):
+    commands = ["info breakpoints", "continue"] + BREAKPOINT_CALLS
+    out = debug("breakpoint_calls.py", commands, tmp_path).stdout
+    # Listed from its first call on.
+    assert answer(out, "info breakpoints") == ["No breakpoints."]
+    after_first_stop = [lines for _, lines in replies(out)[3:]]
+    check_breakpoint_calls(answer(out, "continue")[0], after_first_stop)
+
+
+def test_breakpoint_calls_on_a_terminal(terminal):
+    # Without `simt debug`: the first breakpoint() call opens the debugger, and the commands act
+    # on the calls' breakpoints as in batch mode.
+    term = terminal([script("breakpoint_calls.py")])
+    first_stop = term.read_until(PROMPT).splitlines()[0]
+    replies = [term.command(command) for command in BREAKPOINT_CALLS[:-1]]
+    os.write(term.fd, b"continue\r")
+    rest = term.rest()
+    assert term.wait() == 0, rest
+    check_breakpoint_calls(first_stop, replies + [rest.splitlines()])
+

@@ -24,7 +24,8 @@ def finish(term):
 def test_breakpoint_in_a_kernel_stops_there_with_a_terminal(tmp_path):
     term = terminal([os.path.join(HERE, "breakpoint_kernel.py")], tmp_path)
     text = term.read_until(PROMPT)
-    assert "Thread (5,0,0) block (0,0,0) called breakpoint(), k (x=float64[::1])" in text, text
+    assert ("Thread (5,0,0) block (0,0,0) called breakpoint() (Breakpoint 1), "
+            "k (x=float64[::1])") in text, text
     assert "breakpoint_kernel.py:9" in text, text
     term.send("p i")
     assert "$1 = 5 (int32)" in term.read_until(PROMPT)
@@ -206,3 +207,27 @@ def test_tab_completes_commands_and_local_names(tmp_path):
     rest, code = finish(term)
     assert code == 0, rest
     assert "[6. 4. 2. 0.]" in rest, rest
+
+
+def test_warp_steps_take_a_count(tmp_path):
+    result = debug_batch("diverging_warp.py", [
+        "next warp 3", "next warp 0", "set cuda step warp on", "next 2", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    # From line 7: lines 8 and 9, then the lanes part at the `if`.
+    evens = ",".join(str(i) for i in range(0, 32, 2))
+    odds = ",".join(str(i) for i in range(1, 32, 2))
+    assert ("(simt) next warp 3\n[warp 0: lanes %s at line 10; lanes %s at line 12; diverged]\n"
+            % (evens, odds)) in text, text
+    assert ('(simt) next warp 0\nInvalid count "0": next warp takes a positive number of '
+            'steps.\n') in text, text
+    # Lines 13 (the lanes meet again), then 14 past the shuffle.
+    assert "(simt) next 2\n[warp 0: lanes 0-31 at line 14]\n" in text, text
+
+
+
+def test_info_args_and_locals_of_a_kernel_without_any(tmp_path):
+    result = debug_batch("no_locals.py", ["info args", "info locals", "continue"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("(simt) info args\nNo arguments.\n(simt) info locals\nNo locals.\n(simt) continue\n"
+            "done\n") in result.stdout, result.stdout

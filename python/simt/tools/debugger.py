@@ -4,7 +4,6 @@ controller (simt._simt.Debugger) that stops, steps and resumes single threads of
 The controller calls back here whenever a thread stops (every thread of the block is then
 parked at a statement boundary, a barrier or its exit); the commands read the stopped threads'
 frames in place (simt/tools/debug_values.py) and evaluate expressions as Python over them."""
-import ast
 import math
 import os
 import re
@@ -13,9 +12,9 @@ import sys
 import numpy as np
 
 import simt._simt as _simt
-from simt.compiler.dispatcher import all_dispatchers
 
 from . import debug_values as values
+from .debug_breakpoints import BreakpointCommands, DebugError, find_function
 
 PROMPT = "(simt) "
 HISTORY = os.path.join(os.path.expanduser("~"), ".simt_history")
@@ -46,10 +45,6 @@ class _Cuda:
         return ids[0] if ndim == 1 else tuple(ids[:ndim])
 
 
-class DebugError(Exception):
-    """A command that cannot be done: one line at the prompt, and debugging goes on."""
-
-
 def _xyz(text, current):
     """(x, y, z) from "(1,0,0)", "1,0,0" or "1"; omitted coordinates keep `current`'s."""
     parts = [p.strip() for p in text.strip().strip("()").split(",") if p.strip()]
@@ -58,7 +53,7 @@ def _xyz(text, current):
     return tuple(int(parts[i]) if i < len(parts) else current[i] for i in range(3))
 
 
-class Session:
+class Session(BreakpointCommands):
     """One debugging session: breakpoints, displays and the command loop, across launches."""
 
     def __init__(self, commands=None, batch=False, interactive=None, out=None):
@@ -79,6 +74,8 @@ class Session:
         self.resolved_lines = {}  # breakpoint number -> the line with code it moved to
         self.step_warp = False  # set cuda step warp: step and next move the focused warp
         self.warp_step = False  # the last resume stepped a warp
+        self.steps_left = 0  # step N / next N: the steps still to take after the one running
+        self.step_command = None  # and the resume command that takes each
         self.last_list = None
 
     # -- what the controller calls -------------------------------------------------------------
@@ -92,6 +89,8 @@ class Session:
                       file=sys.stderr)
         if self.detached:
             return "continue"
+        if self._step_goes_on(reason, message):
+            return self.step_command
         self.frame = 0
         try:
             self._describe_stop(reason, thread, loc, number, message, access, value)
@@ -100,86 +99,6 @@ class Session:
             self._say("simt: the debugger failed: %s: %s" % (type(error).__name__, error))
             self.detached = True
             return "kill"
-
-    def _condition(self, number, thread):
-        text, code = self.conditions.get(number, (None, None))
-        if code is None:
-            return True
-        try:
-            program = self._condition_program(text, thread)
-            if program is not None:  # the controller evaluates the next hits itself
-                self.native.set_condition_program(number, program)
-            return bool(eval(code, {}, self._namespace(thread, 0, code.co_names)))
-        except BaseException as error:  # a bad condition stops, as gdb does, and says why
-            self._say("Error in condition of breakpoint %d (%s): %s" % (number, text, error))
-            return True
-
-    def _condition_program(self, text, thread):
-        """The condition as a program of the controller's (debugger/condition.h) over the
-        innermost frame of `thread`, or None when it uses more than scalar locals, thread ids,
-        numbers and arithmetic/comparison/boolean operators."""
-        slots = {name: (desc, address) for name, desc, address in self._slots(thread, 0)}
-        frames = self._frames(thread)
-        base = frames[0][1] if frames else 0
-        steps = []
-        specials = {"threadIdx": 0, "blockIdx": 1, "blockDim": 2, "gridDim": 3}
-        binary = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Mod: "mod"}
-        compares = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt",
-                    ast.GtE: "ge"}
-
-        def step(op, offset=0, scalar="", special=0, axis=0, value=None):
-            steps.append((op, offset, scalar, special, axis, value))
-
-        def special_of(node):
-            if isinstance(node, ast.Attribute) and node.attr in ("x", "y", "z"):
-                owner = node.value
-                if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and \
-                        owner.value.id == "cuda":
-                    owner = ast.Name(owner.attr)
-                if isinstance(owner, ast.Name) and owner.id in specials:
-                    return specials[owner.id], "xyz".index(node.attr)
-            return None
-
-        def emit(node):
-            if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
-                step("const", value=int(node.value) if isinstance(node.value, bool)
-                     else node.value)
-            elif isinstance(node, ast.Name) and node.id in slots and \
-                    slots[node.id][0][0] == "scalar" and \
-                    slots[node.id][0][1] not in ("float16", "__nv_bfloat16") and \
-                    not slots[node.id][0][1].startswith("complex"):
-                desc, address = slots[node.id]
-                step("local", offset=address - base, scalar=desc[1])
-            elif special_of(node) is not None:
-                which, axis = special_of(node)
-                step("special", special=which, axis=axis)
-            elif isinstance(node, ast.BinOp) and type(node.op) in binary:
-                emit(node.left)
-                emit(node.right)
-                step(binary[type(node.op)])
-            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-                emit(node.operand)
-                step("not" if isinstance(node.op, ast.Not) else "neg")
-            elif isinstance(node, ast.BoolOp):
-                emit(node.values[0])
-                for value in node.values[1:]:
-                    emit(value)
-                    step("and" if isinstance(node.op, ast.And) else "or")
-            elif isinstance(node, ast.Compare) and all(type(op) in compares for op in node.ops):
-                operands = [node.left] + node.comparators
-                for i, op in enumerate(node.ops):  # a < b < c: (a < b) and (b < c)
-                    emit(operands[i])
-                    emit(operands[i + 1])
-                    step(compares[type(op)])
-                    if i:
-                        step("and")
-            else:
-                raise ValueError
-        try:
-            emit(ast.parse(text, mode="eval").body)
-        except (ValueError, SyntaxError):
-            return None
-        return steps
 
     # -- input and output ----------------------------------------------------------------------
     def _say(self, text=""):
@@ -257,7 +176,7 @@ class Session:
             return None
         for name, handler in _matching_commands(line):
             return handler(self, name, line[len(name):].strip()) if name else None
-        raise DebugError('Undefined command: "%s".  Try "help".' % line.split()[0])
+        raise DebugError(_undefined_command(line))
 
     # -- the state of a stop -------------------------------------------------------------------
     def _threads(self):
@@ -355,8 +274,10 @@ class Session:
                       % ((self.native.kernel_name(),) + tuple(grid) + tuple(block)))
             self._say("Focus on block (0,0,0) thread (0,0,0)")
             self._say(self._where(thread, loc))
-        elif reason == "breakpoint" and not number:
-            self._say("%s called breakpoint(), %s" % (self._ids(thread), self._where(thread, loc)))
+        elif reason == "breakpoint" and message == "breakpoint()":
+            self._say("%s called breakpoint()%s, %s" % (
+                self._ids(thread), " (Breakpoint %d)" % number if number else "",
+                self._where(thread, loc)))
         elif reason == "breakpoint":
             self._say("%s hit Breakpoint %d, %s" % (self._ids(thread), number,
                                                     self._where(thread, loc)))
@@ -408,22 +329,43 @@ class Session:
         if not self.native.running:
             raise DebugError("The program is not being run.")
         self.warp_step = command.endswith("warp")
+        self.steps_left = 0
         return command
+
+    def _step(self, command, arg, warp):
+        """step/next [N]: N steps of the focused thread (of each lane of its warp with `warp`),
+        shown where the last one ends; a stop of another kind ends them sooner, as in gdb."""
+        count = _step_count(command + (" warp" if warp else ""), arg)
+        self.step_command = self._resume(command + " warp" if warp else command)
+        self.steps_left = count - 1
+        return self.step_command
+
+    def _step_goes_on(self, reason, message):
+        """Whether this stop is the end of a step of `step N`/`next N` with steps left to take,
+        while the focused thread lives: the next one starts without a prompt."""
+        if reason != "step" or self.steps_left <= 0 or \
+                self._thread(self.native.focus)[3] == "exited":
+            self.steps_left = 0
+            return False
+        self.steps_left -= 1
+        if message:  # the other threads were brought to a barrier on the way
+            self._say("[%s]" % message)
+        return True
 
     def cmd_continue(self, _, arg):
         return self._resume("continue")
 
     def cmd_step(self, _, arg):
-        return self._resume("step warp" if self.step_warp else "step")
+        return self._step("step", arg, self.step_warp)
 
     def cmd_next(self, _, arg):
-        return self._resume("next warp" if self.step_warp else "next")
+        return self._step("next", arg, self.step_warp)
 
     def cmd_step_warp(self, _, arg):
-        return self._resume("step warp")
+        return self._step("step", arg, True)
 
     def cmd_next_warp(self, _, arg):
-        return self._resume("next warp")
+        return self._step("next", arg, True)
 
     def cmd_set_cuda_step_warp(self, _, arg):
         if arg not in ("on", "off"):
@@ -448,178 +390,6 @@ class Session:
         self.quitting = True
         self.native.clear_breakpoints()
         return "kill"
-
-    def _breakpoint_place(self, spec):
-        """(file, line) of "FILE:LINE", "LINE" or "FUNCTION"."""
-        if ":" in spec:
-            file, line = spec.rsplit(":", 1)
-            if not re.fullmatch(r"\d+", line):
-                raise DebugError("bad line number %r" % line)
-            return file, int(line)
-        if re.fullmatch(r"\d+", spec):
-            where = self._current_file()
-            if where is None:
-                raise DebugError("No kernel is running: give FILE:LINE")
-            return where, int(spec)
-        function = _find_function(spec)
-        if function is None:
-            raise DebugError('Function "%s" not defined.' % spec)
-        return function.__code__.co_filename, _body_line(function)
-
-    def _current_file(self):
-        if not self.native.running:
-            return None
-        frames = self._frames(self.native.focus)
-        if frames and frames[0][2] >= 0:
-            return self._location(frames[0][2])[0]
-        return self.native.locations()[0][0] if self.native.locations() else None
-
-    def _add_breakpoint(self, arg, temporary):
-        match = re.fullmatch(r"(\S+)(?:\s+if\s+(.+))?", arg)
-        if not match:
-            raise DebugError("usage: break FILE:LINE|LINE|FUNCTION [if COND]")
-        file, line = self._breakpoint_place(match.group(1))
-        files = _kernel_files() | ({where[0] for where in self.native.locations()}
-                                   if self.native.running else set())
-        if not any(path == os.path.abspath(file) or path.endswith(os.sep + file) or path == file
-                   for path in files):
-            raise DebugError("No source file named %s in the kernels." % file)
-        number = self.native.add_breakpoint(file, line, temporary)
-        if match.group(2):
-            self._set_condition(number, match.group(2))
-        moved = ""
-        if self.native.running:
-            actual = self.native.line_with_code(file, line)
-            if actual and actual != line:
-                moved = " (line %d has no code: moved to line %d)" % (line, actual)
-                line = actual
-                self.resolved_lines[number] = actual
-            elif not actual:
-                moved = " (no code at or after line %d in kernel %s: pending)" % (
-                    line, self.native.kernel_name())
-        self._say("%s %d at %s:%d%s" % ("Temporary breakpoint" if temporary else "Breakpoint",
-                                         number, os.path.basename(file), line, moved))
-
-    def cmd_break(self, _, arg):
-        self._add_breakpoint(arg, False)
-
-    def cmd_tbreak(self, _, arg):
-        self._add_breakpoint(arg, True)
-
-    def _set_condition(self, number, text):
-        if text:
-            try:
-                code = compile(text, "<condition>", "eval")
-            except SyntaxError as error:
-                raise DebugError("bad condition %r: %s" % (text, error.msg)) from None
-            self.conditions[number] = (text, code)
-        else:
-            self.conditions.pop(number, None)
-        self.native.configure_breakpoint(number, conditional=bool(text))
-
-    def _breakpoint_number(self, text):
-        if not re.fullmatch(r"\d+", text or ""):
-            raise DebugError("expected a breakpoint number, not %r" % text)
-        number = int(text)
-        if number not in self.watches and not any(
-                b["number"] == number for b in self.native.breakpoints()):
-            raise DebugError("No breakpoint number %d." % number)
-        return number
-
-    def cmd_condition(self, _, arg):
-        number, _, text = arg.partition(" ")
-        number = self._breakpoint_number(number)
-        self._set_condition(number, text.strip())
-        if not text.strip():
-            self._say("Breakpoint %d now unconditional." % number)
-
-    def cmd_ignore(self, _, arg):
-        parts = arg.split()
-        if len(parts) != 2 or not parts[1].isdigit():
-            raise DebugError("usage: ignore N COUNT")
-        number = self._breakpoint_number(parts[0])
-        self.native.configure_breakpoint(number, ignore=int(parts[1]))
-        self._say("Will ignore next %s crossings of breakpoint %d." % (parts[1], number))
-
-    def cmd_delete(self, _, arg):
-        if not arg:
-            self.native.clear_breakpoints()
-            self.conditions.clear()
-            return
-        for text in arg.split():
-            number = self._breakpoint_number(text)
-            self.native.remove_breakpoint(number)
-            self.conditions.pop(number, None)
-            self.watches.pop(number, None)
-
-    def cmd_disable(self, _, arg):
-        for text in arg.split():
-            self.native.configure_breakpoint(self._breakpoint_number(text), enabled=False)
-
-    def cmd_enable(self, _, arg):
-        for text in arg.split():
-            self.native.configure_breakpoint(self._breakpoint_number(text), enabled=True)
-
-    def _watch(self, arg, reads):
-        """watch/rwatch EXPR: EXPR names one array element (global, shared or local memory)."""
-        try:
-            tree = ast.parse(arg, mode="eval").body
-        except SyntaxError as error:
-            raise DebugError("bad expression %r: %s" % (arg, error.msg)) from None
-        if not isinstance(tree, ast.Subscript):
-            raise DebugError("watch needs an array element, such as x[3] or sA[ty, tx]")
-        array = self._evaluate(ast.unparse(tree.value))
-        index = self._evaluate(ast.unparse(tree.slice))
-        if not isinstance(array, np.ndarray):
-            raise DebugError("%s is not an array" % ast.unparse(tree.value))
-        index = index if isinstance(index, tuple) else (index,)
-        if len(index) != array.ndim or not all(isinstance(i, (int, np.integer)) for i in index):
-            raise DebugError("watch needs one integer index per axis of %s"
-                             % ast.unparse(tree.value))
-        offset = 0
-        for i, n, stride in zip(index, array.shape, array.strides):
-            i = int(i) + n if i < 0 else int(i)
-            if not 0 <= i < n:
-                raise DebugError("index %d is out of bounds for an axis of size %d" % (i, n))
-            offset += i * stride
-        address = array.__array_interface__["data"][0] + offset
-        number = self.native.add_watchpoint(address, array.dtype.itemsize, reads)
-        self.watches[number] = (arg, address, array.dtype, reads)
-        self._say("%s %d: %s" % ("Read watchpoint" if reads else "Hardware watchpoint", number,
-                                 arg))
-
-    def cmd_watch(self, _, arg):
-        self._watch(arg, False)
-
-    def cmd_rwatch(self, _, arg):
-        self._watch(arg, True)
-
-    def cmd_info_watchpoints(self, _, arg):
-        rows = self.native.watchpoints()
-        if not rows:
-            self._say("No watchpoints.")
-            return
-        self._say("Num  Type            What")
-        for number, address, size, reads in rows:
-            self._say("%-4d %-15s %s" % (number, "read watchpoint" if reads else "hw watchpoint",
-                                         self.watches[number][0]))
-
-    def cmd_info_breakpoints(self, _, arg):
-        rows = self.native.breakpoints()
-        if not rows:
-            self._say("No breakpoints.")
-            return
-        self._say("Num  Type        Enb  Where                 Hits")
-        for b in rows:
-            self._say("%-4d %-11s %-4s %-21s %d" % (
-                b["number"], "tbreakpoint" if b["temporary"] else "breakpoint",
-                "y" if b["enabled"] else "n", "%s:%d" % (
-                    os.path.basename(b["file"]), self.resolved_lines.get(b["number"], b["line"])),
-                b["hits"]))
-            if b["number"] in self.conditions:
-                self._say("        stop only if %s" % self.conditions[b["number"]][0])
-            if b["ignore"]:
-                self._say("        will ignore next %d hits" % b["ignore"])
 
     def cmd_print(self, name, arg):
         hex_format = name.endswith("/x") or arg.startswith("/x")
@@ -702,7 +472,8 @@ class Session:
             self._say("%s = %s" % (slot, shown_value))
             shown = True
         if not shown:
-            self._say("No locals." if wanted(num_params, num_params) else "No arguments.")
+            # slot 0 of a function without parameters is a local: `wanted` says which was asked
+            self._say("No locals." if wanted(0, 0) else "No arguments.")
 
     def cmd_backtrace(self, _, arg):
         if not self.native.running or not self._frames(self.native.focus):
@@ -746,7 +517,7 @@ class Session:
 
     def cmd_list(self, _, arg):
         if arg and not arg.isdigit():
-            function = _find_function(arg)
+            function = find_function(arg)
             if function is None:
                 raise DebugError('Function "%s" not defined.' % arg)
             file, center, current = function.__code__.co_filename, \
@@ -933,6 +704,16 @@ class Session:
                 self._say("%s %-9s %-11s %5d %s" % ("*" if first == linear else " ", block(first),
                                                      block(last), last - first + 1, state))
 
+def _step_count(command, arg):
+    """The N of `step N`, `next N` (1 when not given): a positive number."""
+    if not arg:
+        return 1
+    if not re.fullmatch(r"\+?\d+", arg) or int(arg) == 0:
+        raise DebugError('Invalid count "%s": %s takes a positive number of steps.' % (
+            arg, command))
+    return int(arg)
+
+
 def _visible(slots, line):
     """(name, type, offset) of the variables that slots (index, name, type, offset, first line,
     last line) hold at `line`, in frame order: one slot per name, a loop's own version of a
@@ -958,30 +739,6 @@ def _short_type(desc):
     return str(desc[1]) if desc else "none"
 
 
-def _body_line(function):
-    """The first line of `function`'s body (after its decorators and def line)."""
-    import inspect
-    try:
-        lines, first = inspect.getsourcelines(function)
-    except (OSError, TypeError):
-        return function.__code__.co_firstlineno + 1
-    for offset, text in enumerate(lines):
-        if text.lstrip().startswith("def "):
-            return first + offset + 1
-    return first + 1
-
-
-def _find_function(name):
-    for dispatcher in all_dispatchers():
-        if dispatcher.py_func.__name__ == name:
-            return dispatcher.py_func
-    return None
-
-
-def _kernel_files():
-    return {d.py_func.__code__.co_filename for d in all_dispatchers()}
-
-
 # name -> (handler, help). A command line is matched by its longest command name that it starts
 # with, or by an unambiguous prefix of a name's first word.
 COMMANDS = {
@@ -1005,9 +762,10 @@ COMMANDS = {
     "info watchpoints": (Session.cmd_info_watchpoints, "info watchpoints: the watchpoints"),
     "run": (Session.cmd_continue, "run: start or go on running all threads"),
     "continue": (Session.cmd_continue, "continue: run all threads until one stops"),
-    "step": (Session.cmd_step, "step: the focused thread runs to its next line, into calls"),
-    "next": (Session.cmd_next, "next: the focused thread runs to its next line, over calls "
-             "(a barrier on the way brings the block's other threads to it)"),
+    "step": (Session.cmd_step, "step [N]: the focused thread runs to its next line, into calls "
+             "(N times)"),
+    "next": (Session.cmd_next, "next [N]: the focused thread runs to its next line, over calls "
+             "(N times; a barrier on the way brings the block's other threads to it)"),
     "finish": (Session.cmd_finish, "finish: the focused thread runs until its function returns"),
     "until": (Session.cmd_until, "until LINE: run until the focused thread reaches LINE"),
     "kill": (Session.cmd_kill, "kill: end the kernel; the script sees an exception"),
@@ -1044,9 +802,9 @@ COMMANDS = {
     "info cuda lanes": (Session.cmd_info_cuda_lanes, "info cuda lanes: the focused warp's lanes"),
     "info cuda barriers": (Session.cmd_info_cuda_barriers, "info cuda barriers: the threads "
                            "waiting at each syncthreads"),
-    "step warp": (Session.cmd_step_warp, "step warp: each lane of the focused warp steps one "
+    "step warp": (Session.cmd_step_warp, "step warp [N]: each lane of the focused warp steps one "
                   "line; shows where the lanes diverged"),
-    "next warp": (Session.cmd_next_warp, "next warp: each lane of the focused warp runs to its "
+    "next warp": (Session.cmd_next_warp, "next warp [N]: each lane of the focused warp runs to its "
                   "next line, over calls"),
     "set cuda step warp": (Session.cmd_set_cuda_step_warp, "set cuda step warp on|off: step and "
                            "next move the whole focused warp"),
@@ -1077,6 +835,22 @@ def _matching_commands(line):
         raise DebugError('Ambiguous command "%s": %s.' % (
             words[0], ", ".join(sorted(c[1] for c in longest))))
     return []
+
+
+def _undefined_command(line):
+    """Why `line` names no command: the words some command names begin with and the first that
+    none goes on with ("info cuda kernels"), or the subcommands that may follow them ("info")."""
+    words = line.split()
+    first = _ALIASES.get(words[0], words[0])
+    for count in range(1, len(words) + 1):
+        given = [first] + words[1:count]
+        following = [name.split()[count:] for name in COMMANDS
+                     if len(name.split()) >= count and
+                     all(p.startswith(g) for p, g in zip(name.split(), given))]
+        if not following:
+            return 'Undefined command: "%s".  Try "help".' % " ".join(words[:count])
+    return '"%s" must be followed by the name of a subcommand: %s.' % (
+        line.strip(), ", ".join(sorted(" ".join(rest) for rest in following if rest)))
 
 
 def _consumed(line, word_count):
