@@ -154,6 +154,26 @@ def test_suppressions(python, tmp_path):
     assert refused.returncode == 2 and "a suppression is [tool] file:line" in refused.stderr
 
 
+@pytest.mark.parametrize("kernel, launch, exception", [
+    ("a[cuda.grid(1)] = 1", "fill[1, 9](np.zeros(8))", "IndexError"),
+    ("a[cuda.threadIdx.x] = cuda.shfl_sync(0xffffffff, 1, 0) if cuda.threadIdx.x < 16 else 0",
+     "fill[1, 32](np.zeros(32))", "RuntimeError"),
+])
+def test_error_exitcode_when_the_bug_raises(python, tmp_path, kernel, launch, exception):
+    """A checked bug that also makes the launch raise (out of bounds, a bad warp mask) and kills
+    the script: the exit status is --error-exitcode's, after the traceback and the summary."""
+    script = tmp_path / "raises.py"
+    script.write_text("import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef fill(a):\n"
+                      "    %s\n\n%s\n" % (kernel, launch))
+    result = simt_check(python, "--error-exitcode", "7", str(script))
+    assert result.returncode == 7, result.stderr
+    assert "Traceback" in result.stderr and exception + ":" in result.stderr
+    assert " ERROR: " in result.stderr and "SUMMARY: 1 finding (1 error" in result.stderr
+    # The script's own failure, with nothing checked found, keeps Python's status.
+    script.write_text("raise ValueError('not a kernel bug')\n")
+    assert simt_check(python, "--error-exitcode", "7", str(script)).returncode == 1
+
+
 def test_bad_options(python):
     assert "unknown checker 'racy'" in simt_check(python, "--tool", "racy", "x.py").stderr
     assert "unknown schedule 'sideways'" in simt_check(python, "--schedule", "sideways",
