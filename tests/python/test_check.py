@@ -263,6 +263,45 @@ def test_pytest_marker_and_option(python, tmp_path):
         in everything.stdout
 
 
+NUMBA_RACY_TESTS = """\
+import numpy as np
+import pytest
+from numba import cuda
+
+
+@cuda.jit
+def count(c):
+    c[0] += 1
+
+
+def test_racy():
+    count[1, 64](np.zeros(1, np.int32))
+
+
+@pytest.mark.simt_check
+def test_racy_marked():
+    count[1, 64](np.zeros(1, np.int32))
+"""
+
+
+def test_pytest_simt_check_serves_numba_cuda(python, tmp_path):
+    """`pytest --simt-check` without SIMT_ENABLE, where Numba's own simulator would take
+    `from numba import cuda` (NUMBA_ENABLE_CUDASIM=1): the kernels run on simt, checked, and the
+    race fails both tests. The marker alone keeps Numba's numba.cuda, so it fails its test for
+    checking nothing rather than pass it unchecked."""
+    tests = tmp_path / "test_numba_kernels.py"
+    tests.write_text(NUMBA_RACY_TESTS)
+    env = {"NUMBA_ENABLE_CUDASIM": "1"}
+    checked = python(["-m", "pytest", "-q", "-p", "no:cacheprovider", "--simt-check", str(tests)],
+                     cwd=tmp_path, env=env)
+    assert "2 failed" in checked.stdout, checked.stdout + checked.stderr
+    assert checked.stdout.count("simt check found 2 errors:\nRACECHECK ERROR") == 2
+    marked = python(["-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests)], cwd=tmp_path,
+                    env=env)
+    assert "1 failed, 1 passed" in marked.stdout, marked.stdout + marked.stderr
+    assert "simt check checked nothing: numba.cuda is Numba's in this run" in marked.stdout
+
+
 def _doc_transcripts():
     """(corpus case, the report docs/checkers.md shows for it) for each block there after
     `<!-- tests/check/NAME.expected -->`: the lines after the `$ simt check` command, up to the
