@@ -240,12 +240,9 @@ private:
   void block_statement(const Stmt &s, bool in_loop, bool final) {
     auto condition = [&](const Expr &e) {
       check_reductions(e, false, s.loc);
-      if (final && !uniform(e)) {
-        if (plan_.obstacle.empty())
-          plan_.thread_dependent_barrier = s.loc;
+      if (final && !uniform(e))
         obstacle("a barrier under a thread-dependent " +
                  std::string(s.kind == StmtKind::If ? "branch" : "loop") + at_line(s.loc));
-      }
       if (final)
         reduction_regions(e);
     };

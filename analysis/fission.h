@@ -44,11 +44,6 @@ struct FissionPlan {
   // others run in regions, once per live thread.
   std::unordered_set<const Stmt *> block_level;
 
-  // The if or loop with a thread-dependent condition that holds a barrier (the obstacle then says
-  // so); line 0 when there is none, or another obstacle was found first. A GPU hangs or
-  // misbehaves when only some of a block's threads reach the barrier (`simt check` warns of it).
-  Loc thread_dependent_barrier;
-
   bool fissionable() const { return obstacle.empty(); }
 };
 

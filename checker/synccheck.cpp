@@ -6,22 +6,11 @@
 namespace simt::checker {
 
 void SyncCheck::launch_started(const sim::KernelCode &, const sim::LaunchConfig &, void *const *) {
-  barrier_released_ = false;
+  faulted_ = false;
   blocks_.clear();
 }
 
-void SyncCheck::launch_finished(const std::optional<sim::Fault> &fault) {
-  const sim::KernelCode &kernel = *launch_.kernel();
-  if (!fault && barrier_released_ && kernel.thread_dependent_barrier.line > 0)
-    run([&] {
-      report_.add(nullptr, Tool::Sync, Severity::Warning, "barrier under a thread-dependent branch",
-                  "in kernel `" + kernel.name +
-                      "`: every thread of each block reached it in this run, but on a GPU a block "
-                      "whose threads do not all reach a barrier hangs or misbehaves",
-                  {Side{"branch", {}, {}, kernel.thread_dependent_barrier, ""}});
-    });
-  blocks_.clear();
-}
+void SyncCheck::launch_finished(const std::optional<sim::Fault> &) { blocks_.clear(); }
 
 void SyncCheck::block_finished(const sim::ThreadContext &block) {
   blocks_.erase(linear_block(block));
@@ -36,9 +25,43 @@ void SyncCheck::barrier_arrived(sim::ThreadContext &ctx, int32_t loc, bool) {
   });
 }
 
-void SyncCheck::barrier_released(const sim::ThreadContext &block, int32_t, bool) {
-  barrier_released_ = true;
-  run([&] { ++this->block(block).barriers_released; });
+void SyncCheck::barrier_released(const sim::ThreadContext &block, int32_t loc, bool grid) {
+  run([&] {
+    Block &mine = this->block(block);
+    // A fissioned kernel reports no arrivals: its threads all reach every barrier (the checkers'
+    // variant of a kernel whose threads may return before one runs on fibers, sim/kernel_plan.h).
+    // After a fault, threads stop wherever they are.
+    if (!grid && !faulted_ && !mine.waiting.empty())
+      report_missing_threads(block, mine, loc);
+    ++mine.barriers_released;
+  });
+}
+
+// A barrier releases when every thread of the block that has not exited waits at it: the others
+// exited without reaching it. The branch that let them is divergent in this block, whatever its
+// condition looks like.
+void SyncCheck::report_missing_threads(const sim::ThreadContext &block, const Block &mine,
+                                       int32_t loc) {
+  constexpr size_t kNamedThreads = 3;
+  const sim::Dim3 extent = launch_.config().block;
+  std::vector<uint64_t> missing;
+  for (size_t thread = 0; thread < mine.waiting.size(); ++thread)
+    if (mine.waiting[thread].release != mine.barriers_released)
+      missing.push_back(thread);
+  if (missing.empty())
+    return;
+  std::string named;
+  for (size_t i = 0; i < missing.size() && i < kNamedThreads; ++i)
+    named += (i == 0 ? "" : ", ") + ids(unravel(missing[i], extent));
+  if (missing.size() > kNamedThreads)
+    named += " and " + std::to_string(missing.size() - kNamedThreads) + " more";
+  report_.add(&block, Tool::Sync, Severity::Warning, "barrier not reached by every thread",
+              "in block " + ids(dim3(block.ctaid)) + ": " + std::to_string(missing.size()) +
+                  " of its " + std::to_string(mine.waiting.size()) +
+                  " threads exited without reaching it (" +
+                  (missing.size() == 1 ? "thread " : "threads ") + named +
+                  "); CUDA defines a syncthreads only where every thread of the block reaches it",
+              {Side{"barrier", dim3(block.tid), dim3(block.ctaid), launch_.location(loc), ""}});
 }
 
 void SyncCheck::undefined_shuffle(const sim::ThreadContext &reader, sim::WarpOp op, uint32_t source,
@@ -63,6 +86,7 @@ void SyncCheck::undefined_shuffle(const sim::ThreadContext &reader, sim::WarpOp 
 
 bool SyncCheck::fault(sim::ThreadContext &ctx, const sim::Fault &fault) {
   using codegen::FaultKind;
+  faulted_ = true;
   if (fault.kind != FaultKind::Barrier && fault.kind != FaultKind::Warp &&
       fault.kind != FaultKind::Deadlock)
     return false;

@@ -1,7 +1,7 @@
 // synccheck: synchronisation a GPU does not do as the simulator did — threads of a block waiting
 // at different barriers, invalid warp synchronisation, deadlocks, shuffles of lanes CUDA leaves
-// undefined, and barriers under thread-dependent branches. Sees no memory access. Its hooks run
-// in the Checker's turn (checker/checker.h).
+// undefined, and barriers that some threads of a block exited without reaching. Sees no memory
+// access. Its hooks run in the Checker's turn (checker/checker.h).
 #pragma once
 
 #include "checker/launch_view.h"
@@ -42,9 +42,10 @@ private:
   Report &report_;
   MemoryShortage &shortage_;
   const sim::WatchedPages &tools_pages_;
-  bool barrier_released_ = false; // in this launch
+  bool faulted_ = false; // this launch
   // Where a thread of a block waits at a barrier, as of which of the block's releases (older
-  // waits are over), to name both sides of a divergent barrier.
+  // waits are over), to name both sides of a divergent barrier and the threads a barrier
+  // released without.
   struct Wait {
     int32_t loc = -1;
     uint64_t release = ~uint64_t(0);
@@ -55,6 +56,7 @@ private:
   };
   std::unordered_map<uint64_t, Block> blocks_; // the running ones, by linear index
   Block &block(const sim::ThreadContext &ctx) { return blocks_[linear_block(ctx)]; }
+  void report_missing_threads(const sim::ThreadContext &block, const Block &mine, int32_t loc);
 };
 
 } // namespace simt::checker

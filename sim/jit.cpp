@@ -169,10 +169,6 @@ public:
       lowered = lower_unoptimised(module, plan, ctx); // its frames are not in the object
       code.frames = std::move(lowered->frames);
       code.arrays = named_arrays(module);
-      const ir::Loc branch = plan.fission.thread_dependent_barrier;
-      if (branch.line > 0)
-        code.thread_dependent_barrier = SourceLocation{module.kernel().file, branch.line,
-                                                       branch.col, module.kernel().python_name};
     }
     Entry entry = find(key, entry_symbol, tier, code.name);
     if (entry == nullptr) {

@@ -11,7 +11,11 @@ KernelPlan plan_kernel(const ir::Module &module, const SimOptions &options) {
   const bool every_thread_observed = module.options.instrumentation == Instrumentation::Debug ||
                                      (module.options.instrumentation == Instrumentation::Check &&
                                       options.checked_fibers == CheckedFibers::All);
-  if (every_thread_observed || (waits && !options.fission) || !plan.fission.fissionable())
+  // A fissioned barrier reports its release only, not which threads reached it.
+  const bool arrivals_observed = module.options.instrumentation == Instrumentation::Check &&
+                                 props.uses_barrier && plan.fission.threads_return;
+  if (every_thread_observed || arrivals_observed || (waits && !options.fission) ||
+      !plan.fission.fissionable())
     plan.strategy = BlockStrategy::Fibers;
   else
     plan.strategy = waits ? BlockStrategy::Fission : BlockStrategy::Flat;

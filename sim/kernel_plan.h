@@ -17,8 +17,7 @@ enum class BlockStrategy { Flat, Fission, Fibers };
 
 struct KernelPlan {
   BlockStrategy strategy = BlockStrategy::Fibers;
-  // The kernel's fission plan: its regions, what keeps it from being fissioned, where a barrier
-  // sits under a thread-dependent branch (the checkers' warning).
+  // The kernel's fission plan: its regions, and what keeps it from being fissioned.
   ir::FissionPlan fission;
 
   bool fibers() const { return strategy == BlockStrategy::Fibers; }
@@ -27,9 +26,11 @@ struct KernelPlan {
   const ir::FissionPlan *lowered_fissioned() const { return fibers() ? nullptr : &fission; }
 };
 
-// The plan of `module`: fibers for the debugger's variant and for the checkers' that orders every
-// thread, for kernels whose threads wait other than at barriers (warp operations, spinning) or
-// whose barriers cannot be fissioned, and where `options` turn fission off.
+// The plan of `module`: fibers for the debugger's variant, for the checkers' that orders every
+// thread and for the checkers' of a kernel whose threads may return before a barrier (synccheck
+// names the threads a barrier released without), for kernels whose threads wait other than at
+// barriers (warp operations, spinning) or whose barriers cannot be fissioned, and where `options`
+// turn fission off.
 KernelPlan plan_kernel(const ir::Module &module, const SimOptions &options);
 
 } // namespace simt::sim

@@ -86,11 +86,8 @@ struct KernelCode {
   // Kernels compiled with instrumentation: each function's frame (CallFrame::function indexes
   // it); else empty.
   std::vector<codegen::FrameLayout> frames;
-  // Kernels compiled with instrumentation: the arrays reports name (named_arrays), and where a
-  // barrier sits under a thread-dependent branch (line 0: nowhere; ir::FissionPlan says when it
-  // is found).
+  // Kernels compiled with instrumentation: the arrays reports name (named_arrays).
   std::vector<NamedArray> arrays;
-  SourceLocation thread_dependent_barrier;
 };
 
 // Better code for the kernel that may become ready while it runs: the host backend's recompile at

@@ -2,6 +2,7 @@
 import os
 import runpy
 import sys
+import traceback
 
 from simt.base.version import __version__
 
@@ -121,10 +122,15 @@ def check(argv):
             run_script(argv[0], argv[1:])
     except SystemExit as e:
         status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except Exception:  # often the exception of the checked bug itself (IndexError, RuntimeError)
+        traceback.print_exc()
+        status = 1
     finally:
         checking.disable()
         session.finish()
-    if status == 0 and session.errors():
+    # As compute-sanitizer's --error-exitcode: an error found decides the exit status, whatever
+    # the script's own (0 leaves the script's).
+    if session.errors() and exit_code != 0:
         status = exit_code
     return status
 

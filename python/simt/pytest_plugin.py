@@ -5,7 +5,11 @@ numba.cuda by simt and runs tests' kernels under `simt check`.
 does that too and checks every test; `@pytest.mark.simt_check` one test, with the options of
 simt.tools.check.enable (`@pytest.mark.simt_check(tools="race,init", schedule="random", seed=1)`). A
 checked test whose kernels show an error fails, with the reports; warnings and info do not fail
-it. Nothing is imported until a test is checked."""
+it, and neither does a checked test that launched nothing, unless numba.cuda is Numba's there
+(the marker without --simt: its kernels ran unchecked). Nothing is imported until a test is
+checked."""
+import sys
+
 import pytest
 
 
@@ -54,9 +58,20 @@ def pytest_runtest_call(item):
         check.disable()
         if previous is not None:
             check.resume(previous)
+    if outcome.excinfo is None and session.launches == 0 and _numba_cuda_is_numbas():
+        raise pytest.fail("simt check checked nothing: numba.cuda is Numba's in this run, so the "
+                          "test's kernels ran unchecked; run pytest with --simt-check (or --simt, "
+                          "or SIMT_ENABLE=1) to serve numba.cuda by simt", pytrace=False)
     errors = session.errors()
     if errors and outcome.excinfo is None:
         report = "\n".join(session.format(f) for f in errors)
         raise pytest.fail("simt check found %d error%s:\n%s"
                           % (len(errors), "" if len(errors) == 1 else "s", report),
                           pytrace=False)
+
+
+def _numba_cuda_is_numbas():
+    """Whether numba.cuda was imported without the import hook serving it (the marker alone does
+    not install the hook: without --simt or --simt-check, plain pytest keeps Numba's)."""
+    cuda = sys.modules.get("numba.cuda")
+    return cuda is not None and cuda.__name__ != "simt.cuda"

@@ -154,6 +154,26 @@ def test_suppressions(python, tmp_path):
     assert refused.returncode == 2 and "a suppression is [tool] file:line" in refused.stderr
 
 
+@pytest.mark.parametrize("kernel, launch, exception", [
+    ("a[cuda.grid(1)] = 1", "fill[1, 9](np.zeros(8))", "IndexError"),
+    ("a[cuda.threadIdx.x] = cuda.shfl_sync(0xffffffff, 1, 0) if cuda.threadIdx.x < 16 else 0",
+     "fill[1, 32](np.zeros(32))", "RuntimeError"),
+])
+def test_error_exitcode_when_the_bug_raises(python, tmp_path, kernel, launch, exception):
+    """A checked bug that also makes the launch raise (out of bounds, a bad warp mask) and kills
+    the script: the exit status is --error-exitcode's, after the traceback and the summary."""
+    script = tmp_path / "raises.py"
+    script.write_text("import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef fill(a):\n"
+                      "    %s\n\n%s\n" % (kernel, launch))
+    result = simt_check(python, "--error-exitcode", "7", str(script))
+    assert result.returncode == 7, result.stderr
+    assert "Traceback" in result.stderr and exception + ":" in result.stderr
+    assert " ERROR: " in result.stderr and "SUMMARY: 1 finding (1 error" in result.stderr
+    # The script's own failure, with nothing checked found, keeps Python's status.
+    script.write_text("raise ValueError('not a kernel bug')\n")
+    assert simt_check(python, "--error-exitcode", "7", str(script)).returncode == 1
+
+
 def test_bad_options(python):
     assert "unknown checker 'racy'" in simt_check(python, "--tool", "racy", "x.py").stderr
     assert "unknown schedule 'sideways'" in simt_check(python, "--schedule", "sideways",
@@ -241,6 +261,45 @@ def test_pytest_marker_and_option(python, tmp_path):
     assert "2 failed, 2 passed" in everything.stdout, everything.stdout
     assert "RACECHECK ERROR: read-after-write hazard on global array `c` (c[0])" \
         in everything.stdout
+
+
+NUMBA_RACY_TESTS = """\
+import numpy as np
+import pytest
+from numba import cuda
+
+
+@cuda.jit
+def count(c):
+    c[0] += 1
+
+
+def test_racy():
+    count[1, 64](np.zeros(1, np.int32))
+
+
+@pytest.mark.simt_check
+def test_racy_marked():
+    count[1, 64](np.zeros(1, np.int32))
+"""
+
+
+def test_pytest_simt_check_serves_numba_cuda(python, tmp_path):
+    """`pytest --simt-check` without SIMT_ENABLE, where Numba's own simulator would take
+    `from numba import cuda` (NUMBA_ENABLE_CUDASIM=1): the kernels run on simt, checked, and the
+    race fails both tests. The marker alone keeps Numba's numba.cuda, so it fails its test for
+    checking nothing rather than pass it unchecked."""
+    tests = tmp_path / "test_numba_kernels.py"
+    tests.write_text(NUMBA_RACY_TESTS)
+    env = {"NUMBA_ENABLE_CUDASIM": "1"}
+    checked = python(["-m", "pytest", "-q", "-p", "no:cacheprovider", "--simt-check", str(tests)],
+                     cwd=tmp_path, env=env)
+    assert "2 failed" in checked.stdout, checked.stdout + checked.stderr
+    assert checked.stdout.count("simt check found 2 errors:\nRACECHECK ERROR") == 2
+    marked = python(["-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests)], cwd=tmp_path,
+                    env=env)
+    assert "1 failed, 1 passed" in marked.stdout, marked.stdout + marked.stderr
+    assert "simt check checked nothing: numba.cuda is Numba's in this run" in marked.stdout
 
 
 def _doc_transcripts():

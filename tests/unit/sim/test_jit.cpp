@@ -321,6 +321,21 @@ TEST_CASE("a barrier kernel reduces a shared array per block, by loop fission an
   }
 }
 
+TEST_CASE("the checkers' variant of a kernel whose threads may return before a barrier runs on "
+          "fibers, so that synccheck sees which threads reach it") {
+  FunctionBuilder k("early_exit", true);
+  int x = k.param("x", array(Scalar::F64, 1));
+  k.f.body = block(if_(compare(Op::Ge, grid_x(), int_const(4)), block(ret())), syncthreads(2),
+                   store(k.get(x), list(grid_x()), float_const(1)));
+  k.f.props.uses_barrier = true;
+  ir::Module m = module_of(std::move(k.f));
+  CHECK(sim::plan_kernel(m, {}).strategy == sim::BlockStrategy::Fission);
+  m.options.instrumentation = Instrumentation::Check;
+  CHECK(sim::plan_kernel(m, {}).strategy == sim::BlockStrategy::Fibers);
+  m.functions.front().body.erase(m.functions.front().body.begin()); // no thread returns
+  CHECK(sim::plan_kernel(m, {}).strategy == sim::BlockStrategy::Fission);
+}
+
 TEST_CASE("a device function returns a tuple; for range with a negative step") {
   FunctionBuilder dev("divmod_dev", false, Type::tuple_of({i64(), i64()}));
   int p = dev.param("p", i64());
