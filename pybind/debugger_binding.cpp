@@ -91,12 +91,27 @@ const char *access_name(codegen::AccessKind kind) {
 // ConditionStep::Op's names in lower case, value an int, a float or None.
 std::vector<debugger::ConditionStep> condition_program(const py::list &steps) {
   using Op = debugger::ConditionStep::Op;
-  static const std::pair<const char *, Op> ops[] = {
-      {"local", Op::Local}, {"special", Op::Special}, {"const", Op::Const}, {"add", Op::Add},
-      {"sub", Op::Sub},     {"mul", Op::Mul},         {"mod", Op::Mod},     {"eq", Op::Eq},
-      {"ne", Op::Ne},       {"lt", Op::Lt},           {"le", Op::Le},       {"gt", Op::Gt},
-      {"ge", Op::Ge},       {"and", Op::And},         {"or", Op::Or},       {"not", Op::Not},
-      {"neg", Op::Neg}};
+  static const std::pair<const char *, Op> ops[] = {{"local", Op::Local},
+                                                    {"special", Op::Special},
+                                                    {"const", Op::Const},
+                                                    {"element", Op::Element},
+                                                    {"call", Op::Call},
+                                                    {"add", Op::Add},
+                                                    {"sub", Op::Sub},
+                                                    {"mul", Op::Mul},
+                                                    {"mod", Op::Mod},
+                                                    {"truediv", Op::TrueDiv},
+                                                    {"floordiv", Op::FloorDiv},
+                                                    {"eq", Op::Eq},
+                                                    {"ne", Op::Ne},
+                                                    {"lt", Op::Lt},
+                                                    {"le", Op::Le},
+                                                    {"gt", Op::Gt},
+                                                    {"ge", Op::Ge},
+                                                    {"and", Op::And},
+                                                    {"or", Op::Or},
+                                                    {"not", Op::Not},
+                                                    {"neg", Op::Neg}};
   std::vector<debugger::ConditionStep> program;
   for (const py::handle item : steps) {
     const py::tuple t = item.cast<py::tuple>();
@@ -302,6 +317,9 @@ void bind_debugger(py::module_ &m) {
   cls.def(py::init<py::object, py::object>(), py::arg("stopped"), py::arg("condition"));
   bind_stops(cls);
   bind_running_kernel(cls);
+  cls.def_property_readonly_static(
+      "condition_functions", [](const py::object &) { return debugger::condition_functions(); },
+      "The math functions the controller evaluates in a condition itself (math.NAME, abs).");
 }
 
 } // namespace simt::bindings

@@ -34,70 +34,17 @@ class BreakpointCommands:
 
     def _condition_program(self, text, thread):
         """The condition as a program of the controller's (debugger/condition.h) over the
-        innermost frame of `thread`, or None when it uses more than scalar locals, thread ids,
-        numbers and arithmetic/comparison/boolean operators."""
+        innermost frame of `thread`, or None when it uses more than the controller evaluates
+        (_ConditionProgram)."""
         slots = {name: (desc, address) for name, desc, address in self._slots(thread, 0)}
         frames = self._frames(thread)
-        base = frames[0][1] if frames else 0
-        steps = []
-        specials = {"threadIdx": 0, "blockIdx": 1, "blockDim": 2, "gridDim": 3}
-        binary = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Mod: "mod"}
-        compares = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt",
-                    ast.GtE: "ge"}
-
-        def step(op, offset=0, scalar="", special=0, axis=0, value=None):
-            steps.append((op, offset, scalar, special, axis, value))
-
-        def special_of(node):
-            if isinstance(node, ast.Attribute) and node.attr in ("x", "y", "z"):
-                owner = node.value
-                if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and \
-                        owner.value.id == "cuda":
-                    owner = ast.Name(owner.attr)
-                if isinstance(owner, ast.Name) and owner.id in specials:
-                    return specials[owner.id], "xyz".index(node.attr)
-            return None
-
-        def emit(node):
-            if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
-                step("const", value=int(node.value) if isinstance(node.value, bool)
-                     else node.value)
-            elif isinstance(node, ast.Name) and node.id in slots and \
-                    slots[node.id][0][0] == "scalar" and \
-                    slots[node.id][0][1] not in ("float16", "__nv_bfloat16") and \
-                    not slots[node.id][0][1].startswith("complex"):
-                desc, address = slots[node.id]
-                step("local", offset=address - base, scalar=desc[1])
-            elif special_of(node) is not None:
-                which, axis = special_of(node)
-                step("special", special=which, axis=axis)
-            elif isinstance(node, ast.BinOp) and type(node.op) in binary:
-                emit(node.left)
-                emit(node.right)
-                step(binary[type(node.op)])
-            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-                emit(node.operand)
-                step("not" if isinstance(node.op, ast.Not) else "neg")
-            elif isinstance(node, ast.BoolOp):
-                emit(node.values[0])
-                for value in node.values[1:]:
-                    emit(value)
-                    step("and" if isinstance(node.op, ast.And) else "or")
-            elif isinstance(node, ast.Compare) and all(type(op) in compares for op in node.ops):
-                operands = [node.left] + node.comparators
-                for i, op in enumerate(node.ops):  # a < b < c: (a < b) and (b < c)
-                    emit(operands[i])
-                    emit(operands[i + 1])
-                    step(compares[type(op)])
-                    if i:
-                        step("and")
-            else:
-                raise ValueError
+        program = _ConditionProgram(slots, frames[0][1] if frames else 0,
+                                    set(type(self.native).condition_functions))
         try:
-            emit(ast.parse(text, mode="eval").body)
+            program.emit(ast.parse(text, mode="eval").body)
         except (ValueError, SyntaxError):
             return None
-        return steps
+        return program.steps
 
     def _breakpoint_place(self, spec):
         """(file, line) of "FILE:LINE", "LINE" or "FUNCTION"."""
@@ -328,3 +275,116 @@ def find_function(name):
 
 def _kernel_files():
     return {d.py_func.__code__.co_filename for d in all_dispatchers()}
+
+
+# The scalars the controller reads in a condition (debugger/condition.cpp's load_scalar).
+_CONDITION_SCALARS = frozenset(("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+                                "int64", "uint64", "float32", "float64"))
+
+class _ConditionProgram:
+    """A condition as the controller's program (debugger/condition.h): scalar locals, elements
+    of array locals, thread ids, numbers, arithmetic/comparison/boolean operators and the math
+    functions the controller knows; emit() raises ValueError at anything else."""
+
+    _SPECIALS = {"threadIdx": 0, "blockIdx": 1, "blockDim": 2, "gridDim": 3}
+    _BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Mod: "mod",
+               ast.Div: "truediv", ast.FloorDiv: "floordiv"}
+    _COMPARES = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt",
+                 ast.GtE: "ge"}
+
+    def __init__(self, slots, base, functions):
+        self.slots = slots  # name -> (type description, address)
+        self.base = base  # the innermost frame's locals
+        self.functions = functions
+        self.steps = []
+
+    def step(self, op, offset=0, scalar="", special=0, axis=0, value=None):
+        self.steps.append((op, offset, scalar, special, axis, value))
+
+    def special_of(self, node):
+        if isinstance(node, ast.Attribute) and node.attr in ("x", "y", "z"):
+            owner = node.value
+            if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and \
+                    owner.value.id == "cuda":
+                owner = ast.Name(owner.attr)
+            if isinstance(owner, ast.Name) and owner.id in self._SPECIALS:
+                return self._SPECIALS[owner.id], "xyz".index(node.attr)
+        return None
+
+    def scalar_local(self, node):
+        return isinstance(node, ast.Name) and node.id in self.slots and \
+            self.slots[node.id][0][0] == "scalar" and \
+            self.slots[node.id][0][1] in _CONDITION_SCALARS
+
+    def element_of(self, node):
+        """(array slot's description, address, index nodes) of `name[i, j]` over an array
+        local of plain scalars, indexed on every axis."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and
+                node.value.id in self.slots and self.slots[node.value.id][0][0] == "array"):
+            return None
+        desc, address = self.slots[node.value.id]
+        index = node.slice.value if isinstance(node.slice, ast.Index) else node.slice
+        indices = index.elts if isinstance(index, ast.Tuple) else [index]
+        plain = isinstance(desc[1], str) and desc[1] in _CONDITION_SCALARS
+        if not plain or len(indices) != desc[2] or \
+                any(isinstance(i, (ast.Slice, ast.Starred)) for i in indices):
+            return None
+        return desc, address, indices
+
+    def function_of(self, node):
+        """The name of `math.NAME(x)` or `abs(x)` that the controller evaluates itself."""
+        if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+            return None
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                func.value.id == "math" and func.attr in self.functions:
+            return func.attr
+        if isinstance(func, ast.Name) and func.id == "abs" and "abs" in self.functions and \
+                func.id not in self.slots:
+            return "abs"
+        return None
+
+    def emit(self, node):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+            self.step("const", value=int(node.value) if isinstance(node.value, bool)
+                      else node.value)
+        elif self.scalar_local(node):
+            desc, address = self.slots[node.id]
+            self.step("local", offset=address - self.base, scalar=desc[1])
+        elif self.element_of(node) is not None:
+            desc, address, indices = self.element_of(node)
+            for index in indices:
+                self.emit(index)
+            self.step("element", offset=address - self.base, scalar=desc[1], axis=desc[2])
+        elif self.function_of(node) is not None:
+            self.emit(node.args[0])
+            self.step("call", scalar=self.function_of(node))
+        elif self.special_of(node) is not None:
+            which, axis = self.special_of(node)
+            self.step("special", special=which, axis=axis)
+        else:
+            self.emit_operator(node)
+
+    def emit_operator(self, node):
+        if isinstance(node, ast.BinOp) and type(node.op) in self._BINARY:
+            self.emit(node.left)
+            self.emit(node.right)
+            self.step(self._BINARY[type(node.op)])
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+            self.emit(node.operand)
+            self.step("not" if isinstance(node.op, ast.Not) else "neg")
+        elif isinstance(node, ast.BoolOp):
+            self.emit(node.values[0])
+            for value in node.values[1:]:
+                self.emit(value)
+                self.step("and" if isinstance(node.op, ast.And) else "or")
+        elif isinstance(node, ast.Compare) and all(type(op) in self._COMPARES for op in node.ops):
+            operands = [node.left] + node.comparators
+            for i, op in enumerate(node.ops):  # a < b < c: (a < b) and (b < c)
+                self.emit(operands[i])
+                self.emit(operands[i + 1])
+                self.step(self._COMPARES[type(op)])
+                if i:
+                    self.step("and")
+        else:
+            raise ValueError

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace simt;
@@ -77,4 +78,48 @@ TEST_CASE("conditions over locals, thread ids and constants") {
   CHECK_FALSE(debugger::evaluate({push_int(1), push_int(0), apply(Op::Mod)}, thread, locals));
   CHECK_FALSE(debugger::evaluate({push_int(1), apply(Op::Eq)}, thread, locals));
   CHECK_FALSE(debugger::evaluate({push_local(0, "int32")}, thread, nullptr));
+}
+
+TEST_CASE("conditions over array elements, divisions and math functions") {
+  // locals: a 2-D float32 array's header (data, shape 2x3, strides 12, 4) at 0, int64 i at 56
+  float data[6] = {0, 1, 2, 3, 4, 1e6f};
+  alignas(8) char locals[64] = {};
+  const int64_t header[5] = {int64_t(reinterpret_cast<intptr_t>(data)), 2, 3, 12, 4};
+  const int64_t i = 2;
+  std::memcpy(locals, header, sizeof header);
+  std::memcpy(locals + 56, &i, 8);
+  sim::ThreadContext thread{};
+  debugger::ConditionStep element;
+  element.op = Op::Element;
+  element.offset = 0;
+  element.scalar = "float32";
+  element.axis = 2;
+  debugger::ConditionStep sqrt;
+  sqrt.op = Op::Call;
+  sqrt.scalar = "sqrt";
+
+  // a[1, i] == 1e6, a[-1, -1] == 1e6 (negative indices wrap as Python's)
+  CHECK(debugger::evaluate(
+            {push_int(1), push_local(56, "int64"), element, push_float(1e6), apply(Op::Eq)}, thread,
+            locals) == true);
+  CHECK(debugger::evaluate({push_int(-1), push_int(-1), element, push_float(1e6), apply(Op::Eq)},
+                           thread, locals) == true);
+  // out of bounds: the REPL decides (and reports Python's IndexError)
+  CHECK_FALSE(debugger::evaluate({push_int(2), push_int(0), element}, thread, locals).has_value());
+  // math.sqrt(a[1, 0]) > 1.7; math.sqrt(-1) raises in Python: the REPL decides
+  CHECK(
+      debugger::evaluate({push_int(1), push_int(0), element, sqrt, push_float(1.7), apply(Op::Gt)},
+                         thread, locals) == true);
+  CHECK_FALSE(debugger::evaluate({push_int(-1), sqrt}, thread, locals).has_value());
+  // -7 // 2 == -4 and 7 / 2 == 3.5 (Python's); 1 // 0 raises
+  CHECK(debugger::evaluate(
+            {push_int(-7), push_int(2), apply(Op::FloorDiv), push_int(-4), apply(Op::Eq)}, thread,
+            locals) == true);
+  CHECK(debugger::evaluate(
+            {push_int(7), push_int(2), apply(Op::TrueDiv), push_float(3.5), apply(Op::Eq)}, thread,
+            locals) == true);
+  CHECK_FALSE(debugger::evaluate({push_int(1), push_int(0), apply(Op::FloorDiv)}, thread, locals)
+                  .has_value());
+  CHECK(std::find(debugger::condition_functions().begin(), debugger::condition_functions().end(),
+                  "isnan") != debugger::condition_functions().end());
 }
