@@ -111,6 +111,17 @@ private:
   // `value`: a stored scalar's bits (register_to_memory's form), else null.
   void access_hook(llvm::Value *address, const Type &array, Scalar scalar, uint32_t size,
                    AccessKind kind, llvm::Value *value, ir::Loc where);
+  // One access of a scalar of `array` at `address` together with its report to the
+  // instrumentation (the checked and debug variants): the load's value (registers' form), or
+  // the store of `value` (register_to_memory's form).
+  llvm::Value *load(llvm::Value *address, const Type &array, Scalar scalar, llvm::Align align,
+                    ir::Loc where);
+  void store(llvm::Value *address, const Type &array, Scalar scalar, llvm::Value *value,
+             llvm::Align align, ir::Loc where);
+  // A record's `bytes` copied to `target` of `array` (a memmove: `a[i] = a[i]` copies a record
+  // onto itself), reported as one store.
+  void copy_record(llvm::Value *target, llvm::Value *source, int64_t bytes, const Type &array,
+                   ir::Loc where);
   void raise_if(llvm::Value *failed, const std::string &exception, const std::string &message,
                 ir::Loc where);
 

@@ -273,6 +273,26 @@ void FunctionLowering::access_hook(llvm::Value *address, const Type &array, Scal
   check_status();
 }
 
+llvm::Value *FunctionLowering::load(llvm::Value *address, const Type &array, Scalar scalar,
+                                    llvm::Align align, ir::Loc where) {
+  access_hook(address, array, scalar, uint32_t(byte_size(scalar)), AccessKind::Load, nullptr,
+              where);
+  return memory_to_register(b_, b_.CreateAlignedLoad(memory_type(ctx(), scalar), address, align),
+                            scalar);
+}
+
+void FunctionLowering::store(llvm::Value *address, const Type &array, Scalar scalar,
+                             llvm::Value *value, llvm::Align align, ir::Loc where) {
+  access_hook(address, array, scalar, uint32_t(byte_size(scalar)), AccessKind::Store, value, where);
+  b_.CreateAlignedStore(value, address, align);
+}
+
+void FunctionLowering::copy_record(llvm::Value *target, llvm::Value *source, int64_t bytes,
+                                   const Type &array, ir::Loc where) {
+  access_hook(target, array, Scalar::U8, uint32_t(bytes), AccessKind::Store, nullptr, where);
+  b_.CreateMemMove(target, llvm::Align(1), source, llvm::Align(1), bytes);
+}
+
 llvm::BasicBlock *FunctionLowering::bail() {
   if (!bail_)
     bail_ = block("bail");

@@ -26,12 +26,8 @@ llvm::Value *FunctionLowering::array_expr(const ir::Expr &e) {
     llvm::Value *addr = element_address(e.args, 1, e.loc, AccessKind::Load);
     if (e.type.is_record())
       return addr; // a record refers to its element
-    Scalar dtype = e.args[0]->type.scalar;
-    access_hook(addr, e.args[0]->type, dtype, uint32_t(byte_size(dtype)), AccessKind::Load, nullptr,
-                e.loc);
-    llvm::Value *value =
-        b_.CreateAlignedLoad(memory_type(ctx(), dtype), addr, llvm::Align(byte_size(dtype)));
-    return memory_to_register(b_, value, dtype);
+    const Scalar dtype = e.args[0]->type.scalar;
+    return load(addr, e.args[0]->type, dtype, llvm::Align(byte_size(dtype)), e.loc);
   }
   case ir::ExprKind::ArrayShape:
     return b_.CreateExtractValue(expr(*e.args[0]), {1, unsigned(e.index)});
@@ -454,10 +450,7 @@ llvm::Value *FunctionLowering::field_load(const ir::Expr &e) {
   }
   if (e.type.is_record()) // a nested record field: its address, as records are
     return addr;
-  access_hook(addr, e.args[0]->type, scalar, uint32_t(byte_size(scalar)), AccessKind::Load, nullptr,
-              e.loc);
-  return memory_to_register(b_, b_.CreateAlignedLoad(memory_type(ctx(), scalar), addr, align),
-                            scalar);
+  return load(addr, e.args[0]->type, scalar, align, e.loc);
 }
 
 void FunctionLowering::field_store(const ir::Stmt &s) {
@@ -466,10 +459,7 @@ void FunctionLowering::field_store(const ir::Stmt &s) {
     llvm::Value *source = expr(*s.exprs[1]);
     llvm::Align align;
     llvm::Value *target = field_address(expr(*s.exprs[0]), layout, s.field, align);
-    access_hook(target, s.exprs[0]->type, Scalar::U8, uint32_t(nested->size), AccessKind::Store,
-                nullptr, s.loc);
-    // memmove: `r.a = r.a` copies a record onto itself.
-    b_.CreateMemMove(target, llvm::Align(1), source, llvm::Align(1), nested->size);
+    copy_record(target, source, nested->size, s.exprs[0]->type, s.loc);
     return;
   }
   Scalar scalar = layout.fields[s.field].scalar;
@@ -477,19 +467,14 @@ void FunctionLowering::field_store(const ir::Stmt &s) {
   llvm::Value *value = register_to_memory(b_, expr(*s.exprs[1]), scalar);
   llvm::Align align;
   llvm::Value *addr = field_address(expr(*s.exprs[0]), layout, s.field, align);
-  access_hook(addr, s.exprs[0]->type, scalar, uint32_t(byte_size(scalar)), AccessKind::Store, value,
-              s.loc);
-  b_.CreateAlignedStore(value, addr, align);
+  store(addr, s.exprs[0]->type, scalar, value, align, s.loc);
 }
 
 void FunctionLowering::record_copy(const ir::Stmt &s) {
   const Record &layout = *s.exprs[0]->type.record;
   llvm::Value *source = expr(*s.exprs.back());
   llvm::Value *target = element_address(s.exprs, 1, s.loc, AccessKind::Store);
-  access_hook(target, s.exprs[0]->type, Scalar::U8, uint32_t(layout.size), AccessKind::Store,
-              nullptr, s.loc);
-  // memmove: `a[i] = a[i]` copies a record onto itself.
-  b_.CreateMemMove(target, llvm::Align(1), source, llvm::Align(1), layout.size);
+  copy_record(target, source, layout.size, s.exprs[0]->type, s.loc);
 }
 
 } // namespace simt::codegen

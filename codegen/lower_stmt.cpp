@@ -29,9 +29,7 @@ void FunctionLowering::statement(const ir::Stmt &s) {
     Scalar dtype = s.exprs[0]->type.scalar;
     llvm::Value *value = register_to_memory(b_, expr(*s.exprs.back()), dtype);
     llvm::Value *addr = element_address(s.exprs, 1, s.loc, AccessKind::Store);
-    access_hook(addr, s.exprs[0]->type, dtype, uint32_t(byte_size(dtype)), AccessKind::Store, value,
-                s.loc);
-    b_.CreateAlignedStore(value, addr, llvm::Align(byte_size(dtype)));
+    store(addr, s.exprs[0]->type, dtype, value, llvm::Align(byte_size(dtype)), s.loc);
     return;
   }
   case ir::StmtKind::Eval:
