@@ -1,0 +1,203 @@
+"""`simt debug --dap` / `--dap-port`: the kernel debugger as a Debug Adapter Protocol server,
+driven by a hand-written client over stdio and TCP. Every wait has a timeout: a test fails, never
+hangs."""
+import json
+import os
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from conftest import STAGE
+
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "debug_scripts")
+TIMEOUT_S = 60  # a launch compiles its kernel in the debug variant: seconds here
+
+
+def script(name):
+    return os.path.join(SCRIPTS, name)
+
+
+class DapClient:
+    """Sends requests and takes the adapter's responses and events, each within TIMEOUT_S; keeps
+    the exchange (`transcript`) for docs/debugger.md."""
+
+    def __init__(self, reader, writer):
+        self.writer = writer
+        self.seq = 0
+        self.arrived = queue.Queue()
+        self.unclaimed = []  # messages read but not yet asked for
+        self.transcript = []
+        threading.Thread(target=self._read, args=(reader,), daemon=True).start()
+
+    def _read(self, reader):
+        while True:
+            length = None
+            while True:
+                line = reader.readline()
+                if not line:
+                    self.arrived.put(None)
+                    return
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                elif not line.strip() and length is not None:
+                    break
+            self.arrived.put(json.loads(reader.read(length)))
+
+    def send(self, command, **arguments):
+        self.seq += 1
+        message = {"seq": self.seq, "type": "request", "command": command,
+                   "arguments": arguments}
+        self.transcript.append(("->", message))
+        body = json.dumps(message).encode()
+        self.writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        self.writer.flush()
+        return self.seq
+
+    def take(self, wanted, what):
+        """The first message (read or to come) that `wanted` accepts."""
+        for message in self.unclaimed:
+            if wanted(message):
+                self.unclaimed.remove(message)
+                return message
+        while True:
+            try:
+                message = self.arrived.get(timeout=TIMEOUT_S)
+            except queue.Empty:
+                pytest.fail("no %s within %d s; got %s" % (what, TIMEOUT_S, self.unclaimed))
+            if message is None:
+                pytest.fail("the adapter closed the connection before %s; got %s"
+                            % (what, self.unclaimed))
+            self.transcript.append(("<-", message))
+            if wanted(message):
+                return message
+            self.unclaimed.append(message)
+
+    def request(self, command, **arguments):
+        """The response's body; the request must succeed."""
+        response = self.response(command, **arguments)
+        assert response["success"], response
+        return response["body"]
+
+    def response(self, command, **arguments):
+        seq = self.send(command, **arguments)
+        return self.take(lambda m: m["type"] == "response" and m["request_seq"] == seq,
+                         "response to %s" % command)
+
+    def event(self, name):
+        return self.take(lambda m: m["type"] == "event" and m["event"] == name,
+                         "%s event" % name)["body"]
+
+    def output(self, category):
+        """The text of the output events of `category` received so far."""
+        return "".join(m["body"]["output"] for _, m in self.transcript
+                       if m.get("event") == "output" and m["body"]["category"] == category)
+
+
+def adapter_process(options, tmp_path):
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=STAGE)
+    return subprocess.Popen([sys.executable, "-m", "simt", "debug"] + options, cwd=str(tmp_path),
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+@pytest.fixture
+def stdio_adapter(tmp_path):
+    process = adapter_process(["--dap"], tmp_path)
+    yield DapClient(process.stdout, process.stdin), process
+    process.kill()
+    process.wait(timeout=TIMEOUT_S)
+
+
+def start(client, name, breakpoints=(), **launch):
+    """initialize, the breakpoints in debug_scripts/NAME, launch and configurationDone."""
+    capabilities = client.request("initialize", adapterID="simt", clientID="test",
+                                  linesStartAt1=True, columnsStartAt1=True)
+    assert client.event("initialized") == {}
+    described = []
+    if breakpoints:
+        described = client.request("setBreakpoints", source={"path": script(name)},
+                                   breakpoints=list(breakpoints))["breakpoints"]
+    client.request("launch", program=script(name), **launch)
+    client.request("configurationDone")
+    return capabilities, described
+
+
+def finish(client, process, exit_code):
+    """continue to the end: exited with `exit_code`, terminated, and the process ends."""
+    assert client.event("exited") == {"exitCode": exit_code}
+    assert client.event("terminated") == {}
+    client.request("disconnect")
+    assert process.wait(timeout=TIMEOUT_S) == exit_code or exit_code != 0
+
+
+def variables(client, reference):
+    return {v["name"]: v for v in client.request("variables",
+                                                 variablesReference=reference)["variables"]}
+
+
+SQUARES = "squares (out=int64[::1], k=int64)"
+
+
+def test_a_conditional_breakpoint_session(stdio_adapter):
+    client, process = stdio_adapter
+    capabilities, described = start(client, "device_calls.py", [{"line": 22,
+                                                                 "condition": "i == 5"}])
+    for capability in ("supportsConditionalBreakpoints", "supportsHitConditionalBreakpoints",
+                       "supportsEvaluateForHovers", "supportsConfigurationDoneRequest",
+                       "supportsSetVariable"):
+        assert capabilities[capability] is True
+    assert described == [{"id": 1, "verified": True, "line": 22,
+                          "source": {"path": script("device_calls.py")}}]
+    stopped = client.event("stopped")
+    assert stopped == {"reason": "breakpoint", "threadId": 6, "allThreadsStopped": True,
+                       "hitBreakpointIds": [1]}
+    threads = client.request("threads")["threads"]
+    assert {"id": 6, "name": "block (0,0,0) warp 0 thread (5,0,0)"} in threads
+    assert [t["id"] for t in threads] == list(range(1, 9))  # the warp's 8 lanes
+    frames = client.request("stackTrace", threadId=6)["stackFrames"]
+    assert [(f["name"], f["line"], f["source"]["path"]) for f in frames] == [
+        (SQUARES, 22, script("device_calls.py"))]
+    scopes = client.request("scopes", frameId=frames[0]["id"])["scopes"]
+    assert [s["name"] for s in scopes] == ["Arguments", "Locals", "Shared memory"]
+    arguments = variables(client, scopes[0]["variablesReference"])
+    local = variables(client, scopes[1]["variablesReference"])
+    assert (local["i"]["value"], local["i"]["type"]) == ("5", "int32")
+    assert (local["t"]["value"], arguments["k"]["value"]) == ("7", "2")
+    out = arguments["out"]
+    assert (out["type"], out["indexedVariables"]) == ("array(int64, 1d, C)", 8)
+    elements = variables(client, out["variablesReference"])
+    assert [elements["[%d]" % i]["value"] for i in range(6)] == ["5", "11", "21", "35", "53", "0"]
+    assert elements["[3]"]["evaluateName"] == "out[3]"
+    assert variables(client, scopes[2]["variablesReference"]) == {}
+    assert client.request("evaluate", expression="t * k", frameId=frames[0]["id"],
+                          context="hover")["result"] == "14"
+    assert client.request("evaluate", expression="p out[i - 1]",
+                          context="repl")["result"] == "$1 = 53 (int64)"
+    changed = client.request("setVariable", variablesReference=scopes[1]["variablesReference"],
+                             name="t", value="10")
+    assert changed["value"] == "10"
+
+    client.request("stepIn", threadId=6)
+    assert client.event("stopped")["reason"] == "step"
+    frames = client.request("stackTrace", threadId=6)["stackFrames"]
+    assert [(f["name"], f["line"]) for f in frames] == [
+        ("sum_of_squares (a=int64, b=int32)", 14), (SQUARES, 22)]
+    client.request("stepOut", threadId=6)
+    assert client.event("stopped")["reason"] == "step"
+    assert client.request("stackTrace", threadId=6)["stackFrames"][0]["line"] == 23
+    client.request("next", threadId=6)  # from the kernel's last line: the thread returns
+    assert client.event("stopped") == {"reason": "step", "threadId": 6, "allThreadsStopped": True,
+                                       "description": "Thread (5,0,0) block (0,0,0) exited"}
+    assert client.request("stackTrace", threadId=6)["stackFrames"] == []
+    assert {"id": 6, "name": "block (0,0,0) warp 0 thread (5,0,0) [exited]"} in \
+        client.request("threads")["threads"]
+
+    client.request("continue", threadId=6)
+    finish(client, process, 0)
+    # t = 10 in thread 5: 10 * 10 + 5 * 5 + 1
+    assert client.output("stdout") == "out = [5, 11, 21, 35, 53, 126, 101, 131]\n"
