@@ -201,3 +201,96 @@ def test_a_conditional_breakpoint_session(stdio_adapter):
     finish(client, process, 0)
     # t = 10 in thread 5: 10 * 10 + 5 * 5 + 1
     assert client.output("stdout") == "out = [5, 11, 21, 35, 53, 126, 101, 131]\n"
+
+
+def test_a_fault_stops_post_mortem_with_reason_exception(stdio_adapter):
+    client, process = stdio_adapter
+    start(client, "reciprocal.py")
+    stopped = client.event("stopped")
+    assert stopped == {"reason": "exception", "threadId": 11, "allThreadsStopped": True,
+                       "text": "IndexError", "description": "Exception: IndexError: index 10 is "
+                       "out of bounds for axis 0 with size 10"}
+    frames = client.request("stackTrace", threadId=11)["stackFrames"]
+    assert [(f["name"], f["line"]) for f in frames] == [("reciprocal (x=float64[::1])", 11)]
+    assert client.request("evaluate", expression="i", frameId=frames[0]["id"],
+                          context="watch")["result"] == "10"
+    assert "  (0,0,0)  (0,0,0)      (0,0,0)  (9,0,0)      10 -                    exited" in \
+        client.request("evaluate", expression="info cuda threads", context="repl")["result"]
+    client.request("continue")
+    finish(client, process, 1)
+    assert "IndexError: In function 'reciprocal'" in client.output("stderr")
+    assert "x =" not in client.output("stdout")
+
+
+def test_pause_stops_a_running_kernel_and_terminate_ends_it(stdio_adapter):
+    client, process = stdio_adapter
+    start(client, "spin.py")
+    client.take(lambda m: m.get("event") == "output" and "launching" in m["body"]["output"],
+                "the script's output")
+    assert client.request("threads") == {"threads": [{"id": 0,
+                                                      "name": "host (no kernel stopped)"}]}
+    # The first pause may come before the launch (which then stops at its first line), the
+    # second comes while the loop runs.
+    for _ in range(2):
+        client.request("pause", threadId=0)
+        stopped = client.event("stopped")
+        assert (stopped["reason"], stopped["threadId"]) == ("pause", 1)
+        frames = client.request("stackTrace", threadId=1)["stackFrames"]
+        assert frames[0]["name"] == "spin (out=int64[::1], n=int64)"
+        assert 8 <= frames[0]["line"] <= 11
+        client.request("continue")
+    client.request("pause", threadId=1)
+    client.event("stopped")
+    assert 10 <= client.request("stackTrace", threadId=1)["stackFrames"][0]["line"] <= 11
+    assert client.request("evaluate", expression="n", context="repl")["result"] == str(1 << 62)
+    client.request("terminate")
+    assert process.wait(timeout=TIMEOUT_S) == 0
+
+
+def test_hit_conditions_and_bad_conditions(stdio_adapter):
+    client, process = stdio_adapter
+    _, described = start(client, "device_calls.py", [
+        {"line": 21, "hitCondition": "3"}, {"line": 22, "condition": "i ==="},
+        {"line": 23, "hitCondition": "every other"}])
+    assert [b["verified"] for b in described] == [True, False, False]
+    assert described[1]["message"].startswith("bad condition 'i ==='")
+    assert described[2]["message"].startswith("bad hit condition 'every other'")
+    stopped = client.event("stopped")
+    assert (stopped["reason"], stopped["threadId"]) == ("breakpoint", 3)  # the third hit
+    client.request("setBreakpoints", source={"path": script("device_calls.py")},
+                   breakpoints=[{"line": 21, "hitCondition": "% 4"}])
+    client.request("continue")
+    # Hits count afresh from the new breakpoint: threads 3, 4, 5, then 6 stops.
+    assert client.event("stopped")["threadId"] == 7
+    client.request("continue")
+    finish(client, process, 0)
+
+
+def test_attach_is_refused_and_unknown_requests_fail(stdio_adapter):
+    client, _ = stdio_adapter
+    client.request("initialize", adapterID="simt")
+    refused = client.response("attach", processId=1)
+    assert not refused["success"] and "cannot attach" in refused["message"]
+    assert not client.response("stepBack", threadId=1)["success"]
+
+
+def test_over_tcp_with_stop_on_entry(tmp_path):
+    process = adapter_process(["--dap-port", "0"], tmp_path)
+    try:
+        announced = process.stderr.readline().decode()
+        port = int(re.search(r"127\.0\.0\.1:(\d+)", announced).group(1))
+        connection = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT_S)
+        client = DapClient(connection.makefile("rb"), connection.makefile("wb"))
+        start(client, "device_calls.py", stopOnEntry=True)
+        stopped = client.event("stopped")
+        assert (stopped["reason"], stopped["threadId"]) == ("entry", 1)
+        frames = client.request("stackTrace", threadId=1)["stackFrames"]
+        assert (frames[0]["line"], frames[0]["source"]["name"]) == (20, "device_calls.py")
+        assert client.request("evaluate", expression="k", frameId=frames[0]["id"],
+                              context="hover")["result"] == "2"
+        client.request("continue")
+        finish(client, process, 0)
+        assert client.output("stdout") == "out = [5, 11, 21, 35, 53, 75, 101, 131]\n"
+    finally:
+        process.kill()
+        process.wait(timeout=TIMEOUT_S)

@@ -189,7 +189,7 @@ def _hit_test(text):
     hit, as debugpy), "== N", "!= N", "< N", "<= N", "> N", ">= N", "% N" (every Nth)."""
     match = re.fullmatch(r"\s*(==|!=|<=|>=|<|>|%)?\s*(\d+)\s*", text)
     if not match:
-        raise DebugError('bad hit condition %r: expected N, "> N", "% N" or the like' % text)
+        raise DebugError('bad hit condition %r: expected N, "> N", "%% N" or the like' % text)
     test, count = _HIT_OPERATORS[match.group(1) or "=="], int(match.group(2))
     return lambda hits: test(hits, count)
 
@@ -344,6 +344,8 @@ class Adapter:
             body["description"] = "%s exited" % self.session._ids(thread)
         elif message:
             body["description"] = message
+        with self.lock:  # the requests that follow the event are the stop's
+            self.serving = True
         self.event("stopped", body)
         resume = self.serve()
         self.views.reset()
