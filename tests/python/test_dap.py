@@ -294,3 +294,18 @@ def test_over_tcp_with_stop_on_entry(tmp_path):
     finally:
         process.kill()
         process.wait(timeout=TIMEOUT_S)
+
+
+def test_breakpoints_set_while_a_kernel_runs_take_effect(stdio_adapter):
+    client, process = stdio_adapter
+    start(client, "spin.py")
+    client.take(lambda m: m.get("event") == "output" and "launching" in m["body"]["output"],
+                "the script's output")
+    set_while_running = client.request("setBreakpoints", source={"path": script("spin.py")},
+                                       breakpoints=[{"line": 11}])
+    assert set_while_running["breakpoints"][0]["verified"]
+    stopped = client.event("stopped")
+    assert (stopped["reason"], stopped["threadId"]) == ("breakpoint", 1)
+    assert client.request("stackTrace", threadId=1)["stackFrames"][0]["line"] == 11
+    client.request("disconnect")
+    assert process.wait(timeout=TIMEOUT_S) == 0

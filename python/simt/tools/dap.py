@@ -210,6 +210,7 @@ class Adapter:
         self.configured = False
         self.stop_on_entry = False
         self.pausing = False  # a pause request waits for the threads' next statement
+        self.applying = False  # breakpoints set while threads ran wait for their next statement
         self.pending = {}  # source path -> breakpoints set while the program ran
         self.numbers = {}  # source path -> the session's numbers of its breakpoints
         self.output = None
@@ -331,7 +332,9 @@ class Adapter:
         self.views.reset()
         self._apply_pending()
         pausing, self.pausing = self.pausing, False
-        if reason == "launch" and not self.stop_on_entry and not pausing:
+        applying, self.applying = self.applying, False
+        if not pausing and (reason == "launch" and not self.stop_on_entry or
+                            reason == "interrupt" and applying):
             return "continue"  # stopped only for breakpoints set while the program ran
         self.output.drain()
         body = {"reason": "pause" if pausing and reason == "launch" else STOP_REASONS[reason],
@@ -512,12 +515,14 @@ class Adapter:
         return {"threads": [HOST_THREAD]}  # the kernel's threads are not to be read now
 
     def set_breakpoints_running(self, arguments):
-        """Kept for the next stop (or launch): the controller's breakpoints are not to be
-        touched while threads run."""
+        """Set at the threads' next statement (or the next launch's first), where they stop
+        for it and go on: the controller's breakpoints are not to be touched while they run."""
         path = arguments["source"]["path"]
         requested = arguments.get("breakpoints") or []
         self.pending[path] = requested
+        self.applying = True
         self.session.native.break_on_launch = True
+        self.session.native.interrupt()
         return {"breakpoints": [{"verified": True, "line": int(b["line"]), "source":
                                  {"path": path}} for b in requested]}
 
