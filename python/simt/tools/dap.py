@@ -20,6 +20,7 @@ import select
 import socket
 import sys
 import threading
+import time
 import traceback
 
 from . import debug_values as values
@@ -37,6 +38,8 @@ CAPABILITIES = {
 STOP_REASONS = {"launch": "entry", "breakpoint": "breakpoint", "step": "step", "exited": "step",
                 "barrier": "step", "fault": "exception", "interrupt": "pause",
                 "watch": "data breakpoint"}
+# How long output is gathered into one event once some arrives.
+OUTPUT_BATCH_S = 0.02
 # How long the adapter waits for the client's disconnect once the program has ended.
 DISCONNECT_WAIT_S = 10
 _HIT_OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -116,8 +119,10 @@ class OutputCapture:
 
     def _pump(self):
         while True:
-            select.select(list(self.pipes), [], [], 0.1)
-            self.drain(flush=False)
+            readable, _, _ = select.select(list(self.pipes), [], [], 0.1)
+            if readable:
+                time.sleep(OUTPUT_BATCH_S)  # the rest of a print comes as one event
+                self.drain(flush=False)
 
     def drain(self, flush=True):
         """Sends what was written so far (flushing Python's and C's buffers first with `flush`),

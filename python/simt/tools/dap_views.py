@@ -98,7 +98,7 @@ class StopViews:
                      "name": self.session._signature(function, address), "line": 0, "column": 0}
             if where is not None:
                 frame.update(source={"name": os.path.basename(where[0]), "path": where[0]},
-                             line=where[1], column=max(where[2], 0) + 1)
+                             line=where[1], column=max(where[2], 1))
             result.append(frame)
         return result, len(frames)
 
