@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 
+import numpy as np
 import pytest
 
 from conftest import STAGE
@@ -309,3 +310,60 @@ def test_breakpoints_set_while_a_kernel_runs_take_effect(stdio_adapter):
     assert client.request("stackTrace", threadId=1)["stackFrames"][0]["line"] == 11
     client.request("disconnect")
     assert process.wait(timeout=TIMEOUT_S) == 0
+
+
+def test_a_module_with_arguments_and_a_console_focus_move(stdio_adapter):
+    client, process = stdio_adapter
+    client.request("initialize", adapterID="simt")
+    client.event("initialized")
+    client.request("launch", module="device_calls", cwd=SCRIPTS, args=["unused"],
+                   env={"SIMT_UNUSED": "1"}, stopOnEntry=True)
+    client.request("configurationDone")
+    assert client.event("stopped")["reason"] == "entry"
+    moved = client.request("evaluate", expression="cuda thread 3", context="repl")["result"]
+    assert moved.startswith("[Switching focus to block (0,0,0) thread (3,0,0)]")
+    assert client.event("stopped")["threadId"] == 4
+    assert client.request("evaluate", expression="-exec next 2", context="repl")["result"] == ""
+    assert client.event("continued")["threadId"] == 4
+    assert client.event("stopped")["reason"] == "step"
+    assert client.request("stackTrace", threadId=4)["stackFrames"][0]["line"] == 22
+    client.request("continue")
+    finish(client, process, 0)
+    assert client.output("stdout") == "out = [5, 11, 21, 35, 53, 75, 101, 131]\n"
+
+
+def test_disconnect_while_a_kernel_runs_ends_the_script(stdio_adapter):
+    client, process = stdio_adapter
+    start(client, "spin.py")
+    client.take(lambda m: m.get("event") == "output" and "launching" in m["body"]["output"],
+                "the script's output")
+    client.request("disconnect")
+    assert process.wait(timeout=TIMEOUT_S) == 0
+
+
+def test_large_arrays_expand_by_index_ranges():
+    from simt.tools.dap_views import StopViews
+
+    class NoSession:
+        native = None
+
+    views = StopViews(NoSession())
+    array = np.arange(25000, dtype=np.int32)
+    top = views.variable("a", array, "a")
+    assert (top["value"], top["indexedVariables"]) == ("array(int32, 1d, C) shape=(25000,)", 25000)
+    ranges = views.variables(top["variablesReference"])
+    assert [r["name"] for r in ranges] == ["[0:10000]", "[10000:20000]", "[20000:25000]"]
+    middle = views.variables(ranges[1]["variablesReference"])
+    assert (len(middle), middle[0]["name"], middle[-1]["name"]) == (100, "[10000:10100]",
+                                                                   "[19900:20000]")
+    elements = views.variables(middle[1]["variablesReference"])
+    assert (elements[0]["name"], elements[0]["value"], elements[0]["evaluateName"]) == (
+        "[10100]", "10100", "a[10100]")
+    paged = views.variables(top["variablesReference"], start=7, count=2)  # a client's paging
+    assert [v["name"] for v in paged] == ["[7]", "[8]"]
+    rows = views.variables(views.variable("m", array[:6].reshape(2, 3), "m")["variablesReference"])
+    assert (rows[1]["name"], rows[1]["value"], rows[1]["indexedVariables"]) == (
+        "[1]", "array(int32, 1d, C) shape=(3,)", 3)
+    views.reset()
+    with pytest.raises(Exception, match="stale"):
+        views.variables(top["variablesReference"])

@@ -166,6 +166,8 @@ class DapSession(debugger.Session):
         self.hit_tests = {}  # breakpoint number -> [test of the hit count, hits so far]
 
     def _stopped(self, reason, thread, loc, number, message, access="load", value=0):
+        if self._step_goes_on(reason, message):  # `next 3` typed in the console
+            return self.step_command
         self.frame = 0
         try:
             return self.adapter.stopped(reason, thread, number, message)
@@ -350,6 +352,8 @@ class Adapter:
             body["hitBreakpointIds"] = [number]
         elif reason == "exited":
             body["description"] = "%s exited" % self.session._ids(thread)
+        elif reason == "watch":
+            body["description"] = "Watchpoint %d: %s" % (number, self.session.watches[number][0])
         elif message:
             body["description"] = message
         with self.lock:  # the requests that follow the event are the stop's
@@ -467,6 +471,7 @@ class Adapter:
     def _console_command(self, line, expression_error):
         """Runs debugger command `line` as typed at the prompt; what it printed is the result."""
         printed, self.session.out = self.session.out, io.StringIO()
+        focus = self.session.native.focus if self.session.native.running else None
         try:
             resume = self.session.execute(line)
         except DebugError as error:
@@ -475,11 +480,15 @@ class Adapter:
             raise
         finally:
             printed, self.session.out = self.session.out, printed
+        native = self.session.native
         if resume:
             self.resume = resume
             self.after_response.append(lambda: self.event("continued", {
-                "threadId": self.views.thread_id(self.session.native.focus),
-                "allThreadsContinued": True}))
+                "threadId": self.views.thread_id(native.focus), "allThreadsContinued": True}))
+        elif focus is not None and native.focus != focus:  # `cuda thread ...`: the client follows
+            self.after_response.append(lambda: self.event("stopped", {
+                "reason": "focus", "threadId": self.views.thread_id(native.focus),
+                "allThreadsStopped": True, "description": "Focus moved (cuda thread)"}))
         return {"result": printed.getvalue().rstrip("\n"), "variablesReference": 0}
 
     def _step(self, arguments, command):
