@@ -221,6 +221,7 @@ class Adapter:
         self.pending = {}  # source path -> breakpoints set while the program ran
         self.numbers = {}  # source path -> the session's numbers of its breakpoints
         self.output = None
+        self.exit_code = 0  # the script's, once it has ended; the adapter exits with it
         self.session = DapSession(self)
         self.views = StopViews(self.session)
 
@@ -262,7 +263,7 @@ class Adapter:
         while True:
             message = self.transport.read()
             if message is None:  # the client has gone
-                self.end(0)
+                self.end(self.exit_code)
             if message.get("type") != "request":
                 continue
             with self.lock:
@@ -301,12 +302,12 @@ class Adapter:
     def run(self):
         threading.Thread(target=self._read_requests, daemon=True).start()
         self.serve()  # until launch and configurationDone
-        code = self._run_program()
+        self.exit_code = self._run_program()
         self.output.drain()
-        self.event("exited", {"exitCode": code})
+        self.event("exited", {"exitCode": self.exit_code})
         self.event("terminated")
         self.serve(timeout=DISCONNECT_WAIT_S)
-        self.end(code)
+        self.end(self.exit_code)
 
     def _run_program(self):
         from simt import cli
@@ -513,7 +514,7 @@ class Adapter:
         return {}  # answered at a stop or before the run: already paused
 
     def disconnect(self, arguments):
-        self.after_response.append(lambda: self.end(0))
+        self.after_response.append(lambda: self.end(self.exit_code))
         return {}
 
     # -- requests while the program runs (on the reader thread) --------------------------------
