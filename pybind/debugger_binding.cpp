@@ -255,6 +255,9 @@ void bind_running_kernel(DebuggerClass &cls) {
       .def("set_focus",
            [](PyDebugger &self, size_t index) { return self.controller.set_focus(index); })
       .def("run_until", [](PyDebugger &self, int line) { self.controller.run_until(line); })
+      // Pause from another thread (a DAP client's): as Ctrl-C, the next thread to reach a
+      // statement stops; a request between launches is dropped when the next one starts.
+      .def("interrupt", [](PyDebugger &self) { self.controller.request_interrupt(); })
       .def("kernel_name", [](const PyDebugger &self) { return running(self).kernel()->name; })
       .def("cooperative",
            [](const PyDebugger &self) { return running(self).kernel()->cooperative; })

@@ -15,6 +15,9 @@ simt run [--target T] -m MODULE [ARGS...]
 simt debug [-x FILE] [--batch] SCRIPT [ARGS...]
                             run a script under the kernel debugger: commands from FILE first
                             (--batch: then run on without stopping)
+simt debug --dap [SCRIPT [ARGS...]] | --dap-port PORT [SCRIPT [ARGS...]]
+                            serve a Debug Adapter Protocol client (VS Code) over stdio or on
+                            127.0.0.1:PORT; its launch request names the script
 simt check [--tool T]... [--schedule random|reverse] [--seed N] [--error-exitcode N]
            [--report FILE] [--suppress FILE] SCRIPT [ARGS...]
                             run a script with its kernels checked for data races, uninitialised
@@ -50,6 +53,9 @@ def debug(argv):
         option = argv.pop(0)
         if option == "--batch":
             batch = True
+        elif option in ("--dap", "--dap-port"):
+            from simt.tools import dap
+            return dap.main(option, argv)
         elif option == "-x" and argv:
             path = argv.pop(0)
             try:

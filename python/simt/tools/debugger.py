@@ -872,6 +872,12 @@ def session(break_on_launch=False):
     return _session
 
 
+def install(debugging_session):
+    """Makes `debugging_session` the process's session (the DAP adapter's, simt/tools/dap.py)."""
+    global _session
+    _session = debugging_session
+
+
 def start(commands=None, batch=False):
     """Starts the session `simt debug` runs the script under."""
     global _session
