@@ -28,6 +28,7 @@ and no import (at the top or in a function) goes round in a circle
 
 No module imports this package object itself (`from simt import x`): only its modules."""
 import importlib
+import sys
 
 from simt.base.version import __version__  # noqa: F401
 
@@ -50,6 +51,15 @@ def __getattr__(name):
     raise AttributeError("module 'simt' has no attribute %r" % name)
 
 
+def load_ipython_extension(ipython):
+    """`%load_ext simt` in IPython or Jupyter: the %simt_debug magic (simt.tools.notebook)."""
+    importlib.import_module("simt.tools.notebook").load_ipython_extension(ipython)
+
+
 def __dir__():
     return sorted(_TYPE_NAMES | {"CompileError", "cuda", "types", "errors", "hook",
-                                 "__version__"})
+                                 "__version__", "load_ipython_extension"})
+
+
+if "IPython" in sys.modules:  # imported in IPython or Jupyter: %simt_debug without %load_ext
+    importlib.import_module("simt.tools.notebook").register_in_running_ipython()
