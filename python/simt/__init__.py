@@ -19,8 +19,9 @@ and no import (at the top or in a function) goes round in a circle
                  the kernel-only names (cuda.threadIdx, ...) and the type objects
   simt.compiler  signatures, the resolver, the dispatcher (cuda.jit), PTX, linking, targets,
                  faults, and the launch hooks (launch_hooks) through which the tools take part
-  simt.tools     the debugger (debugging, debugger, debug_values), the checkers (check), the
-                 bundle writer (bundle), the PTX check (ptx_check): each registers its hook
+  simt.tools     the debugger (debugging, debugger, debug_values, debug_input, debug_pytest,
+                 notebook: the %simt_debug magic), the checkers (check), the bundle writer
+                 (bundle), the PTX check (ptx_check): each registers its hook
   the API        simt.cuda (numba.cuda), libdevice, bf16, fp8, random, vectorizers, and the
                  stand-ins for Numba's modules (cudadrv_devicearray, transpose, testing_patch)
   the entries    simt.hook (the import hook), simt.cli and `python -m simt`, the pytest plugin

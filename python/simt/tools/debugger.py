@@ -105,7 +105,7 @@ class Session(BreakpointCommands):
         out.flush()
 
     def _say_no_prompt(self, loc, message):
-        """The one line on stderr when a stop finds nothing to prompt."""
+        """The one line (stderr, or a warning under pytest) when a stop finds nothing to prompt."""
         where = self._location(loc)
         kernel = self.native.kernel_name()
         if message == "breakpoint()":
