@@ -19,8 +19,9 @@ and no import (at the top or in a function) goes round in a circle
                  the kernel-only names (cuda.threadIdx, ...) and the type objects
   simt.compiler  signatures, the resolver, the dispatcher (cuda.jit), PTX, linking, targets,
                  faults, and the launch hooks (launch_hooks) through which the tools take part
-  simt.tools     the debugger (debugging, debugger, debug_values), the checkers (check), the
-                 bundle writer (bundle), the PTX check (ptx_check): each registers its hook
+  simt.tools     the debugger (debugging, debugger, debug_values, debug_input, debug_pytest,
+                 notebook: the %simt_debug magic), the checkers (check), the bundle writer
+                 (bundle), the PTX check (ptx_check): each registers its hook
   the API        simt.cuda (numba.cuda), libdevice, bf16, fp8, random, vectorizers, and the
                  stand-ins for Numba's modules (cudadrv_devicearray, transpose, testing_patch)
   the entries    simt.hook (the import hook), simt.cli and `python -m simt`, the pytest plugin
@@ -28,6 +29,7 @@ and no import (at the top or in a function) goes round in a circle
 
 No module imports this package object itself (`from simt import x`): only its modules."""
 import importlib
+import sys
 
 from simt.base.version import __version__  # noqa: F401
 
@@ -50,6 +52,15 @@ def __getattr__(name):
     raise AttributeError("module 'simt' has no attribute %r" % name)
 
 
+def load_ipython_extension(ipython):
+    """`%load_ext simt` in IPython or Jupyter: the %simt_debug magic (simt.tools.notebook)."""
+    importlib.import_module("simt.tools.notebook").load_ipython_extension(ipython)
+
+
 def __dir__():
     return sorted(_TYPE_NAMES | {"CompileError", "cuda", "types", "errors", "hook",
-                                 "__version__"})
+                                 "__version__", "load_ipython_extension"})
+
+
+if "IPython" in sys.modules:  # imported in IPython or Jupyter: %simt_debug without %load_ext
+    importlib.import_module("simt.tools.notebook").register_in_running_ipython()

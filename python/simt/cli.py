@@ -14,12 +14,13 @@ simt run [--target T] -m MODULE [ARGS...]
                             run a module the same way
 simt debug [-x FILE] [--batch] SCRIPT [ARGS...]
                             run a script under the kernel debugger: commands from FILE first
-                            (--batch: then run on without stopping)
+                            (--batch: then run on without stopping); -m MODULE for the script
+                            runs a module (simt debug -m pytest ...)
 simt debug --dap [SCRIPT [ARGS...]] | --dap-port PORT [SCRIPT [ARGS...]]
                             serve a Debug Adapter Protocol client (VS Code) over stdio or on
                             127.0.0.1:PORT; its launch request names the script
 simt check [--tool T]... [--schedule random|reverse] [--seed N] [--error-exitcode N]
-           [--report FILE] [--suppress FILE] SCRIPT [ARGS...]
+           [--report FILE] [--suppress FILE] SCRIPT|-m MODULE [ARGS...]
                             run a script with its kernels checked for data races, uninitialised
                             reads, barrier and warp errors and bad accesses (racecheck, initcheck,
                             synccheck, memcheck; all unless --tool names some); exits with
@@ -47,9 +48,22 @@ def run_module(name, args):
     runpy.run_module(name, run_name="__main__", alter_sys=True)
 
 
+def run_program(argv):
+    """Runs `SCRIPT [ARGS...]` or `-m MODULE [ARGS...]`; False (after the usage) when -m names
+    no module."""
+    if argv[0] != "-m":
+        run_script(argv[0], argv[1:])
+    elif len(argv) < 2:
+        print("simt: -m needs a module\n" + USAGE, file=sys.stderr)
+        return False
+    else:
+        run_module(argv[1], argv[2:])
+    return True
+
+
 def debug(argv):
     commands, batch = [], False
-    while argv and argv[0].startswith("-"):
+    while argv and argv[0].startswith("-") and argv[0] != "-m":
         option = argv.pop(0)
         if option == "--batch":
             batch = True
@@ -75,8 +89,7 @@ def debug(argv):
     from simt.tools import debugger, debugging
     debugging.set_debug_mode(True)
     debugger.start(commands, batch)
-    run_script(argv[0], argv[1:])
-    return 0
+    return 0 if run_program(argv) else 2
 
 
 def check(argv):
@@ -122,10 +135,8 @@ def check(argv):
     os.environ["SIMT_CHECK_SEED"] = str(session.seed)
     status = 0
     try:
-        if argv[0] == "-m" and len(argv) > 1:
-            run_module(argv[1], argv[2:])
-        else:
-            run_script(argv[0], argv[1:])
+        if not run_program(argv):
+            status = 2
     except SystemExit as e:
         status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception:  # often the exception of the checked bug itself (IndexError, RuntimeError)
@@ -172,11 +183,4 @@ def main(argv=None):
                   file=sys.stderr)
             return 2
         os.environ["SIMT_TARGET"] = target
-    if rest[0] == "-m":
-        if len(rest) < 2:
-            print(USAGE, file=sys.stderr)
-            return 2
-        run_module(rest[1], rest[2:])
-    else:
-        run_script(rest[0], rest[1:])
-    return 0
+    return 0 if run_program(rest) else 2

@@ -7,7 +7,11 @@ simt.tools.check.enable (`@pytest.mark.simt_check(tools="race,init", schedule="r
 checked test whose kernels show an error fails, with the reports; warnings and info do not fail
 it, and neither does a checked test that launched nothing, unless numba.cuda is Numba's there
 (the marker without --simt: its kernels ran unchecked). Nothing is imported until a test is
-checked."""
+checked.
+
+`pytest --simt-debug` opens simt's debugger on the thread of a kernel fault (and at breakpoint()
+in a kernel), as --pdb does at a test's exception; `simt debug -m pytest` stops at each launch.
+The debugger talks to the terminal with pytest's capture suspended (simt.tools.debug_pytest)."""
 import sys
 
 import pytest
@@ -23,12 +27,16 @@ def pytest_addoption(parser):
                          "synccheck, memcheck); an error fails the test. Implies --simt")
     group.addoption("--simt-check-tools", default="all",
                     help="the checkers --simt-check runs, e.g. race,init (default: all)")
+    group.addoption("--simt-debug", action="store_true", default=False,
+                    help="open simt's kernel debugger on the thread of a kernel fault, post-mortem "
+                         "(as --pdb does for host code), and at breakpoint() in a kernel; works "
+                         "with capture on. Implies --simt")
 
 
 def pytest_load_initial_conftests(early_config):
     """Before any conftest.py, which may import numba.cuda."""
     options = early_config.known_args_namespace
-    if options.simt or options.simt_check:
+    if options.simt or options.simt_check or options.simt_debug:
         import simt.hook
         simt.hook.install()
 
@@ -37,6 +45,11 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "simt_check(tools=None, schedule='in-order', seed=None): run this test's "
                    "kernels under simt's checkers; an error fails the test")
+    debugger = sys.modules.get("simt.tools.debugger")  # loaded by `simt debug -m pytest`
+    under_simt_debug = debugger is not None and debugger.current() is not None
+    if config.getoption("simt_debug") or under_simt_debug:
+        from simt.tools import debug_pytest
+        debug_pytest.configure(config, stop_at_launch=not config.getoption("simt_debug"))
 
 
 @pytest.hookimpl(hookwrapper=True)

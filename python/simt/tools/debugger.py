@@ -13,11 +13,11 @@ import numpy as np
 
 import simt._simt as _simt
 
+from . import debug_input
 from . import debug_values as values
 from .debug_breakpoints import BreakpointCommands, DebugError, find_function
 
 PROMPT = "(simt) "
-HISTORY = os.path.join(os.path.expanduser("~"), ".simt_history")
 
 
 class Xyz:
@@ -56,19 +56,20 @@ def _xyz(text, current):
 class Session(BreakpointCommands):
     """One debugging session: breakpoints, displays and the command loop, across launches."""
 
-    def __init__(self, commands=None, batch=False, interactive=None, out=None):
+    def __init__(self, commands=None, batch=False, interactive=None, out=None,
+                 commands_input=None):
         self.native = _simt.Debugger(self._stopped, self._condition)
-        self.out = out or sys.stdout
+        self.out = out  # None: sys.stdout when it prints (pytest swaps it while it captures)
         self.script = list(commands or [])
         self.batch = batch
-        self.interactive = sys.stdin.isatty() if interactive is None else interactive
+        self.input = commands_input or debug_input.for_this_process()
+        self.interactive = self.input.can_prompt() if interactive is None else interactive
         self.conditions = {}  # breakpoint number -> (text, code object)
         self.displays = {}  # number -> expression
         self.next_display = 1
         self.frame = 0  # the selected frame of the focused thread, 0 innermost
         self.detached = False  # batch commands done: no more stops
         self.quitting = False  # quit: the script ends after this launch
-        self.history_loaded = False
         self.values = []  # $1, $2, ...
         self.watches = {}  # number -> (expression, address, dtype, reads)
         self.resolved_lines = {}  # breakpoint number -> the line with code it moved to
@@ -82,19 +83,16 @@ class Session(BreakpointCommands):
     def _stopped(self, reason, thread, loc, number, message, access="load", value=0):
         if not self.script and not self.interactive and not self.detached:
             self.detached = True  # nothing can prompt: the kernels just run
-            if message == "breakpoint()":
-                where = self._location(loc)
-                print("simt: breakpoint() in kernel %s at %s:%d ignored: stdin is not a terminal"
-                      % (self.native.kernel_name(), os.path.basename(where[0]), where[1]),
-                      file=sys.stderr)
+            self._say_no_prompt(loc, message)
         if self.detached:
             return "continue"
         if self._step_goes_on(reason, message):
             return self.step_command
         self.frame = 0
         try:
-            self._describe_stop(reason, thread, loc, number, message, access, value)
-            return self._command_loop()
+            with self.input.conversation():
+                self._describe_stop(reason, thread, loc, number, message, access, value)
+                return self._command_loop()
         except BaseException as error:  # nothing may unwind into the simulator
             self._say("simt: the debugger failed: %s: %s" % (type(error).__name__, error))
             self.detached = True
@@ -102,8 +100,20 @@ class Session(BreakpointCommands):
 
     # -- input and output ----------------------------------------------------------------------
     def _say(self, text=""):
-        print(text, file=self.out)
-        self.out.flush()
+        out = self.out or sys.stdout
+        print(text, file=out)
+        out.flush()
+
+    def _say_no_prompt(self, loc, message):
+        """The one line (stderr, or a warning under pytest) when a stop finds nothing to prompt."""
+        where = self._location(loc)
+        kernel = self.native.kernel_name()
+        if message == "breakpoint()":
+            what = "breakpoint() in kernel %s at %s:%d ignored" % (
+                kernel, os.path.basename(where[0]), where[1])
+        else:
+            what = "the debugger cannot stop kernel %s (it and later kernels run on)" % kernel
+        debug_input.say_no_prompt(what, self.input.why_no_prompt())
 
     def _read_command(self):
         if self.script:
@@ -112,39 +122,14 @@ class Session(BreakpointCommands):
             return line
         if not self.interactive:
             return None
-        self._setup_readline()
         try:
-            return input(PROMPT)
+            return self.input.read(PROMPT, self._complete)
         except EOFError:
             self._say()
             return "quit"
         except KeyboardInterrupt:
             self._say()
             return ""
-
-    def _setup_readline(self):
-        if self.history_loaded:
-            return
-        self.history_loaded = True
-        try:
-            import readline
-        except ImportError:
-            return
-        try:
-            readline.read_history_file(HISTORY)
-        except OSError:
-            pass
-        import atexit
-        atexit.register(self._save_history, readline)
-        readline.set_completer(self._complete)
-        readline.parse_and_bind("tab: complete")
-
-    @staticmethod
-    def _save_history(readline):
-        try:
-            readline.write_history_file(HISTORY)
-        except OSError:
-            pass
 
     def _complete(self, text, state):
         words = [name for name in COMMANDS if " " not in name]
@@ -878,8 +863,20 @@ def install(debugging_session):
     _session = debugging_session
 
 
-def start(commands=None, batch=False):
+def current():
+    """The process's debugging session, None before one is made."""
+    return _session
+
+
+def start(commands=None, batch=False, commands_input=None, interactive=None):
     """Starts the session `simt debug` runs the script under."""
     global _session
-    _session = Session(commands, batch)
+    _session = Session(commands, batch, interactive, commands_input=commands_input)
     return _session
+
+
+def end():
+    """Forgets the session (after `quit`, or a notebook's %simt_debug): a later launch under the
+    debugger starts a fresh one."""
+    global _session
+    _session = None

@@ -60,6 +60,7 @@ class _DebuggerHook(launch_hooks.LaunchHook):
             return launch.run(debugger=session.native)
         finally:
             if session.quitting:
+                debugger.end()  # a later launch (a notebook's next cell) debugs afresh
                 raise SystemExit(0)
 
 
