@@ -27,7 +27,8 @@ class BreakpointCommands:
             program = self._condition_program(text, thread)
             if program is not None:  # the controller evaluates the next hits itself
                 self.native.set_condition_program(number, program)
-            return bool(eval(code, {}, self._namespace(thread, 0, code.co_names)))
+            return bool(eval(code, self._globals(thread, 0),
+                             self._namespace(thread, 0, code.co_names)))
         except BaseException as error:  # a bad condition stops, as gdb does, and says why
             self._say("Error in condition of breakpoint %d (%s): %s" % (number, text, error))
             return True
