@@ -155,10 +155,10 @@ def write(address, desc, value):
         limits = np.iinfo(dtype)
         if not limits.min <= value <= limits.max:
             raise ValueError("%s does not fit %s (%d to %d)"
-                             % (value, dtype.name, limits.min, limits.max))
+                             % (_brief(value), dtype.name, limits.min, limits.max))
     if dtype.kind in "fc" and isinstance(value, (int, float, np.integer, np.floating)) and \
-            not np.isinf(value) and abs(value) > np.finfo(dtype).max:
-        raise ValueError("%s does not fit %s (largest %s)" % (value, dtype.name,
+            abs(value) > float(np.finfo(dtype).max) and abs(value) != float("inf"):
+        raise ValueError("%s does not fit %s (largest %s)" % (_brief(value), dtype.name,
                                                              np.finfo(dtype).max))
     target = np.frombuffer(_memory(address, _size_align(desc)[0]), dtype)
     target[0] = value
@@ -166,6 +166,12 @@ def write(address, desc, value):
             float(target[0]) != float(value) and dtype.kind in "iu":
         return "warning: %s truncated to %s %s" % (value, dtype.name, target[0])
     return None
+
+
+def _brief(number):
+    """A number for a message: a huge integer by its first digits and length."""
+    text = str(number)
+    return text if len(text) <= 40 else "%s... (%d digits)" % (text[:12], len(text))
 
 
 def short_type(desc):
@@ -261,7 +267,7 @@ def show(value, fmt=None):
     if isinstance(value, tuple):
         return "(%s%s)" % (", ".join(show(v, fmt) for v in value),
                            "," if len(value) == 1 else "")
-    if fmt and isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+    if fmt and isinstance(value, (int, float, complex, np.number, np.bool_)):
         return formatted(value, fmt)
     if isinstance(value, (np.bool_, bool)):
         return "True" if value else "False"

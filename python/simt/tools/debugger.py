@@ -18,6 +18,7 @@ import simt._simt as _simt
 
 from . import debug_values as values
 from .debug_breakpoints import BreakpointCommands, DebugError, find_function
+from .debug_completion import WORD_DELIMITERS, Completion
 from .debug_cuda_info import CudaInfoCommands
 from .debug_inspect import InspectCommands
 
@@ -58,7 +59,7 @@ def _xyz(text, current):
     return tuple(int(parts[i]) if i < len(parts) else current[i] for i in range(3))
 
 
-class Session(BreakpointCommands, CudaInfoCommands, InspectCommands):
+class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion):
     """One debugging session: breakpoints, displays and the command loop, across launches."""
 
     def __init__(self, commands=None, batch=False, interactive=None, out=None):
@@ -86,6 +87,7 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands):
         self.repeated = None  # the command Enter repeats: the last next, step, continue, list...
         self.until_from = None  # bare `until`: (line, depth) it leaves, not going back in a loop
         self.finishing = None  # finish: (depth it returns from, the return value seen)
+        self.completions = []  # what Tab offers for the word being completed
         self.kernel_globals = {}  # a function's globals and closure, as first seen
         self.launches = 0  # launches under this session so far (cuda-gdb's grid ids)
 
@@ -151,6 +153,7 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands):
         import atexit
         atexit.register(self._save_history, readline)
         readline.set_completer(self._complete)
+        readline.set_completer_delims(WORD_DELIMITERS)
         readline.parse_and_bind("tab: complete")
 
     @staticmethod
@@ -159,13 +162,6 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands):
             readline.write_history_file(HISTORY)
         except OSError:
             pass
-
-    def _complete(self, text, state):
-        words = [name for name in COMMANDS if " " not in name]
-        if self.native.running:
-            words += [name for name, _, _ in self._slots(self.native.focus, 0)]
-        matches = sorted(w for w in set(words) if w.startswith(text))
-        return matches[state] if state < len(matches) else None
 
     def _command_loop(self):
         """Reads and runs commands until one resumes the threads; returns it."""
