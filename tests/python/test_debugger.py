@@ -268,7 +268,8 @@ def test_step_into_device_functions_frames_and_finish(tmp_path):
         "Value returned is $3 = 9 (int64)"]
     assert answer(out, "finish", 1) == [
         "Run till exit from #0  sum_of_squares (a=5, b=3) at device_calls.py:15"] + where(
-            SQUARES, "device_calls.py:23", "    out[i] += 1") + ["Value returned is $4 = 34 (int64)"]
+            SQUARES, "device_calls.py:23", "    out[i] += 1") + [
+        "Value returned is $4 = 34 (int64)"]
     # Back in the kernel after line 22's store, before line 23's increment.
     assert answer(out, "p out[3]") == ["$5 = 34 (int64)"]
     assert answer(out, "continue", 1) == ["out = [5, 11, 21, 35, 53, 75, 101, 131]"]
@@ -562,7 +563,8 @@ def doc_transcripts():
 
 def test_the_tutorial_has_transcripts():
     assert [name for name, _ in doc_transcripts()] == [
-        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py", "breakpoint_calls.py"]
+        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py", "habits.py",
+        "breakpoint_calls.py"]
 
 
 @pytest.mark.parametrize("name, transcript", doc_transcripts(),

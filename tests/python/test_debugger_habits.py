@@ -16,7 +16,8 @@ AT_16 = ["break 16 if i == 2", "continue", "delete"]  # thread 2 in fill's loop,
 
 def test_list_goes_on_goes_back_and_takes_a_range(tmp_path):
     proc = debug("habits.py", AT_16 + ["list", "list", "list -", "list 12,14", "list 34,",
-                                       "list ,3", "list 99", "next", "list", "continue"], tmp_path)
+                                       "list ,3", "list 99", "next", "list", "continue"],
+                 tmp_path)
     out = proc.stdout
 
     def numbers(lines):
@@ -63,7 +64,8 @@ def test_the_value_history(tmp_path):
 def test_print_formats_show_bits_as_gdb_does(tmp_path):
     proc = debug("habits.py", AT_16 + [
         "p/x 1.5", "p/x np.float32(1.5)", "p/d np.float32(-1.5)", "p/t 5", "p/o 8", "p/u -1",
-        "p/f 3", "p/x i", "p/x a[0:2]", "p/x points[1]", "p/z i", "p/2x i", "p/x 1j", "continue"], tmp_path)
+        "p/f 3", "p/x i", "p/x a[0:2]", "p/x points[1]", "p/z i", "p/2x i", "p/x 1j",
+        "continue"], tmp_path)
     out = proc.stdout
     assert answer(out, "p/x 1.5") == ["$1 = 0x3ff8000000000000 (float64)"]
     assert answer(out, "p/x np.float32(1.5)") == ["$2 = 0x3fc00000 (float32)"]
@@ -128,12 +130,12 @@ def test_info_frame_line_source_and_display(tmp_path):
     assert answer(out, "info frame") == [
         "Stack level 0, frame of sum_of_squares at device_calls.py:14:",
         " called by frame at level 1 (squares)",
-        " device function of kernel squares, thread (3,0,0) block (0,0,0)",
+        " thread (3,0,0) block (0,0,0) of kernel squares",
         " args: a=5, b=3", " locals: s=0"]
     assert answer(out, "info frame", 1) == [
         "Stack level 1, frame of squares at device_calls.py:22:",
         " caller of frame at level 0 (sum_of_squares)",
-        " kernel of kernel squares, thread (3,0,0) block (0,0,0)",
+        " thread (3,0,0) block (0,0,0) of kernel squares",
         " args: out=int64[::1], k=2", " locals: i=3, t=5"]
     assert answer(out, "info line") == ['Line 22 of "device_calls.py" is in squares.']
     assert answer(out, "info line 5") == [

@@ -287,9 +287,8 @@ class InspectCommands:
                 self.frame - 1, layouts[frames[self.frame - 1][0]][0]))
         if callers:
             self._say(" " + ", ".join(callers))
-        kind = "kernel" if self.frame == len(frames) - 1 else "device function"
-        self._say(" %s of kernel %s, %s" % (kind, self.native.kernel_name(),
-                                           self._ids(self.native.focus).lower()))
+        self._say(" %s of kernel %s" % (self._ids(self.native.focus).lower(),
+                                       self.native.kernel_name()))
         for title, wanted in (("args", lambda i, n: i < n), ("locals", lambda i, n: i >= n)):
             shown = []
             for slot, desc, slot_address in self._slots(self.native.focus, self.frame, wanted):
