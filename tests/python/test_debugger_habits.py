@@ -192,6 +192,17 @@ def test_globals_and_closures_in_expressions_and_info_cuda_kernels(tmp_path):
         "x = [0, 1, 2, 3, 4, 5, 6, 7]"]
 
 
+def test_kernels_of_one_name_each_read_their_own_closure(tmp_path):
+    proc = debug("closures.py", ["p R", "break 10 if R == 20", "continue", "p R",
+                                 "continue", "continue"], tmp_path)
+    assert answer(proc.stdout, "p R") == ["$1 = 1 (int64)"]
+    assert answer(proc.stdout, "continue")[0] == "Kernel add launched: grid (1,1,1) block (4,1,1)"
+    assert answer(proc.stdout, "p R", 1) == ["$2 = 20 (int64)"]
+    assert answer(proc.stdout, "continue", 1)[0].startswith(
+        "Thread (0,0,0) block (0,0,0) hit Breakpoint 1")
+    assert answer(proc.stdout, "continue", 2)[-1] == "a = [21, 21, 21, 21]"
+
+
 def test_set_var_converts_with_a_warning_and_refuses_what_does_not_fit(tmp_path):
     proc = debug("habits.py", AT_16 + [
         "set var i = 2.7", "p i", "set var i = 10**30", "set var total = 10**400",

@@ -88,8 +88,15 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion)
         self.until_from = None  # bare `until`: (line, depth) it leaves, not going back in a loop
         self.finishing = None  # finish: (depth it returns from, the return value seen)
         self.completions = []  # what Tab offers for the word being completed
-        self.kernel_globals = {}  # a function's globals and closure, as first seen
+        self.kernel_globals = {}  # function of this launch -> its globals and closure
         self.launches = 0  # launches under this session so far (cuda-gdb's grid ids)
+        self.kernel_function = None  # the Python function of the launch's kernel
+
+    def launching(self, dispatcher):
+        """A launch of `dispatcher`'s kernel begins under this session."""
+        self.launches += 1
+        self.kernel_function = dispatcher.py_func
+        self.kernel_globals.clear()  # the last launch's functions are done with
 
     # -- what the controller calls -------------------------------------------------------------
     def _stopped(self, reason, thread, loc, number, message, access="load", value=0):
@@ -236,17 +243,21 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion)
 
     def _globals(self, index, frame):
         """The module globals and closure of the function of frame `frame` of thread `index`
-        (TILE, R), as the kernel was compiled with them (its first launch here)."""
+        (TILE, R), as first read in this launch."""
         frames = self._frames(index)
-        function = find_function(self.native.layouts()[frames[frame][0]][0]) \
-            if frame < len(frames) else None
-        if function is None:
+        if frame >= len(frames):
             return {}
-        if function not in self.kernel_globals:
-            closure = zip(function.__code__.co_freevars, function.__closure__ or ())
-            self.kernel_globals[function] = dict(function.__globals__, **{
+        key = frames[frame][0]
+        if key not in self.kernel_globals:
+            name = self.native.layouts()[key][0]
+            # the launched kernel itself: kernels a closure makes share their name
+            function = self.kernel_function if getattr(self.kernel_function, "__name__", "") \
+                == name else find_function(name)
+            closure = zip(function.__code__.co_freevars, function.__closure__ or ()) \
+                if function else ()
+            self.kernel_globals[key] = dict(function.__globals__ if function else {}, **{
                 name: cell.cell_contents for name, cell in closure})
-        return self.kernel_globals[function]
+        return self.kernel_globals[key]
 
     def _evaluate(self, text):
         if not self.native.running:
