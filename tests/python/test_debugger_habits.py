@@ -157,9 +157,10 @@ def test_info_frame_line_source_and_display(tmp_path):
 
 
 def test_until_leaves_a_loop_and_advance_runs_to_a_line(tmp_path):
-    proc = debug("habits.py", AT_16 + ["until", "p total", "advance 18", "p a[i]", "until",
-                                       "advance x", "continue"], tmp_path)
+    proc = debug("habits.py", AT_16 + ["finish", "until", "p total", "advance 18", "p a[i]",
+                                       "until", "advance x", "continue"], tmp_path)
     out = proc.stdout
+    assert answer(out, "finish") == ['"finish" not meaningful in the outermost frame.']
     # From the loop's body, until runs the loop out (next would go back to line 15).
     assert answer(out, "until") == where(FILL, "habits.py:17", "    a[i] = total + i * TILE")
     assert answer(out, "p total") == ["$1 = 3.0 (float64)"]

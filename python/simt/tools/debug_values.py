@@ -239,7 +239,7 @@ def formatted(value, fmt):
     if fmt == "f":
         if isinstance(value, (np.floating, float)):
             return str(value)
-        return str(np.float64(_bits(value)[0] if isinstance(value, np.bool_) else value))
+        return str(np.float64(value))
     bits, size = _bits(value)
     if fmt == "x":
         return hex(bits)

@@ -462,13 +462,15 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion)
         self.step_warp = arg == "on"
 
     def cmd_finish(self, _, arg):
+        """finish: the innermost frame runs until it returns (gdb's, from frame 0)."""
         frames = self._frames(self.native.focus) if self.native.running else []
         resume = self._resume("finish")
-        if self.frame >= len(frames):
+        if len(frames) == 1:
+            raise DebugError('"finish" not meaningful in the outermost frame.')
+        if not frames:
             return resume
-        self._say("Run till exit from %s" % self._frame_row(self.frame, *frames[self.frame]))
-        function = find_function(self.native.layouts()[frames[self.frame][0]][0])
-        if self.frame == 0 and _returns_a_value(function):
+        self._say("Run till exit from %s" % self._frame_row(0, *frames[0]))
+        if _returns_a_value(find_function(self.native.layouts()[frames[0][0]][0])):
             self.finishing = (len(frames), None)
             return self._finish_step(frames)
         return resume
