@@ -261,11 +261,17 @@ def test_step_into_device_functions_frames_and_finish(tmp_path):
     assert answer(out, "down", 1)[0] == "#0  square (v=int32) at device_calls.py:8"
     assert answer(out, "down", 2) == ["No frame at level -1."]
     assert answer(out, "frame")[0] == "#0  square (v=int32) at device_calls.py:8"
-    assert answer(out, "finish", 0) == where("sum_of_squares (a=int64, b=int32)",
-                                             "device_calls.py:15", "    return s")
-    assert answer(out, "finish", 1) == where(SQUARES, "device_calls.py:23", "    out[i] += 1")
+    # finish says what it leaves and what the function returned, a value of the history.
+    assert answer(out, "finish", 0) == [
+        "Run till exit from #0  square (v=3) at device_calls.py:8"] + where(
+            "sum_of_squares (a=int64, b=int32)", "device_calls.py:15", "    return s") + [
+        "Value returned is $3 = 9 (int64)"]
+    assert answer(out, "finish", 1) == [
+        "Run till exit from #0  sum_of_squares (a=5, b=3) at device_calls.py:15"] + where(
+            SQUARES, "device_calls.py:23", "    out[i] += 1") + [
+        "Value returned is $4 = 34 (int64)"]
     # Back in the kernel after line 22's store, before line 23's increment.
-    assert answer(out, "p out[3]") == ["$3 = 34 (int64)"]
+    assert answer(out, "p out[3]") == ["$5 = 34 (int64)"]
     assert answer(out, "continue", 1) == ["out = [5, 11, 21, 35, 53, 75, 101, 131]"]
 
 
@@ -466,18 +472,17 @@ def test_errors_are_one_line_and_debugging_goes_on(tmp_path):
         "break reciprocal.py:99": 'Line 99 out of range; "reciprocal.py" has 16 lines.',
         "break 11 if i ==": "bad condition 'i ==': invalid syntax",
         "next xyz": 'Invalid count "xyz": next takes a positive number of steps.',
-        "info cuda kernels": 'Undefined command: "info cuda kernels".  Try "help".',
+        "info cuda contexts": 'Undefined command: "info cuda contexts".  Try "help".',
         "delete 7": "No breakpoint number 7.",
         "condition 9 i == 1": "No breakpoint number 9.",
         "ignore 1": "usage: ignore N COUNT",
-        "until": "until takes a line number",
+        "until ten": "until takes a line number",
         "set var nosuch = 3": "No symbol nosuch in current context.",
         "set var i": "usage: set var NAME = VALUE",
         "set var x = 3": "only scalar locals can be assigned",
         "cuda thread (32,0,0)": "Invalid coordinates: thread (32,0,0) is outside the block "
                                 "(32,1,1).",
-        "cuda block (1,0,0)": "Block (1,0,0) is not resident: only the running block (0,0,0) "
-                              "can take the focus.",
+        "cuda block (1,0,0)": "Invalid coordinates: block (1,0,0) is outside the grid (1,1,1).",
         "cuda thread (1,2,3,4)": "expected coordinates like (1,0,0), not '(1,2,3,4)'",
         "up": "No frame at level 1.",
         "help frob": 'Undefined command: "frob".  Try "help".',
@@ -558,7 +563,8 @@ def doc_transcripts():
 
 def test_the_tutorial_has_transcripts():
     assert [name for name, _ in doc_transcripts()] == [
-        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py", "breakpoint_calls.py"]
+        "reciprocal.py", "rotate.py", "device_calls.py", "matmul.py", "habits.py",
+        "breakpoint_calls.py"]
 
 
 @pytest.mark.parametrize("name, transcript", doc_transcripts(),
@@ -689,8 +695,9 @@ def test_until_takes_no_breakpoint_number(tmp_path):
 
 def test_list_goes_on_past_blank_lines(tmp_path):
     proc = debug("scale.py", ["list 4", "continue"], tmp_path)
+    # gdb's: ten lines around line 4, from the file's first
     assert [row.split("\t")[0].strip("-> ") for row in answer(proc.stdout, "list 4")] == [
-        str(n) for n in range(1, 9)]
+        str(n) for n in range(1, 11)]
 
 
 def test_breakpoint_on_a_file_no_kernel_comes_from(tmp_path):
@@ -836,16 +843,17 @@ def test_break_through_a_symlink_to_the_scripts_folder(tmp_path):
 
 
 def test_an_unknown_subcommand_names_itself(tmp_path):
-    proc = debug("scale.py", ["info cuda kernels", "info", "i cuda", "set", "continue"], tmp_path)
+    proc = debug("scale.py", ["info cuda contexts", "info", "i cuda", "set", "continue"], tmp_path)
     out = proc.stdout
-    assert answer(out, "info cuda kernels") == [
-        'Undefined command: "info cuda kernels".  Try "help".']
+    assert answer(out, "info cuda contexts") == [
+        'Undefined command: "info cuda contexts".  Try "help".']
     assert answer(out, "info") == [
         '"info" must be followed by the name of a subcommand: args, breakpoints, cuda barriers, '
-        'cuda blocks, cuda lanes, cuda threads, cuda warps, locals, watchpoints.']
+        'cuda blocks, cuda kernels, cuda lanes, cuda threads, cuda warps, display, frame, line, '
+        'locals, source, watchpoints.']
     assert answer(out, "i cuda") == [
-        '"i cuda" must be followed by the name of a subcommand: barriers, blocks, lanes, threads, '
-        'warps.']
+        '"i cuda" must be followed by the name of a subcommand: barriers, blocks, kernels, lanes, '
+        'threads, warps.']
     assert answer(out, "set") == [
         '"set" must be followed by the name of a subcommand: cuda break_on_launch, '
         'cuda step warp, var.']
@@ -873,8 +881,8 @@ def test_breakpoint_commands_on_a_terminal(terminal, tmp_path):
     assert term.command("condition 1 i ==") == ["bad condition 'i ==': invalid syntax"]
     assert term.command("continue")[0].startswith("Thread (6,0,0) block (0,0,0) hit Breakpoint 1")
     assert term.command("next 3") == ["Thread (6,0,0) block (0,0,0) exited"]
-    assert term.command("info cuda kernels") == [
-        'Undefined command: "info cuda kernels".  Try "help".']
+    assert term.command("info cuda contexts") == [
+        'Undefined command: "info cuda contexts".  Try "help".']
     assert term.command("delete") == []
     os.write(term.fd, b"continue\r")
     assert term.rest().splitlines()[-1] == "out = [5, 11, 21, 35, 53, 75, 101, 131]"

@@ -27,7 +27,8 @@ class BreakpointCommands:
             program = self._condition_program(text, thread)
             if program is not None:  # the controller evaluates the next hits itself
                 self.native.set_condition_program(number, program)
-            return bool(eval(code, {}, self._namespace(thread, 0, code.co_names)))
+            return bool(eval(code, self._globals(thread, 0),
+                             self._namespace(thread, 0, code.co_names)))
         except BaseException as error:  # a bad condition stops, as gdb does, and says why
             self._say("Error in condition of breakpoint %d (%s): %s" % (number, text, error))
             return True
@@ -92,8 +93,7 @@ class BreakpointCommands:
                 line = actual
                 self.resolved_lines[number] = actual
             elif not actual:
-                moved = " (no code at or after line %d in kernel %s: pending)" % (
-                    line, self.native.kernel_name())
+                moved = " (%s: pending)" % _pending_place(file, line, self.native.kernel_name())
         self._say("%s %d at %s:%d%s" % ("Temporary breakpoint" if temporary else "Breakpoint",
                                          number, os.path.basename(file), line, moved))
 
@@ -102,7 +102,7 @@ class BreakpointCommands:
         when it is the end of kernel files' paths ("kernels.py", "pkg/kernels.py"; every such
         file), else the kernel file that is the same file as `spec` (IDEs send absolute paths;
         relative paths and symlinks resolved)."""
-        files = _kernel_files() | ({where[0] for where in self.native.locations()}
+        files = kernel_files() | ({where[0] for where in self.native.locations()}
                                    if self.native.running else set())
         if any(path == spec or path.endswith(os.sep + spec) for path in files):
             return spec
@@ -253,6 +253,27 @@ def _check_line_in_file(file, line):
             line, os.path.basename(file), count))
 
 
+def _pending_place(file, line, running):
+    """Where a breakpoint no code of the running kernel reaches waits: the functions of other
+    kernels whose source holds the line, else the running kernel's lack of code there."""
+    import inspect
+    holders = []
+    for dispatcher in all_dispatchers():
+        function = dispatcher.py_func
+        path = function.__code__.co_filename
+        if path != file and not path.endswith(os.sep + file):
+            continue
+        try:
+            lines, first = inspect.getsourcelines(function)
+        except (OSError, TypeError):
+            continue
+        if first <= line < first + len(lines) and function.__name__ != running:
+            holders.append(function.__name__)
+    if holders:
+        return "in %s, not in the running kernel %s" % (", ".join(sorted(set(holders))), running)
+    return "no code at or after line %d in kernel %s" % (line, running)
+
+
 def _body_line(function):
     """The first line of `function`'s body (after its decorators and def line)."""
     import inspect
@@ -273,7 +294,7 @@ def find_function(name):
     return None
 
 
-def _kernel_files():
+def kernel_files():
     return {d.py_func.__code__.co_filename for d in all_dispatchers()}
 
 

@@ -13,6 +13,8 @@ import os
 import sys
 import warnings
 
+from .debug_completion import WORD_DELIMITERS
+
 HISTORY = os.path.join(os.path.expanduser("~"), ".simt_history")
 
 
@@ -56,6 +58,7 @@ class TerminalInput:
         import atexit
         atexit.register(_save_history, readline)
         readline.set_completer(completer)
+        readline.set_completer_delims(WORD_DELIMITERS)
         readline.parse_and_bind("tab: complete")
 
 

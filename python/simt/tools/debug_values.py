@@ -141,7 +141,8 @@ def read(address, desc):
 
 def write(address, desc, value):
     """Stores `value` (converted as the kernel would) into the scalar of type `desc` at
-    `address`; only scalars can be assigned."""
+    `address`; only scalars can be assigned, and only values the type holds. Returns a warning
+    when the conversion changed the value (2.7 into an int32 is 2), else None."""
     if not desc or desc[0] != "scalar":
         raise TypeError("only scalar locals can be assigned")
     if desc[1] == "__nv_bfloat16":  # rounded once to the nearest bfloat16, as bfloat16(x)
@@ -154,9 +155,34 @@ def write(address, desc, value):
         limits = np.iinfo(dtype)
         if not limits.min <= value <= limits.max:
             raise ValueError("%s does not fit %s (%d to %d)"
-                             % (value, dtype.name, limits.min, limits.max))
+                             % (_brief(value), dtype.name, limits.min, limits.max))
+    if dtype.kind in "fc" and isinstance(value, (int, float, np.integer, np.floating)) and \
+            abs(value) > float(np.finfo(dtype).max) and abs(value) != float("inf"):
+        raise ValueError("%s does not fit %s (largest %s)" % (_brief(value), dtype.name,
+                                                             np.finfo(dtype).max))
     target = np.frombuffer(_memory(address, _size_align(desc)[0]), dtype)
     target[0] = value
+    if isinstance(value, (float, np.floating)) and not np.isnan(value) and \
+            float(target[0]) != float(value) and dtype.kind in "iu":
+        return "warning: %s truncated to %s %s" % (value, dtype.name, target[0])
+    return None
+
+
+def _brief(number):
+    """A number for a message: a huge integer by its first digits and length."""
+    text = str(number)
+    return text if len(text) <= 40 else "%s... (%d digits)" % (text[:12], len(text))
+
+
+def short_type(desc):
+    """A type as frame headers show it: float64[::1], int64."""
+    if desc and desc[0] == "array":
+        element = "Record" if isinstance(desc[1], tuple) else desc[1]
+        axes = ", ".join([":"] * (desc[2] - 1) + ["::1" if desc[3] == "C" else ":"])
+        return "%s[%s]" % (element, axes)
+    if desc and desc[0] == "scalar":
+        return desc[1]
+    return str(desc[1]) if desc else "none"
 
 
 def type_name(value):
@@ -186,21 +212,89 @@ def type_name(value):
     return type(value).__name__
 
 
-def show(value, hex_format=False):
-    """A value as the debugger prints it."""
+# print/FMT's letters (gdb's): x, d, u, o and t show a value's bits, a float's too, as current
+# gdb does (p/x 1.5 is 0x3ff8000000000000, the float64's bits); f shows a number's value as a float.
+FORMATS = "xduotf"
+
+
+def _bits(value):
+    """(bits as an unsigned integer, size in bytes) of a scalar as the kernel holds it."""
+    if isinstance(value, Bfloat16):
+        from simt.types import bfloat16_bits
+        return int(bfloat16_bits(value)), 2
+    if isinstance(value, (bool, np.bool_)):
+        return int(value), 1
+    if isinstance(value, int):  # a Python int is an int64 in kernels
+        value = np.int64(value)
+    elif isinstance(value, float):
+        value = np.float64(value)
+    if isinstance(value, (np.integer, np.floating)):
+        size = value.dtype.itemsize
+        return int(value.view("u%d" % size)), size
+    raise TypeError("/format applies to numbers, not %s" % type_name(value))
+
+
+def formatted(value, fmt):
+    """A scalar under print's /FMT (one of FORMATS)."""
+    if fmt == "f":
+        if isinstance(value, (np.floating, float)):
+            return str(value)
+        return str(np.float64(value))
+    bits, size = _bits(value)
+    if fmt == "x":
+        return hex(bits)
+    if fmt == "o":
+        return "0%o" % bits if bits else "0"
+    if fmt == "t":
+        return format(bits, "b")
+    if fmt == "d" and bits >> (8 * size - 1):
+        return str(bits - (1 << (8 * size)))
+    return str(bits)
+
+
+def show(value, fmt=None):
+    """A value as the debugger prints it; `fmt` (one of FORMATS) applies to each number in it."""
     if isinstance(value, np.ndarray):
         shown = value.values() if isinstance(value, Bfloat16Array) else value
-        with np.printoptions(threshold=64, edgeitems=4):
+        options = {"threshold": 64, "edgeitems": 4}
+        if fmt and not value.dtype.names:
+            options["formatter"] = {"all": lambda v: formatted(v, fmt)}
+        with np.printoptions(**options):
             return "%s shape=%s\n%s" % (type_name(value), value.shape, shown)
     if isinstance(value, np.void):
-        return "{%s}" % ", ".join("%s = %s" % (name, show(value[name])) for name in
+        return "{%s}" % ", ".join("%s = %s" % (name, show(value[name], fmt)) for name in
                                   value.dtype.names)
     if isinstance(value, tuple):
-        return "(%s%s)" % (", ".join(show(v, hex_format) for v in value),
+        return "(%s%s)" % (", ".join(show(v, fmt) for v in value),
                            "," if len(value) == 1 else "")
-    if hex_format and isinstance(value, (int, np.integer)) and not isinstance(value, np.bool_):
-        return hex(int(value) & ((1 << (8 * np.dtype(type(value)).itemsize)) - 1)
-                   if isinstance(value, np.integer) else int(value))
+    if fmt and isinstance(value, (int, float, complex, np.number, np.bool_)):
+        return formatted(value, fmt)
     if isinstance(value, (np.bool_, bool)):
         return "True" if value else "False"
     return str(value)
+
+
+def detached(value):
+    """`value` copied out of kernel memory, for the value history: a launch's frames and shared
+    memory are gone when it ends, and $N still reads what was printed."""
+    if isinstance(value, (np.ndarray, np.void)):
+        return value.copy()
+    if isinstance(value, tuple):
+        return tuple(detached(v) for v in value)
+    return value
+
+
+def describe_type(value):
+    """ptype's text: the type's name, and a record's fields with their types and offsets."""
+    dtype = value.dtype if isinstance(value, (np.ndarray, np.void)) else None
+    name = type_name(value)
+    if dtype is None or not dtype.names:
+        return name
+    fields = []
+    for field in dtype.names:
+        field_type, offset = dtype.fields[field][:2]
+        element = field_type.subdtype
+        text = "%s[%s]" % (element[0].name, ", ".join(map(str, element[1]))) if element \
+            else field_type.name
+        fields.append("    %s: %s (offset %d)" % (field, text, offset))
+    return "%s\nRecord {\n%s\n} (%d bytes)" % (name, "\n".join(fields), dtype.itemsize)

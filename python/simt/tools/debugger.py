@@ -4,10 +4,13 @@ controller (simt._simt.Debugger) that stops, steps and resumes single threads of
 The controller calls back here whenever a thread stops (every thread of the block is then
 parked at a statement boundary, a barrier or its exit); the commands read the stopped threads'
 frames in place (simt/tools/debug_values.py) and evaluate expressions as Python over them."""
+import ast
+import inspect
 import math
 import os
 import re
 import sys
+import textwrap
 
 import numpy as np
 
@@ -16,6 +19,9 @@ import simt._simt as _simt
 from . import debug_input
 from . import debug_values as values
 from .debug_breakpoints import BreakpointCommands, DebugError, find_function
+from .debug_completion import Completion
+from .debug_cuda_info import CudaInfoCommands
+from .debug_inspect import InspectCommands
 
 PROMPT = "(simt) "
 
@@ -53,7 +59,7 @@ def _xyz(text, current):
     return tuple(int(parts[i]) if i < len(parts) else current[i] for i in range(3))
 
 
-class Session(BreakpointCommands):
+class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion):
     """One debugging session: breakpoints, displays and the command loop, across launches."""
 
     def __init__(self, commands=None, batch=False, interactive=None, out=None,
@@ -65,7 +71,7 @@ class Session(BreakpointCommands):
         self.input = commands_input or debug_input.for_this_process()
         self.interactive = self.input.can_prompt() if interactive is None else interactive
         self.conditions = {}  # breakpoint number -> (text, code object)
-        self.displays = {}  # number -> expression
+        self.displays = {}  # number -> (expression, format letter or None)
         self.next_display = 1
         self.frame = 0  # the selected frame of the focused thread, 0 innermost
         self.detached = False  # batch commands done: no more stops
@@ -77,7 +83,21 @@ class Session(BreakpointCommands):
         self.warp_step = False  # the last resume stepped a warp
         self.steps_left = 0  # step N / next N: the steps still to take after the one running
         self.step_command = None  # and the resume command that takes each
-        self.last_list = None
+        self.last_list = None  # (file, first, last line) of the last `list`, until the next stop
+        self.last_examined = None  # where `x` goes on: (array expression, index, count, format)
+        self.repeated = None  # the command Enter repeats: the last next, step, continue, list...
+        self.until_from = None  # bare `until`: (line, depth) it leaves, not going back in a loop
+        self.finishing = None  # finish: (depth it returns from, the return value seen)
+        self.completions = []  # what Tab offers for the word being completed
+        self.kernel_globals = {}  # function of this launch -> its globals and closure
+        self.launches = 0  # launches under this session so far (cuda-gdb's grid ids)
+        self.kernel_function = None  # the Python function of the launch's kernel
+
+    def launching(self, dispatcher):
+        """A launch of `dispatcher`'s kernel begins under this session."""
+        self.launches += 1
+        self.kernel_function = dispatcher.py_func
+        self.kernel_globals.clear()  # the last launch's functions are done with
 
     # -- what the controller calls -------------------------------------------------------------
     def _stopped(self, reason, thread, loc, number, message, access="load", value=0):
@@ -86,9 +106,11 @@ class Session(BreakpointCommands):
             self._say_no_prompt(loc, message)
         if self.detached:
             return "continue"
-        if self._step_goes_on(reason, message):
-            return self.step_command
+        resume = self._step_goes_on(reason, message)
+        if resume:
+            return resume
         self.frame = 0
+        self.last_list = None  # `list` shows the new stop
         try:
             with self.input.conversation():
                 self._describe_stop(reason, thread, loc, number, message, access, value)
@@ -123,7 +145,8 @@ class Session(BreakpointCommands):
         if not self.interactive:
             return None
         try:
-            return self.input.read(PROMPT, self._complete)
+            line = self.input.read(PROMPT, self._complete)
+            return line if line.strip() else self.repeated or ""  # Enter repeats, as in gdb
         except EOFError:
             self._say()
             return "quit"
@@ -131,12 +154,6 @@ class Session(BreakpointCommands):
             self._say()
             return ""
 
-    def _complete(self, text, state):
-        words = [name for name in COMMANDS if " " not in name]
-        if self.native.running:
-            words += [name for name, _, _ in self._slots(self.native.focus, 0)]
-        matches = sorted(w for w in set(words) if w.startswith(text))
-        return matches[state] if state < len(matches) else None
 
     def _command_loop(self):
         """Reads and runs commands until one resumes the threads; returns it."""
@@ -159,8 +176,12 @@ class Session(BreakpointCommands):
         line = line.strip()
         if not line:
             return None
+        line = re.sub(r"^(\w+)/", r"\1 /", line)  # print/x, x/4f: the format is the argument's
         for name, handler in _matching_commands(line):
-            return handler(self, name, line[len(name):].strip()) if name else None
+            resume = handler(self, name, line[len(name):].strip())
+            self.repeated = _REPEATED_BY_ENTER[handler] or line \
+                if handler in _REPEATED_BY_ENTER else None
+            return resume
         raise DebugError(_undefined_command(line))
 
     # -- the state of a stop -------------------------------------------------------------------
@@ -205,15 +226,36 @@ class Session(BreakpointCommands):
                     continue
         return space
 
+    def _globals(self, index, frame):
+        """The module globals and closure of the function of frame `frame` of thread `index`
+        (TILE, R), as first read in this launch."""
+        frames = self._frames(index)
+        if frame >= len(frames):
+            return {}
+        key = frames[frame][0]
+        if key not in self.kernel_globals:
+            name = self.native.layouts()[key][0]
+            # the launched kernel itself: kernels a closure makes share their name
+            function = self.kernel_function if getattr(self.kernel_function, "__name__", "") \
+                == name else find_function(name)
+            closure = zip(function.__code__.co_freevars, function.__closure__ or ()) \
+                if function else ()
+            self.kernel_globals[key] = dict(function.__globals__ if function else {}, **{
+                name: cell.cell_contents for name, cell in closure})
+        return self.kernel_globals[key]
+
     def _evaluate(self, text):
         if not self.native.running:
             raise DebugError("No kernel is running.")
+        rewritten, history = self._history_names(text)
         try:
-            code = compile(text, "<expression>", "eval")
+            code = compile(rewritten, "<expression>", "eval")
         except SyntaxError as error:
             raise DebugError("bad expression %r: %s" % (text, error.msg)) from None
         try:
-            return eval(code, {}, self._namespace(self.native.focus, self.frame, code.co_names))
+            space = self._namespace(self.native.focus, self.frame, code.co_names)
+            space.update(history)
+            return eval(code, self._globals(self.native.focus, self.frame), space)
         except NameError as error:
             raise DebugError("No symbol %s in current context." %
                              str(error).split("'")[1] if "'" in str(error) else str(error))
@@ -229,7 +271,7 @@ class Session(BreakpointCommands):
         name, _, _, num_params, slots = self.native.layouts()[function]
         params = []
         for slot, desc, *_ in slots[:num_params]:
-            params.append("%s=%s" % (slot, _short_type(desc)))
+            params.append("%s=%s" % (slot, values.short_type(desc)))
         return "%s (%s)" % (name, ", ".join(params))
 
     def _source_line(self, file, line):
@@ -293,11 +335,12 @@ class Session(BreakpointCommands):
             if self.warp_step:
                 self._say(self._warp_summary(thread))
             self._say(self._where(thread, loc))
-        for n, expression in sorted(self.displays.items()):
-            try:
-                self._say("%d: %s = %s" % (n, expression, values.show(self._evaluate(expression))))
-            except DebugError as error:
-                self._say("%d: %s: %s" % (n, expression, error))
+            if self.finishing and self.finishing[1] is not None:
+                returned = self.finishing[1]
+                self._say("Value returned is " + self._value_text(self._record(returned),
+                                                                  returned))
+            self.finishing = None
+        self._show_displays()
 
     # -- commands ------------------------------------------------------------------------------
     def cmd_help(self, _, arg):
@@ -310,11 +353,32 @@ class Session(BreakpointCommands):
         for name in sorted(COMMANDS):
             self._say("  %-22s %s" % (name, COMMANDS[name][1].split("\n")[0]))
 
+    def _not_resident(self, wanted, running, grid):
+        """Why block `wanted` cannot take the focus, and how to get there."""
+        name = "(%d,%d,%d)" % wanted
+        if any(c >= n for c, n in zip(wanted, grid)):
+            return "Invalid coordinates: block %s is outside the grid (%d,%d,%d)." % (
+                (name,) + grid)
+        if self.native.cooperative():
+            return "Block %s is resident, but only the block of the last stop %s can take the " \
+                "focus: stop a thread of it with `break LINE if blockIdx.x == %d`." % (
+                    name, "(%d,%d,%d)" % running, wanted[0])
+
+        def linear(b):
+            return b[0] + grid[0] * (b[1] + grid[1] * b[2])
+        if linear(wanted) < linear(running):
+            return "Block %s has finished: blocks run one after another, in order, and only " \
+                "the running block (%d,%d,%d) is resident." % ((name,) + running)
+        condition = " and ".join("blockIdx.%s == %d" % (axis, c)
+                                 for axis, c, n in zip("xyz", wanted, grid) if n > 1)
+        return "Block %s is not resident yet: blocks run one after another, in order. To stop " \
+            "in it: break LINE if %s, then continue." % (name, condition)
+
     def _resume(self, command):
         if not self.native.running:
             raise DebugError("The program is not being run.")
         self.warp_step = command.endswith("warp")
-        self.steps_left = 0
+        self.steps_left, self.until_from, self.finishing = 0, None, None
         return command
 
     def _step(self, command, arg, warp):
@@ -326,16 +390,41 @@ class Session(BreakpointCommands):
         return self.step_command
 
     def _step_goes_on(self, reason, message):
-        """Whether this stop is the end of a step of `step N`/`next N` with steps left to take,
-        while the focused thread lives: the next one starts without a prompt."""
-        if reason != "step" or self.steps_left <= 0 or \
-                self._thread(self.native.focus)[3] == "exited":
-            self.steps_left = 0
-            return False
-        self.steps_left -= 1
+        """The resume command that goes on without a prompt at this stop, or None: the next
+        step of `step N`/`next N`, `until` still in its loop, `finish` not yet returned; each
+        ends at a stop of another kind or the thread's exit, as in gdb."""
+        if reason != "step" or self._thread(self.native.focus)[3] == "exited":
+            self.steps_left, self.until_from, self.finishing = 0, None, None
+            return None
+        frames = self._frames(self.native.focus)
+        line = self._location(frames[0][2])[1] if frames else 0
+        if self.steps_left > 0:
+            self.steps_left -= 1
+            resume = self.step_command
+        elif self.until_from and len(frames) == self.until_from[1] and line <= self.until_from[0]:
+            resume = "next"  # back to a loop's head: gdb's until goes on to a line past it
+        elif self.finishing and len(frames) >= self.finishing[0]:
+            resume = self._finish_step(frames)
+        else:
+            self.until_from = None
+            return None
         if message:  # the other threads were brought to a barrier on the way
             self._say("[%s]" % message)
-        return True
+        return resume
+
+    def _finish_step(self, frames):
+        """finish of a function that returns a value: it runs `next` by `next` to its return
+        statement, whose value is computed there, then returns ("Value returned is")."""
+        if len(frames) > self.finishing[0]:
+            return "finish"  # in a call the finishing function made: back to it
+        expression = _returned_expression(self._source_line(*self._location(frames[0][2])[:2]))
+        if expression is None:
+            return "next"
+        try:
+            self.finishing = (self.finishing[0], self._evaluate(expression))
+        except DebugError:  # not computable here: finish shows no value
+            self.finishing = (self.finishing[0], None)
+        return "finish"
 
     def cmd_continue(self, _, arg):
         return self._resume("continue")
@@ -358,11 +447,31 @@ class Session(BreakpointCommands):
         self.step_warp = arg == "on"
 
     def cmd_finish(self, _, arg):
-        return self._resume("finish")
+        """finish: the innermost frame runs until it returns (gdb's, from frame 0)."""
+        frames = self._frames(self.native.focus) if self.native.running else []
+        resume = self._resume("finish")
+        if len(frames) == 1:
+            raise DebugError('"finish" not meaningful in the outermost frame.')
+        if not frames:
+            return resume
+        self._say("Run till exit from %s" % self._frame_row(0, *frames[0]))
+        if _returns_a_value(find_function(self.native.layouts()[frames[0][0]][0])):
+            self.finishing = (len(frames), None)
+            return self._finish_step(frames)
+        return resume
 
     def cmd_until(self, _, arg):
+        if not arg:  # gdb's bare until: next, but on past a loop's head back to where it was
+            resume = self._resume("next")
+            frames = self._frames(self.native.focus)
+            if frames:
+                self.until_from = (self._location(frames[0][2])[1], len(frames))
+            return resume
+        return self.cmd_advance("until", arg)
+
+    def cmd_advance(self, name, arg):
         if not re.fullmatch(r"\d+", arg):
-            raise DebugError("until takes a line number")
+            raise DebugError("%s takes a line number" % name)
         self._resume("continue")
         self.native.run_until(int(arg))
         return "continue"
@@ -376,37 +485,6 @@ class Session(BreakpointCommands):
         self.native.clear_breakpoints()
         return "kill"
 
-    def cmd_print(self, name, arg):
-        hex_format = name.endswith("/x") or arg.startswith("/x")
-        if arg.startswith("/x"):
-            arg = arg[2:].strip()
-        if not arg:
-            raise DebugError("print needs an expression")
-        value = self._evaluate(arg)
-        self.values.append(value)
-        shown = values.show(value, hex_format)
-        if isinstance(value, np.ndarray):
-            self._say("$%d = %s" % (len(self.values), shown))
-        else:
-            self._say("$%d = %s (%s)" % (len(self.values), shown, values.type_name(value)))
-
-    def cmd_display(self, _, arg):
-        if not arg:
-            for n, expression in sorted(self.displays.items()):
-                self._say("%d: %s = %s" % (n, expression, values.show(self._evaluate(expression))))
-            return
-        self.displays[self.next_display] = arg
-        self.next_display += 1
-        if self.native.running:
-            self._say("%d: %s = %s" % (self.next_display - 1, arg,
-                                       values.show(self._evaluate(arg))))
-
-    def cmd_undisplay(self, _, arg):
-        if not arg:
-            self.displays.clear()
-        for text in arg.split():
-            self.displays.pop(int(text) if text.isdigit() else -1, None)
-
     def cmd_set_var(self, _, arg):
         target, sep, expression = arg.partition("=")
         if not sep:
@@ -417,16 +495,22 @@ class Session(BreakpointCommands):
             for slot, desc, address in self._slots(self.native.focus, self.frame):
                 if slot == target:
                     try:
-                        values.write(address, desc, value)
+                        warning = values.write(address, desc, value)
                     except (TypeError, ValueError, OverflowError) as error:
                         raise DebugError(str(error)) from None
+                    if warning:
+                        self._say(warning)
                     return
+            if target in self._globals(self.native.focus, self.frame):
+                raise DebugError("%s is a global the kernel was compiled with: it cannot change."
+                                 % target)
             raise DebugError("No symbol %s in current context." % target)
         # An array element or slice: assigned through the array's view of kernel memory.
         namespace = self._namespace(self.native.focus, self.frame)
         namespace["__value"] = value
         try:
-            exec(compile("%s = __value" % target, "<set var>", "exec"), {}, namespace)
+            exec(compile("%s = __value" % target, "<set var>", "exec"),
+                 self._globals(self.native.focus, self.frame), namespace)
         except Exception as error:
             raise DebugError("%s: %s" % (type(error).__name__, error)) from None
 
@@ -464,16 +548,20 @@ class Session(BreakpointCommands):
         if not self.native.running or not self._frames(self.native.focus):
             raise DebugError("No stack.")
         for depth, (function, address, loc) in enumerate(self._frames(self.native.focus)):
-            where = self._location(loc)
-            place = " at %s:%d" % (os.path.basename(where[0]), where[1]) if where else ""
-            marker = "*" if depth == self.frame else " "
-            args = []
-            name, _, _, num_params, slots = self.native.layouts()[function]
-            for slot, desc, offset, *_ in slots[:num_params]:
-                value = values.read(address + offset, desc)
-                shown = _short_type(desc) if isinstance(value, np.ndarray) else values.show(value)
-                args.append("%s=%s" % (slot, shown))
-            self._say("%s#%d  %s (%s)%s" % (marker, depth, name, ", ".join(args), place))
+            self._say("%s%s" % ("*" if depth == self.frame else " ",
+                                self._frame_row(depth, function, address, loc)))
+
+    def _frame_row(self, depth, function, address, loc):
+        """"#1  sum_of_squares (a=5, b=3) at device_calls.py:14": a frame with its arguments."""
+        where = self._location(loc)
+        place = " at %s:%d" % (os.path.basename(where[0]), where[1]) if where else ""
+        args = []
+        name, _, _, num_params, slots = self.native.layouts()[function]
+        for slot, desc, offset, *_ in slots[:num_params]:
+            value = values.read(address + offset, desc)
+            shown = values.short_type(desc) if isinstance(value, np.ndarray) else values.show(value)
+            args.append("%s=%s" % (slot, shown))
+        return "#%d  %s (%s)%s" % (depth, name, ", ".join(args), place)
 
     def _select_frame(self, frame):
         frames = self._frames(self.native.focus)
@@ -499,29 +587,6 @@ class Session(BreakpointCommands):
 
     def cmd_down(self, _, arg):
         self._select_frame(self.frame - (int(arg) if arg.isdigit() else 1))
-
-    def cmd_list(self, _, arg):
-        if arg and not arg.isdigit():
-            function = find_function(arg)
-            if function is None:
-                raise DebugError('Function "%s" not defined.' % arg)
-            file, center, current = function.__code__.co_filename, \
-                function.__code__.co_firstlineno + 4, None
-        else:
-            if not self.native.running:
-                raise DebugError("No kernel is running.")
-            frames = self._frames(self.native.focus)
-            where = self._location(frames[self.frame][2]) if frames else None
-            if where is None:
-                raise DebugError("No source line here.")
-            file, current = where[0], where[1]
-            center = int(arg) if arg else current
-        import linecache
-        for line in range(max(1, center - 5), center + 5):
-            if not linecache.getline(file, line):  # past the end of the file
-                break
-            self._say("%s%d\t%s" % ("->" if line == current else "  ", line,
-                                     self._source_line(file, line)))
 
     def cmd_cuda(self, _, arg):
         """cuda thread (x,y,z) / cuda block (x,y,z) [thread (x,y,z)] / cuda warp N / cuda lane N."""
@@ -552,8 +617,7 @@ class Session(BreakpointCommands):
                 else:
                     linear = self.native.focus // 32 * 32 + int(value)
         if new_ctaid != tuple(ctaid):
-            raise DebugError("Block (%d,%d,%d) is not resident: only the running block (%d,%d,%d) "
-                             "can take the focus." % (new_ctaid + tuple(ctaid)))
+            raise DebugError(self._not_resident(new_ctaid, tuple(ctaid), tuple(grid)))
         if linear is None:
             if any(c >= n for c, n in zip(new_tid, block)):
                 raise DebugError("Invalid coordinates: thread (%d,%d,%d) is outside the block "
@@ -570,124 +634,6 @@ class Session(BreakpointCommands):
         else:
             self._say("(thread %s)" % state)
 
-    def cmd_info_cuda_threads(self, _, arg):
-        if not self.native.running:
-            raise DebugError("No CUDA kernel is running.")
-        rows = []
-        for index, tid, ctaid, state, loc in self._threads():
-            where = self._location(loc)
-            place = "%s:%d" % (os.path.basename(where[0]), where[1]) if where else "-"
-            key = (place, state)
-            if rows and rows[-1][0] == key and rows[-1][2] == index - 1:
-                rows[-1][2], rows[-1][4] = index, tid
-                rows[-1][5] += 1
-            else:
-                rows.append([key, index, index, tid, tid, 1, ctaid])
-        self._say("  BlockIdx ThreadIdx To BlockIdx ThreadIdx Count Location             State")
-        focus = self.native.focus
-        for (place, state), first, last, tid_from, tid_to, count, ctaid in rows:
-            marker = "*" if first <= focus <= last else " "
-            block = "(%d,%d,%d)" % tuple(ctaid)
-            self._say("%s %-8s %-9s    %-8s %-9s %5d %-20s %s" % (
-                marker, block, "(%d,%d,%d)" % tuple(tid_from), block,
-                "(%d,%d,%d)" % tuple(tid_to), count, place, state))
-
-    def _warp_lanes(self, index):
-        """(lane, index, tid, state, line or None) of the warp of thread `index`."""
-        threads = self._threads()
-        first = index // 32 * 32
-        lanes = []
-        for lane_index in range(first, min(first + 32, len(threads))):
-            _, tid, _, state, loc = threads[lane_index]
-            where = self._location(loc)
-            lanes.append((lane_index - first, lane_index, tid, state,
-                          where[1] if where else None))
-        return lanes
-
-    @staticmethod
-    def _lane_ranges(lanes):
-        """"0-15" style ranges of lane numbers."""
-        ranges, start = [], None
-        for i, lane in enumerate(lanes):
-            if start is None:
-                start = lane
-            if i + 1 == len(lanes) or lanes[i + 1] != lane + 1:
-                ranges.append(str(start) if start == lane else "%d-%d" % (start, lane))
-                start = None
-        return ",".join(ranges)
-
-    def _warp_summary(self, index):
-        """Where the lanes of the focused warp are after a warp step, and whether they diverged."""
-        by_place = {}
-        for lane, _, _, state, line in self._warp_lanes(index):
-            place = "at line %d" % line if line is not None and state != "exited" else state
-            by_place.setdefault(place, []).append(lane)
-        parts = ["lanes %s %s" % (self._lane_ranges(lanes), place)
-                 for place, lanes in sorted(by_place.items(), key=lambda item: item[1][0])]
-        text = "[warp %d: %s" % (index // 32, "; ".join(parts))
-        return text + ("; diverged]" if len(by_place) > 1 else "]")
-
-    def cmd_info_cuda_warps(self, _, arg):
-        if not self.native.running:
-            raise DebugError("No CUDA kernel is running.")
-        threads = self._threads()
-        self._say("  Warp Active lanes                      Lines")
-        for first in range(0, len(threads), 32):
-            lanes = self._warp_lanes(first)
-            active = [lane for lane, _, _, state, _ in lanes if state != "exited"]
-            lines = sorted({line for _, _, _, state, line in lanes
-                            if line is not None and state != "exited"})
-            marker = "*" if first // 32 == self.native.focus // 32 else " "
-            self._say("%s %4d %-32s %s" % (marker, first // 32,
-                                           self._lane_ranges(active) or "(none)",
-                                           ", ".join(map(str, lines)) or "-"))
-
-    def cmd_info_cuda_lanes(self, _, arg):
-        if not self.native.running:
-            raise DebugError("No CUDA kernel is running.")
-        self._say("  Lane ThreadIdx   State        Line")
-        for lane, index, tid, state, line in self._warp_lanes(self.native.focus):
-            marker = "*" if index == self.native.focus else " "
-            self._say("%s %4d %-12s %-12s %s" % (marker, lane, "(%d,%d,%d)" % tuple(tid), state,
-                                                 line if line is not None else "-"))
-
-    def cmd_info_cuda_barriers(self, _, arg):
-        if not self.native.running:
-            raise DebugError("No CUDA kernel is running.")
-        waiting = {}
-        for index, tid, _, state, loc in self._threads():
-            if state == "at barrier":
-                where = self._location(loc)
-                waiting.setdefault(where[1] if where else 0, []).append(index)
-        if not waiting:
-            self._say("No thread of the block waits at a barrier.")
-        for line, indices in sorted(waiting.items()):
-            self._say("syncthreads at line %d: %d of %d threads wait (threads %s)" % (
-                line, len(indices), len(self._threads()), self._lane_ranges(indices)))
-
-    def cmd_info_cuda_blocks(self, _, arg):
-        """Every block's state: blocks run one after another in block order (all at once when
-        the kernel syncs the grid); only the focused block's threads can take the focus."""
-        if not self.native.running:
-            raise DebugError("No CUDA kernel is running.")
-        grid, _ = self.native.launch_config()
-        ctaid = self._thread(0)[2]
-        linear = ctaid[0] + grid[0] * (ctaid[1] + grid[1] * ctaid[2])
-        total = grid[0] * grid[1] * grid[2]
-
-        def block(n):
-            return "(%d,%d,%d)" % (n % grid[0], n // grid[0] % grid[1], n // (grid[0] * grid[1]))
-        self._say("  BlockIdx  To BlockIdx Count State")
-        if self.native.cooperative():  # the grid syncs: every block is resident
-            rows = [(0, linear - 1, "resident"), (linear, linear, "resident (focus)"),
-                    (linear + 1, total - 1, "resident")]
-        else:
-            rows = [(0, linear - 1, "done"), (linear, linear, "running (focus)"),
-                    (linear + 1, total - 1, "not started")]
-        for first, last, state in rows:
-            if first <= last:
-                self._say("%s %-9s %-11s %5d %s" % ("*" if first == linear else " ", block(first),
-                                                     block(last), last - first + 1, state))
 
 def _step_count(command, arg):
     """The N of `step N`, `next N` (1 when not given): a positive number."""
@@ -697,6 +643,28 @@ def _step_count(command, arg):
         raise DebugError('Invalid count "%s": %s takes a positive number of steps.' % (
             arg, command))
     return int(arg)
+
+
+def _returned_expression(source):
+    """The text of EXPR when the source line `source` is `return EXPR`, else None."""
+    try:
+        tree = ast.parse(source.strip())
+    except SyntaxError:
+        return None
+    statement = tree.body[0] if len(tree.body) == 1 else None
+    if isinstance(statement, ast.Return) and statement.value is not None:
+        return ast.unparse(statement.value)
+    return None
+
+
+def _returns_a_value(function):
+    """Whether the device function returns a value (finish then shows it)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    return any(isinstance(node, ast.Return) and node.value is not None
+               for node in ast.walk(tree))
 
 
 def _visible(slots, line):
@@ -712,16 +680,6 @@ def _visible(slots, line):
         if known is None or first or not known[1]:
             chosen[name] = (index, first, (name, desc, offset))
     return [slot for _, _, slot in sorted(chosen.values(), key=lambda c: c[0])]
-
-
-def _short_type(desc):
-    if desc and desc[0] == "array":
-        element = "Record" if isinstance(desc[1], tuple) else desc[1]
-        axes = ", ".join([":"] * (desc[2] - 1) + ["::1" if desc[3] == "C" else ":"])
-        return "%s[%s]" % (element, axes)
-    if desc and desc[0] == "scalar":
-        return desc[1]
-    return str(desc[1]) if desc else "none"
 
 
 # name -> (handler, help). A command line is matched by its longest command name that it starts
@@ -751,17 +709,28 @@ COMMANDS = {
              "(N times)"),
     "next": (Session.cmd_next, "next [N]: the focused thread runs to its next line, over calls "
              "(N times; a barrier on the way brings the block's other threads to it)"),
-    "finish": (Session.cmd_finish, "finish: the focused thread runs until its function returns"),
-    "until": (Session.cmd_until, "until LINE: run until the focused thread reaches LINE"),
+    "finish": (Session.cmd_finish, "finish: the focused thread runs until its function returns; "
+               "shows the value returned ($N)"),
+    "until": (Session.cmd_until, "until [LINE]: run until the focused thread reaches LINE; "
+              "bare: next, but on past a loop's head to a line after the current one"),
+    "advance": (Session.cmd_advance, "advance LINE: run until the focused thread reaches LINE"),
     "kill": (Session.cmd_kill, "kill: end the kernel; the script sees an exception"),
     "quit": (Session.cmd_quit, "quit: end the kernel and the debugger"),
-    "print": (Session.cmd_print, "print EXPR, print/x EXPR: evaluate over the focused thread "
-              "(locals, arguments, array elements and slices, threadIdx...)"),
-    "p": (Session.cmd_print, "p EXPR: print"),
-    "p/x": (Session.cmd_print, "p/x EXPR: print in hexadecimal"),
-    "print/x": (Session.cmd_print, "print/x EXPR: print in hexadecimal"),
-    "display": (Session.cmd_display, "display EXPR: print EXPR at every stop"),
+    "print": (Session.cmd_print, "print[/F] EXPR: evaluate over the focused thread (locals, "
+              "arguments, globals, array elements and slices, threadIdx, $N, $, $$N...); F: x, d, "
+              "u, o, t (the bits) or f"),
+    "p": (Session.cmd_print, "p[/F] EXPR: print"),
+    "x": (Session.cmd_x, "x/NF &a[i] | x/NF a: N elements of an array from element i (or its "
+          "first) on, in format F (x, d, u, o, t, f)"),
+    "ptype": (Session.cmd_ptype, "ptype EXPR: the type of EXPR, a record's fields spelled out"),
+    "whatis": (Session.cmd_whatis, "whatis EXPR: the type of EXPR, as Numba names it"),
+    "display": (Session.cmd_display, "display[/F] EXPR: print EXPR at every stop"),
     "undisplay": (Session.cmd_undisplay, "undisplay [N...]: stop displaying"),
+    "info display": (Session.cmd_info_display, "info display: the expressions displayed"),
+    "info frame": (Session.cmd_info_frame, "info frame: the selected frame, its caller, "
+                   "arguments and locals"),
+    "info line": (Session.cmd_info_line, "info line [LINE|FUNCTION]: where a line's code is"),
+    "info source": (Session.cmd_info_source, "info source: the current source file"),
     "set var": (Session.cmd_set_var, "set var NAME = VALUE, set var a[i] = VALUE: change a local "
                 "or an array element"),
     "set cuda break_on_launch": (Session.cmd_set_cuda_break_on_launch,
@@ -776,11 +745,14 @@ COMMANDS = {
     "frame": (Session.cmd_frame, "frame N: select frame N of the backtrace"),
     "up": (Session.cmd_up, "up [N]: select the caller's frame"),
     "down": (Session.cmd_down, "down [N]: select the callee's frame"),
-    "list": (Session.cmd_list, "list [LINE|FUNCTION]: source around the stop"),
+    "list": (Session.cmd_list, "list [LINE|FUNCTION|FIRST,LAST|-]: source around the stop; "
+             "again: the next lines (-: the lines before)"),
     "cuda": (Session.cmd_cuda, "cuda thread (x,y,z) | cuda block (x,y,z) [thread (x,y,z)] | "
              "cuda warp N | cuda lane N: move the focus; bare `cuda thread` shows it"),
     "info cuda threads": (Session.cmd_info_cuda_threads, "info cuda threads: the block's "
                           "threads grouped by line and state"),
+    "info cuda kernels": (Session.cmd_info_cuda_kernels, "info cuda kernels: the running "
+                          "kernel, with cuda-gdb's columns"),
     "info cuda blocks": (Session.cmd_info_cuda_blocks, "info cuda blocks: the resident blocks"),
     "info cuda warps": (Session.cmd_info_cuda_warps, "info cuda warps: each warp's live lanes "
                         "and the lines they are at"),
@@ -794,6 +766,11 @@ COMMANDS = {
     "set cuda step warp": (Session.cmd_set_cuda_step_warp, "set cuda step warp on|off: step and "
                            "next move the whole focused warp"),
 }
+# The commands Enter repeats (from the terminal, as in gdb), and what it runs: None, the same
+# line; list and x go on after what they showed.
+_REPEATED_BY_ENTER = {Session.cmd_step: None, Session.cmd_next: None, Session.cmd_step_warp: None,
+                      Session.cmd_next_warp: None, Session.cmd_continue: None,
+                      Session.cmd_list: "list", Session.cmd_x: "x"}
 _ALIASES = {"b": "break", "c": "continue", "s": "step", "n": "next", "r": "run", "q": "quit",
             "l": "list", "i": "info", "bt": "bt"}
 

@@ -56,6 +56,7 @@ class _DebuggerHook(launch_hooks.LaunchHook):
     def launch(self, launch):
         from simt.tools import debugger  # loads the compiler: only once a kernel runs under it
         session = debugger.session(break_on_launch=_debug_mode)
+        session.launching(launch.dispatcher)
         try:
             return launch.run(debugger=session.native)
         finally:
