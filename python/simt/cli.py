@@ -69,7 +69,7 @@ def debug(argv):
             batch = True
         elif option in ("--dap", "--dap-port"):
             from simt.tools import dap
-            return dap.main(option, argv)
+            return dap.main(option, argv, sys.modules[__name__])
         elif option == "-x" and argv:
             path = argv.pop(0)
             try:

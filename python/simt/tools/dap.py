@@ -205,9 +205,10 @@ class Adapter:
     """One client's debugging session: its requests, answered on the main thread before the
     program runs and at each stop, and on the reader thread while the program runs."""
 
-    def __init__(self, transport, program):
+    def __init__(self, transport, program, runner):
         self.transport = transport
         self.program = program  # [SCRIPT, ARGS...] of the command line, or []
+        self.runner = runner  # run_script(path, args), run_module(name, args): the `simt` command's
         self.requests = queue.Queue()
         self.lock = threading.RLock()
         self.serving = True  # the main thread takes the requests (not while the program runs)
@@ -310,7 +311,6 @@ class Adapter:
         self.end(self.exit_code)
 
     def _run_program(self):
-        from simt import cli
         arguments = self.launch_arguments
         os.environ.update({name: str(value) for name, value in
                            (arguments.get("env") or {}).items() if value is not None})
@@ -322,10 +322,10 @@ class Adapter:
         args = [str(a) for a in given] if given is not None else self.program[1:]
         try:
             if arguments.get("module"):
-                cli.run_module(arguments["module"], args)
+                self.runner.run_module(arguments["module"], args)
             else:
-                cli.run_script(os.path.abspath(arguments.get("program") or self.program[0]),
-                               args)
+                self.runner.run_script(
+                    os.path.abspath(arguments.get("program") or self.program[0]), args)
         except SystemExit as exit:
             return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
         except BaseException:  # the script's own exception: on its stderr, as without DAP
@@ -560,9 +560,10 @@ RUNNING_HANDLERS = {
 }
 
 
-def main(option, argv):
+def main(option, argv, runner):
     """`simt debug --dap [SCRIPT [ARGS...]]` or `--dap-port PORT ...`: serves one client; the
-    launch request's program, when it names one, replaces SCRIPT."""
+    launch request's program, when it names one, replaces SCRIPT. `runner` runs it: the `simt`
+    command's run_script(path, args) and run_module(name, args) (simt.cli, a layer above)."""
     port = None
     if option == "--dap-port":
         if not argv or not argv[0].isdigit():
@@ -572,7 +573,7 @@ def main(option, argv):
     os.environ["SIMT_DEBUG"] = "1"
     debugging.set_debug_mode(True)
     transport = tcp_transport(port) if port is not None else stdio_transport()
-    adapter = Adapter(transport, argv)
+    adapter = Adapter(transport, argv, runner)
     debugger.install(adapter.session)
     adapter.output = OutputCapture(adapter.send_output)
     adapter.run()

@@ -8,14 +8,13 @@ import re
 from .debug_breakpoints import DebugError, kernel_files
 from simt.compiler.dispatcher import all_dispatchers
 
-# Where readline splits words: not at '.', so `a.sha` completes as an attribute of `a`.
-WORD_DELIMITERS = " \t\n()[]{},+-*/%=<>!&|~^"
 _LOCATION_COMMANDS = ("break", "tbreak", "until", "advance", "list", "info line")
 _EXPRESSION_NAMES = ("cuda", "math", "np", "threadIdx", "blockIdx", "blockDim", "gridDim")
 
 
 class Completion:
-    """The Session's completer: readline calls `_complete(text, state)` for state 0, 1, ..."""
+    """The Session's completer: readline calls `_complete(text, state)` for state 0, 1, ...
+    The Session gives it `command_names` and `command_aliases` (its command table's)."""
 
     def _complete(self, text, state):
         if state == 0:
@@ -29,16 +28,16 @@ class Completion:
 
     def _completions(self, before, text):
         """The words that may replace `text`, typed after `before`."""
-        from .debugger import COMMANDS, _ALIASES
+        commands, aliases = self.command_names, self.command_aliases
         words = before.split()
         if words:
-            words[0] = _ALIASES.get(words[0], words[0])
-        following = sorted({name.split()[len(words)] for name in COMMANDS
+            words[0] = aliases.get(words[0], words[0])
+        following = sorted({name.split()[len(words)] for name in commands
                             if len(name.split()) > len(words) and
                             all(part.startswith(word) for part, word
                                 in zip(name.split(), words))})
         if not words:
-            following += [alias for alias in _ALIASES if alias not in following]
+            following += [alias for alias in aliases if alias not in following]
         if following:  # Python's readline adds no space after a completed word: this does
             return sorted(word + " " for word in following if word.startswith(text))
         command = " ".join(words)

@@ -13,7 +13,9 @@ import os
 import sys
 import warnings
 
-from .debug_completion import WORD_DELIMITERS
+# Where readline splits the words Tab completes (simt/tools/debug_completion.py): not at '.', so
+# `a.sha` completes as an attribute of `a`.
+WORD_DELIMITERS = " \t\n()[]{},+-*/%=<>!&|~^"
 
 HISTORY = os.path.join(os.path.expanduser("~"), ".simt_history")
 

@@ -773,6 +773,7 @@ _REPEATED_BY_ENTER = {Session.cmd_step: None, Session.cmd_next: None, Session.cm
                       Session.cmd_list: "list", Session.cmd_x: "x"}
 _ALIASES = {"b": "break", "c": "continue", "s": "step", "n": "next", "r": "run", "q": "quit",
             "l": "list", "i": "info", "bt": "bt"}
+Session.command_names, Session.command_aliases = tuple(COMMANDS), _ALIASES  # for completion
 
 
 def _matching_commands(line):
