@@ -11,6 +11,8 @@ import numpy as np
 
 from simt.compiler.dispatcher import all_dispatchers
 
+from . import debug_values as values
+
 
 class DebugError(Exception):
     """A command that cannot be done: one line at the prompt, and debugging goes on."""
@@ -240,7 +242,7 @@ def _condition_of(text):
     if not text:
         return None
     try:
-        return text, compile(text, "<condition>", "eval")
+        return text, values.compile_expression(text, "<condition>")
     except SyntaxError as error:
         raise DebugError("bad condition %r: %s" % (text, error.msg)) from None
 

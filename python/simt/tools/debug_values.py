@@ -2,6 +2,7 @@
 frame layout the compiler reports (name, type, byte offset), as NumPy scalars and arrays over the
 kernel's own memory, so printing, indexing, slicing and `set var` see exactly what the kernel
 does."""
+import ast
 import ctypes
 
 import numpy as np
@@ -298,3 +299,44 @@ def describe_type(value):
             else field_type.name
         fields.append("    %s: %s (offset %d)" % (field, text, offset))
     return "%s\nRecord {\n%s\n} (%d bytes)" % (name, "\n".join(fields), dtype.itemsize)
+
+
+# An expression's number literals typed as a kernel types them (int64, float64; Numba's typing):
+# with NumPy 2's promotion (NEP 50) a Python number takes its other operand's type, so
+# `a[i] + 100.0` over a float32 would be float32 there and float64 under NumPy 1 and in kernels.
+_LITERAL = "__simt_literal"
+
+
+def as_kernel_number(value):
+    """A Python int or float as a kernel sees one (a literal, a global): int64 or float64; an
+    int past int64, and anything else, as it is."""
+    if type(value) is int and -2**63 <= value < 2**63:
+        return np.int64(value)
+    return np.float64(value) if type(value) is float else value
+
+
+LITERALS = {_LITERAL: as_kernel_number}  # what evaluating compile_expression()'s code needs
+
+
+def _numbers_only(node):
+    """Whether `node` is arithmetic on number literals alone (Python computes it exactly)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    if isinstance(node, ast.UnaryOp):
+        return _numbers_only(node.operand)
+    return isinstance(node, ast.BinOp) and _numbers_only(node.left) and _numbers_only(node.right)
+
+
+class _TypedLiterals(ast.NodeTransformer):
+    def visit(self, node):
+        if isinstance(node, ast.expr) and _numbers_only(node):  # `10**30` stays Python's int
+            call = ast.Call(ast.Name(_LITERAL, ast.Load()), [node], [])
+            return ast.copy_location(call, node)
+        return super().visit(node)
+
+
+def compile_expression(text, filename):
+    """The code of the expression `text` (SyntaxError as compile's), its number literals typed
+    as in kernels; evaluate it with LITERALS in scope."""
+    tree = _TypedLiterals().visit(ast.parse(text, filename, "eval"))
+    return compile(ast.fix_missing_locations(tree), filename, "eval")

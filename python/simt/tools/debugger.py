@@ -217,7 +217,8 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion)
         grid, block = self.native.launch_config()
         cuda = _Cuda(tid, ctaid, block, grid)
         space = {"cuda": cuda, "math": math, "np": np, "threadIdx": cuda.threadIdx,
-                 "blockIdx": cuda.blockIdx, "blockDim": cuda.blockDim, "gridDim": cuda.gridDim}
+                 "blockIdx": cuda.blockIdx, "blockDim": cuda.blockDim, "gridDim": cuda.gridDim,
+                 **values.LITERALS}
         for slot, desc, address in self._slots(index, frame):
             if names is None or slot in names:
                 try:
@@ -240,8 +241,11 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion)
                 == name else find_function(name)
             closure = zip(function.__code__.co_freevars, function.__closure__ or ()) \
                 if function else ()
-            self.kernel_globals[key] = dict(function.__globals__ if function else {}, **{
+            scope = dict(function.__globals__ if function else {}, **{
                 name: cell.cell_contents for name, cell in closure})
+            # numbers as the kernel sees them: int64, float64 (values.LITERALS)
+            self.kernel_globals[key] = {name: values.as_kernel_number(value)
+                                        for name, value in scope.items()}
         return self.kernel_globals[key]
 
     def _evaluate(self, text):
@@ -249,7 +253,7 @@ class Session(BreakpointCommands, CudaInfoCommands, InspectCommands, Completion)
             raise DebugError("No kernel is running.")
         rewritten, history = self._history_names(text)
         try:
-            code = compile(rewritten, "<expression>", "eval")
+            code = values.compile_expression(rewritten, "<expression>")
         except SyntaxError as error:
             raise DebugError("bad expression %r: %s" % (text, error.msg)) from None
         try:
